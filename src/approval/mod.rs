@@ -1,0 +1,237 @@
+//! `/approve <id> design|plan`: the preconditions and the only writer of approval.md (SPEC §4).
+
+pub mod record;
+pub mod store;
+mod timestamp;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::paths;
+use crate::plan;
+use crate::texts::ApprovalText;
+pub use record::ApprovalRecord;
+pub use store::read_record;
+
+const DESIGN_FILES: [&str; 3] = ["proposal.md", "design.md", "builder-check.md"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Design,
+    Plan,
+}
+
+impl Kind {
+    pub fn parse(kind: &str) -> Option<Kind> {
+        match kind {
+            "design" => Some(Kind::Design),
+            "plan" => Some(Kind::Plan),
+            _ => None,
+        }
+    }
+}
+
+/// The plan a plan approval is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanFile {
+    /// Relative to the root, with `/`: `docs/superpowers/plans/x.md`.
+    pub display: String,
+    pub path: PathBuf,
+    pub sha256: String,
+}
+
+/// Preconditions met: what the owner is about to approve.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ready {
+    pub change_id: String,
+    pub kind: Kind,
+    pub plan: Option<PlanFile>,
+}
+
+impl Ready {
+    pub fn message(&self) -> ApprovalText {
+        match &self.plan {
+            None => ApprovalText::ReadyDesign { change_id: self.change_id.clone() },
+            Some(plan) => ApprovalText::ReadyPlan {
+                change_id: self.change_id.clone(),
+                plan: plan.display.clone(),
+                sha256: plan.sha256.clone(),
+            },
+        }
+    }
+}
+
+/// Validates the arguments and checks the preconditions; never writes, never asks.
+pub fn check(change_id: &str, kind: &str, root: &Path) -> Result<Ready, ApprovalText> {
+    if !paths::is_safe_segment(change_id) {
+        let detail = format!("change id {change_id:?} must be one path segment");
+        return Err(ApprovalText::Usage { detail });
+    }
+    let Some(kind) = Kind::parse(kind) else {
+        let detail = format!("kind {kind:?} must be design or plan");
+        return Err(ApprovalText::Usage { detail });
+    };
+    let change_id = change_id.to_string();
+    let plan = match kind {
+        Kind::Design => {
+            check_design_files(&change_id, root)?;
+            None
+        }
+        Kind::Plan => {
+            if !read_record(root, &change_id).design_approved() {
+                return Err(ApprovalText::DesignNotApproved { change_id });
+            }
+            Some(single_plan(&change_id, root)?)
+        }
+    };
+    store::check_write_location(root, &change_id).map_err(|unsafe_at| ApprovalText::Unsafe {
+        path: unsafe_at.path.display().to_string(),
+        reason: unsafe_at.reason.to_string(),
+    })?;
+    Ok(Ready { change_id, kind, plan })
+}
+
+fn check_design_files(change_id: &str, root: &Path) -> Result<(), ApprovalText> {
+    let dir = paths::change_dir(root, change_id);
+    let missing: Vec<String> = DESIGN_FILES
+        .iter()
+        .filter(|file| !dir.join(file).is_file())
+        .map(|file| file.to_string())
+        .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(ApprovalText::MissingFiles { change_id: change_id.to_string(), files: missing })
+    }
+}
+
+/// Exactly one plan in `docs/superpowers/plans/` whose Spec names `change_id`.
+fn single_plan(change_id: &str, root: &Path) -> Result<PlanFile, ApprovalText> {
+    let mut matching = Vec::new();
+    for (display, path) in plan_files(root) {
+        let bytes = fs::read(&path).map_err(|error| ApprovalText::PlanUnreadable {
+            plan: display.clone(),
+            reason: error.to_string(),
+        })?;
+        let text = String::from_utf8_lossy(&bytes);
+        if plan::plan_change_id(&text, root).as_deref() == Some(change_id) {
+            matching.push(PlanFile { display, path, sha256: plan::sha256_hex(&bytes) });
+        }
+    }
+    match matching.len() {
+        0 => Err(ApprovalText::NoPlan { change_id: change_id.to_string() }),
+        1 => Ok(matching.remove(0)),
+        _ => Err(ApprovalText::SeveralPlans {
+            change_id: change_id.to_string(),
+            plans: matching.into_iter().map(|plan| plan.display).collect(),
+        }),
+    }
+}
+
+/// The `*.md` files directly in the plans folder, sorted by name.
+pub fn plan_files(root: &Path) -> Vec<(String, PathBuf)> {
+    let Ok(entries) = fs::read_dir(paths::plans_dir(root)) else {
+        return Vec::new();
+    };
+    let mut files: Vec<(String, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter(|entry| entry.path().is_file())
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            name.ends_with(".md").then(|| {
+                let display = format!("{}/{name}", paths::PLANS_DIR.join("/"));
+                (display, entry.path())
+            })
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The result of a write attempt: `approved` only when approval.md now holds the section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteOutcome {
+    pub approved: bool,
+    pub message: ApprovalText,
+}
+
+impl WriteOutcome {
+    fn refused(message: ApprovalText) -> Self {
+        WriteOutcome { approved: false, message }
+    }
+}
+
+/// Re-checks the preconditions and, when the owner `confirmed`, writes the section. With
+/// `expected_sha256` (the hash the owner was shown, P-10) a plan that changed since is refused.
+pub fn write(
+    change_id: &str,
+    kind: &str,
+    confirmed: bool,
+    root: &Path,
+    expected_sha256: Option<&str>,
+) -> WriteOutcome {
+    let ready = match check(change_id, kind, root) {
+        Ok(ready) => ready,
+        Err(message) => return WriteOutcome::refused(message),
+    };
+    if !confirmed {
+        return WriteOutcome::refused(ApprovalText::NotConfirmed);
+    }
+    let change_dir = paths::change_dir(root, &ready.change_id);
+    let write_failed = |error: std::io::Error| {
+        WriteOutcome::refused(ApprovalText::WriteFailed {
+            path: change_dir.join(paths::APPROVAL_FILE).display().to_string(),
+            reason: error.to_string(),
+        })
+    };
+    let _lock = match store::ChangeLock::acquire(&change_dir) {
+        Ok(lock) => lock,
+        Err(error) => return write_failed(error),
+    };
+    // Re-checked under the lock: the tree may have changed while the owner was deciding.
+    if let Err(unsafe_at) = store::check_write_location(root, &ready.change_id) {
+        return WriteOutcome::refused(ApprovalText::Unsafe {
+            path: unsafe_at.path.display().to_string(),
+            reason: unsafe_at.reason.to_string(),
+        });
+    }
+    let at = timestamp::now_utc();
+    let (section, approved) = match &ready.plan {
+        None => (
+            record::render_section("design", &[("by", "owner"), ("at", &at)]),
+            ApprovalText::ApprovedDesign { change_id: ready.change_id.clone() },
+        ),
+        Some(plan) => {
+            let sha256 = match fs::read(&plan.path) {
+                Ok(bytes) => plan::sha256_hex(&bytes),
+                Err(error) => return write_failed(error),
+            };
+            let shown = expected_sha256.unwrap_or(&plan.sha256);
+            if !sha256.eq_ignore_ascii_case(shown) {
+                return WriteOutcome::refused(ApprovalText::PlanChangedSinceShown {
+                    change_id: ready.change_id.clone(),
+                    plan: plan.display.clone(),
+                });
+            }
+            (
+                record::render_section("plan", &[("by", "owner"), ("at", &at), ("sha256", &sha256)]),
+                ApprovalText::ApprovedPlan {
+                    change_id: ready.change_id.clone(),
+                    plan: plan.display.clone(),
+                    sha256,
+                },
+            )
+        }
+    };
+    let name = match ready.kind {
+        Kind::Design => "design",
+        Kind::Plan => "plan",
+    };
+    match store::write_section(&change_dir, name, &section) {
+        Ok(()) => WriteOutcome { approved: true, message: approved },
+        Err(error) => write_failed(error),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,75 @@
+//! The gates of SPEC §3: one entry, [`check_tool_call`], judges every tool call.
+
+mod dispatch;
+mod plan_gate;
+mod sdd_gate;
+pub mod tools;
+
+use std::cell::OnceCell;
+use std::path::Path;
+
+use crate::paths;
+use crate::texts::Denial;
+pub use tools::ToolArgs;
+use tools::{Action, Content};
+
+/// Judges one tool call made with session directory `cwd` (absolute). `None` allows it.
+pub fn check_tool_call(name: &str, args: &dyn ToolArgs, cwd: &Path) -> Option<Denial> {
+    match tools::action(name, args) {
+        Action::WriteFile { path_field, content } => {
+            let target = paths::absolute(args.string(path_field)?, cwd);
+            judge_write(&target, &NewTexts::of(args, content))
+        }
+        Action::Dispatch { text_field } => dispatch::check(&args.string(text_field)?, cwd),
+        Action::Bash | Action::Unguarded => None,
+    }
+}
+
+/// The text a write carries, fetched at most once and only when gate A needs it.
+pub struct NewTexts<'a> {
+    source: Option<(&'a dyn ToolArgs, Content)>,
+    texts: OnceCell<Option<Vec<String>>>,
+}
+
+impl<'a> NewTexts<'a> {
+    pub fn of(args: &'a dyn ToolArgs, content: Content) -> Self {
+        NewTexts { source: Some((args, content)), texts: OnceCell::new() }
+    }
+
+    /// A write whose text the gates cannot see (a bash target).
+    pub fn invisible() -> Self {
+        NewTexts { source: None, texts: OnceCell::new() }
+    }
+
+    fn get(&self) -> Option<&[String]> {
+        self.texts
+            .get_or_init(|| self.source.and_then(|(args, content)| tools::new_texts(args, content)))
+            .as_deref()
+    }
+}
+
+/// A write to `target` (absolute, normalized), judged where it is typed and where it really lands
+/// (P-8); the first denial wins.
+pub fn judge_write(target: &Path, texts: &NewTexts) -> Option<Denial> {
+    judge_location(target, texts).or_else(|| {
+        let real = paths::real_path(target);
+        if real == target { None } else { judge_location(&real, texts) }
+    })
+}
+
+/// Gate A, then gate C, then the write entry of gate B.
+fn judge_location(path: &Path, texts: &NewTexts) -> Option<Denial> {
+    if let Some(root) = paths::plans_root(path)
+        && let Some(denial) = plan_gate::check(&root, texts.get())
+    {
+        return Some(denial);
+    }
+    if paths::is_approval_file(path) {
+        return Some(Denial::ApprovalWrittenOnlyByApprove);
+    }
+    let sdd = paths::sdd_target(path)?;
+    sdd_gate::check_sdd_reference(&sdd.root, &sdd.plan_name)
+}
+
+#[cfg(test)]
+mod tests;

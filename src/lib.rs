@@ -1,0 +1,15 @@
+//! approval-gates: the gates of an agent's development loop, judged natively.
+//!
+//! The core is plain Rust in modules by concern; this file only converts JS values and maps
+//! errors (see `binding`).
+
+pub mod approval;
+pub mod gates;
+pub mod paths;
+pub mod plan;
+pub mod texts;
+
+mod binding;
+
+#[cfg(test)]
+mod test_repo;

@@ -1,0 +1,167 @@
+//! Every text an agent or an owner reads comes from here: the denials are part of the contract
+//! (seed 000 quotes them), so they live in one place and nowhere else.
+
+use std::fmt;
+
+pub const DENIAL_PREFIX: &str = "BLOCKED [approval-gates]: ";
+
+/// Why a tool call is refused. `Display` renders the full text, prefix included.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Denial {
+    /// Gate A: no visible content, no Spec line, or a Spec outside `openspec/changes/` (D-9).
+    PlanNeedsSpec,
+    /// Gate A: the plan's change has no design approval.
+    DesignNotApproved { change_id: String },
+    /// Gate B: no approved plan section; `None` keeps the literal `<id>` (the plan could not be read).
+    PlanNotApproved { change_id: Option<String> },
+    /// Gate B: the plan's bytes differ from the approved sha256 (D-10).
+    PlanChanged,
+    /// Gate B: an sdd reference whose plan file does not exist.
+    PlanNotFound { plan_name: String },
+    /// Gate C: only `/approve` and `request_approval` write approval.md (D-1).
+    ApprovalWrittenOnlyByApprove,
+    /// A bash command too large or too deeply nested to parse that names a guarded path.
+    CommandTooLarge { limit: String },
+    /// The engine itself failed (a bug); the call is refused rather than waved through.
+    InternalError,
+}
+
+impl fmt::Display for Denial {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(DENIAL_PREFIX)?;
+        match self {
+            Denial::PlanNeedsSpec => {
+                f.write_str("plan must carry **Spec:** pointing to openspec/changes/<id>")
+            }
+            Denial::DesignNotApproved { change_id } => {
+                write!(f, "design not approved; run /approve {change_id} design")
+            }
+            Denial::PlanNotApproved { change_id } => {
+                let id = change_id.as_deref().unwrap_or("<id>");
+                write!(f, "plan not approved; run /approve {id} plan")
+            }
+            Denial::PlanChanged => f.write_str("plan changed after approval; re-approve"),
+            Denial::PlanNotFound { plan_name } => write!(f, "plan not found: {plan_name}"),
+            Denial::ApprovalWrittenOnlyByApprove => {
+                f.write_str("approval.md is written only by /approve")
+            }
+            Denial::CommandTooLarge { limit } => write!(
+                f,
+                "bash command is {limit} to check and names a guarded path; split it up"
+            ),
+            Denial::InternalError => f.write_str(
+                "internal error while checking this call; the call is refused (please report it)",
+            ),
+        }
+    }
+}
+
+/// The outcome texts of `/approve`, `request_approval` and the CLI's `approve`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ApprovalText {
+    Usage { detail: String },
+    MissingFiles { change_id: String, files: Vec<String> },
+    DesignNotApproved { change_id: String },
+    NoPlan { change_id: String },
+    SeveralPlans { change_id: String, plans: Vec<String> },
+    PlanUnreadable { plan: String, reason: String },
+    ReadyDesign { change_id: String },
+    ReadyPlan { change_id: String, plan: String, sha256: String },
+    NotConfirmed,
+    PlanChangedSinceShown { change_id: String, plan: String },
+    Unsafe { path: String, reason: String },
+    WriteFailed { path: String, reason: String },
+    ApprovedDesign { change_id: String },
+    ApprovedPlan { change_id: String, plan: String, sha256: String },
+}
+
+pub const USAGE: &str = "usage: /approve <change-id> design|plan";
+
+impl fmt::Display for ApprovalText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ApprovalText::Usage { detail } => write!(f, "{USAGE} ({detail})"),
+            ApprovalText::MissingFiles { change_id, files } => write!(
+                f,
+                "cannot approve design of {change_id}: missing in openspec/changes/{change_id}/: {}",
+                files.join(", ")
+            ),
+            ApprovalText::DesignNotApproved { change_id } => {
+                write!(f, "design not approved; run /approve {change_id} design")
+            }
+            ApprovalText::NoPlan { change_id } => write!(
+                f,
+                "no plan in docs/superpowers/plans/ carries **Spec:** openspec/changes/{change_id}"
+            ),
+            ApprovalText::SeveralPlans { change_id, plans } => write!(
+                f,
+                "several plans carry **Spec:** openspec/changes/{change_id}, exactly one must: {}",
+                plans.join(", ")
+            ),
+            ApprovalText::PlanUnreadable { plan, reason } => {
+                write!(f, "cannot read plan {plan}: {reason}")
+            }
+            ApprovalText::ReadyDesign { change_id } => {
+                write!(f, "design of {change_id} is ready for approval")
+            }
+            ApprovalText::ReadyPlan { change_id, plan, sha256 } => write!(
+                f,
+                "plan {plan} of {change_id} is ready for approval (sha256 {sha256})"
+            ),
+            ApprovalText::NotConfirmed => f.write_str("not confirmed"),
+            ApprovalText::PlanChangedSinceShown { change_id, plan } => write!(
+                f,
+                "plan {plan} changed after it was shown to the owner; nothing written, run /approve {change_id} plan again"
+            ),
+            ApprovalText::Unsafe { path, reason } => {
+                write!(f, "refusing to write {path}: {reason}")
+            }
+            ApprovalText::WriteFailed { path, reason } => {
+                write!(f, "could not write {path}: {reason}")
+            }
+            ApprovalText::ApprovedDesign { change_id } => {
+                write!(f, "design of {change_id} approved")
+            }
+            ApprovalText::ApprovedPlan { change_id, plan, sha256 } => {
+                write!(f, "plan {plan} of {change_id} approved (sha256 {sha256})")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn denials_carry_the_prefix_and_the_seed_texts() {
+        let id = || "feat-x".to_string();
+        let cases = [
+            (
+                Denial::PlanNeedsSpec,
+                "plan must carry **Spec:** pointing to openspec/changes/<id>",
+            ),
+            (
+                Denial::DesignNotApproved { change_id: id() },
+                "design not approved; run /approve feat-x design",
+            ),
+            (
+                Denial::PlanNotApproved { change_id: None },
+                "plan not approved; run /approve <id> plan",
+            ),
+            (
+                Denial::PlanNotApproved { change_id: Some(id()) },
+                "plan not approved; run /approve feat-x plan",
+            ),
+            (Denial::PlanChanged, "plan changed after approval; re-approve"),
+            (Denial::PlanNotFound { plan_name: "p".into() }, "plan not found: p"),
+            (
+                Denial::ApprovalWrittenOnlyByApprove,
+                "approval.md is written only by /approve",
+            ),
+        ];
+        for (denial, reason) in cases {
+            assert_eq!(denial.to_string(), format!("BLOCKED [approval-gates]: {reason}"));
+        }
+    }
+}
