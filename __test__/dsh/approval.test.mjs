@@ -1,0 +1,257 @@
+// Every /approve and request_approval scenario of seed 000, through DSH's command registry and tool
+// registry, with a question provider playing the owner.
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+
+import { planText, sha256 } from '../helpers/repo.mjs'
+import { PLAN, openSession, select } from './helpers/session.mjs'
+
+const APPROVAL = 'openspec/changes/feat/approval.md'
+const AT = /^ {2}at: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m
+
+/** The two writers of approval.md, seen the same way: `{ approved, message }`. */
+const entries = {
+  '/approve': async (s, id, kind) => {
+    const result = await s.command(`/approve ${id} ${kind}`)
+    return { approved: result.kind === 'success', message: result.text }
+  },
+  request_approval: async (s, change_id, kind) => {
+    const result = await s.call('request_approval', { change_id, kind })
+    assert.equal(result.isError, false)
+    assert.equal(result.text, result.value.message, 'the model reads the message')
+    return result.value
+  },
+}
+
+for (const [entry, approve] of Object.entries(entries)) {
+  describe(entry, () => {
+    test('design approved by the owner: by owner, at in ISO 8601 UTC', async () => {
+      const s = await openSession()
+      s.repo.change('feat')
+      assert.deepEqual(await approve(s, 'feat', 'design'), { approved: true, message: 'design of feat approved' })
+      const text = s.repo.read(APPROVAL)
+      assert.match(text, /^design:\n {2}by: owner\n {2}at: [^\n]+\n$/)
+      assert.match(text, AT)
+      assert.equal(s.asked, 1)
+    })
+
+    test('plan approved by the owner: by, at and the sha256 of the plan; the design stays byte for byte', async () => {
+      const s = await openSession()
+      s.repo.change('feat').approveDesign('feat').plan('p', 'feat')
+      const design = s.repo.read(APPROVAL)
+      const sha = sha256(planText('feat'))
+      assert.deepEqual(await approve(s, 'feat', 'plan'), { approved: true, message: `plan ${PLAN} of feat approved (sha256 ${sha})` })
+      const text = s.repo.read(APPROVAL)
+      assert.ok(text.startsWith(design), text)
+      assert.match(text.slice(design.length), /^plan:\n {2}by: owner\n {2}at: \S+\n {2}sha256: [0-9a-f]{64}\n$/)
+      assert.match(text.slice(design.length), AT)
+      assert.ok(text.endsWith(`  sha256: ${sha}\n`))
+    })
+
+    test('the owner is shown the change, the kind, the plan path and its sha256, with Approve and Cancel', async () => {
+      const s = await openSession()
+      s.repo.change('feat').approveDesign('feat').plan('p', 'feat')
+      await approve(s, 'feat', 'plan')
+      const [request] = s.owner.seen
+      assert.equal(request.agent, s.agent, 'the calling agent')
+      assert.ok(request.signal instanceof AbortSignal, 'the call signal')
+      assert.equal(request.questions.length, 1)
+      const [question] = request.questions
+      assert.deepEqual(question.options, [{ label: 'Approve' }, { label: 'Cancel' }])
+      const shown = `${question.question}\n${question.detail}`
+      for (const part of ['feat', 'plan', PLAN, sha256(planText('feat'))]) assert.ok(shown.includes(part), part)
+    })
+
+    test('design without builder-check: every missing file listed, owner not asked, nothing written', async () => {
+      const s = await openSession()
+      s.repo.change('feat', ['proposal.md', 'design.md'])
+      assert.deepEqual(await approve(s, 'feat', 'design'), {
+        approved: false,
+        message: 'cannot approve design of feat: missing in openspec/changes/feat/: builder-check.md',
+      })
+      s.repo.change('bare', [])
+      assert.match((await approve(s, 'bare', 'design')).message, /: proposal\.md, design\.md, builder-check\.md$/)
+      assert.equal(s.asked, 0)
+      assert.equal(s.repo.exists(APPROVAL), false)
+    })
+
+    test('plan without an approved design: refused, owner not asked', async () => {
+      const s = await openSession()
+      s.repo.change('feat').plan('p', 'feat').approval('feat', 'design:\n')
+      assert.deepEqual(await approve(s, 'feat', 'plan'), { approved: false, message: 'design not approved; run /approve feat design' })
+      assert.equal(s.asked, 0)
+      assert.equal(s.repo.read(APPROVAL), 'design:\n')
+    })
+
+    test('two plans on one change: refused listing both, approval.md unchanged', async () => {
+      const s = await openSession()
+      s.repo.change('feat').approveDesign('feat').plan('b', 'feat').plan('a', 'feat')
+      const before = s.repo.read(APPROVAL)
+      assert.deepEqual(await approve(s, 'feat', 'plan'), {
+        approved: false,
+        message: 'several plans carry **Spec:** openspec/changes/feat, exactly one must: docs/superpowers/plans/a.md, docs/superpowers/plans/b.md',
+      })
+      assert.equal(s.asked, 0)
+      assert.equal(s.repo.read(APPROVAL), before)
+    })
+
+    test('no plan on the change: refused, owner not asked', async () => {
+      const s = await openSession()
+      s.repo.change('feat').approveDesign('feat')
+      assert.deepEqual(await approve(s, 'feat', 'plan'), {
+        approved: false,
+        message: 'no plan in docs/superpowers/plans/ carries **Spec:** openspec/changes/feat',
+      })
+      assert.equal(s.asked, 0)
+    })
+
+    test('no userQuestions service: refused, nothing written', async () => {
+      const s = await openSession({ omit: ['userQuestions'], owner: null })
+      s.repo.change('feat')
+      assert.deepEqual(await approve(s, 'feat', 'design'), {
+        approved: false,
+        message: 'userQuestions service unavailable; /approve requires it',
+      })
+      assert.equal(s.repo.exists(APPROVAL), false)
+    })
+
+    test('the dialog throws: userQuestions failed with its message, not "not confirmed"', async () => {
+      const s = await openSession({
+        owner: () => {
+          throw new Error('owner went away')
+        },
+      })
+      s.repo.change('feat')
+      assert.deepEqual(await approve(s, 'feat', 'design'), { approved: false, message: 'userQuestions failed: owner went away' })
+      assert.equal(s.repo.exists(APPROVAL), false)
+    })
+
+    test('a service without a provider is a failed dialog too', async () => {
+      const s = await openSession({ owner: null })
+      s.repo.change('feat')
+      assert.deepEqual(await approve(s, 'feat', 'design'), {
+        approved: false,
+        message: 'userQuestions failed: no user-questions provider is registered',
+      })
+    })
+
+    test('Cancel, or no answer: not confirmed, approval.md unchanged', async () => {
+      for (const owner of [select('Cancel'), () => ({ answers: [] }), () => ({ answers: [{ id: 'x', selected: [] }] }), () => undefined]) {
+        const s = await openSession({ owner })
+        s.repo.change('feat').approveDesign('feat').plan('p', 'feat')
+        const before = s.repo.read(APPROVAL)
+        assert.deepEqual(await approve(s, 'feat', 'design'), { approved: false, message: 'not confirmed' })
+        assert.deepEqual(await approve(s, 'feat', 'plan'), { approved: false, message: 'not confirmed' })
+        assert.equal(s.asked, 2)
+        assert.equal(s.repo.read(APPROVAL), before)
+      }
+    })
+
+    test('bad arguments: a usage refusal, owner not asked, nothing written', async () => {
+      const s = await openSession()
+      s.repo.change('feat')
+      for (const [id, kind] of [['../x', 'design'], ['feat', 'final'], ['feat', 'Design'], ['a/b', 'plan'], ['..', 'design']]) {
+        const result = await approve(s, id, kind)
+        assert.equal(result.approved, false)
+        assert.match(result.message, /^usage: \/approve <change-id> design\|plan \(/, `${id} ${kind}`)
+      }
+      assert.equal(s.asked, 0)
+      assert.equal(s.repo.exists(APPROVAL), false)
+    })
+
+    test('the plan changes while the owner decides: nothing written (P-10)', async () => {
+      let s
+      s = await openSession({
+        owner: (request) => {
+          s.repo.plan('p', 'feat', '- [ ] sneaked in\n')
+          return select('Approve')(request)
+        },
+      })
+      s.repo.change('feat').approveDesign('feat').plan('p', 'feat')
+      const before = s.repo.read(APPROVAL)
+      assert.deepEqual(await approve(s, 'feat', 'plan'), {
+        approved: false,
+        message: `plan ${PLAN} changed after it was shown to the owner; nothing written, run /approve feat plan again`,
+      })
+      assert.equal(s.repo.read(APPROVAL), before)
+    })
+  })
+}
+
+describe('what counts as the owner confirming', () => {
+  const forms = [true, { approved: true }, { confirmed: true }]
+
+  test('/approve also accepts the test forms {approved}, {confirmed} and true', async () => {
+    for (const form of forms) {
+      const s = await openSession({ owner: () => form })
+      s.repo.change('feat')
+      assert.deepEqual(await s.command('/approve feat design'), { kind: 'success', text: 'design of feat approved' }, JSON.stringify(form))
+    }
+  })
+
+  test("request_approval accepts only answers[0].selected[0] === 'Approve'", async () => {
+    const others = [...forms, { approved: 'yes' }, { answers: [{ id: 'x', selected: ['Cancel', 'Approve'] }] }, { answers: [{ id: 'x', selected: ['approve'] }] }]
+    for (const form of others) {
+      const s = await openSession({ owner: () => form })
+      s.repo.change('feat')
+      const result = await s.call('request_approval', { change_id: 'feat', kind: 'design' })
+      assert.deepEqual(result.value, { approved: false, message: 'not confirmed' }, JSON.stringify(form))
+      assert.equal(s.repo.exists(APPROVAL), false)
+    }
+  })
+})
+
+describe('/approve command line', () => {
+  test('missing or extra words are usage refusals from the native check', async () => {
+    const s = await openSession()
+    s.repo.change('feat')
+    for (const line of ['/approve', '/approve   ', '/approve feat', '/approve feat design now']) {
+      const result = await s.command(line)
+      assert.equal(result.kind, 'error', line)
+      assert.match(result.text, /^usage: \/approve <change-id> design\|plan \(/, line)
+    }
+    assert.equal((await s.command('/approve   feat \t design  ')).kind, 'success')
+    assert.equal(s.asked, 1)
+  })
+
+  test('is listed for the agent with its hint', async () => {
+    const s = await openSession()
+    const [command] = s.ctx.commands.list(s.agent).filter((c) => c.name === 'approve')
+    assert.equal(command.input.hint, '<change-id> design|plan')
+  })
+})
+
+describe('request_approval as the model sees it', () => {
+  test('its schema asks for change_id and kind', async () => {
+    const s = await openSession()
+    const schema = s.ctx.tools.schemas().find((tool) => tool.name === 'request_approval')
+    assert.deepEqual(schema.parameters.required, ['change_id', 'kind'])
+    assert.deepEqual(Object.keys(schema.parameters.properties), ['change_id', 'kind'])
+  })
+
+  test('arguments of the wrong type are refused by DSH before anything is asked', async () => {
+    const s = await openSession()
+    s.repo.change('feat')
+    const result = await s.call('request_approval', { change_id: 7 })
+    assert.equal(result.isError, true)
+    assert.match(result.text, /invalid arguments/)
+    assert.equal(s.asked, 0)
+  })
+
+  test('a child agent cannot ask the owner: the dialog refuses it (D-12)', async () => {
+    const s = await openSession()
+    s.repo.change('feat')
+    // Created through the agent's own context: a child agent, owned by the session's agent.
+    const owned = await s.agent.ctx.agents.create({ sessionId: 'child-of-test', meta: { cwd: s.repo.root } })
+    assert.ok(s.ctx.agents.isOwnedBy(owned.agent.id, s.agent))
+    try {
+      const result = await s.ctx.tools.execute({ callId: 'c', name: 'request_approval', arguments: { change_id: 'feat', kind: 'design' }, signal: new AbortController().signal, agent: owned.agent })
+      assert.equal(result.value.approved, false)
+      assert.match(result.value.message, /^userQuestions failed: human interaction is unavailable while the calling agent is owned by another live agent/)
+      assert.equal(s.asked, 0)
+      assert.equal(s.repo.exists(APPROVAL), false)
+    } finally {
+      await owned.dispose()
+    }
+  })
+})

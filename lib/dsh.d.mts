@@ -1,0 +1,45 @@
+// Types of `approval-gates/dsh`, the DSH plugin entry.
+import type { Context } from '@deepseek-ai/cordis'
+
+/** The plugin's config. roleCommand and checkCommand are accepted and have no effect (T3.2). */
+export interface Flags {
+  enabled?: boolean
+  guards?: boolean
+  approvalGates?: boolean
+  roleCommand?: boolean
+  checkCommand?: boolean
+}
+
+/** What a bundle passes: the flags plus its own guard chain's self-check (omitted: the native one). */
+export interface BundleFlags extends Flags {
+  guardsOk?: boolean
+}
+
+export declare const name: 'approval-gates'
+export declare const inject: string[]
+/** schemastery schema of {@link Flags}, defaults filled in. */
+export declare const Config: (value?: Flags) => Required<Flags>
+export declare function apply(ctx: Context, config: Required<Flags>): void
+
+/** The guard when enabled && guards && guardsOk && approvalGates; returns a disposer, or undefined when inactive. */
+export declare function registerGates(ctx: Context, flags?: BundleFlags): (() => void) | undefined
+/** /approve and request_approval when enabled && approvalGates; returns a disposer, or undefined when inactive. */
+export declare function registerApproval(ctx: Context, flags?: BundleFlags): (() => void) | undefined
+
+/** A `ctx.tools.guard` callback: undefined allows, a string (the full denial) refuses. */
+export declare function approvalGuard(exec: { name: string; arguments?: unknown; agent?: { session: { header: { cwd: string } } } }): string | undefined
+/** Whether the native guard refuses a write of approval.md and allows a read. */
+export declare function selfCheck(): boolean
+
+export interface ApprovalRequest {
+  changeId: string
+  kind: string
+  agent?: unknown
+  signal?: AbortSignal
+}
+/** The flow both entry points share: native preconditions, the owner's answer, native write. */
+export declare function approve(
+  ctx: Context,
+  request: ApprovalRequest,
+  confirmed?: (answer: unknown) => boolean,
+): Promise<{ approved: boolean; message: string }>

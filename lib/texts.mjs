@@ -1,0 +1,53 @@
+// The only texts the JS glue produces itself. Every refusal about the gates, the change, its files,
+// its plan or approval.md comes from the native core (src/texts.rs) and is passed through unchanged.
+
+/** /approve and request_approval when no `userQuestions` service is mounted (D-12). */
+export const QUESTIONS_UNAVAILABLE = 'userQuestions service unavailable; /approve requires it'
+
+/** The question dialog itself failed (T1.5 #77): the owner must see why, not `not confirmed`. */
+export function questionsFailed(error) {
+  return `userQuestions failed: ${errorMessage(error)}`
+}
+
+function errorMessage(error) {
+  try {
+    return error instanceof Error ? error.message : String(error)
+  } catch {
+    return 'unprintable error'
+  }
+}
+
+/** The option that confirms; any other answer is `not confirmed`. */
+export const APPROVE = 'Approve'
+export const CANCEL = 'Cancel'
+
+/** The question the owner is asked: the change, the kind and, for a plan, its path and sha256 (P-10). */
+export function approvalQuestion(changeId, kind, ready) {
+  const detail = [`change: openspec/changes/${changeId}/`, `kind: ${kind}`]
+  if (ready.plan !== undefined) detail.push(`plan: ${ready.plan}`, `sha256: ${ready.sha256}`)
+  return {
+    id: 'approval-gates/approve',
+    header: 'approval-gates',
+    question: `Approve the ${kind} of ${changeId}?`,
+    detail: detail.join('\n'),
+    options: [{ label: APPROVE }, { label: CANCEL }],
+  }
+}
+
+export const APPROVE_COMMAND = {
+  name: 'approve',
+  description: 'Approve the design or the plan of an openspec change (asks the owner, then writes approval.md)',
+  hint: '<change-id> design|plan',
+}
+
+export const REQUEST_APPROVAL_TOOL = {
+  name: 'request_approval',
+  description:
+    'Ask the owner to approve the design or the plan of an openspec change. The owner confirms in a ' +
+    'dialog; only then is openspec/changes/<change_id>/approval.md written. Use it when a tool call was ' +
+    'BLOCKED with "run /approve <id> design" or "run /approve <id> plan". A design needs proposal.md, ' +
+    'design.md and builder-check.md; a plan needs the approved design and exactly one plan in ' +
+    'docs/superpowers/plans/ whose **Spec:** names the change.',
+  changeId: 'the change id: the folder name under openspec/changes/',
+  kind: 'what to approve: design or plan',
+}
