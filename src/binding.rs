@@ -18,7 +18,7 @@ use napi_derive::napi;
 use crate::approval;
 use crate::gates::{self, ToolArgs};
 use crate::paths;
-use crate::texts::{ApprovalText, Denial};
+use crate::texts::{ApprovalText, Denial, UsageProblem};
 
 /// A JS value seen through N-API; every read that fails (wrong type, throwing getter) is `None`.
 #[derive(Clone, Copy)]
@@ -173,10 +173,10 @@ pub struct ApprovalWrite {
 }
 
 /// A usage refusal for an argument that is not a string, before the core sees it.
-fn string_argument(env: &Env, value: &Unknown, what: &str) -> std::result::Result<String, ApprovalText> {
+fn string_argument(env: &Env, value: &Unknown, what: &'static str) -> std::result::Result<String, ApprovalText> {
     JsRead::new(env, value)
         .string()
-        .ok_or_else(|| ApprovalText::Usage { detail: format!("{what} must be a string") })
+        .ok_or(ApprovalText::Usage { problem: UsageProblem::NotAString { what } })
 }
 
 fn approval_arguments(env: &Env, id: &Unknown, kind: &Unknown) -> std::result::Result<(String, String), ApprovalText> {

@@ -56,10 +56,35 @@ impl fmt::Display for Denial {
     }
 }
 
+/// What is wrong with the arguments of an approval: the part of a usage refusal after the usage line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UsageProblem {
+    /// `what` ("change id", "kind") came from JS as something other than a string.
+    NotAString { what: &'static str },
+    MissingId,
+    UnsafeId { change_id: String },
+    MissingKind,
+    UnknownKind { kind: String },
+}
+
+impl fmt::Display for UsageProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UsageProblem::NotAString { what } => write!(f, "{what} must be a string"),
+            UsageProblem::MissingId => f.write_str("the change id is missing"),
+            UsageProblem::UnsafeId { change_id } => {
+                write!(f, "change id {change_id:?} must be one path segment")
+            }
+            UsageProblem::MissingKind => f.write_str("design or plan is missing"),
+            UsageProblem::UnknownKind { kind } => write!(f, "kind {kind:?} must be design or plan"),
+        }
+    }
+}
+
 /// The outcome texts of `/approve`, `request_approval` and the CLI's `approve`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ApprovalText {
-    Usage { detail: String },
+    Usage { problem: UsageProblem },
     MissingFiles { change_id: String, files: Vec<String> },
     DesignNotApproved { change_id: String },
     NoPlan { change_id: String },
@@ -80,7 +105,7 @@ pub const USAGE: &str = "usage: /approve <change-id> design|plan";
 impl fmt::Display for ApprovalText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ApprovalText::Usage { detail } => write!(f, "{USAGE} ({detail})"),
+            ApprovalText::Usage { problem } => write!(f, "{USAGE} ({problem})"),
             ApprovalText::MissingFiles { change_id, files } => write!(
                 f,
                 "cannot approve design of {change_id}: missing in openspec/changes/{change_id}/: {}",

@@ -210,6 +210,9 @@ describe('/approve command line', () => {
       assert.equal(result.kind, 'error', line)
       assert.match(result.text, /^usage: \/approve <change-id> design\|plan \(/, line)
     }
+    assert.equal((await s.command('/approve')).text, 'usage: /approve <change-id> design|plan (the change id is missing)')
+    assert.equal((await s.command('/approve feat')).text, 'usage: /approve <change-id> design|plan (design or plan is missing)')
+    assert.equal((await s.command('/approve feat design now')).text, 'usage: /approve <change-id> design|plan (kind "design now" must be design or plan)')
     assert.equal((await s.command('/approve   feat \t design  ')).kind, 'success')
     assert.equal(s.asked, 1)
   })

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::paths;
 use crate::plan;
-use crate::texts::ApprovalText;
+use crate::texts::{ApprovalText, UsageProblem};
 pub use record::ApprovalRecord;
 pub use store::read_record;
 
@@ -63,13 +63,18 @@ impl Ready {
 
 /// Validates the arguments and checks the preconditions; never writes, never asks.
 pub fn check(change_id: &str, kind: &str, root: &Path) -> Result<Ready, ApprovalText> {
+    let usage = |problem| Err(ApprovalText::Usage { problem });
+    if change_id.is_empty() {
+        return usage(UsageProblem::MissingId);
+    }
     if !paths::is_safe_segment(change_id) {
-        let detail = format!("change id {change_id:?} must be one path segment");
-        return Err(ApprovalText::Usage { detail });
+        return usage(UsageProblem::UnsafeId { change_id: change_id.to_string() });
     }
     let Some(kind) = Kind::parse(kind) else {
-        let detail = format!("kind {kind:?} must be design or plan");
-        return Err(ApprovalText::Usage { detail });
+        return usage(match kind {
+            "" => UsageProblem::MissingKind,
+            _ => UsageProblem::UnknownKind { kind: kind.to_string() },
+        });
     };
     let change_id = change_id.to_string();
     let plan = match kind {

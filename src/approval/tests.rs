@@ -16,6 +16,16 @@ fn usage_refusals_for_bad_ids_and_kinds() {
 }
 
 #[test]
+fn usage_refusals_say_what_is_wrong() {
+    let repo = Repo::new();
+    let usage = |id: &str, kind: &str| check(id, kind, &repo.root).unwrap_err().to_string();
+    assert_eq!(usage("", ""), "usage: /approve <change-id> design|plan (the change id is missing)");
+    assert_eq!(usage("x", ""), "usage: /approve <change-id> design|plan (design or plan is missing)");
+    assert_eq!(usage("../x", "design"), "usage: /approve <change-id> design|plan (change id \"../x\" must be one path segment)");
+    assert_eq!(usage("x", "design now"), "usage: /approve <change-id> design|plan (kind \"design now\" must be design or plan)");
+}
+
+#[test]
 fn design_lists_every_missing_file() {
     let repo = Repo::new();
     repo.write("openspec/changes/c/proposal.md", "p").write("openspec/changes/c/design.md", "d");
