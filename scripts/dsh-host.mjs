@@ -171,6 +171,6 @@ export function toolResults(agent) {
     .filter((event) => event.type === 'tool/result')
     .map((event) => {
       const result = event.data.message.content[0]
-      return { name: result.name ?? result.toolName, isError: result.isError, text: result.content.map((c) => c.text).join('') }
+      return { isError: result.isError, text: result.content.map((c) => c.text).join('') }
     })
 }

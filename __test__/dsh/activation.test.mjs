@@ -6,7 +6,7 @@ import { describe, test } from 'node:test'
 import { Context } from '@deepseek-ai/cordis'
 
 import { SERVICES, bootDsh, createAgent, mount, mountOwner } from '../../scripts/dsh-host.mjs'
-import { planText } from '../helpers/repo.mjs'
+import { makeRepo, planText } from '../helpers/repo.mjs'
 import { BLOCKED, PLAN, openSession, plugin, select, write } from './helpers/session.mjs'
 
 /** What the plugin switched on in a session: the guard, /approve, request_approval. */
@@ -75,7 +75,6 @@ describe('services mounted after the plugin', () => {
       const fiber = await mount(ctx, plugin)
       await bootDsh({ ctx })
       await mountOwner(ctx, select('Approve'))
-      const { makeRepo } = await import('../helpers/repo.mjs')
       const repo = makeRepo().change('feat')
       const { agent, dispose } = await createAgent(ctx, repo.root)
       const result = await ctx.tools.execute({ callId: 'c', name: 'write', arguments: { file_path: PLAN, content: planText('feat') }, signal: new AbortController().signal, agent })
