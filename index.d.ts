@@ -21,11 +21,38 @@ export interface ApprovalWrite {
   message: string
 }
 
+export interface ChangeRow {
+  id: string
+  proposal: boolean
+  design: boolean
+  builderCheck: boolean
+  designApproval?: SignatureRow
+  plans: Array<string>
+  planApproval: PlanApprovalRow
+  nextStep: string
+}
+
 /** `/approve` preconditions; never writes. */
 export declare function checkApproval(id: string, kind: string, cwd?: string): ApprovalCheck
 
 /** Judge one tool call. `null` allows it; otherwise the full denial text. Never throws. */
 export declare function checkGuard(toolCall: { name: string; arguments?: unknown }, cwd: string): string | null
+
+/** Where every change under `openspec/changes/` stands in the loop, and its next step. */
+export declare function loopStatus(cwd?: string): Array<ChangeRow>
+
+export interface PlanApprovalRow {
+  /** `none`, `matches` (the approved sha256 is a plan's current hash) or `changed`. */
+  state: string
+  by?: string
+  at?: string
+  sha256?: string
+}
+
+export interface SignatureRow {
+  by: string
+  at: string
+}
 
 /** Re-checks the preconditions, then writes only when `confirmed` is exactly `true`. */
 export declare function writeApproval(id: string, kind: string, confirmed: boolean, cwd?: string, expectSha256?: string): ApprovalWrite

@@ -837,4 +837,5 @@ module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __n
 module.exports = nativeBinding
 module.exports.checkApproval = nativeBinding.checkApproval
 module.exports.checkGuard = nativeBinding.checkGuard
+module.exports.loopStatus = nativeBinding.loopStatus
 module.exports.writeApproval = nativeBinding.writeApproval

@@ -18,7 +18,8 @@ use napi_derive::napi;
 use crate::approval;
 use crate::gates::{self, ToolArgs};
 use crate::paths;
-use crate::texts::{ApprovalText, Denial, UsageProblem};
+use crate::status::{self, PlanApproval};
+use crate::texts::{self, ApprovalText, Denial, UsageProblem};
 
 /// A JS value seen through N-API; every read that fails (wrong type, throwing getter) is `None`.
 #[derive(Clone, Copy)]
@@ -138,6 +139,11 @@ fn directory(cwd: Option<String>) -> PathBuf {
     }
 }
 
+/// What an export that can throw throws when the core panicked.
+fn internal_error<T>() -> Result<T> {
+    Err(Error::from_reason(texts::INTERNAL_ERROR))
+}
+
 /// The last resort of every export: a panic is a bug, but it must not unwind into V8.
 fn guarded<T>(fallback: impl FnOnce() -> T, body: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|_| fallback())
@@ -224,5 +230,68 @@ pub fn write_approval(
             && unsafe { confirmed.cast::<bool>() }.unwrap_or(false);
         let outcome = approval::write(&id, &kind, confirmed, &directory(cwd), expect_sha256.as_deref());
         ApprovalWrite { approved: outcome.approved, message: outcome.message.to_string() }
+    })
+}
+
+#[napi(object)]
+pub struct SignatureRow {
+    pub by: String,
+    pub at: String,
+}
+
+#[napi(object)]
+pub struct PlanApprovalRow {
+    /// `none`, `matches` (the approved sha256 is a plan's current hash) or `changed`.
+    pub state: String,
+    pub by: Option<String>,
+    pub at: Option<String>,
+    pub sha256: Option<String>,
+}
+
+#[napi(object)]
+pub struct ChangeRow {
+    pub id: String,
+    pub proposal: bool,
+    pub design: bool,
+    pub builder_check: bool,
+    pub design_approval: Option<SignatureRow>,
+    pub plans: Vec<String>,
+    pub plan_approval: PlanApprovalRow,
+    pub next_step: String,
+}
+
+fn plan_approval_row(approval: PlanApproval) -> PlanApprovalRow {
+    let (state, signed) = match approval {
+        PlanApproval::None => ("none", None),
+        PlanApproval::Matches { signature, sha256 } => ("matches", Some((signature, sha256))),
+        PlanApproval::Changed { signature, sha256 } => ("changed", Some((signature, sha256))),
+    };
+    let (by, at, sha256) = match signed {
+        Some((signature, sha256)) => (Some(signature.by), Some(signature.at), Some(sha256)),
+        None => (None, None, None),
+    };
+    PlanApprovalRow { state: state.to_string(), by, at, sha256 }
+}
+
+/// Where every change under `openspec/changes/` stands in the loop, and its next step.
+#[napi(js_name = "loopStatus", ts_args_type = "cwd?: string")]
+pub fn loop_status(cwd: Option<String>) -> Result<Vec<ChangeRow>> {
+    guarded(internal_error, || {
+        Ok(status::loop_status(&directory(cwd))
+            .into_iter()
+            .map(|change| {
+                let [proposal, design, builder_check] = change.files_present;
+                ChangeRow {
+                    id: change.id,
+                    proposal,
+                    design,
+                    builder_check,
+                    design_approval: change.design_approval.map(|s| SignatureRow { by: s.by, at: s.at }),
+                    plans: change.plans,
+                    plan_approval: plan_approval_row(change.plan_approval),
+                    next_step: change.next_step.to_string(),
+                }
+            })
+            .collect())
     })
 }

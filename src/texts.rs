@@ -5,6 +5,9 @@ use std::fmt;
 
 pub const DENIAL_PREFIX: &str = "BLOCKED [approval-gates]: ";
 
+/// Thrown by an export whose core panicked (a bug).
+pub const INTERNAL_ERROR: &str = "approval-gates: internal error (please report it)";
+
 /// Why a tool call is refused. `Display` renders the full text, prefix included.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Denial {
@@ -150,6 +153,41 @@ impl fmt::Display for ApprovalText {
             ApprovalText::ApprovedPlan { change_id, plan, sha256 } => {
                 write!(f, "plan {plan} of {change_id} approved (sha256 {sha256})")
             }
+        }
+    }
+}
+
+/// What `approval-gates status` suggests doing next for a change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NextStep {
+    WriteChangeFiles { change_id: String, files: Vec<String> },
+    ApproveDesign { change_id: String },
+    WritePlan { change_id: String },
+    KeepOnePlan { change_id: String, plans: Vec<String> },
+    ApprovePlan { change_id: String },
+    ReapprovePlan { change_id: String },
+    Implement { plan: String },
+}
+
+impl fmt::Display for NextStep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NextStep::WriteChangeFiles { change_id, files } => {
+                write!(f, "write {} in openspec/changes/{change_id}/", files.join(", "))
+            }
+            NextStep::ApproveDesign { change_id } => write!(f, "/approve {change_id} design"),
+            NextStep::WritePlan { change_id } => write!(
+                f,
+                "write a plan in docs/superpowers/plans/ with **Spec:** openspec/changes/{change_id}"
+            ),
+            NextStep::KeepOnePlan { change_id, plans } => {
+                write!(f, "keep one plan for {change_id}: {}", plans.join(", "))
+            }
+            NextStep::ApprovePlan { change_id } => write!(f, "/approve {change_id} plan"),
+            NextStep::ReapprovePlan { change_id } => {
+                write!(f, "/approve {change_id} plan (the plan changed after its approval)")
+            }
+            NextStep::Implement { plan } => write!(f, "implement {plan} (sdd)"),
         }
     }
 }

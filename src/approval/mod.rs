@@ -13,7 +13,8 @@ use crate::texts::{ApprovalText, UsageProblem};
 pub use record::ApprovalRecord;
 pub use store::read_record;
 
-const DESIGN_FILES: [&str; 3] = ["proposal.md", "design.md", "builder-check.md"];
+/// What a design approval needs in `openspec/changes/<id>/`.
+pub const DESIGN_FILES: [&str; 3] = ["proposal.md", "design.md", "builder-check.md"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {

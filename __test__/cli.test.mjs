@@ -1,0 +1,222 @@
+// The real `approval-gates` CLI, spawned: Claude Code payloads, --json, bad input, approve on and
+// off a terminal, status in every state of the loop.
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, test } from 'node:test'
+
+import { makeRepo, planText, sha256 } from './helpers/repo.mjs'
+
+const BIN = fileURLToPath(new URL('../bin/approval-gates.mjs', import.meta.url))
+const BLOCKED = 'BLOCKED [approval-gates]: '
+const NEEDS_SPEC = `${BLOCKED}plan must carry **Spec:** pointing to openspec/changes/<id>`
+const ONLY_APPROVE = `${BLOCKED}approval.md is written only by /approve`
+
+function cli(args, { input = '', cwd } = {}) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { input, cwd, encoding: 'utf8' })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+const hook = (repo, tool_name, tool_input) =>
+  JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name, tool_input, cwd: repo.root })
+
+describe('check: Claude Code PreToolUse payloads', () => {
+  const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+  const denied = (tool, input, reason) => {
+    assert.deepEqual(cli(['check'], { input: hook(repo, tool, input) }), { code: 2, stdout: '', stderr: `${reason}\n` }, tool)
+  }
+  const allowed = (tool, input) => {
+    assert.deepEqual(cli(['check'], { input: hook(repo, tool, input) }), { code: 0, stdout: '', stderr: '' }, tool)
+  }
+
+  test('Write', () => {
+    denied('Write', { file_path: `${repo.root}/docs/superpowers/plans/q.md`, content: '# no spec' }, NEEDS_SPEC)
+    allowed('Write', { file_path: `${repo.root}/docs/superpowers/plans/q.md`, content: planText('feat') })
+    allowed('Write', { file_path: `${repo.root}/src/main.rs`, content: 'fn main() {}' })
+  })
+
+  test('Edit', () => {
+    denied('Edit', { file_path: `${repo.root}/openspec/changes/feat/approval.md`, old_string: 'a', new_string: 'b' }, ONLY_APPROVE)
+    denied('Edit', { file_path: `${repo.root}/docs/superpowers/plans/p.md`, old_string: 'a', new_string: '- [x] done' }, NEEDS_SPEC)
+  })
+
+  test('MultiEdit', () => {
+    const edits = [{ old_string: 'a', new_string: planText('feat') }, { old_string: 'b', new_string: 'no spec' }]
+    denied('MultiEdit', { file_path: `${repo.root}/docs/superpowers/plans/p.md`, edits }, NEEDS_SPEC)
+    allowed('MultiEdit', { file_path: `${repo.root}/docs/superpowers/plans/p.md`, edits: edits.slice(0, 1) })
+  })
+
+  test('NotebookEdit', () => {
+    denied('NotebookEdit', { notebook_path: `${repo.root}/docs/superpowers/plans/n.ipynb`, new_source: 'print(1)' }, NEEDS_SPEC)
+    allowed('NotebookEdit', { notebook_path: `${repo.root}/notebooks/n.ipynb`, new_source: 'print(1)' })
+  })
+
+  test('Task and Agent', () => {
+    for (const tool of ['Task', 'Agent']) {
+      denied(tool, { description: 'd', prompt: 'Execute docs/superpowers/plans/p.md', subagent_type: 'general' }, `${BLOCKED}plan not approved; run /approve feat plan`)
+      allowed(tool, { description: 'd', prompt: 'Summarise the README' })
+    }
+  })
+
+  test('read-only and unknown tools pass', () => {
+    allowed('Read', { file_path: `${repo.root}/openspec/changes/feat/approval.md` })
+    allowed('mcp__x__y', { anything: 1 })
+  })
+
+  test('relative paths resolve against the payload cwd, or --cwd when given', () => {
+    const input = hook(repo, 'Write', { file_path: 'openspec/changes/feat/approval.md', content: 'x' })
+    assert.equal(cli(['check'], { input }).code, 2)
+    const dsh = JSON.stringify({ name: 'write', arguments: { file_path: 'docs/superpowers/plans/q.md', content: planText('feat') } })
+    assert.equal(cli(['check', '--cwd', repo.root], { input: dsh }).code, 0)
+    assert.equal(cli(['check', '--cwd', makeRepo().root], { input: dsh }).code, 2)
+  })
+
+  test('--json prints a PreToolUse deny decision and exits 0', () => {
+    const input = hook(repo, 'Write', { file_path: 'openspec/changes/feat/approval.md', content: 'x' })
+    const result = cli(['check', '--json'], { input })
+    assert.equal(result.code, 0)
+    assert.deepEqual(JSON.parse(result.stdout), {
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: ONLY_APPROVE },
+    })
+    assert.deepEqual(cli(['check', '--json'], { input: hook(repo, 'Read', { file_path: 'x' }) }), { code: 0, stdout: '', stderr: '' })
+  })
+})
+
+describe('check: input it cannot read blocks', () => {
+  for (const [label, input, message] of [
+    ['not JSON', 'garbage', /stdin is not JSON/],
+    ['empty', '', /stdin is not JSON/],
+    ['an array', '[1]', /one JSON object/],
+    ['no tool name', '{"arguments": {}}', /expected a DSH tool call/],
+    ['another hook event', '{"hook_event_name": "PostToolUse", "tool_name": "Write", "tool_input": {}}', /judges PreToolUse payloads/],
+  ]) {
+    test(label, () => {
+      const result = cli(['check'], { input })
+      assert.equal(result.code, 2)
+      assert.equal(result.stdout, '')
+      assert.match(result.stderr, message)
+      assert.match(result.stderr, /the call is blocked/)
+    })
+  }
+
+  test('a DSH-shaped call is judged as is', () => {
+    const input = JSON.stringify({ name: 'write', arguments: { file_path: '/r/openspec/changes/x/approval.md', content: 'x' } })
+    assert.deepEqual(cli(['check'], { input }), { code: 2, stdout: '', stderr: `${ONLY_APPROVE}\n` })
+  })
+})
+
+describe('approve', () => {
+  test('refuses when stdin is not a terminal, even with a piped yes', () => {
+    const repo = makeRepo().change('feat')
+    const result = cli(['approve', 'feat', 'design', '--cwd', repo.root], { input: 'yes\n' })
+    assert.equal(result.code, 1)
+    assert.match(result.stderr, /stdin is not a terminal/)
+    assert.equal(repo.exists('openspec/changes/feat/approval.md'), false)
+  })
+
+  test('usage errors name what is wrong', () => {
+    const result = cli(['approve', 'feat'])
+    assert.equal(result.code, 2)
+    assert.match(result.stderr, /expected <change-id> design\|plan/)
+  })
+
+  // `script` gives the CLI a real terminal; the owner's answer is typed into it.
+  const onTerminal = (repo, args, answer) => {
+    const command = [process.execPath, BIN, ...args, '--cwd', repo.root].map((word) => `'${word}'`).join(' ')
+    const result = spawnSync('script', ['-qec', command, '/dev/null'], { input: answer, encoding: 'utf8' })
+    return { code: result.status, output: result.stdout.replaceAll('\r', '') }
+  }
+
+  test('on a terminal, writes only on an explicit yes', { skip: process.platform !== 'linux' && 'needs util-linux script' }, () => {
+    const repo = makeRepo().change('feat').plan('p', 'feat')
+    const declined = onTerminal(repo, ['approve', 'feat', 'design'], 'sure\n')
+    assert.equal(declined.code, 1)
+    assert.match(declined.output, /Approve the design of change feat\?/)
+    assert.match(declined.output, /not confirmed/)
+    assert.equal(repo.exists('openspec/changes/feat/approval.md'), false)
+
+    const approved = onTerminal(repo, ['approve', 'feat', 'design'], 'yes\n')
+    assert.equal(approved.code, 0, approved.output)
+    assert.match(approved.output, /design of feat approved/)
+    assert.match(repo.read('openspec/changes/feat/approval.md'), /^design:\n {2}by: owner\n {2}at: \S+Z\n$/)
+
+    const plan = onTerminal(repo, ['approve', 'feat', 'plan'], 'y\n')
+    assert.equal(plan.code, 0, plan.output)
+    assert.match(plan.output, /plan: {3}docs\/superpowers\/plans\/p\.md/)
+    assert.match(plan.output, new RegExp(`sha256: ${sha256(planText('feat'))}`))
+  })
+
+  test('on a terminal, failed preconditions refuse without asking', { skip: process.platform !== 'linux' && 'needs util-linux script' }, () => {
+    const repo = makeRepo().change('feat', ['proposal.md', 'design.md'])
+    const result = onTerminal(repo, ['approve', 'feat', 'design'], 'yes\n')
+    assert.equal(result.code, 1)
+    assert.match(result.output, /missing in openspec\/changes\/feat\/: builder-check\.md/)
+    assert.doesNotMatch(result.output, /Type yes/)
+  })
+})
+
+describe('status', () => {
+  const repo = makeRepo()
+  repo.write('openspec/changes/a-new/proposal.md', 'p')
+  repo.change('b-design')
+  repo.change('c-plan').approveDesign('c-plan')
+  repo.change('d-ready').plan('d', 'd-ready').approvePlan('d-ready', 'd')
+  repo.change('e-changed').plan('e', 'e-changed').approvePlan('e-changed', 'e').plan('e', 'e-changed', '- [ ] more\n')
+  repo.write('openspec/changes/archive/2026-01-01-old/proposal.md', 'p')
+
+  test('a table with the next step of every change', () => {
+    const result = cli(['status', '--cwd', repo.root])
+    assert.equal(result.code, 0)
+    const rows = result.stdout.split('\n')
+    assert.match(rows[0], /^CHANGE\s+FILES\s+DESIGN APPROVED\s+PLANS\s+PLAN APPROVAL\s+NEXT STEP$/)
+    assert.match(rows[1], /^a-new\s+P--\s+no\s+-\s+none\s+write design\.md, builder-check\.md in openspec\/changes\/a-new\/$/)
+    assert.match(rows[2], /^b-design\s+PDB\s+no\s+-\s+none\s+\/approve b-design design$/)
+    assert.match(rows[3], /^c-plan\s+PDB\s+owner 2026-10-25T10:00:00Z\s+-\s+none\s+write a plan in docs\/superpowers\/plans\//)
+    assert.match(rows[4], /^d-ready\s+PDB\s+owner \S+\s+d\.md\s+matches \(owner \S+\)\s+implement docs\/superpowers\/plans\/d\.md \(sdd\)$/)
+    assert.match(rows[5], /^e-changed\s+PDB\s+owner \S+\s+e\.md\s+changed since approval \(owner \S+\)\s+\/approve e-changed plan \(the plan changed after its approval\)$/)
+    assert.doesNotMatch(result.stdout, /archive|old/)
+  })
+
+  test('--json for machines', () => {
+    const rows = JSON.parse(cli(['status', '--json', '--cwd', repo.root]).stdout)
+    assert.deepEqual(rows.map((row) => row.id), ['a-new', 'b-design', 'c-plan', 'd-ready', 'e-changed'])
+    const ready = rows[3]
+    assert.deepEqual(
+      { ...ready, planApproval: { ...ready.planApproval, at: 'T' }, designApproval: { ...ready.designApproval, at: 'T' } },
+      {
+        id: 'd-ready', proposal: true, design: true, builderCheck: true,
+        designApproval: { by: 'owner', at: 'T' },
+        plans: ['docs/superpowers/plans/d.md'],
+        planApproval: { state: 'matches', by: 'owner', at: 'T', sha256: sha256(planText('d-ready')) },
+        nextStep: 'implement docs/superpowers/plans/d.md (sdd)',
+      },
+    )
+    assert.equal(rows[4].planApproval.state, 'changed')
+    assert.equal(rows[0].planApproval.state, 'none')
+  })
+
+  test('a repository without changes says so', () => {
+    const empty = makeRepo()
+    assert.equal(cli(['status', '--cwd', empty.root]).stdout, `no changes under openspec/changes/ in ${empty.root}\n`)
+  })
+})
+
+describe('help and usage', () => {
+  test('--help for each command', () => {
+    for (const command of ['check', 'approve', 'status']) {
+      const result = cli([command, '--help'])
+      assert.equal(result.code, 0)
+      assert.match(result.stdout, new RegExp(`^usage: approval-gates ${command}`))
+    }
+    assert.match(cli(['--help']).stdout, /^approval-gates: the approval gates/)
+  })
+
+  test('unknown commands and options are usage errors', () => {
+    const unknown = cli(['frobnicate'])
+    assert.equal(unknown.code, 2)
+    assert.match(unknown.stderr, /unknown command "frobnicate"/)
+    const option = cli(['status', '--verbose'])
+    assert.equal(option.code, 2)
+    assert.match(option.stderr, /Unknown option '--verbose'/)
+  })
+})
