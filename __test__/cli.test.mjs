@@ -131,7 +131,7 @@ describe('approve', () => {
     const repo = makeRepo().change('feat').plan('p', 'feat')
     const declined = onTerminal(repo, ['approve', 'feat', 'design'], 'sure\n')
     assert.equal(declined.code, 1)
-    assert.match(declined.output, /Approve the design of change feat\?/)
+    assert.match(declined.output, /Approve the design of feat\?\n {2}change: openspec\/changes\/feat\/\n {2}kind: design\n/)
     assert.match(declined.output, /not confirmed/)
     assert.equal(repo.exists('openspec/changes/feat/approval.md'), false)
 
@@ -142,7 +142,8 @@ describe('approve', () => {
 
     const plan = onTerminal(repo, ['approve', 'feat', 'plan'], 'y\n')
     assert.equal(plan.code, 0, plan.output)
-    assert.match(plan.output, /plan: {3}docs\/superpowers\/plans\/p\.md/)
+    assert.match(plan.output, /Approve the plan of feat\?/)
+    assert.match(plan.output, /plan: docs\/superpowers\/plans\/p\.md/)
     assert.match(plan.output, new RegExp(`sha256: ${sha256(planText('feat'))}`))
   })
 

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util'
 import { checkApproval, checkGuard, loopStatus, writeApproval } from '../../index.js'
 import { fromClaudeCode, isClaudeCodePayload } from './claude-code.mjs'
 import { formatStatus } from './status-table.mjs'
+import { approvalQuestion } from '../texts.mjs'
 
 /** Exit codes: 2 also blocks the call in a Claude Code hook. */
 const OK = 0
@@ -143,11 +144,10 @@ async function runCheck({ values, positionals }, io) {
   return 2
 }
 
-/** What the owner is asked to approve: the change, the kind, and for a plan its path and hash. */
+/** The question DSH's owner dialog shows, on the terminal. */
 function question(id, kind, ready) {
-  return kind === 'plan'
-    ? `Approve the plan of change ${id}?\n  plan:   ${ready.plan}\n  sha256: ${ready.sha256}\n`
-    : `Approve the design of change ${id}?\n  (openspec/changes/${id}/proposal.md, design.md, builder-check.md)\n`
+  const { question, detail } = approvalQuestion(id, kind, ready)
+  return `${question}\n${detail.replace(/^/gm, '  ')}\n`
 }
 
 async function askYes(io, prompt) {
