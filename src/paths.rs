@@ -261,3 +261,32 @@ mod tests {
         assert_eq!(real_path(&root.join("loop")), root.join("loop"));
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn raw_path() -> impl Strategy<Value = String> {
+        let segment = prop::sample::select(vec!["a", "b", "docs", "..", ".", "", "x y", "ü"]);
+        (any::<bool>(), prop::collection::vec(segment, 0..12))
+            .prop_map(|(rooted, segments)| format!("{}{}", if rooted { "/" } else { "" }, segments.join("/")))
+    }
+
+    proptest! {
+        #[test]
+        fn normalization_is_idempotent(raw in raw_path()) {
+            let once = normalize(Path::new(&raw));
+            prop_assert_eq!(normalize(&once), once);
+        }
+
+        #[test]
+        fn absolute_paths_have_no_dot_segments(raw in raw_path(), base in raw_path()) {
+            let base = absolute(&base, Path::new("/base"));
+            let path = absolute(&raw, &base);
+            prop_assert!(path.is_absolute());
+            prop_assert!(path.components().all(|c| matches!(c, Component::RootDir | Component::Normal(_))));
+            prop_assert_eq!(absolute(&path, Path::new("/elsewhere")), path);
+        }
+    }
+}

@@ -298,3 +298,57 @@ plan:
         assert_eq!(out, b"blob:\n  data: \xff\xfe\ndesign:\n  by: owner\n  at: T\n");
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A section as someone might have written it: odd spacing, quotes, comments, blank lines.
+    fn section(name: &'static str) -> impl Strategy<Value = String> {
+        let value = "[a-zA-Z0-9:+ _-]{0,12}";
+        let line = (prop::sample::select(vec!["by", "at", "sha256", "note"]), value, prop::sample::select(vec!["", " # c", "\n"]))
+            .prop_map(|(key, value, tail)| format!("  {key}: {value}{tail}\n"));
+        prop::collection::vec(line, 0..4).prop_map(move |lines| format!("{name}:\n{}", lines.concat()))
+    }
+
+    fn file() -> impl Strategy<Value = (String, String, String)> {
+        (section("design"), section("review"), section("plan"), any::<bool>())
+            .prop_map(|(design, review, plan, plan_first)| {
+                let text = if plan_first { format!("{plan}{review}{design}") } else { format!("{design}{review}{plan}") };
+                (text, design, review)
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn writing_the_plan_never_changes_the_design_or_unknown_sections((text, design, review) in file()) {
+            let plan = render_section("plan", &[("by", "owner"), ("at", "T"), ("sha256", "ab")]);
+            let out = String::from_utf8(replace_section(text.as_bytes(), "plan", &plan)).unwrap();
+            prop_assert!(out.contains(&design), "design section changed:\n{}", out);
+            prop_assert!(out.contains(&review), "unknown section changed:\n{}", out);
+            let before = ApprovalRecord::parse(text.as_bytes());
+            let after = ApprovalRecord::parse(out.as_bytes());
+            prop_assert_eq!(before.section("design"), after.section("design"));
+            prop_assert_eq!(after.plan_sha256(), Some("ab"));
+        }
+
+        #[test]
+        fn writing_the_design_never_changes_the_plan((text, _design, review) in file()) {
+            let design = render_section("design", &[("by", "owner"), ("at", "T")]);
+            let out = String::from_utf8(replace_section(text.as_bytes(), "design", &design)).unwrap();
+            let before = ApprovalRecord::parse(text.as_bytes());
+            let after = ApprovalRecord::parse(out.as_bytes());
+            prop_assert_eq!(before.section("plan"), after.section("plan"));
+            prop_assert!(out.contains(&review));
+            prop_assert!(after.design_approved());
+        }
+
+        #[test]
+        fn any_bytes_parse_without_panicking(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+            let record = ApprovalRecord::parse(&bytes);
+            let _ = (record.design_approved(), record.plan_sha256());
+            let _ = replace_section(&bytes, "plan", "plan:\n  by: owner\n");
+        }
+    }
+}
