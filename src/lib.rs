@@ -10,6 +10,7 @@ pub mod plan;
 pub mod status;
 pub mod texts;
 
+#[cfg(feature = "napi")]
 mod binding;
 
 #[cfg(test)]
