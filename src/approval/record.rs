@@ -32,24 +32,22 @@ impl ApprovalRecord {
         let mut sections: Vec<(String, Section)> = Vec::new();
         let mut current: Option<usize> = None;
         for line in text.lines() {
-            if is_blank_or_comment(line) {
-                continue;
-            }
-            if !line.starts_with([' ', '\t']) {
-                current = None;
-                if let Some((key, value)) = key_value(line)
-                    && value.is_empty()
-                {
-                    sections.push((key.to_string(), Section::default()));
-                    current = Some(sections.len() - 1);
+            match classify(line) {
+                Line::Skip => {}
+                Line::TopLevel(header) => {
+                    current = header.map(|name| {
+                        sections.push((name.to_string(), Section::default()));
+                        sections.len() - 1
+                    });
                 }
-                continue;
-            }
-            let Some(index) = current else { continue };
-            if let Some((key, value)) = key_value(line.trim_start())
-                && !sections[index].1.fields.iter().any(|(name, _)| name == key)
-            {
-                sections[index].1.fields.push((key.to_string(), value));
+                Line::Indented => {
+                    let Some(index) = current else { continue };
+                    if let Some((key, value)) = key_value(line.trim_start())
+                        && !sections[index].1.fields.iter().any(|(name, _)| name == key)
+                    {
+                        sections[index].1.fields.push((key.to_string(), value));
+                    }
+                }
             }
         }
         ApprovalRecord { sections }
@@ -74,9 +72,26 @@ impl ApprovalRecord {
     }
 }
 
-fn is_blank_or_comment(line: &str) -> bool {
+/// What a line is to both the reader and the writer, so they never disagree on where a section
+/// starts and ends.
+enum Line<'a> {
+    /// Blank or a comment: belongs to no section.
+    Skip,
+    /// A field of the current section.
+    Indented,
+    /// Ends the current section; opens one when it is a `name:` header (empty, `~` or `null` value).
+    TopLevel(Option<&'a str>),
+}
+
+fn classify(line: &str) -> Line<'_> {
     let trimmed = line.trim();
-    trimmed.is_empty() || trimmed.starts_with('#')
+    if trimmed.is_empty() || trimmed.starts_with('#') {
+        Line::Skip
+    } else if line.starts_with([' ', '\t']) {
+        Line::Indented
+    } else {
+        Line::TopLevel(key_value(line).filter(|(_, value)| value.is_empty()).map(|(key, _)| key))
+    }
 }
 
 /// `key: value` with the value unquoted; `~`, `null` and an empty value are empty.
@@ -136,20 +151,22 @@ pub fn replace_section(original: &[u8], name: &str, section_text: &str) -> Vec<u
     // Blank and comment lines closing a replaced section introduce what follows: keep them.
     let mut trailing: Vec<&[u8]> = Vec::new();
     for line in original.split_inclusive(|&b| b == b'\n') {
-        if starts_section(line) {
-            trailing.drain(..).for_each(|kept| out.extend_from_slice(kept));
-            skipping = header_name(line) == Some(name.as_bytes());
-            if skipping && !replaced {
-                out.extend_from_slice(section_text.as_bytes());
-                replaced = true;
+        let text = String::from_utf8_lossy(line);
+        match classify(text.trim_end_matches('\n').trim_end_matches('\r')) {
+            Line::TopLevel(header) => {
+                trailing.drain(..).for_each(|kept| out.extend_from_slice(kept));
+                skipping = header == Some(name);
+                if skipping && !replaced {
+                    out.extend_from_slice(section_text.as_bytes());
+                    replaced = true;
+                }
+                if !skipping {
+                    out.extend_from_slice(line);
+                }
             }
-        }
-        if !skipping {
-            out.extend_from_slice(line);
-        } else if is_blank_or_comment_line(line) {
-            trailing.push(line);
-        } else {
-            trailing.clear();
+            _ if !skipping => out.extend_from_slice(line),
+            Line::Skip => trailing.push(line),
+            Line::Indented => trailing.clear(),
         }
     }
     trailing.drain(..).for_each(|kept| out.extend_from_slice(kept));
@@ -160,28 +177,6 @@ pub fn replace_section(original: &[u8], name: &str, section_text: &str) -> Vec<u
         out.extend_from_slice(section_text.as_bytes());
     }
     out
-}
-
-fn starts_section(line: &[u8]) -> bool {
-    match line.first() {
-        None | Some(b' ' | b'\t' | b'\r' | b'\n' | b'#') => false,
-        Some(_) => true,
-    }
-}
-
-fn header_name(line: &[u8]) -> Option<&[u8]> {
-    let colon = line.iter().position(|&b| b == b':')?;
-    let rest = &line[colon + 1..];
-    let value_empty = rest
-        .iter()
-        .take_while(|&&b| b != b'#')
-        .all(|b| b.is_ascii_whitespace());
-    value_empty.then(|| line[..colon].trim_ascii_end())
-}
-
-fn is_blank_or_comment_line(line: &[u8]) -> bool {
-    let trimmed = line.trim_ascii();
-    trimmed.is_empty() || trimmed.starts_with(b"#")
 }
 
 #[cfg(test)]
@@ -281,6 +276,15 @@ plan:
         assert!(ApprovalRecord::parse(original).design_approved());
         let design = render_section("design", &[("by", "owner"), ("at", "T")]);
         assert_eq!(replace_section(original, "design", &design), design.as_bytes());
+    }
+
+    #[test]
+    fn reader_and_writer_agree_on_null_headers() {
+        // Found by fuzzing: `plan: ~` opens a section for the reader, so the writer must replace it.
+        let plan = render_section("plan", &[("by", "owner"), ("at", "T"), ("sha256", "ab")]);
+        let out = replace_section(b"design:\n  by: a\nplan: ~\n  sha256: old\n", "plan", &plan);
+        assert_eq!(out, b"design:\n  by: a\nplan:\n  by: owner\n  at: T\n  sha256: ab\n");
+        assert_eq!(ApprovalRecord::parse(&out).plan_sha256(), Some("ab"));
     }
 
     #[test]
