@@ -8,7 +8,8 @@
 #![cfg_attr(test, allow(dead_code))]
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::PathBuf;
+use std::cell::OnceCell;
+use std::path::{Path, PathBuf};
 use std::ptr;
 
 use napi::bindgen_prelude::*;
@@ -57,9 +58,14 @@ impl JsRead {
         if !self.is_object() {
             return None;
         }
-        let key = std::ffi::CString::new(name).ok()?;
+        // Field names are short ASCII literals: NUL-terminate them on the stack.
+        let mut key = [0u8; 64];
+        if name.len() >= key.len() || name.contains('\0') {
+            return None;
+        }
+        key[..name.len()].copy_from_slice(name.as_bytes());
         let mut value = ptr::null_mut();
-        let status = unsafe { sys::napi_get_named_property(self.env, self.value, key.as_ptr(), &mut value) };
+        let status = unsafe { sys::napi_get_named_property(self.env, self.value, key.as_ptr().cast(), &mut value) };
         if status != sys::Status::napi_ok {
             self.clear_exception();
             return None;
@@ -70,6 +76,18 @@ impl JsRead {
     fn string(&self) -> Option<String> {
         if self.kind()? != sys::ValueType::napi_string {
             return None;
+        }
+        // Names and paths fit a small buffer: one N-API call. Longer texts ask for their length.
+        let mut short = [0u8; 256];
+        let mut written = 0;
+        let status = unsafe {
+            sys::napi_get_value_string_utf8(self.env, self.value, short.as_mut_ptr().cast(), short.len(), &mut written)
+        };
+        if status != sys::Status::napi_ok {
+            return None;
+        }
+        if written < short.len() - 1 {
+            return Some(utf8(short[..written].to_vec()));
         }
         let mut len = 0;
         let status = unsafe { sys::napi_get_value_string_utf8(self.env, self.value, ptr::null_mut(), 0, &mut len) };
@@ -85,8 +103,7 @@ impl JsRead {
             return None;
         }
         buffer.truncate(written);
-        // V8 writes well-formed UTF-8 (lone surrogates become U+FFFD); stay safe regardless.
-        Some(String::from_utf8(buffer).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+        Some(utf8(buffer))
     }
 
     fn elements(&self) -> Option<Vec<JsRead>> {
@@ -112,16 +129,30 @@ impl JsRead {
     }
 }
 
-/// A tool call's `arguments` object as the gates read it.
-struct JsToolArgs(Option<JsRead>);
+/// V8 writes well-formed UTF-8 (lone surrogates become U+FFFD); stay safe regardless.
+fn utf8(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// A tool call's `arguments` object as the gates read it, fetched on first use.
+struct JsToolArgs {
+    call: JsRead,
+    arguments: OnceCell<Option<JsRead>>,
+}
+
+impl JsToolArgs {
+    fn arguments(&self) -> Option<JsRead> {
+        *self.arguments.get_or_init(|| self.call.property("arguments"))
+    }
+}
 
 impl ToolArgs for JsToolArgs {
     fn string(&self, field: &str) -> Option<String> {
-        self.0?.property(field)?.string()
+        self.arguments()?.property(field)?.string()
     }
 
     fn strings_of(&self, array: &str, field: &str) -> Option<Vec<Option<String>>> {
-        let elements = self.0?.property(array)?.elements()?;
+        let elements = self.arguments()?.property(array)?.elements()?;
         Some(elements.iter().map(|element| element.property(field).and_then(|v| v.string())).collect())
     }
 }
@@ -132,10 +163,10 @@ fn process_cwd() -> PathBuf {
 
 /// A caller's directory made absolute against the process cwd; absent means the process cwd.
 fn directory(cwd: Option<String>) -> PathBuf {
-    let base = process_cwd();
     match cwd {
-        Some(dir) if !dir.is_empty() => paths::absolute(dir, &base),
-        _ => base,
+        Some(dir) if Path::new(&dir).is_absolute() => paths::normalize(Path::new(&dir)),
+        Some(dir) if !dir.is_empty() => paths::absolute(dir, &process_cwd()),
+        _ => process_cwd(),
     }
 }
 
@@ -157,9 +188,9 @@ pub fn check_guard(env: Env, tool_call: Unknown, cwd: Unknown) -> Option<String>
         || {
             let call = JsRead::new(&env, &tool_call);
             let name = call.property("name")?.string()?;
-            let args = JsToolArgs(call.property("arguments"));
-            let cwd = directory(JsRead::new(&env, &cwd).string());
-            gates::check_tool_call(&name, &args, &cwd).map(|denial| denial.to_string())
+            let args = JsToolArgs { call, arguments: OnceCell::new() };
+            let session_dir = || directory(JsRead::new(&env, &cwd).string());
+            gates::check_tool_call(&name, &args, session_dir).map(|denial| denial.to_string())
         },
     )
 }

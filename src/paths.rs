@@ -150,20 +150,23 @@ pub fn real_path(path: &Path) -> PathBuf {
 }
 
 fn resolve(path: &Path, hops: usize) -> PathBuf {
-    if let Ok(real) = fs::canonicalize(path) {
-        return real;
-    }
-    if hops >= MAX_SYMLINK_HOPS {
-        return path.to_path_buf();
-    }
     let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
         return path.to_path_buf();
     };
-    let real_parent = resolve(parent, hops + 1);
-    match fs::read_link(path) {
-        // A dangling symlink: writing creates its target.
-        Ok(target) => resolve(&absolute(target, &real_parent), hops + 1),
-        Err(_) => real_parent.join(name),
+    // The parent first: a new file in an existing directory then costs no failing lookups.
+    let real_parent = match fs::canonicalize(parent) {
+        Ok(real) => real,
+        Err(_) if hops < MAX_SYMLINK_HOPS => resolve(parent, hops + 1),
+        Err(_) => parent.to_path_buf(),
+    };
+    let candidate = real_parent.join(name);
+    match fs::symlink_metadata(&candidate) {
+        // A symlink, dangling or not: the write lands on its target.
+        Ok(meta) if meta.file_type().is_symlink() && hops < MAX_SYMLINK_HOPS => match fs::read_link(&candidate) {
+            Ok(target) => resolve(&absolute(target, &real_parent), hops + 1),
+            Err(_) => candidate,
+        },
+        _ => candidate,
     }
 }
 

@@ -1,6 +1,6 @@
 #![no_main]
 //! The gate entry with arbitrary JSON tool calls: no panic, and every denial carries the prefix.
-use std::path::Path;
+use std::path::PathBuf;
 
 use approval_gates::gates::{ToolArgs, check_tool_call};
 use approval_gates::texts::DENIAL_PREFIX;
@@ -24,7 +24,7 @@ fuzz_target!(|bytes: &[u8]| within_time_limit(|| {
     let Ok(call) = serde_json::from_slice::<Value>(bytes) else { return };
     let Some(name) = call.get("name").and_then(Value::as_str) else { return };
     let args = call.get("arguments").cloned().unwrap_or(Value::Null);
-    if let Some(denial) = check_tool_call(name, &JsonArgs(&args), Path::new("/nonexistent/fuzz-repo")) {
+    if let Some(denial) = check_tool_call(name, &JsonArgs(&args), || PathBuf::from("/nonexistent/fuzz-repo")) {
         assert!(denial.to_string().starts_with(DENIAL_PREFIX));
     }
 }));

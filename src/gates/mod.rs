@@ -6,21 +6,26 @@ mod sdd_gate;
 pub mod tools;
 
 use std::cell::OnceCell;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::paths;
 use crate::texts::Denial;
 pub use tools::ToolArgs;
 use tools::{Action, Content};
 
-/// Judges one tool call made with session directory `cwd` (absolute). `None` allows it.
-pub fn check_tool_call(name: &str, args: &dyn ToolArgs, cwd: &Path) -> Option<Denial> {
+/// Judges one tool call. `session_dir` gives the session directory (absolute); it is asked only
+/// for a call the gates look at. `None` allows the call.
+pub fn check_tool_call(
+    name: &str,
+    args: &dyn ToolArgs,
+    session_dir: impl FnOnce() -> PathBuf,
+) -> Option<Denial> {
     match tools::action(name, args) {
         Action::WriteFile { path_field, content } => {
-            let target = paths::absolute(args.string(path_field)?, cwd);
+            let target = paths::absolute(args.string(path_field)?, &session_dir());
             judge_write(&target, &NewTexts::of(args, content))
         }
-        Action::Dispatch { text_field } => dispatch::check(&args.string(text_field)?, cwd),
+        Action::Dispatch { text_field } => dispatch::check(&args.string(text_field)?, &session_dir()),
         Action::Bash | Action::Unguarded => None,
     }
 }

@@ -34,7 +34,7 @@ fn write(path: &str, content: &str) -> Args {
 }
 
 fn check(repo: &Repo, name: &str, args: &Args) -> Option<String> {
-    check_tool_call(name, args, &repo.root).map(|denial| denial.to_string())
+    check_tool_call(name, args, || repo.root.clone()).map(|denial| denial.to_string())
 }
 
 const PLAN: &str = "docs/superpowers/plans/x.md";
