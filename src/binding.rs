@@ -220,21 +220,35 @@ fn approval_arguments(env: &Env, id: &Unknown, kind: &Unknown) -> std::result::R
     Ok((string_argument(env, id, "change id")?, string_argument(env, kind, "kind")?))
 }
 
+/// An optional string argument: `undefined` and `null` are absent, anything but a string throws.
+fn optional_string(env: &Env, value: &Unknown, what: &str) -> Result<Option<String>> {
+    match value.get_type() {
+        Ok(ValueType::Undefined | ValueType::Null) => Ok(None),
+        _ => JsRead::new(env, value)
+            .string()
+            .map(Some)
+            .ok_or_else(|| Error::new(Status::InvalidArg, texts::not_a_string(what))),
+    }
+}
+
+fn approval_check(ready: std::result::Result<approval::Ready, ApprovalText>) -> ApprovalCheck {
+    match ready {
+        Ok(ready) => {
+            let message = ready.message().to_string();
+            let (plan, sha256) = ready.plan.map(|plan| (plan.display, plan.sha256)).unzip();
+            ApprovalCheck { ok: true, message, plan, sha256 }
+        }
+        Err(refusal) => ApprovalCheck { ok: false, message: refusal.to_string(), plan: None, sha256: None },
+    }
+}
+
 /// `/approve` preconditions; never writes.
 #[napi(js_name = "checkApproval", ts_args_type = "id: string, kind: string, cwd?: string")]
-pub fn check_approval(env: Env, id: Unknown, kind: Unknown, cwd: Option<String>) -> ApprovalCheck {
-    let fallback = || ApprovalCheck { ok: false, message: Denial::InternalError.to_string(), plan: None, sha256: None };
-    guarded(fallback, || {
-        let ready = approval_arguments(&env, &id, &kind)
-            .and_then(|(id, kind)| approval::check(&id, &kind, &directory(cwd)));
-        match ready {
-            Ok(ready) => {
-                let message = ready.message().to_string();
-                let (plan, sha256) = ready.plan.map(|plan| (plan.display, plan.sha256)).unzip();
-                ApprovalCheck { ok: true, message, plan, sha256 }
-            }
-            Err(refusal) => ApprovalCheck { ok: false, message: refusal.to_string(), plan: None, sha256: None },
-        }
+pub fn check_approval(env: Env, id: Unknown, kind: Unknown, cwd: Unknown) -> Result<ApprovalCheck> {
+    guarded(internal_error, || {
+        let root = directory(optional_string(&env, &cwd, "cwd")?);
+        let ready = approval_arguments(&env, &id, &kind).and_then(|(id, kind)| approval::check(&id, &kind, &root));
+        Ok(approval_check(ready))
     })
 }
 
@@ -248,19 +262,20 @@ pub fn write_approval(
     id: Unknown,
     kind: Unknown,
     confirmed: Unknown,
-    cwd: Option<String>,
-    expect_sha256: Option<String>,
-) -> ApprovalWrite {
-    let fallback = || ApprovalWrite { approved: false, message: Denial::InternalError.to_string() };
-    guarded(fallback, || {
+    cwd: Unknown,
+    expect_sha256: Unknown,
+) -> Result<ApprovalWrite> {
+    guarded(internal_error, || {
+        let root = directory(optional_string(&env, &cwd, "cwd")?);
+        let expect_sha256 = optional_string(&env, &expect_sha256, "expectSha256")?;
         let (id, kind) = match approval_arguments(&env, &id, &kind) {
             Ok(arguments) => arguments,
-            Err(refusal) => return ApprovalWrite { approved: false, message: refusal.to_string() },
+            Err(refusal) => return Ok(ApprovalWrite { approved: false, message: refusal.to_string() }),
         };
         let confirmed = matches!(confirmed.get_type(), Ok(ValueType::Boolean))
             && unsafe { confirmed.cast::<bool>() }.unwrap_or(false);
-        let outcome = approval::write(&id, &kind, confirmed, &directory(cwd), expect_sha256.as_deref());
-        ApprovalWrite { approved: outcome.approved, message: outcome.message.to_string() }
+        let outcome = approval::write(&id, &kind, confirmed, &root, expect_sha256.as_deref());
+        Ok(ApprovalWrite { approved: outcome.approved, message: outcome.message.to_string() })
     })
 }
 
@@ -306,9 +321,9 @@ fn plan_approval_row(approval: PlanApproval) -> PlanApprovalRow {
 
 /// Where every change under `openspec/changes/` stands in the loop, and its next step.
 #[napi(js_name = "loopStatus", ts_args_type = "cwd?: string")]
-pub fn loop_status(cwd: Option<String>) -> Result<Vec<ChangeRow>> {
+pub fn loop_status(env: Env, cwd: Unknown) -> Result<Vec<ChangeRow>> {
     guarded(internal_error, || {
-        Ok(status::loop_status(&directory(cwd))
+        Ok(status::loop_status(&directory(optional_string(&env, &cwd, "cwd")?))
             .into_iter()
             .map(|change| {
                 let [proposal, design, builder_check] = change.files_present;

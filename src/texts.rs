@@ -5,6 +5,11 @@ use std::fmt;
 
 pub const DENIAL_PREFIX: &str = "BLOCKED [approval-gates]: ";
 
+/// Thrown by an export given a non-string where a string (or nothing) belongs.
+pub fn not_a_string(argument: &str) -> String {
+    format!("approval-gates: {argument} must be a string")
+}
+
 /// Thrown by an export whose core panicked (a bug).
 pub const INTERNAL_ERROR: &str = "approval-gates: internal error (please report it)";
 
