@@ -18,7 +18,8 @@ use napi_derive::napi;
 use crate::approval;
 use crate::gates::{self, ToolArgs};
 use crate::paths;
-use crate::texts::{ApprovalText, Denial};
+use crate::shell;
+use crate::texts::{self, ApprovalText, Denial};
 
 /// A JS value seen through N-API; every read that fails (wrong type, throwing getter) is `None`.
 #[derive(Clone, Copy)]
@@ -224,5 +225,24 @@ pub fn write_approval(
             && unsafe { confirmed.cast::<bool>() }.unwrap_or(false);
         let outcome = approval::write(&id, &kind, confirmed, &directory(cwd), expect_sha256.as_deref());
         ApprovalWrite { approved: outcome.approved, message: outcome.message.to_string() }
+    })
+}
+
+/// The absolute, normalized files a bash command line writes (the old `harness_target.py
+/// targets`), run in `cwd`. Throws a `TypeError` when `command` is not a string and an `Error`
+/// when the command is over one of the parser's caps.
+#[napi(js_name = "bashTargets", ts_args_type = "command: string, cwd: string", ts_return_type = "string[]")]
+pub fn bash_targets(env: Env, command: Unknown, cwd: Unknown) -> Result<Vec<String>> {
+    let internal = || Err(Error::new(Status::GenericFailure, Denial::InternalError.to_string()));
+    guarded(internal, || {
+        let Some(command) = JsRead::new(&env, &command).string() else {
+            env.throw_type_error(texts::BASH_TARGETS_NOT_A_STRING, None)?;
+            return Err(Error::new(Status::PendingException, texts::BASH_TARGETS_NOT_A_STRING));
+        };
+        let base = directory(JsRead::new(&env, &cwd).string());
+        match shell::write_targets(&command, &base) {
+            Ok(targets) => Ok(targets.iter().map(|path| path.to_string_lossy().into_owned()).collect()),
+            Err(limit) => Err(Error::new(Status::GenericFailure, texts::unscannable_error(limit))),
+        }
     })
 }
