@@ -2,6 +2,7 @@
 // of seed 000's bash scenarios through checkGuard, on temporary repositories.
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
+import { posix } from 'node:path'
 import { describe, test } from 'node:test'
 
 import { bashTargets, checkGuard } from '../index.js'
@@ -24,14 +25,15 @@ describe('bashTargets: the corpus', () => {
     assert.ok(corpus.length >= 150, `${corpus.length} lines`)
   })
 
-  const home = process.env.HOME ?? ''
+  const home = process.env.HOME?.startsWith('/') ? process.env.HOME : undefined
   for (const row of corpus) {
-    test(`${row.why}: ${JSON.stringify(row.cmd).slice(0, 80)}`, () => {
+    const needsHome = row.targets?.some((target) => target.includes('{HOME}'))
+    test(`${row.why}: ${JSON.stringify(row.cmd).slice(0, 80)}`, { skip: needsHome && home === undefined && 'no HOME' }, () => {
       if (row.unscannable) {
         assert.throws(() => bashTargets(row.cmd, '/repo'), (error) => error instanceof Error && /^bashTargets: the command is /.test(error.message))
         return
       }
-      const expected = row.targets.map((target) => target.replaceAll('{HOME}', home)).sort()
+      const expected = row.targets.map((target) => posix.normalize(target.replaceAll('{HOME}', home))).sort()
       assert.deepEqual(bashTargets(row.cmd, '/repo').sort(), expected)
     })
   }

@@ -13,7 +13,7 @@ fn strings(targets: &[PathBuf]) -> Vec<String> {
 
 #[test]
 fn corpus() {
-    let home = std::env::var("HOME").unwrap_or_default();
+    let home = std::env::var("HOME").ok().filter(|home| home.starts_with('/'));
     let mut failures = Vec::new();
     let mut count = 0;
     for line in CORPUS.lines().filter(|line| !line.trim().is_empty()) {
@@ -27,12 +27,13 @@ fn corpus() {
             }
             continue;
         }
-        let mut expected: Vec<String> = row["targets"]
-            .as_array()
-            .expect("targets")
-            .iter()
-            .map(|t| t.as_str().expect("target").replace("{HOME}", &home))
-            .collect();
+        let expected: Vec<&str> = row["targets"].as_array().expect("targets").iter().map(|t| t.as_str().expect("target")).collect();
+        if home.is_none() && expected.iter().any(|t| t.contains("{HOME}")) {
+            continue;
+        }
+        let home = home.as_deref().unwrap_or_default();
+        let mut expected: Vec<String> =
+            expected.iter().map(|t| crate::paths::normalize(Path::new(&t.replace("{HOME}", home))).display().to_string()).collect();
         expected.sort();
         match actual {
             Ok(targets) => {

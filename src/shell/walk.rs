@@ -222,7 +222,11 @@ impl Walker {
             return Ok(frame);
         }
         match kind {
-            "subshell" | "command_substitution" | "process_substitution" => frame.restore = Some(scope.clone()),
+            // A function body is walked where it is defined (its writes count), but defining it
+            // runs nothing: its `cd` stays inside.
+            "subshell" | "command_substitution" | "process_substitution" | "function_definition" => {
+                frame.restore = Some(scope.clone())
+            }
             _ if parent_kind == Some("pipeline") && node.is_named() => frame.restore = Some(scope.clone()),
             _ => {}
         }
