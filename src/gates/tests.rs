@@ -305,6 +305,6 @@ fn bash_writes_through_symlinks_are_judged_where_they_land() {
     use std::os::unix::fs::symlink;
     let repo = Repo::new();
     repo.change("c");
-    symlink(repo.path("openspec/changes/c/approval.md"), repo.path("harmless.md")).unwrap();
+    symlink(repo.path("openspec/changes/c/approval.md"), repo.path("harmless.md")).expect("symlink");
     assert_eq!(check(&repo, "bash", &bash("echo x > harmless.md")).as_deref(), Some(ONLY_APPROVE));
 }

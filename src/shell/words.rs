@@ -620,21 +620,21 @@ mod tests {
 
     #[test]
     fn brace_expansion_in_bash_order() {
-        assert_eq!(braces("{a,b}.md").unwrap(), ["a.md", "b.md"]);
-        assert_eq!(braces("x{a,{b,c}}y").unwrap(), ["xay", "xby", "xcy"]);
-        assert_eq!(braces("{a,b}{1,2}").unwrap(), ["a1", "a2", "b1", "b2"]);
-        assert_eq!(braces("f{1..3}").unwrap(), ["f1", "f2", "f3"]);
-        assert_eq!(braces("{3..1}").unwrap(), ["3", "2", "1"]);
-        assert_eq!(braces("{01..03}").unwrap(), ["01", "02", "03"]);
-        assert_eq!(braces("{a..c}").unwrap(), ["a", "b", "c"]);
-        assert_eq!(braces("{1..9..4}").unwrap(), ["1", "5", "9"]);
-        assert_eq!(braces("{}").unwrap(), ["{}"]);
-        assert_eq!(braces("{a}").unwrap(), ["{a}"]);
-        assert_eq!(braces("{a,b").unwrap(), ["{a,b"]);
-        assert_eq!(braces("{x}{a,b}").unwrap(), ["{x}a", "{x}b"]);
-        assert_eq!(braces("{,.bak}").unwrap(), ["", ".bak"]);
+        assert_eq!(braces("{a,b}.md").expect("expands"), ["a.md", "b.md"]);
+        assert_eq!(braces("x{a,{b,c}}y").expect("expands"), ["xay", "xby", "xcy"]);
+        assert_eq!(braces("{a,b}{1,2}").expect("expands"), ["a1", "a2", "b1", "b2"]);
+        assert_eq!(braces("f{1..3}").expect("expands"), ["f1", "f2", "f3"]);
+        assert_eq!(braces("{3..1}").expect("expands"), ["3", "2", "1"]);
+        assert_eq!(braces("{01..03}").expect("expands"), ["01", "02", "03"]);
+        assert_eq!(braces("{a..c}").expect("expands"), ["a", "b", "c"]);
+        assert_eq!(braces("{1..9..4}").expect("expands"), ["1", "5", "9"]);
+        assert_eq!(braces("{}").expect("expands"), ["{}"]);
+        assert_eq!(braces("{a}").expect("expands"), ["{a}"]);
+        assert_eq!(braces("{a,b").expect("expands"), ["{a,b"]);
+        assert_eq!(braces("{x}{a,b}").expect("expands"), ["{x}a", "{x}b"]);
+        assert_eq!(braces("{,.bak}").expect("expands"), ["", ".bak"]);
         let extreme = format!("{{{}..{}..{}}}", i64::MIN, i64::MAX, i64::MAX);
-        assert_eq!(braces(&extreme).unwrap().len(), 3);
+        assert_eq!(braces(&extreme).expect("expands").len(), 3);
     }
 
     #[test]
@@ -648,7 +648,7 @@ mod tests {
     fn quoted_braces_stay() {
         let mut out = Vec::new();
         let word = vec![Tok::Ch('{', false), Tok::Ch('a', true), Tok::Ch(',', true), Tok::Ch('b', true), Tok::Ch('}', false)];
-        brace_expand(word.clone(), &mut out).unwrap();
+        brace_expand(word.clone(), &mut out).expect("expands");
         assert_eq!(out, vec![word]);
     }
 }
