@@ -21,6 +21,13 @@ export interface ApprovalWrite {
   message: string
 }
 
+/**
+ * The absolute, normalized files a bash command line writes (the old `harness_target.py
+ * targets`), run in `cwd`. Throws a `TypeError` when `command` is not a string and an `Error`
+ * when the command is over one of the parser's caps.
+ */
+export declare function bashTargets(command: string, cwd: string): string[]
+
 export interface ChangeRow {
   id: string
   proposal: boolean

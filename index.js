@@ -835,6 +835,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.bashTargets = nativeBinding.bashTargets
 module.exports.checkApproval = nativeBinding.checkApproval
 module.exports.checkGuard = nativeBinding.checkGuard
 module.exports.loopStatus = nativeBinding.loopStatus

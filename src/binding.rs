@@ -19,6 +19,7 @@ use napi_derive::napi;
 use crate::approval;
 use crate::gates::{self, ToolArgs};
 use crate::paths;
+use crate::shell;
 use crate::status::{self, PlanApproval};
 use crate::texts::{self, ApprovalText, Denial, UsageProblem};
 
@@ -339,5 +340,23 @@ pub fn loop_status(env: Env, cwd: Unknown) -> Result<Vec<ChangeRow>> {
                 }
             })
             .collect())
+    })
+}
+
+/// The absolute, normalized files a bash command line writes (the old `harness_target.py
+/// targets`), run in `cwd`. Throws a `TypeError` when `command` is not a string and an `Error`
+/// when the command is over one of the parser's caps.
+#[napi(js_name = "bashTargets", ts_args_type = "command: string, cwd: string", ts_return_type = "string[]")]
+pub fn bash_targets(env: Env, command: Unknown, cwd: Unknown) -> Result<Vec<String>> {
+    guarded(internal_error, || {
+        let Some(command) = JsRead::new(&env, &command).string() else {
+            env.throw_type_error(texts::BASH_TARGETS_NOT_A_STRING, None)?;
+            return Err(Error::new(Status::PendingException, texts::BASH_TARGETS_NOT_A_STRING));
+        };
+        let base = directory(JsRead::new(&env, &cwd).string());
+        match shell::write_targets(&command, &base) {
+            Ok(targets) => Ok(targets.iter().map(|path| path.to_string_lossy().into_owned()).collect()),
+            Err(limit) => Err(Error::new(Status::GenericFailure, texts::unscannable_error(limit))),
+        }
     })
 }

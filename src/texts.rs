@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::shell::{self, Unscannable};
+
 pub const DENIAL_PREFIX: &str = "BLOCKED [approval-gates]: ";
 
 /// Thrown by an export given a non-string where a string (or nothing) belongs.
@@ -28,8 +30,8 @@ pub enum Denial {
     PlanNotFound { plan_name: String },
     /// Gate C: only `/approve` and `request_approval` write approval.md (D-1).
     ApprovalWrittenOnlyByApprove,
-    /// A bash command too large or too deeply nested to parse that names a guarded path.
-    CommandTooLarge { limit: String },
+    /// A bash command over one of the parser's caps whose raw text names a guarded path.
+    CommandTooLarge { limit: Unscannable },
     /// The engine itself failed (a bug); the call is refused rather than waved through.
     InternalError,
 }
@@ -88,6 +90,36 @@ impl fmt::Display for UsageProblem {
         }
     }
 }
+
+/// Why a bash command is not parsed, as the denial above and `bashTargets`' error say it.
+impl fmt::Display for Unscannable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unscannable::TooLarge => write!(f, "too large (over {} MiB)", shell::MAX_COMMAND_BYTES >> 20),
+            Unscannable::TooComplex => f.write_str("too complex (over the parser's work budget)"),
+            Unscannable::TooDeep => write!(f, "too deeply nested (over {} levels)", shell::MAX_TREE_DEPTH),
+            Unscannable::ScriptsTooDeep => write!(
+                f,
+                "too deeply nested (bash -c/eval strings over {} levels)",
+                shell::MAX_SCRIPT_NESTING
+            ),
+            Unscannable::ExpansionTooLarge => write!(
+                f,
+                "too large (a word expanding to over {} words)",
+                shell::MAX_WORD_EXPANSION
+            ),
+            Unscannable::ParserUnavailable => f.write_str("impossible (the bash parser is unavailable)"),
+        }
+    }
+}
+
+/// The error `bashTargets` throws for a command it does not parse.
+pub fn unscannable_error(limit: Unscannable) -> String {
+    format!("bashTargets: the command is {limit} to parse")
+}
+
+/// The `TypeError` `bashTargets` throws for a command that is not a string.
+pub const BASH_TARGETS_NOT_A_STRING: &str = "bashTargets: command must be a string";
 
 /// The outcome texts of `/approve`, `request_approval` and the CLI's `approve`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -226,6 +258,14 @@ mod tests {
             (
                 Denial::ApprovalWrittenOnlyByApprove,
                 "approval.md is written only by /approve",
+            ),
+            (
+                Denial::CommandTooLarge { limit: Unscannable::TooLarge },
+                "bash command is too large (over 1 MiB) to check and names a guarded path; split it up",
+            ),
+            (
+                Denial::CommandTooLarge { limit: Unscannable::TooDeep },
+                "bash command is too deeply nested (over 1000 levels) to check and names a guarded path; split it up",
             ),
         ];
         for (denial, reason) in cases {

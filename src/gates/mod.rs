@@ -1,5 +1,6 @@
 //! The gates of SPEC §3: one entry, [`check_tool_call`], judges every tool call.
 
+mod bash;
 mod dispatch;
 mod plan_gate;
 mod sdd_gate;
@@ -26,7 +27,8 @@ pub fn check_tool_call(
             judge_write(&target, &NewTexts::of(args, content))
         }
         Action::Dispatch { text_field } => dispatch::check(&args.string(text_field)?, &session_dir()),
-        Action::Bash | Action::Unguarded => None,
+        Action::Bash => bash::check(args, &session_dir()),
+        Action::Unguarded => None,
     }
 }
 

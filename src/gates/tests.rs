@@ -215,3 +215,96 @@ fn symlinks_do_not_carry_writes_past_the_gates() {
         Some("BLOCKED [approval-gates]: plan not approved; run /approve c plan")
     );
 }
+
+fn bash(command: &str) -> Args {
+    Args::default().with("command", command)
+}
+
+const ONLY_APPROVE: &str = "BLOCKED [approval-gates]: approval.md is written only by /approve";
+
+#[test]
+fn bash_targets_meet_gate_a_without_content() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c");
+    // Even a plan with a Spec to an approved design: the gates cannot see a bash target's text.
+    let heredoc = format!("cat > {PLAN} <<'EOF'\n{}EOF", Repo::plan_text("c"));
+    for command in [heredoc.as_str(), "echo x >> docs/super\"powers\"/plans/x.md", "sed -i 's/a/b/' docs/superpowers/plans/x.md", "cp notes.md docs/superpowers/plans/"] {
+        assert_eq!(check(&repo, "bash", &bash(command)).as_deref(), Some(NEEDS_SPEC), "{command}");
+    }
+    assert_eq!(check(&repo, "bash", &bash("cp docs/superpowers/plans/x.md /tmp/")), None);
+    assert_eq!(check(&repo, "bash", &bash("cat docs/superpowers/plans/x.md | tee /tmp/x")), None);
+}
+
+#[test]
+fn bash_targets_meet_gate_c() {
+    let repo = Repo::new();
+    for command in [
+        "echo x > openspec/changes/c/approval.md",
+        "cd openspec/changes/c && touch APPROVAL.md",
+        "bash -c 'rm openspec/changes/c/approval.md'",
+        "npx approval-gates approve c design",
+        "node -e \"require('approval-gates').writeApproval('c', 'plan', true)\"",
+        "rm $CHANGE/approval.md",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(command)).as_deref(), Some(ONLY_APPROVE), "{command}");
+    }
+    assert_eq!(check(&repo, "bash", &bash("echo \"approval.md\" > notes.txt")), None);
+    assert_eq!(check(&repo, "bash", &bash("cat openspec/changes/c/approval.md")), None);
+}
+
+#[test]
+fn bash_targets_meet_gate_b() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    let ledger = bash("echo '- [x] task 1' >> .superpowers/sdd/p/progress.md");
+    assert_eq!(check(&repo, "bash", &ledger).as_deref(), Some("BLOCKED [approval-gates]: plan not approved; run /approve c plan"));
+    repo.approve_plan("c", "p");
+    assert_eq!(check(&repo, "bash", &ledger), None);
+    assert_eq!(
+        check(&repo, "bash", &bash("mkdir -p .superpowers/sdd/ghost && touch .superpowers/sdd/ghost/x")).as_deref(),
+        Some("BLOCKED [approval-gates]: plan not found: ghost")
+    );
+}
+
+#[test]
+fn bash_resolves_against_workdir_and_cd() {
+    let repo = Repo::new();
+    let in_plans = bash("cat > x.md <<'EOF'\nx\nEOF").with("workdir", "docs/superpowers/plans");
+    assert_eq!(check(&repo, "bash", &in_plans).as_deref(), Some(NEEDS_SPEC));
+    let absolute = bash("touch approval.md").with("workdir", &repo.path("openspec/changes/c").display().to_string());
+    assert_eq!(check(&repo, "bash", &absolute).as_deref(), Some(ONLY_APPROVE));
+    assert_eq!(check(&repo, "bash", &bash("cd docs/superpowers && echo x > plans/x.md")).as_deref(), Some(NEEDS_SPEC));
+    assert_eq!(check(&repo, "bash", &bash("(cd docs/superpowers) && echo x > plans/x.md")), None);
+}
+
+#[test]
+fn bash_first_denial_wins_and_plain_commands_pass() {
+    let repo = Repo::new();
+    assert_eq!(check(&repo, "bash", &bash("touch approval.md docs/superpowers/plans/x.md")).as_deref(), Some(ONLY_APPROVE));
+    assert_eq!(check(&repo, "bash", &bash("touch docs/superpowers/plans/x.md approval.md")).as_deref(), Some(NEEDS_SPEC));
+    for command in ["cargo test --quiet 2>&1 | tail -20", "git status && git diff", "echo \"unterminated > approval.md", ""] {
+        assert_eq!(check(&repo, "bash", &bash(command)), None, "{command}");
+    }
+    assert_eq!(check(&repo, "bash", &Args::default()), None);
+}
+
+#[test]
+fn bash_over_the_caps_is_judged_by_its_raw_text() {
+    let repo = Repo::new();
+    let padding = "x".repeat(crate::shell::MAX_COMMAND_BYTES);
+    assert_eq!(
+        check(&repo, "bash", &bash(&format!("echo {padding} > docs/super'powers'/plans/x.md"))).as_deref(),
+        Some("BLOCKED [approval-gates]: bash command is too large (over 1 MiB) to check and names a guarded path; split it up")
+    );
+    assert_eq!(check(&repo, "bash", &bash(&format!("echo {padding} > notes.md"))), None);
+}
+
+#[cfg(unix)]
+#[test]
+fn bash_writes_through_symlinks_are_judged_where_they_land() {
+    use std::os::unix::fs::symlink;
+    let repo = Repo::new();
+    repo.change("c");
+    symlink(repo.path("openspec/changes/c/approval.md"), repo.path("harmless.md")).expect("symlink");
+    assert_eq!(check(&repo, "bash", &bash("echo x > harmless.md")).as_deref(), Some(ONLY_APPROVE));
+}

@@ -1,0 +1,205 @@
+// Bash commands (SPEC §3 "Bash", P-2, P-5): the corpus through bashTargets, and the gate outcomes
+// of seed 000's bash scenarios through checkGuard, on temporary repositories.
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { posix } from 'node:path'
+import { describe, test } from 'node:test'
+
+import { bashTargets, checkGuard } from '../index.js'
+import { makeRepo, planText } from './helpers/repo.mjs'
+
+const BLOCKED = 'BLOCKED [approval-gates]: '
+const NEEDS_SPEC = `${BLOCKED}plan must carry **Spec:** pointing to openspec/changes/<id>`
+const ONLY_APPROVE = `${BLOCKED}approval.md is written only by /approve`
+const PLAN = 'docs/superpowers/plans/x.md'
+
+const bash = (command, workdir) => ({ name: 'bash', arguments: workdir === undefined ? { command } : { command, workdir } })
+
+const corpus = readFileSync(new URL('./fixtures/bash-targets.jsonl', import.meta.url), 'utf8')
+  .split('\n')
+  .filter((line) => line.trim() !== '')
+  .map((line) => JSON.parse(line))
+
+describe('bashTargets: the corpus', () => {
+  test('has at least 150 commands', () => {
+    assert.ok(corpus.length >= 150, `${corpus.length} lines`)
+  })
+
+  const home = process.env.HOME?.startsWith('/') ? process.env.HOME : undefined
+  for (const row of corpus) {
+    const needsHome = row.targets?.some((target) => target.includes('{HOME}'))
+    test(`${row.why}: ${JSON.stringify(row.cmd).slice(0, 80)}`, { skip: needsHome && home === undefined && 'no HOME' }, () => {
+      if (row.unscannable) {
+        assert.throws(() => bashTargets(row.cmd, '/repo'), (error) => error instanceof Error && /^bashTargets: the command is /.test(error.message))
+        return
+      }
+      const expected = row.targets.map((target) => posix.normalize(target.replaceAll('{HOME}', home))).sort()
+      assert.deepEqual(bashTargets(row.cmd, '/repo').sort(), expected)
+    })
+  }
+})
+
+describe('bashTargets: the binding', () => {
+  test('a command that is not a string is a TypeError', () => {
+    for (const command of [undefined, null, 42, {}, ['ls']]) {
+      assert.throws(() => bashTargets(command, '/repo'), TypeError)
+    }
+  })
+
+  test('a relative cwd resolves against the process cwd; an absent one is the process cwd', () => {
+    assert.deepEqual(bashTargets('touch a.md', 'sub'), [`${process.cwd()}/sub/a.md`])
+    assert.deepEqual(bashTargets('touch a.md'), [`${process.cwd()}/a.md`])
+  })
+
+  test('paths come back absolute and normalized, without duplicates', () => {
+    assert.deepEqual(bashTargets('touch ./a.md a.md x/../a.md', '/repo//sub/'), ['/repo/sub/a.md'])
+  })
+})
+
+describe('checkGuard: bash commands (seed 000)', () => {
+  test('heredoc into a plan without Spec is refused', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat')
+    assert.equal(checkGuard(bash(`cat > ${PLAN} <<'EOF'\n# Plan\n- [ ] task\nEOF`), repo.root), NEEDS_SPEC)
+  })
+
+  test('a bash target under plans is refused even with a Spec line: its content is invisible', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat')
+    assert.equal(checkGuard(bash(`cat > ${PLAN} <<'EOF'\n${planText('feat')}EOF`), repo.root), NEEDS_SPEC)
+  })
+
+  test('echo x > openspec/changes/<id>/approval.md is refused', () => {
+    const repo = makeRepo().change('feat')
+    assert.equal(checkGuard(bash('echo x > openspec/changes/feat/approval.md'), repo.root), ONLY_APPROVE)
+    assert.equal(repo.exists('openspec/changes/feat/approval.md'), false)
+  })
+
+  test('an sdd write by bash before the plan is approved is refused, after it is allowed', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+    const ledger = bash('echo "- [x] task 1" >> .superpowers/sdd/p/progress.md')
+    assert.equal(checkGuard(ledger, repo.root), `${BLOCKED}plan not approved; run /approve feat plan`)
+    repo.approvePlan('feat', 'p')
+    assert.equal(checkGuard(ledger, repo.root), null)
+    assert.equal(checkGuard(bash('touch .superpowers/sdd/ghost/x'), repo.root), `${BLOCKED}plan not found: ghost`)
+  })
+
+  test('a plain command without guarded paths is not gated', () => {
+    const repo = makeRepo()
+    for (const command of ['cargo test --quiet 2>&1 | tail -20', 'npm test', 'git status --short && git diff --stat', 'ls -la']) {
+      assert.equal(checkGuard(bash(command), repo.root), null, command)
+    }
+  })
+})
+
+describe('checkGuard: what bash parsing closes and keeps open', () => {
+  test('quoting tricks do not hide a target (P-5)', () => {
+    const repo = makeRepo()
+    for (const command of [
+      'echo x > docs/super"powers"/plans/x.md',
+      "echo x > $'docs/superpowers/plans/\\x78.md'",
+      'echo x > docs/super\\powers/plans/x.md',
+      'echo x > docs/super\\\npowers/plans/x.md',
+      'touch docs/superpowers/plans/{a,b}.md',
+      'P=docs/superpowers/plans; touch "$P/x.md"',
+      "bash -c 'touch docs/superpowers/plans/x.md'",
+      'echo $(touch docs/superpowers/plans/x.md)',
+      'sudo env FOO=1 timeout 5 tee docs/superpowers/plans/x.md',
+    ]) {
+      assert.equal(checkGuard(bash(command), repo.root), NEEDS_SPEC, command)
+    }
+  })
+
+  test('reads of guarded files and writes elsewhere stay allowed', () => {
+    const repo = makeRepo().change('feat').plan('p', 'feat')
+    for (const command of [
+      'cat docs/superpowers/plans/p.md',
+      'cat docs/superpowers/plans/p.md | tee /tmp/x',
+      'cp docs/superpowers/plans/p.md /tmp/',
+      'echo "approval.md" > notes.txt',
+      'grep -rn Spec docs/superpowers/plans openspec/changes/feat/approval.md',
+      '[[ $a > $b ]] && echo $(( 3 > 2 ))',
+      'echo ">" docs/superpowers/plans/p.md',
+    ]) {
+      assert.equal(checkGuard(bash(command), repo.root), null, command)
+    }
+  })
+
+  test('targets resolve against workdir, relative to the session cwd (P-2)', () => {
+    const repo = makeRepo()
+    assert.equal(checkGuard(bash('touch x.md', 'docs/superpowers/plans'), repo.root), NEEDS_SPEC)
+    assert.equal(checkGuard(bash('touch x.md', repo.path('docs/superpowers/plans')), '/elsewhere'), NEEDS_SPEC)
+    assert.equal(checkGuard(bash('touch approval.md', 'openspec/changes/feat'), repo.root), ONLY_APPROVE)
+    assert.equal(checkGuard(bash('touch x.md', 'src'), repo.root), null)
+  })
+
+  test('cd moves the base; a subshell keeps its cd to itself', () => {
+    const repo = makeRepo()
+    assert.equal(checkGuard(bash('cd docs/superpowers && echo x > plans/x.md'), repo.root), NEEDS_SPEC)
+    assert.equal(checkGuard(bash('(cd docs/superpowers) && echo x > plans/x.md'), repo.root), null)
+    assert.equal(checkGuard(bash('git -C openspec/changes/feat checkout -- approval.md'), repo.root), ONLY_APPROVE)
+  })
+
+  test('running the CLI to approve is refused in every spelling', () => {
+    const repo = makeRepo().change('feat')
+    for (const command of [
+      'approval-gates approve feat design',
+      'npx approval-gates approve feat plan',
+      'npx -y approval-gates@latest approve feat plan',
+      'npm exec approval-gates -- approve feat design',
+      'pnpm dlx approval-gates approve feat plan',
+      'yarn approval-gates approve feat plan',
+      './node_modules/.bin/approval-gates approve feat design',
+      'node node_modules/approval-gates/bin/approval-gates.mjs approve feat design',
+      'approval-gates approve "$(ls openspec/changes)" design',
+      "node -e \"require('approval-gates').writeApproval('feat', 'design', true)\"",
+      "node -p \"require('approval-gates').writeApproval('feat', 'plan', true)\"",
+    ]) {
+      assert.equal(checkGuard(bash(command), repo.root), ONLY_APPROVE, command)
+    }
+    assert.equal(checkGuard(bash('approval-gates check feat design'), repo.root), null)
+    assert.equal(checkGuard(bash('node -e "console.log(1)"'), repo.root), null)
+  })
+
+  test('an unterminated quote fails open; a clean write before it does not', () => {
+    const repo = makeRepo()
+    assert.equal(checkGuard(bash('echo "unterminated > approval.md'), repo.root), null)
+    assert.equal(checkGuard(bash('echo x > approval.md; echo "oops'), repo.root), ONLY_APPROVE)
+  })
+
+  test('the first denial wins', () => {
+    const repo = makeRepo()
+    assert.equal(checkGuard(bash(`touch approval.md ${PLAN}`), repo.root), ONLY_APPROVE)
+    assert.equal(checkGuard(bash(`touch ${PLAN} approval.md`), repo.root), NEEDS_SPEC)
+  })
+
+  test('a symlink does not carry a bash write past the gates (P-8)', () => {
+    const repo = makeRepo().change('feat')
+    repo.symlink(repo.path('openspec/changes/feat/approval.md'), 'innocent.md')
+    assert.equal(checkGuard(bash('echo x > innocent.md'), repo.root), ONLY_APPROVE)
+  })
+
+  test('a command over the caps is judged by its raw text', () => {
+    const repo = makeRepo()
+    const padding = 'x'.repeat(1 << 20)
+    assert.equal(
+      checkGuard(bash(`echo ${padding} > docs/super'powers'/plans/x.md`), repo.root),
+      `${BLOCKED}bash command is too large (over 1 MiB) to check and names a guarded path; split it up`,
+    )
+    assert.equal(checkGuard(bash(`echo ${padding} > notes.md`), repo.root), null)
+    const deep = `echo ${'$('.repeat(400)}x${')'.repeat(400)} > approval.md`
+    assert.match(checkGuard(bash(deep), repo.root), /^BLOCKED \[approval-gates\]: bash command is too deeply nested/)
+  })
+
+  test('a persistent bash (command only) and odd arguments never throw', () => {
+    const repo = makeRepo()
+    assert.equal(checkGuard({ name: 'bash', arguments: { command: 'touch approval.md' } }, repo.root), ONLY_APPROVE)
+    for (const args of [undefined, null, {}, { command: 42 }, { command: ['rm', 'approval.md'] }, { command: 'ls', workdir: 7 }, { command: '\0\ud800' }]) {
+      const verdict = checkGuard({ name: 'bash', arguments: args }, repo.root)
+      assert.ok(verdict === null || verdict.startsWith(BLOCKED))
+    }
+  })
+
+  test('terminal_send stays outside the gates (T3.6)', () => {
+    const call = { name: 'terminal_send', arguments: { sessionId: 't', text: 'echo x > approval.md\n' } }
+    assert.equal(checkGuard(call, makeRepo().root), null)
+  })
+})

@@ -1,0 +1,32 @@
+//! Bash (SPEC §3 "Bash", P-2, P-5): every command is parsed and each file it writes is judged
+//! like a write whose content the gates cannot see, so gate A always refuses a bash write into
+//! the plans folder; gates C and the write entry of B apply as to any write.
+
+use std::path::Path;
+
+use super::{NewTexts, ToolArgs, judge_write};
+use crate::paths;
+use crate::shell;
+use crate::texts::Denial;
+
+/// A `bash` call: `command`, and `workdir` relative to the session cwd (P-2); a persistent bash
+/// has only `command`. The first denial wins; a command with no guarded target is allowed.
+pub fn check(args: &dyn ToolArgs, cwd: &Path) -> Option<Denial> {
+    let command = args.string("command")?;
+    let base = match args.string("workdir") {
+        Some(workdir) if !workdir.is_empty() => paths::absolute(workdir, cwd),
+        _ => cwd.to_path_buf(),
+    };
+    judge_command(&command, &base)
+}
+
+pub fn judge_command(command: &str, base: &Path) -> Option<Denial> {
+    match shell::write_targets(command, base) {
+        Ok(targets) => {
+            let invisible = NewTexts::invisible();
+            targets.iter().find_map(|target| judge_write(target, &invisible))
+        }
+        // Over a cap: a fixed verdict on the raw text.
+        Err(limit) => shell::names_guarded_path(command).then_some(Denial::CommandTooLarge { limit }),
+    }
+}

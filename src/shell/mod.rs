@@ -1,0 +1,82 @@
+//! The write targets of a bash command line (SPEC §3 "Bash", P-2, P-5): the native replacement
+//! of `harness_target.py targets`.
+//!
+//! The command is parsed with a real bash grammar (tree-sitter-bash) and the tree is walked
+//! iteratively with a cursor ([`walk`]); words are unquoted and expanded the way bash would as far
+//! as they are static ([`words`]); which argument of which command is written lives in one table
+//! ([`writers`]). Every target comes back absolute and lexically normalized against the base
+//! directory in effect where it is written (`cd`, `pushd`, `popd`, subshells, `git -C`).
+//!
+//! A command bash itself would reject fails open: what follows an unterminated quote is never a
+//! target, but a write that parsed cleanly elsewhere in the same command still is. A command over
+//! one of the caps below is [`Unscannable`]; the gates then judge its raw text with
+//! [`names_guarded_path`].
+
+mod parse;
+mod walk;
+mod words;
+mod writers;
+
+use std::path::{Path, PathBuf};
+
+/// Commands longer than this are not parsed (1 MiB).
+pub const MAX_COMMAND_BYTES: usize = 1 << 20;
+/// The parser's work budget for one command, nested scripts included, in tree-sitter progress
+/// checks (each is 100 parser operations): about 60 KB of dense shell code. Deterministic, unlike a
+/// timeout; it bounds the parser's time and memory (a long pipeline costs the most).
+pub const MAX_PARSE_CHECKS: usize = 2_000;
+/// The deepest syntax tree walked (nested substitutions, subshells, groups, `&&` chains).
+pub const MAX_TREE_DEPTH: usize = 1_000;
+/// How deep `bash -c`, `eval` and the like may nest inside one another.
+pub const MAX_SCRIPT_NESTING: usize = 8;
+/// The most words one shell word may expand to (brace expansion, `{1..9}`).
+pub const MAX_WORD_EXPANSION: usize = 1_024;
+
+/// Why a command is not parsed; the gates fall back to [`names_guarded_path`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unscannable {
+    /// Longer than [`MAX_COMMAND_BYTES`].
+    TooLarge,
+    /// The parser's work budget ([`MAX_PARSE_CHECKS`]) ran out.
+    TooComplex,
+    /// A syntax tree deeper than [`MAX_TREE_DEPTH`].
+    TooDeep,
+    /// `bash -c`/`eval` strings nested deeper than [`MAX_SCRIPT_NESTING`].
+    ScriptsTooDeep,
+    /// A word that expands to more than [`MAX_WORD_EXPANSION`] words.
+    ExpansionTooLarge,
+    /// The parser could not be set up (a build defect, not a property of the command).
+    ParserUnavailable,
+}
+
+/// The files `command` writes when run in `base` (absolute), absolute and lexically normalized,
+/// without duplicates, in the order they appear.
+pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
+    if command.len() > MAX_COMMAND_BYTES {
+        return Err(Unscannable::TooLarge);
+    }
+    walk::targets(command, base)
+}
+
+/// The fixed verdict for a command that is not parsed: does its raw text, with line
+/// continuations, quotes and backslashes removed and compared case-insensitively, name a guarded
+/// location?
+pub fn names_guarded_path(command: &str) -> bool {
+    const NEEDLES: [&[u8]; 3] = [b"docs/superpowers/plans", b".superpowers/sdd", b"approval.md"];
+    let bytes = command.as_bytes();
+    let mut cleaned = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
+        at += 1;
+        match byte {
+            b'\\' if bytes.get(at) == Some(&b'\n') => at += 1,
+            b'\\' if bytes.get(at..at + 2) == Some(b"\r\n") => at += 2,
+            b'\\' | b'"' | b'\'' => {}
+            _ => cleaned.push(byte.to_ascii_lowercase()),
+        }
+    }
+    NEEDLES.iter().any(|needle| cleaned.windows(needle.len()).any(|window| window == *needle))
+}
+
+#[cfg(test)]
+mod tests;

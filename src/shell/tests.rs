@@ -1,0 +1,99 @@
+//! The parser against the corpus `__test__/fixtures/bash-targets.jsonl` (also run through the
+//! binding by `__test__/bash.test.mjs`), and the caps.
+
+use std::path::{Path, PathBuf};
+
+use super::*;
+
+const CORPUS: &str = include_str!("../../__test__/fixtures/bash-targets.jsonl");
+
+fn strings(targets: &[PathBuf]) -> Vec<String> {
+    targets.iter().map(|p| p.display().to_string()).collect()
+}
+
+#[test]
+fn corpus() {
+    let home = std::env::var("HOME").ok().filter(|home| home.starts_with('/'));
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for line in CORPUS.lines().filter(|line| !line.trim().is_empty()) {
+        count += 1;
+        let row: serde_json::Value = serde_json::from_str(line).expect("corpus line is JSON");
+        let command = row["cmd"].as_str().expect("cmd");
+        let actual = write_targets(command, Path::new("/repo"));
+        if row["unscannable"].as_bool() == Some(true) {
+            if actual.is_ok() {
+                failures.push(format!("{command:?}: expected unscannable, got {actual:?}"));
+            }
+            continue;
+        }
+        let expected: Vec<&str> = row["targets"].as_array().expect("targets").iter().map(|t| t.as_str().expect("target")).collect();
+        if home.is_none() && expected.iter().any(|t| t.contains("{HOME}")) {
+            continue;
+        }
+        let home = home.as_deref().unwrap_or_default();
+        let mut expected: Vec<String> =
+            expected.iter().map(|t| crate::paths::normalize(Path::new(&t.replace("{HOME}", home))).display().to_string()).collect();
+        expected.sort();
+        match actual {
+            Ok(targets) => {
+                let mut actual = strings(&targets);
+                actual.sort();
+                if actual != expected {
+                    failures.push(format!("{command:?} ({}):\n    expected {expected:?}\n    actual   {actual:?}", row["why"]));
+                }
+            }
+            Err(error) => failures.push(format!("{command:?}: {error:?}")),
+        }
+    }
+    assert!(count >= 150, "the corpus has {count} lines");
+    assert!(failures.is_empty(), "{} of {count} corpus lines fail:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn oversized_commands_are_unscannable() {
+    let big = format!("echo {}", "x".repeat(MAX_COMMAND_BYTES));
+    assert_eq!(write_targets(&big, Path::new("/r")), Err(Unscannable::TooLarge));
+    // A long pipeline is the parser's most expensive input.
+    let pipes = "a | ".repeat(100_000);
+    assert_eq!(write_targets(&pipes, Path::new("/r")), Err(Unscannable::TooComplex));
+    let deep = format!("{}x{}", "(".repeat(20_000), ")".repeat(20_000));
+    assert_eq!(write_targets(&deep, Path::new("/r")), Err(Unscannable::TooDeep));
+}
+
+#[test]
+fn the_raw_fallback_names_guarded_paths() {
+    for text in [
+        "cat > docs/superpowers/plans/x.md",
+        "echo > Docs/Super\"Powers\"/PLANS/x.md",
+        "touch .superpowers/sd\\\nd/p/x",
+        "rm 'approval'.md",
+    ] {
+        assert!(names_guarded_path(text), "{text}");
+    }
+    for text in ["cargo test", "docs/superpowers/specs/x.md", "approval-md", "$'\\x61pproval.md'"] {
+        assert!(!names_guarded_path(text), "{text}");
+    }
+}
+
+#[test]
+fn garbage_never_panics() {
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let alphabet: Vec<char> = "ab ;|&<>()[]{}$`'\"\\\n#=*?~!-0123456789{},.\t".chars().chain(['é', '\u{0}']).collect();
+    for _ in 0..2_000 {
+        let mut text = String::new();
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let len = (seed % 80) as usize;
+        for _ in 0..len {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            text.push(alphabet[(seed % alphabet.len() as u64) as usize]);
+        }
+        let _ = write_targets(&text, Path::new("/r"));
+    }
+}
+
+

@@ -1,0 +1,654 @@
+//! Shell words as bash sees them once quotes are removed and the static expansions are done:
+//! `"…"`, `'…'`, `$'…'` (ANSI-C escapes), backslashes, brace expansion (`{a,b}`, `{1..3}`), a
+//! leading `~`, and variables whose values the walk knows. Whatever stays unknown (`$VAR`,
+//! `$(…)`, `$((…))`) is kept as its source text and the word is marked dynamic, so its basename
+//! and the rest of its path still count.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use tree_sitter::{Node, TreeCursor};
+
+use super::{MAX_WORD_EXPANSION, Unscannable};
+
+/// One word after expansion.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Arg {
+    pub text: String,
+    /// Part of the word is unknown and kept as source text (`$D/approval.md`).
+    pub dynamic: bool,
+    /// The word has unquoted glob characters (`*`, `?`, `[`).
+    pub glob: bool,
+    /// A process substitution (`>(…)`, `<(…)`): a pipe, not a file.
+    pub pipe: bool,
+}
+
+impl Arg {
+    pub fn literal(text: &str) -> Arg {
+        Arg { text: text.to_string(), glob: has_glob(text), ..Arg::default() }
+    }
+}
+
+/// One possible value of a variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Value {
+    pub text: String,
+    pub dynamic: bool,
+}
+
+/// The variables the walk knows, each with its possible values.
+pub type Vars = HashMap<String, Vec<Value>>;
+
+/// A variable whose values are more than this is taken as unknown.
+pub const MAX_VALUES: usize = 64;
+/// Placeholders longer than this are shortened.
+const MAX_PLACEHOLDER: usize = 64;
+
+/// What expansion reads from the walk.
+pub struct Context<'a> {
+    pub source: &'a str,
+    pub vars: &'a Vars,
+    pub pwd: &'a Path,
+    pub oldpwd: Option<&'a Path>,
+    pub home: Option<&'a str>,
+}
+
+impl Context<'_> {
+    fn text(&self, node: Node) -> &str {
+        self.source.get(node.byte_range()).unwrap_or_default()
+    }
+
+    fn lookup(&self, name: &str) -> Option<Vec<Value>> {
+        if let Some(values) = self.vars.get(name) {
+            return Some(values.clone());
+        }
+        let path_value = |path: &Path| vec![Value { text: path.to_string_lossy().into_owned(), dynamic: false }];
+        match name {
+            "PWD" => Some(path_value(self.pwd)),
+            "OLDPWD" => self.oldpwd.map(path_value),
+            "HOME" => self.home.map(|home| vec![Value { text: home.to_string(), dynamic: false }]),
+            _ => None,
+        }
+    }
+}
+
+pub fn has_glob(text: &str) -> bool {
+    text.contains(['*', '?', '['])
+}
+
+/// A character of a word and whether bash would still interpret it (unquoted), or an expansion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tok {
+    Ch(char, bool),
+    Slot(usize),
+}
+
+/// An expansion inside a word: its possible values, or its placeholder when unknown.
+struct Slot {
+    values: Vec<Value>,
+    placeholder: String,
+}
+
+struct Builder {
+    toks: Vec<Tok>,
+    slots: Vec<Slot>,
+    pipe: bool,
+}
+
+impl Builder {
+    fn new() -> Self {
+        Builder { toks: Vec::new(), slots: Vec::new(), pipe: false }
+    }
+
+    fn chars(&mut self, text: &str, active: bool) {
+        self.toks.extend(text.chars().map(|c| Tok::Ch(c, active)));
+    }
+
+    fn slot(&mut self, values: Vec<Value>, placeholder: String) {
+        self.toks.push(Tok::Slot(self.slots.len()));
+        self.slots.push(Slot { values, placeholder });
+    }
+
+    fn unknown(&mut self, placeholder: String) {
+        let values = vec![Value { text: placeholder.clone(), dynamic: true }];
+        self.slot(values, placeholder);
+    }
+}
+
+/// The source text of an expansion kept as its stand-in, unless it would add path separators.
+fn placeholder(cx: &Context, node: Node, short: &str) -> String {
+    let text = cx.text(node);
+    if text.len() <= MAX_PLACEHOLDER && !text.contains('/') && !text.is_empty() {
+        text.to_string()
+    } else {
+        short.to_string()
+    }
+}
+
+/// Expands one shell word made of `group` (nodes that bash reads as one word: a literal, or
+/// several joined by line continuations) into zero or more words.
+pub fn expand<'t>(group: &[Node<'t>], cx: &Context, cursor: &mut TreeCursor<'t>, out: &mut Vec<Arg>) -> Result<(), Unscannable> {
+    if let [node] = group {
+        let text = cx.text(*node);
+        if node.kind() == "word" && node.child_count() == 0 && !text.contains('\\') && !text.starts_with('~') {
+            out.push(Arg::literal(text));
+            return Ok(());
+        }
+        if matches!(node.kind(), "simple_expansion" | "expansion") {
+            split_expansion(*node, cx, out);
+            return Ok(());
+        }
+    }
+    let mut builder = Builder::new();
+    build(group, cx, cursor, &mut builder);
+    let pipe = builder.pipe;
+    let mut words = Vec::new();
+    brace_expand(builder.toks, &mut words)?;
+    for toks in &mut words {
+        expand_tilde(toks, cx.home);
+        substitute(toks, &builder.slots, pipe, out);
+    }
+    Ok(())
+}
+
+/// A variable's values as they would be assigned: no brace expansion, no word splitting.
+pub fn value<'t>(node: Node<'t>, cx: &Context, cursor: &mut TreeCursor<'t>) -> Vec<Value> {
+    let mut builder = Builder::new();
+    build(&[node], cx, cursor, &mut builder);
+    expand_tilde(&mut builder.toks, cx.home);
+    let mut args = Vec::new();
+    substitute(&builder.toks, &builder.slots, false, &mut args);
+    args.into_iter().map(|arg| Value { text: arg.text, dynamic: arg.dynamic }).collect()
+}
+
+/// An unquoted word that is just `$VAR` or `${VAR}`: its known values split at blanks.
+fn split_expansion(node: Node, cx: &Context, out: &mut Vec<Arg>) {
+    match resolve(node, cx) {
+        Some(values) => {
+            for value in values {
+                if value.dynamic {
+                    out.push(Arg { text: value.text, dynamic: true, ..Arg::default() });
+                } else {
+                    out.extend(value.text.split([' ', '\t', '\n']).filter(|w| !w.is_empty()).map(Arg::literal));
+                }
+            }
+        }
+        None => out.push(Arg { text: placeholder(cx, node, "${…}"), dynamic: true, ..Arg::default() }),
+    }
+}
+
+/// The known values of `$NAME`/`${NAME}` (and `${NAME:-default}` & co., whose default counts
+/// when NAME is unknown).
+fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
+    let mut cursor = node.walk();
+    let mut named: [Option<Node>; 4] = [None; 4];
+    let mut count = 0;
+    if cursor.goto_first_child() {
+        loop {
+            let child = cursor.node();
+            if child.is_named() || cursor.field_name() == Some("operator") {
+                if let Some(slot) = named.get_mut(count) {
+                    *slot = Some(child);
+                }
+                count += 1;
+            }
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+    let name = named[0].filter(|n| n.kind() == "variable_name").map(|n| cx.text(n))?;
+    match (count, named[1], named[2]) {
+        (1, _, _) => cx.lookup(name),
+        (2 | 3, Some(operator), default) if matches!(cx.text(operator), "-" | ":-" | "=" | ":=") => {
+            cx.lookup(name).or_else(|| {
+                let default = match default {
+                    None => String::new(),
+                    Some(default) => static_text(default, cx)?,
+                };
+                Some(vec![Value { text: default, dynamic: false }])
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The text of a literal with no expansions in it, unquoted; `None` otherwise.
+fn static_text(node: Node, cx: &Context) -> Option<String> {
+    let text = cx.text(node);
+    match node.kind() {
+        "word" if !text.contains('\\') => Some(text.to_string()),
+        "raw_string" => Some(text.trim_matches('\'').to_string()),
+        _ => None,
+    }
+}
+
+/// Lays the word out as characters (quoted or not) and expansion slots, iteratively.
+fn build<'t>(group: &[Node<'t>], cx: &Context, cursor: &mut TreeCursor<'t>, builder: &mut Builder) {
+    // (node, inside double quotes)
+    let mut stack: Vec<(Node<'t>, bool)> = group.iter().rev().map(|&n| (n, false)).collect();
+    while let Some((node, quoted)) = stack.pop() {
+        let text = cx.text(node);
+        let kind = node.kind();
+        if node.is_missing() {
+            continue;
+        }
+        match kind {
+            "simple_expansion" | "expansion" => match resolve(node, cx) {
+                Some(values) => builder.slot(values, placeholder(cx, node, "${…}")),
+                None => builder.unknown(placeholder(cx, node, "${…}")),
+            },
+            "command_substitution" => builder.unknown(placeholder(cx, node, "$(…)")),
+            "arithmetic_expansion" => builder.unknown(placeholder(cx, node, "$((…))")),
+            "process_substitution" => {
+                builder.pipe = true;
+                builder.unknown(placeholder(cx, node, "<(…)"));
+            }
+            "array" => builder.unknown("(…)".to_string()),
+            "string_content" => unescape_double_quoted(text, builder),
+            "raw_string" => builder.chars(text.strip_prefix('\'').map_or(text, |t| t.strip_suffix('\'').unwrap_or(t)), false),
+            "ansi_c_string" => {
+                let inner = text.strip_prefix("$'").map_or(text, |t| t.strip_suffix('\'').unwrap_or(t));
+                builder.chars(&ansi_c(inner), false);
+            }
+            "\"" | "``" => {}
+            "$" => builder.toks.push(Tok::Ch('$', !quoted)),
+            "string" | "translated_string" | "concatenation" => {
+                let inner_quoted = quoted || kind != "concatenation";
+                let from = stack.len();
+                cursor.reset(node);
+                if cursor.goto_first_child() {
+                    loop {
+                        let child = cursor.node();
+                        // `$"…"`: the `$` marks a translation, not a character.
+                        if kind != "translated_string" || child.is_named() {
+                            stack.push((child, inner_quoted));
+                        }
+                        if !cursor.goto_next_sibling() {
+                            break;
+                        }
+                    }
+                }
+                if let Some(pushed) = stack.get_mut(from..) {
+                    pushed.reverse();
+                }
+            }
+            _ if node.child_count() > 0 && kind != "brace_expression" && kind != "ERROR" => {
+                // `10#$x` and other composites: unknown as a whole.
+                builder.unknown(placeholder(cx, node, "${…}"));
+            }
+            _ if quoted => builder.chars(text, false),
+            _ => unescape_unquoted(text, builder),
+        }
+    }
+}
+
+/// Unquoted text: a backslash quotes the next character; a line continuation disappears.
+fn unescape_unquoted(text: &str, builder: &mut Builder) {
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('\n') => {}
+                Some(next) => builder.toks.push(Tok::Ch(next, false)),
+                None => builder.toks.push(Tok::Ch('\\', false)),
+            }
+        } else {
+            builder.toks.push(Tok::Ch(c, true));
+        }
+    }
+}
+
+/// Inside `"…"` a backslash only quotes `$`, `` ` ``, `"`, `\` and a newline.
+fn unescape_double_quoted(text: &str, builder: &mut Builder) {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.peek() {
+                Some('\n') => {
+                    chars.next();
+                }
+                Some(&next @ ('$' | '`' | '"' | '\\')) => {
+                    chars.next();
+                    builder.toks.push(Tok::Ch(next, false));
+                }
+                _ => builder.toks.push(Tok::Ch('\\', false)),
+            }
+        } else {
+            builder.toks.push(Tok::Ch(c, false));
+        }
+    }
+}
+
+/// The escapes of `$'…'`.
+pub fn ansi_c(inner: &str) -> String {
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(escape) = chars.next() else {
+            out.push('\\');
+            break;
+        };
+        let simple = match escape {
+            'a' => Some('\x07'),
+            'b' => Some('\x08'),
+            'e' | 'E' => Some('\x1b'),
+            'f' => Some('\x0c'),
+            'n' => Some('\n'),
+            'r' => Some('\r'),
+            't' => Some('\t'),
+            'v' => Some('\x0b'),
+            '\\' | '\'' | '"' | '?' => Some(escape),
+            _ => None,
+        };
+        if let Some(simple) = simple {
+            out.push(simple);
+            continue;
+        }
+        let (radix, max_digits) = match escape {
+            '0'..='7' => (8, 3),
+            'x' => (16, 2),
+            'u' => (16, 4),
+            'U' => (16, 8),
+            'c' => {
+                match chars.next() {
+                    Some(control) => out.push(char::from((control as u32 & 0x1f) as u8)),
+                    None => out.push_str("\\c"),
+                }
+                continue;
+            }
+            _ => {
+                out.push('\\');
+                out.push(escape);
+                continue;
+            }
+        };
+        let mut value: u32 = if radix == 8 { escape.to_digit(8).unwrap_or(0) } else { 0 };
+        let mut digits = if radix == 8 { 1 } else { 0 };
+        while digits < max_digits {
+            let Some(digit) = chars.peek().and_then(|d| d.to_digit(radix)) else { break };
+            chars.next();
+            value = value.saturating_mul(radix).saturating_add(digit);
+            digits += 1;
+        }
+        if digits == 0 {
+            out.push('\\');
+            out.push(escape);
+        } else if radix == 8 || escape == 'x' {
+            // One byte; bytes above 0x7f are not valid UTF-8 on their own.
+            out.push(char::from_u32(value & 0xff).filter(|c| c.is_ascii()).unwrap_or('\u{fffd}'));
+        } else {
+            out.push(char::from_u32(value).unwrap_or('\u{fffd}'));
+        }
+    }
+    out
+}
+
+fn expand_tilde(toks: &mut Vec<Tok>, home: Option<&str>) {
+    let Some(home) = home else { return };
+    if toks.first() == Some(&Tok::Ch('~', true)) && matches!(toks.get(1), None | Some(Tok::Ch('/', _))) {
+        toks.splice(0..1, home.chars().map(|c| Tok::Ch(c, false)));
+    }
+}
+
+/// A brace group found in a word: `{a,b}` (with the top-level comma positions) or `{1..3}`.
+enum Braces {
+    Alternatives { open: usize, close: usize, commas: Vec<usize> },
+    Sequence { open: usize, close: usize, items: Vec<String> },
+}
+
+/// Brace expansion, iteratively, in bash's order; more than [`MAX_WORD_EXPANSION`] words is
+/// refused.
+fn brace_expand(toks: Vec<Tok>, out: &mut Vec<Vec<Tok>>) -> Result<(), Unscannable> {
+    let start = out.len();
+    let mut work = vec![(toks, 0usize)];
+    while let Some((word, from)) = work.pop() {
+        match find_braces(&word, from)? {
+            None => out.push(word),
+            Some(Braces::Alternatives { open, close, commas }) => {
+                let mut bounds = Vec::with_capacity(commas.len() + 2);
+                bounds.push(open);
+                bounds.extend(commas);
+                bounds.push(close);
+                for pair in bounds.windows(2).rev() {
+                    let &[a, b] = pair else { continue };
+                    work.push((splice(&word, open, close, word.get(a + 1..b).unwrap_or_default()), open));
+                }
+            }
+            Some(Braces::Sequence { open, close, items }) => {
+                for item in items.iter().rev() {
+                    let toks: Vec<Tok> = item.chars().map(|c| Tok::Ch(c, false)).collect();
+                    work.push((splice(&word, open, close, &toks), open + toks.len()));
+                }
+            }
+        }
+        if out.len() - start + work.len() > MAX_WORD_EXPANSION {
+            return Err(Unscannable::ExpansionTooLarge);
+        }
+    }
+    Ok(())
+}
+
+fn splice(word: &[Tok], open: usize, close: usize, middle: &[Tok]) -> Vec<Tok> {
+    let mut out = Vec::with_capacity(word.len());
+    out.extend_from_slice(word.get(..open).unwrap_or_default());
+    out.extend_from_slice(middle);
+    out.extend_from_slice(word.get(close + 1..).unwrap_or_default());
+    out
+}
+
+/// The first brace group at or after `from` that bash would expand.
+fn find_braces(word: &[Tok], from: usize) -> Result<Option<Braces>, Unscannable> {
+    let mut open_at = from;
+    while open_at < word.len() {
+        if word.get(open_at) != Some(&Tok::Ch('{', true)) {
+            open_at += 1;
+            continue;
+        }
+        let mut depth = 0usize;
+        let mut commas = Vec::new();
+        let mut close = None;
+        for (at, tok) in word.iter().enumerate().skip(open_at + 1) {
+            match tok {
+                Tok::Ch('{', true) => depth += 1,
+                Tok::Ch('}', true) if depth == 0 => {
+                    close = Some(at);
+                    break;
+                }
+                Tok::Ch('}', true) => depth -= 1,
+                Tok::Ch(',', true) if depth == 0 => commas.push(at),
+                _ => {}
+            }
+        }
+        let Some(close) = close else {
+            open_at += 1;
+            continue;
+        };
+        if !commas.is_empty() {
+            return Ok(Some(Braces::Alternatives { open: open_at, close, commas }));
+        }
+        if let Some(items) = sequence(word.get(open_at + 1..close).unwrap_or_default())? {
+            return Ok(Some(Braces::Sequence { open: open_at, close, items }));
+        }
+        open_at += 1;
+    }
+    Ok(None)
+}
+
+/// `1..3`, `3..1`, `1..10..2`, `a..e`: the items of a sequence expression.
+fn sequence(inner: &[Tok]) -> Result<Option<Vec<String>>, Unscannable> {
+    let mut text = String::with_capacity(inner.len());
+    for tok in inner {
+        match tok {
+            Tok::Ch(c, _) => text.push(*c),
+            Tok::Slot(_) => return Ok(None),
+        }
+    }
+    let parts: Vec<&str> = text.split("..").collect();
+    let (first, last, step) = match parts.as_slice() {
+        [a, b] => (*a, *b, None),
+        [a, b, c] => (*a, *b, Some(*c)),
+        _ => return Ok(None),
+    };
+    let step = match step.map(str::parse::<i64>) {
+        None => 1,
+        Some(Ok(step)) => step.checked_abs().unwrap_or(1).max(1),
+        Some(Err(_)) => return Ok(None),
+    };
+    let limit = MAX_WORD_EXPANSION as i64;
+    if let (Ok(a), Ok(b)) = (first.parse::<i64>(), last.parse::<i64>()) {
+        let count = (a.abs_diff(b) / step.unsigned_abs()).saturating_add(1);
+        if count > limit as u64 {
+            return Err(Unscannable::ExpansionTooLarge);
+        }
+        let (a, step) = (i128::from(a), i128::from(step));
+        let width = if [first, last].iter().any(|s| s.trim_start_matches('-').starts_with('0') && s.len() > 1) {
+            first.len().max(last.len())
+        } else {
+            0
+        };
+        let direction = if i128::from(b) >= a { 1 } else { -1 };
+        let items = (0..i128::from(count)).map(|i| format!("{:0width$}", a + direction * i * step)).collect();
+        return Ok(Some(items));
+    }
+    let single = |s: &str| {
+        let mut chars = s.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_alphabetic() => Some(c as u8),
+            _ => None,
+        }
+    };
+    if let (Some(a), Some(b)) = (single(first), single(last)) {
+        let direction: i64 = if b >= a { 1 } else { -1 };
+        let count = (i64::from(a) - i64::from(b)).abs() / step + 1;
+        let items = (0..count)
+            .map(|i| char::from((i64::from(a) + direction * i * step) as u8).to_string())
+            .collect();
+        return Ok(Some(items));
+    }
+    Ok(None)
+}
+
+/// Replaces the slots by their values: one word per combination, at most
+/// [`MAX_WORD_EXPANSION`]; beyond that each slot stands for itself (unknown).
+fn substitute(toks: &[Tok], slots: &[Slot], pipe: bool, out: &mut Vec<Arg>) {
+    let used: Vec<usize> = toks
+        .iter()
+        .filter_map(|tok| match tok {
+            Tok::Slot(index) => Some(*index),
+            Tok::Ch(..) => None,
+        })
+        .collect();
+    let combinations = used
+        .iter()
+        .try_fold(1usize, |product, &index| {
+            product.checked_mul(slots.get(index).map_or(1, |slot| slot.values.len().max(1)))
+        })
+        .filter(|&count| count <= MAX_WORD_EXPANSION);
+    let collapsed = combinations.is_none();
+    let mut choice = vec![0usize; slots.len()];
+    loop {
+        let mut arg = Arg { pipe, ..Arg::default() };
+        for tok in toks {
+            match *tok {
+                Tok::Ch(c, active) => {
+                    arg.glob |= active && matches!(c, '*' | '?' | '[');
+                    arg.text.push(c);
+                }
+                Tok::Slot(index) => {
+                    let Some(slot) = slots.get(index) else { continue };
+                    if collapsed {
+                        arg.text.push_str(&slot.placeholder);
+                        arg.dynamic = true;
+                    } else if let Some(value) = slot.values.get(choice.get(index).copied().unwrap_or(0)) {
+                        arg.text.push_str(&value.text);
+                        arg.dynamic |= value.dynamic;
+                    }
+                }
+            }
+        }
+        out.push(arg);
+        if collapsed || !advance(&mut choice, &used, slots) {
+            break;
+        }
+    }
+}
+
+/// The next combination of slot values (an odometer over the slots in use).
+fn advance(choice: &mut [usize], used: &[usize], slots: &[Slot]) -> bool {
+    for &index in used.iter().rev() {
+        let (Some(current), Some(slot)) = (choice.get_mut(index), slots.get(index)) else { continue };
+        if *current + 1 < slot.values.len() {
+            *current += 1;
+            return true;
+        }
+        *current = 0;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ansi_c_escapes() {
+        assert_eq!(ansi_c(r"x\x2emd"), "x.md");
+        assert_eq!(ansi_c(r"a\nb\tc\\d\'e"), "a\nb\tc\\d'e");
+        assert_eq!(ansi_c(r"\141\u00e9\U0001F600"), "aé😀");
+        assert_eq!(ansi_c(r"\q\x"), r"\q\x");
+        assert_eq!(ansi_c(r"\cA"), "\u{1}");
+        assert_eq!(ansi_c("trailing\\"), "trailing\\");
+    }
+
+    fn toks(text: &str) -> Vec<Tok> {
+        text.chars().map(|c| Tok::Ch(c, true)).collect()
+    }
+
+    fn braces(text: &str) -> Result<Vec<String>, Unscannable> {
+        let mut out = Vec::new();
+        brace_expand(toks(text), &mut out)?;
+        Ok(out
+            .iter()
+            .map(|word| word.iter().filter_map(|t| if let Tok::Ch(c, _) = t { Some(*c) } else { None }).collect())
+            .collect())
+    }
+
+    #[test]
+    fn brace_expansion_in_bash_order() {
+        assert_eq!(braces("{a,b}.md").expect("expands"), ["a.md", "b.md"]);
+        assert_eq!(braces("x{a,{b,c}}y").expect("expands"), ["xay", "xby", "xcy"]);
+        assert_eq!(braces("{a,b}{1,2}").expect("expands"), ["a1", "a2", "b1", "b2"]);
+        assert_eq!(braces("f{1..3}").expect("expands"), ["f1", "f2", "f3"]);
+        assert_eq!(braces("{3..1}").expect("expands"), ["3", "2", "1"]);
+        assert_eq!(braces("{01..03}").expect("expands"), ["01", "02", "03"]);
+        assert_eq!(braces("{a..c}").expect("expands"), ["a", "b", "c"]);
+        assert_eq!(braces("{1..9..4}").expect("expands"), ["1", "5", "9"]);
+        assert_eq!(braces("{}").expect("expands"), ["{}"]);
+        assert_eq!(braces("{a}").expect("expands"), ["{a}"]);
+        assert_eq!(braces("{a,b").expect("expands"), ["{a,b"]);
+        assert_eq!(braces("{x}{a,b}").expect("expands"), ["{x}a", "{x}b"]);
+        assert_eq!(braces("{,.bak}").expect("expands"), ["", ".bak"]);
+        let extreme = format!("{{{}..{}..{}}}", i64::MIN, i64::MAX, i64::MAX);
+        assert_eq!(braces(&extreme).expect("expands").len(), 3);
+    }
+
+    #[test]
+    fn brace_expansion_is_capped() {
+        assert_eq!(braces("{1..100000}"), Err(Unscannable::ExpansionTooLarge));
+        assert_eq!(braces(&"{a,b}".repeat(11)), Err(Unscannable::ExpansionTooLarge));
+        assert_eq!(braces(&"{a,b}".repeat(10)).map(|w| w.len()), Ok(1024));
+    }
+
+    #[test]
+    fn quoted_braces_stay() {
+        let mut out = Vec::new();
+        let word = vec![Tok::Ch('{', false), Tok::Ch('a', true), Tok::Ch(',', true), Tok::Ch('b', true), Tok::Ch('}', false)];
+        brace_expand(word.clone(), &mut out).expect("expands");
+        assert_eq!(out, vec![word]);
+    }
+}
