@@ -82,6 +82,31 @@ describe('check: Claude Code PreToolUse payloads', () => {
   })
 })
 
+describe('check: bash commands that would approve are refused', () => {
+  const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+  for (const command of [
+    'approval-gates approve feat plan',
+    'npx approval-gates approve feat plan',
+    'npm exec approval-gates -- approve feat design',
+    './node_modules/.bin/approval-gates approve feat plan',
+    'node node_modules/approval-gates/bin/approval-gates.mjs approve feat plan',
+    'echo yes | approval-gates approve feat plan',
+    `node -e "require('approval-gates').writeApproval('feat', 'plan', true)"`,
+    `bash -c 'cd /tmp && npx approval-gates approve feat plan'`,
+  ]) {
+    test(command, () => {
+      assert.deepEqual(cli(['check'], { input: hook(repo, 'Bash', { command }) }), { code: 2, stdout: '', stderr: `${ONLY_APPROVE}\n` })
+    })
+  }
+
+  test('other bash commands through the hook', () => {
+    const run = (command) => cli(['check'], { input: hook(repo, 'Bash', { command }) })
+    assert.deepEqual(run('approval-gates status && cargo test'), { code: 0, stdout: '', stderr: '' })
+    assert.equal(run("cat > docs/superpowers/plans/q.md <<'EOF'\n**Spec:** openspec/changes/feat/\nEOF").stderr, `${NEEDS_SPEC}\n`)
+    assert.equal(run('echo x >> .superpowers/sdd/p/progress.md').stderr, `${BLOCKED}plan not approved; run /approve feat plan\n`)
+  })
+})
+
 describe('check: input it cannot read blocks', () => {
   for (const [label, input, message] of [
     ['not JSON', 'garbage', /stdin is not JSON/],
@@ -202,9 +227,33 @@ describe('status', () => {
   })
 })
 
+describe('targets', () => {
+  test('prints the files a command writes, one per line', () => {
+    const result = cli(['targets', "cd docs && cat > superpowers/plans/x.md <<'EOF'\n> not a target\nEOF\necho done | tee -a ../log.txt", '--cwd', '/repo'])
+    assert.deepEqual(result, { code: 0, stdout: '/repo/docs/superpowers/plans/x.md\n/repo/log.txt\n', stderr: '' })
+    assert.deepEqual(cli(['targets', 'cargo test', '--cwd', '/repo']), { code: 0, stdout: '', stderr: '' })
+  })
+
+  test('relative to the current directory by default', () => {
+    const repo = makeRepo()
+    assert.equal(cli(['targets', 'touch a.md'], { cwd: repo.root }).stdout, `${repo.root}/a.md\n`)
+  })
+
+  test('a command over the caps is an error; a missing command a usage error', () => {
+    // (argv holds at most 128 KiB per argument on Linux: the size cap itself is out of reach here.)
+    const deep = cli(['targets', `echo ${'$('.repeat(1100)}x${')'.repeat(1100)} > approval.md`, '--cwd', '/repo'])
+    assert.deepEqual(deep, {
+      code: 1,
+      stdout: '',
+      stderr: 'approval-gates targets: bashTargets: the command is too deeply nested (over 1000 levels) to parse\n',
+    })
+    assert.equal(cli(['targets']).code, 2)
+  })
+})
+
 describe('help and usage', () => {
   test('--help for each command', () => {
-    for (const command of ['check', 'approve', 'status']) {
+    for (const command of ['check', 'approve', 'status', 'targets']) {
       const result = cli([command, '--help'])
       assert.equal(result.code, 0)
       assert.match(result.stdout, new RegExp(`^usage: approval-gates ${command}`))

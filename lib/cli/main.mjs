@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 
-import { checkApproval, checkGuard, loopStatus, writeApproval } from '../../index.js'
+import { bashTargets, checkApproval, checkGuard, loopStatus, writeApproval } from '../../index.js'
 import { fromClaudeCode, isClaudeCodePayload } from './claude-code.mjs'
 import { formatStatus } from './status-table.mjs'
 import { approvalQuestion } from '../texts.mjs'
@@ -23,6 +23,7 @@ commands:
   check     judge one tool call read as JSON on stdin (a Claude Code PreToolUse hook)
   approve   approve a change's design or plan, asking the owner on this terminal
   status    where every change under openspec/changes/ stands, and its next step
+  targets   the files a bash command line writes
 
 Run approval-gates <command> --help for its options.
 `,
@@ -55,6 +56,13 @@ approval (matches / changed since approval / none) and the next step.
   --json     the rows as JSON
   --cwd DIR  the repository root (default: the current directory)
 `,
+  targets: `usage: approval-gates targets '<command>' [--cwd DIR]
+
+Prints the files the bash command line writes, one absolute path per line (what
+harness_target.py targets printed). A command over the parser's caps is an error, exit 1.
+
+  --cwd DIR  the directory the command runs in (default: the current directory)
+`,
 }
 
 const COMMON = { help: { type: 'boolean', short: 'h' }, cwd: { type: 'string' } }
@@ -62,9 +70,10 @@ const OPTIONS = {
   check: { ...COMMON, json: { type: 'boolean' } },
   approve: COMMON,
   status: { ...COMMON, json: { type: 'boolean' } },
+  targets: COMMON,
 }
 
-const COMMANDS = { check: runCheck, approve: runApprove, status: runStatus }
+const COMMANDS = { check: runCheck, approve: runApprove, status: runStatus, targets: runTargets }
 
 export async function main(argv, io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }) {
   const [command, ...rest] = argv
@@ -191,5 +200,21 @@ function runStatus({ values, positionals }, io) {
   const root = resolve(values.cwd ?? process.cwd())
   const rows = loopStatus(root)
   io.stdout.write(values.json ? `${JSON.stringify(rows, null, 2)}\n` : formatStatus(rows, root))
+  return OK
+}
+
+function runTargets({ values, positionals }, io) {
+  if (positionals.length !== 1) {
+    io.stderr.write(`approval-gates targets: expected one command line (quote it)\n\n${HELP.targets}`)
+    return USAGE
+  }
+  let targets
+  try {
+    targets = bashTargets(positionals[0], resolve(values.cwd ?? process.cwd()))
+  } catch (error) {
+    io.stderr.write(`approval-gates targets: ${error.message}\n`)
+    return REFUSED
+  }
+  io.stdout.write(targets.map((target) => `${target}\n`).join(''))
   return OK
 }
