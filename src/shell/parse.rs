@@ -1,9 +1,11 @@
 //! One tree-sitter parser per thread, reused across calls, with a deterministic work budget.
 
+use std::borrow::Borrow;
 use std::cell::RefCell;
 use std::ops::ControlFlow;
+use std::sync::OnceLock;
 
-use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
+use tree_sitter::{Language, Node, ParseOptions, ParseState, Parser, Tree, TreeCursor};
 
 use super::Unscannable;
 
@@ -56,4 +58,44 @@ pub fn parse(source: &str, budget: &mut Budget) -> Result<Tree, Unscannable> {
         }
         tree.ok_or(Unscannable::ParserUnavailable)
     })
+}
+
+/// Node kind and field names by id, read once from the grammar: `Node::kind` and
+/// `TreeCursor::field_name` measure and validate a C string on every call, and the walker asks
+/// for every node.
+struct Names {
+    kinds: Vec<String>,
+    fields: Vec<Option<String>>,
+}
+
+fn names() -> &'static Names {
+    static NAMES: OnceLock<Names> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let language: Language = tree_sitter_bash::LANGUAGE.into();
+        let kinds = (0..language.node_kind_count())
+            .map(|id| u16::try_from(id).ok().and_then(|id| language.node_kind_for_id(id)).unwrap_or("").to_string())
+            .collect();
+        let fields = (0..=language.field_count())
+            .map(|id| u16::try_from(id).ok().and_then(|id| language.field_name_for_id(id)).map(str::to_string))
+            .collect();
+        Names { kinds, fields }
+    })
+}
+
+/// `node.kind()`, from the table.
+pub fn node_kind<'t>(node: impl Borrow<Node<'t>>) -> &'static str {
+    match node.borrow().kind_id() {
+        // tree-sitter's reserved symbols for syntax errors, outside the grammar's table.
+        u16::MAX => "ERROR",
+        ERROR_REPEAT => "_ERROR",
+        id => names().kinds.get(usize::from(id)).map_or("", String::as_str),
+    }
+}
+
+const ERROR_REPEAT: u16 = u16::MAX - 1;
+
+/// `cursor.field_name()`, from the table.
+pub fn field_name(cursor: &TreeCursor) -> Option<&'static str> {
+    let id = cursor.field_id()?;
+    names().fields.get(usize::from(id.get()))?.as_deref()
 }

@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 use tree_sitter::{Node, TreeCursor};
 
-use super::parse::{Budget, parse};
+use super::parse::{Budget, field_name, node_kind, parse};
 use super::words::{self, Arg, Context, MAX_VALUES, Value, Vars};
 use super::writers::{self, Cd, Effect};
 use super::{MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TREE_DEPTH, Unscannable};
@@ -102,7 +102,7 @@ fn children<'t>(node: Node<'t>, cursor: &mut TreeCursor<'t>) -> Vec<(Node<'t>, O
     cursor.reset(node);
     if cursor.goto_first_child() {
         loop {
-            out.push((cursor.node(), cursor.field_name()));
+            out.push((cursor.node(), field_name(cursor)));
             if !cursor.goto_next_sibling() {
                 break;
             }
@@ -172,7 +172,7 @@ impl Walker {
             if frames.len() >= MAX_TREE_DEPTH {
                 return Err(Unscannable::TooDeep);
             }
-            let frame = self.enter(cursor.node(), cursor.field_name(), &frames, &mut walk, scope, &mut scratch)?;
+            let frame = self.enter(cursor.node(), field_name(&cursor), &frames, &mut walk, scope, &mut scratch)?;
             let descend = !frame.skip;
             frames.push(frame);
             if descend && cursor.goto_first_child() {
@@ -201,9 +201,9 @@ impl Walker {
         scope: &mut Scope,
         scratch: &mut TreeCursor<'t>,
     ) -> Result<Frame<'t>, Unscannable> {
-        let kind = node.kind();
+        let kind = node_kind(node);
         let parent = frames.last().map(|frame| frame.node);
-        let parent_kind = parent.map(|p| p.kind());
+        let parent_kind = parent.map(node_kind);
         let start = node.start_byte();
         // Where bash would meet a quote it never sees closed.
         let unterminated = match kind {
@@ -211,7 +211,7 @@ impl Walker {
             "\"" | "`" => parent_kind == Some("ERROR") && !closed_later(walk.source, node.end_byte(), kind),
             "string" | "command_substitution" if node.has_error() => node
                 .child(node.child_count().saturating_sub(1))
-                .is_some_and(|last| last.is_missing() && matches!(last.kind(), "\"" | "`")),
+                .is_some_and(|last| last.is_missing() && matches!(node_kind(last), "\"" | "`")),
             _ => false,
         };
         if unterminated {
@@ -236,7 +236,7 @@ impl Walker {
                 let quoted = parent.is_some_and(|heredoc| {
                     children(heredoc, scratch)
                         .iter()
-                        .any(|(child, _)| child.kind() == "heredoc_start" && walk.text(*child).contains(['\'', '"', '\\']))
+                        .any(|(child, _)| node_kind(child) == "heredoc_start" && walk.text(*child).contains(['\'', '"', '\\']))
                 });
                 frame.skip = quoted;
                 // A body without `$(…)` is one token: its backquotes are scanned here.
@@ -257,7 +257,7 @@ impl Walker {
             "for_statement" => self.for_loop(node, walk, scope, scratch)?,
             "redirected_statement" => {
                 let body = node.child_by_field_name("body");
-                if !body.is_some_and(|b| matches!(b.kind(), "command" | "list" | "pipeline")) {
+                if !body.is_some_and(|b| matches!(node_kind(b), "command" | "list" | "pipeline")) {
                     let parts = self.redirections(node, walk, scratch);
                     let mut ignored = Vec::new();
                     for file in parts.files {
@@ -270,10 +270,10 @@ impl Walker {
                 self.redirect(node, walk, scope, scratch, &mut ignored)?;
             }
             // `[ a > b ]` is a redirection in bash (unlike `[[ a > b ]]`).
-            "test_command" if node.child(0).is_some_and(|open| open.kind() == "[") => {
+            "test_command" if node.child(0).is_some_and(|open| node_kind(open) == "[") => {
                 for (child, _) in children(node, scratch) {
-                    if child.kind() == "binary_expression"
-                        && child.child_by_field_name("operator").is_some_and(|op| matches!(op.kind(), ">" | ">>"))
+                    if node_kind(child) == "binary_expression"
+                        && child.child_by_field_name("operator").is_some_and(|op| matches!(node_kind(op), ">" | ">>"))
                         && let Some(right) = child.child_by_field_name("right")
                     {
                         let mut args = Vec::new();
@@ -302,26 +302,26 @@ impl Walker {
         }
         let node = frame.node;
         let parent = ancestors.last();
-        match node.kind() {
+        match node_kind(node) {
             "command" => {
-                let statement = parent.filter(|p| p.node.kind() == "redirected_statement" && frame.field == Some("body"));
+                let statement = parent.filter(|p| node_kind(p.node) == "redirected_statement" && frame.field == Some("body"));
                 // The element of a pipeline this command is (with its redirections).
                 let depth = ancestors.len().saturating_sub(usize::from(statement.is_some()));
                 let element = statement.map_or(node, |s| s.node);
                 let upstream = match (depth.checked_sub(1).and_then(|d| ancestors.get(d)), depth.checked_sub(2).and_then(|d| ancestors.get(d))) {
-                    (Some(pipeline), grand) if pipeline.node.kind() == "pipeline" => {
+                    (Some(pipeline), grand) if node_kind(pipeline.node) == "pipeline" => {
                         self.upstream(element, pipeline.node, grand.map(|g| g.node), walk, scope, scratch)?
                     }
                     _ => None,
                 };
                 self.command(node, statement.map(|p| p.node), upstream, walk, scope, scratch)?;
             }
-            "variable_assignment" if parent.is_some_and(|p| p.node.kind() != "command") => {
+            "variable_assignment" if parent.is_some_and(|p| node_kind(p.node) != "command") => {
                 self.assignment(node, walk, scope, scratch);
             }
             "unset_command" => {
                 for (child, _) in children(node, scratch) {
-                    if matches!(child.kind(), "word" | "variable_name") {
+                    if matches!(node_kind(child), "word" | "variable_name") {
                         scope.forget(walk.text(child));
                     }
                 }
@@ -329,7 +329,7 @@ impl Walker {
             "redirected_statement" => {
                 // `a && b > f`: tree-sitter hangs the redirection on the list; bash gives it to
                 // the last command, which runs after the others.
-                if let Some(body) = node.child_by_field_name("body").filter(|b| matches!(b.kind(), "list" | "pipeline")) {
+                if let Some(body) = node.child_by_field_name("body").filter(|b| matches!(node_kind(b), "list" | "pipeline")) {
                     let parts = self.redirections(node, walk, scratch);
                     let mut ignored = Vec::new();
                     for file in &parts.files {
@@ -355,7 +355,7 @@ impl Walker {
             if field != Some("redirect") || !walk.counts(child) {
                 continue;
             }
-            match child.kind() {
+            match node_kind(child) {
                 "file_redirect" => parts.files.push(child),
                 "herestring_redirect" => parts.stdin = Some(child),
                 "heredoc_redirect" => {
@@ -363,7 +363,7 @@ impl Walker {
                         if !walk.counts(part) {
                             continue;
                         }
-                        match (part.kind(), field) {
+                        match (node_kind(part), field) {
                             ("file_redirect", _) => parts.files.push(part),
                             ("herestring_redirect", _) => parts.stdin = Some(part),
                             ("heredoc_body", _) => parts.stdin = Some(part),
@@ -389,8 +389,8 @@ impl Walker {
         scope: &Scope,
         scratch: &mut TreeCursor<'t>,
     ) -> Result<Option<String>, Unscannable> {
-        if let Some(heredoc) = outer.filter(|outer| outer.kind() == "heredoc_redirect") {
-            let body = children(heredoc, scratch).into_iter().find(|(child, _)| child.kind() == "heredoc_body");
+        if let Some(heredoc) = outer.filter(|outer| node_kind(outer) == "heredoc_redirect") {
+            let body = children(heredoc, scratch).into_iter().find(|(child, _)| node_kind(child) == "heredoc_body");
             return Ok(body.map(|(body, _)| walk.text(body).to_string()));
         }
         let mut previous = None;
@@ -402,7 +402,7 @@ impl Walker {
                 previous = Some(child);
             }
         }
-        let Some(previous) = previous.filter(|p| p.kind() == "command" && walk.counts(*p)) else { return Ok(None) };
+        let Some(previous) = previous.filter(|p| node_kind(p) == "command" && walk.counts(*p)) else { return Ok(None) };
         let mut words = Vec::new();
         for (child, field) in children(previous, scratch) {
             match field {
@@ -444,8 +444,8 @@ impl Walker {
                     }
                 }
                 Some("argument") => words.push(child),
-                Some("redirect") if child.kind() == "file_redirect" => files.push(child),
-                Some("redirect") if child.kind() == "herestring_redirect" => stdin = Some(child),
+                Some("redirect") if node_kind(child) == "file_redirect" => files.push(child),
+                Some("redirect") if node_kind(child) == "herestring_redirect" => stdin = Some(child),
                 _ => {}
             }
         }
@@ -505,11 +505,11 @@ impl Walker {
 
     /// A heredoc body as it reaches the command, or a here-string's word.
     fn stdin_text<'t>(&self, node: Node<'t>, walk: &Walk, scope: &Scope, scratch: &mut TreeCursor<'t>) -> Result<String, Unscannable> {
-        if node.kind() != "herestring_redirect" {
+        if node_kind(node) != "herestring_redirect" {
             return Ok(walk.text(node).to_string());
         }
         let mut args = Vec::new();
-        let word = node.named_children(scratch).find(|child| child.kind() != "file_descriptor");
+        let word = node.named_children(scratch).find(|child| node_kind(child) != "file_descriptor");
         if let Some(word) = word {
             self.expand(&[word], walk, scope, scratch, &mut args)?;
         }
@@ -534,7 +534,7 @@ impl Walker {
         // inside the redirection.
         let mut broken_at = None;
         for (child, field) in children(node, scratch) {
-            match (child.kind(), field) {
+            match (node_kind(child), field) {
                 (_, Some("destination")) if broken_at.is_none() && walk.counts(child) => destinations.push(child),
                 (_, Some("descriptor")) => {}
                 // `<>` is not in the grammar: `<` then an error holding `>`.
@@ -596,7 +596,7 @@ impl Walker {
             match field {
                 Some("variable") => name = Some(walk.text(child)),
                 Some("value") => values.push(child),
-                _ => listed |= child.kind() == "in",
+                _ => listed |= node_kind(child) == "in",
             }
         }
         let Some(name) = name else { return Ok(()) };
@@ -613,9 +613,9 @@ impl Walker {
     }
 
     fn assignment<'t>(&self, node: Node<'t>, walk: &Walk, scope: &mut Scope, scratch: &mut TreeCursor<'t>) {
-        let Some(name) = node.child_by_field_name("name").filter(|n| n.kind() == "variable_name") else { return };
+        let Some(name) = node.child_by_field_name("name").filter(|n| node_kind(n) == "variable_name") else { return };
         let name = walk.text(name);
-        let appends = children(node, scratch).iter().any(|(child, _)| child.kind() == "+=");
+        let appends = children(node, scratch).iter().any(|(child, _)| node_kind(child) == "+=");
         if appends {
             scope.forget(name);
             return;
@@ -711,7 +711,7 @@ impl Walker {
 /// The command that runs last in a list or pipeline.
 fn last_command<'t>(mut node: Node<'t>, scratch: &mut TreeCursor<'t>) -> Option<Node<'t>> {
     for _ in 0..MAX_TREE_DEPTH {
-        match node.kind() {
+        match node_kind(node) {
             "command" => return Some(node),
             "list" | "pipeline" => node = node.named_children(scratch).last()?,
             "redirected_statement" => node = node.child_by_field_name("body")?,

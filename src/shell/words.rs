@@ -9,6 +9,7 @@ use std::path::Path;
 
 use tree_sitter::{Node, TreeCursor};
 
+use super::parse::{field_name, node_kind};
 use super::{MAX_WORD_EXPANSION, Unscannable};
 
 /// One word after expansion.
@@ -130,11 +131,11 @@ fn placeholder(cx: &Context, node: Node, short: &str) -> String {
 pub fn expand<'t>(group: &[Node<'t>], cx: &Context, cursor: &mut TreeCursor<'t>, out: &mut Vec<Arg>) -> Result<(), Unscannable> {
     if let [node] = group {
         let text = cx.text(*node);
-        if node.kind() == "word" && node.child_count() == 0 && !text.contains('\\') && !text.starts_with('~') {
+        if node_kind(node) == "word" && node.child_count() == 0 && !text.contains('\\') && !text.starts_with('~') {
             out.push(Arg::literal(text));
             return Ok(());
         }
-        if matches!(node.kind(), "simple_expansion" | "expansion") {
+        if matches!(node_kind(node), "simple_expansion" | "expansion") {
             split_expansion(*node, cx, out);
             return Ok(());
         }
@@ -186,7 +187,7 @@ fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
     if cursor.goto_first_child() {
         loop {
             let child = cursor.node();
-            if child.is_named() || cursor.field_name() == Some("operator") {
+            if child.is_named() || field_name(&cursor) == Some("operator") {
                 if let Some(slot) = named.get_mut(count) {
                     *slot = Some(child);
                 }
@@ -197,7 +198,7 @@ fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
             }
         }
     }
-    let name = named[0].filter(|n| n.kind() == "variable_name").map(|n| cx.text(n))?;
+    let name = named[0].filter(|n| node_kind(n) == "variable_name").map(|n| cx.text(n))?;
     match (count, named[1], named[2]) {
         (1, _, _) => cx.lookup(name),
         (2 | 3, Some(operator), default) if matches!(cx.text(operator), "-" | ":-" | "=" | ":=") => {
@@ -216,7 +217,7 @@ fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
 /// The text of a literal with no expansions in it, unquoted; `None` otherwise.
 fn static_text(node: Node, cx: &Context) -> Option<String> {
     let text = cx.text(node);
-    match node.kind() {
+    match node_kind(node) {
         "word" if !text.contains('\\') => Some(text.to_string()),
         "raw_string" => Some(text.trim_matches('\'').to_string()),
         _ => None,
@@ -229,7 +230,7 @@ fn build<'t>(group: &[Node<'t>], cx: &Context, cursor: &mut TreeCursor<'t>, buil
     let mut stack: Vec<(Node<'t>, bool)> = group.iter().rev().map(|&n| (n, false)).collect();
     while let Some((node, quoted)) = stack.pop() {
         let text = cx.text(node);
-        let kind = node.kind();
+        let kind = node_kind(node);
         if node.is_missing() {
             continue;
         }
