@@ -97,3 +97,97 @@ fn garbage_never_panics() {
 }
 
 
+
+mod requoting {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// `word` spelled the ways bash reads as the same word.
+    #[derive(Debug, Clone, Copy)]
+    enum Quoting {
+        Plain,
+        Single,
+        Double,
+        Backslashes,
+        AnsiC,
+    }
+
+    fn quote(word: &str, quoting: Quoting) -> String {
+        match quoting {
+            Quoting::Plain => word.to_string(),
+            Quoting::Single => format!("'{}'", word.replace('\'', r"'\''")),
+            Quoting::Double => {
+                let escaped: String = word
+                    .chars()
+                    .flat_map(|c| if matches!(c, '"' | '\\' | '$' | '`') { vec!['\\', c] } else { vec![c] })
+                    .collect();
+                format!("\"{escaped}\"")
+            }
+            Quoting::Backslashes => word.chars().flat_map(|c| ['\\', c]).collect(),
+            Quoting::AnsiC => format!("$'{}'", word.replace('\\', r"\\").replace('\'', r"\'")),
+        }
+    }
+
+    fn quoting() -> impl Strategy<Value = Quoting> {
+        prop::sample::select(vec![Quoting::Plain, Quoting::Single, Quoting::Double, Quoting::Backslashes, Quoting::AnsiC])
+    }
+
+    /// Text bash reads the same without quotes.
+    fn plain(text: &str) -> bool {
+        text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '_' | '-'))
+    }
+
+    /// A word split in two, each part quoted its own way: `'doc'"s/plans"` is `docs/plans`.
+    fn spelling(word: String) -> impl Strategy<Value = String> {
+        let len = word.chars().count();
+        (0..=len, quoting(), quoting()).prop_map(move |(at, first, second)| {
+            let split = word.char_indices().nth(at).map_or(word.len(), |(i, _)| i);
+            let (head, tail) = word.split_at(split);
+            let part = |text: &str, q| match q {
+                _ if text.is_empty() => String::new(),
+                Quoting::Plain if !plain(text) => quote(text, Quoting::Single),
+                q => quote(text, q),
+            };
+            let spelled = format!("{}{}", part(head, first), part(tail, second));
+            if spelled.is_empty() { quote(&word, Quoting::Single) } else { spelled }
+        })
+    }
+
+    /// Paths an agent writes, with the characters that need quoting.
+    fn path() -> impl Strategy<Value = String> {
+        let segment = prop::sample::select(vec![
+            "docs", "superpowers", "plans", ".superpowers", "sdd", "x.md", "approval.md", "my notes", "it's", "a\"b", "$HOME", "..",
+        ]);
+        prop::collection::vec(segment, 1..5).prop_map(|segments| segments.join("/"))
+    }
+
+    fn template() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "echo hi > {}",
+            "printf x >> {}",
+            "tee -a {} < in.txt",
+            "rm -f {}",
+            "cp in.txt {}",
+            "mv {} out.txt",
+            "touch {}",
+            "sed -i s/a/b/ {}",
+            "cd sub && echo x > {}",
+            "bash -c 'echo x > '{}",
+        ])
+    }
+
+    proptest! {
+        #[test]
+        fn a_command_and_its_requoted_equivalents_write_the_same_files(
+            template in template(),
+            (word, spelled) in path().prop_flat_map(|word| (Just(word.clone()), spelling(word))),
+        ) {
+            let base = Path::new("/repo");
+            let reference = write_targets(&template.replace("{}", &quote(&word, Quoting::Single)), base);
+            let requoted = write_targets(&template.replace("{}", &spelled), base);
+            prop_assert_eq!(&reference, &requoted, "{} as {}", word, spelled);
+            prop_assert!(reference.is_ok_and(|targets| !targets.is_empty()));
+        }
+    }
+}

@@ -117,15 +117,21 @@ fn is_device(path: &Path) -> bool {
         || path.starts_with("/proc/self/fd")
 }
 
-/// Literal nodes that bash reads as one word: adjacent, or joined by line continuations
-/// (tree-sitter splits `a\<newline>b` in two).
+/// Literal nodes that bash reads as one word: adjacent, or separated only by backslash escapes
+/// (tree-sitter splits `a\<newline>b` in two, and drops the escaped blank of `'a'\ b`).
 fn word_groups<'n, 't>(nodes: &'n [Node<'t>], source: &str) -> Vec<&'n [Node<'t>]> {
     let joined = |before: Node, after: Node| {
-        let mut gap = source.get(before.end_byte()..after.start_byte()).unwrap_or(" ");
-        while !gap.is_empty() {
-            match gap.strip_prefix("\\\n").or_else(|| gap.strip_prefix("\\\r\n")) {
-                Some(rest) => gap = rest,
-                None => return false,
+        let gap = source.get(before.end_byte()..after.start_byte()).unwrap_or(" ");
+        let mut chars = gap.chars();
+        while let Some(c) = chars.next() {
+            match (c, chars.next()) {
+                ('\\', Some('\r')) => {
+                    if chars.next() != Some('\n') {
+                        return false;
+                    }
+                }
+                ('\\', Some(_)) => {}
+                _ => return false,
             }
         }
         true

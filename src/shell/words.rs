@@ -226,8 +226,20 @@ fn static_text(node: Node, cx: &Context) -> Option<String> {
 
 /// Lays the word out as characters (quoted or not) and expansion slots, iteratively.
 fn build<'t>(group: &[Node<'t>], cx: &Context, cursor: &mut TreeCursor<'t>, builder: &mut Builder) {
+    for (at, &node) in group.iter().enumerate() {
+        // What tree-sitter leaves between the nodes of one word: line continuations and escaped
+        // characters (`'a'\ b` is the word `a b`).
+        if let Some(previous) = at.checked_sub(1).and_then(|before| group.get(before)) {
+            let gap = cx.source.get(previous.end_byte()..node.start_byte()).unwrap_or_default();
+            unescape_unquoted(&gap.replace("\\\r\n", ""), builder);
+        }
+        build_node(node, cx, cursor, builder);
+    }
+}
+
+fn build_node<'t>(node: Node<'t>, cx: &Context, cursor: &mut TreeCursor<'t>, builder: &mut Builder) {
     // (node, inside double quotes)
-    let mut stack: Vec<(Node<'t>, bool)> = group.iter().rev().map(|&n| (n, false)).collect();
+    let mut stack: Vec<(Node<'t>, bool)> = vec![(node, false)];
     while let Some((node, quoted)) = stack.pop() {
         let text = cx.text(node);
         let kind = node_kind(node);
