@@ -108,6 +108,9 @@ impl fmt::Display for Unscannable {
                 "too large (a word expanding to over {} words)",
                 shell::MAX_WORD_EXPANSION
             ),
+            Unscannable::TooManyTargets => {
+                write!(f, "too large (writing over {} files)", shell::MAX_TARGETS)
+            }
             Unscannable::ParserUnavailable => f.write_str("impossible (the bash parser is unavailable)"),
         }
     }

@@ -191,3 +191,13 @@ mod requoting {
         }
     }
 }
+
+#[test]
+fn the_target_cap_bounds_the_files_of_one_command() {
+    let ten = "{a,b}".repeat(10);
+    let words = |count: usize| (0..count).map(|d| format!("d{d}/{ten}")).collect::<Vec<_>>().join(" ");
+    let at_cap = write_targets(&format!("touch {}", words(MAX_TARGETS / 1024)), Path::new("/repo"));
+    assert_eq!(at_cap.map(|targets| targets.len()), Ok(MAX_TARGETS));
+    let over = write_targets(&format!("touch {} one-more", words(MAX_TARGETS / 1024)), Path::new("/repo"));
+    assert_eq!(over, Err(Unscannable::TooManyTargets));
+}

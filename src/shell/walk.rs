@@ -14,7 +14,7 @@ use tree_sitter::{Node, TreeCursor};
 use super::parse::{Budget, field_name, node_kind, parse};
 use super::words::{self, Arg, Context, MAX_VALUES, Value, Vars};
 use super::writers::{self, Cd, Effect};
-use super::{MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TREE_DEPTH, Unscannable};
+use super::{MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH, Unscannable};
 use crate::paths;
 
 pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
@@ -22,10 +22,14 @@ pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> 
         budget: Budget::new(MAX_PARSE_CHECKS),
         found: Vec::new(),
         seen: HashSet::new(),
+        too_many: false,
         home: std::env::var("HOME").ok().filter(|home| home.starts_with('/')),
     };
     let mut scope = Scope { base: base.to_path_buf(), oldpwd: None, dirs: Vec::new(), vars: Rc::default() };
     walker.script(command, &mut scope, 0)?;
+    if walker.too_many {
+        return Err(Unscannable::TooManyTargets);
+    }
     Ok(walker.found)
 }
 
@@ -64,6 +68,8 @@ struct Walker {
     budget: Budget,
     found: Vec<PathBuf>,
     seen: HashSet<PathBuf>,
+    /// More than [`MAX_TARGETS`] were found: each costs the gates a real-path lookup.
+    too_many: bool,
     home: Option<String>,
 }
 
@@ -708,7 +714,9 @@ impl Walker {
         if is_device(&path) {
             return;
         }
-        if self.seen.insert(path.clone()) {
+        if self.found.len() >= MAX_TARGETS {
+            self.too_many = true;
+        } else if self.seen.insert(path.clone()) {
             self.found.push(path);
         }
     }
