@@ -1,0 +1,3 @@
+cd docs && cat > superpowers/plans/x.md <<'EOF'
+$(touch y)
+EOF

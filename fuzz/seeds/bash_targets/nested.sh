@@ -1,0 +1,1 @@
+bash -c 'eval "echo x > \$D/approval.md"'
