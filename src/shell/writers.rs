@@ -771,7 +771,8 @@ fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
 }
 
 /// `cp`, `mv`, `ln`, `install`, `rsync` (and `git mv`): the destination, the destination's
-/// entries when it is a directory, and for a move its sources.
+/// entries when it is a directory, and the sources of a move or of a hard link (a second name for a
+/// file is a way to write it, and unlike a symlink it cannot be resolved later).
 fn copy_like(args: &[Arg], name: &str, sink: &mut Sink) {
     const RSYNC_LONG: &[&str] = &[
         "rsh", "filter", "exclude", "include", "exclude-from", "include-from", "files-from", "temp-dir", "partial-dir",
@@ -787,9 +788,13 @@ fn copy_like(args: &[Arg], name: &str, sink: &mut Sink) {
     let mut target_dir = None;
     let mut no_target_dir = false;
     let mut make_dirs = false;
+    let mut symbolic = false;
+    let mut cp_link = false;
     let mut files = Vec::new();
     options(args, &spec, |item| match item {
         Item::Short('t', dir) | Item::Long("target-directory", Some(dir)) if name != "rsync" => target_dir = Some(dir),
+        Item::Flag('s') | Item::Long("symbolic", None) if name == "ln" => symbolic = true,
+        Item::Flag('l') | Item::Long("link", None) if name == "cp" => cp_link = true,
         Item::Flag('T') | Item::Long("no-target-directory", None) => no_target_dir = true,
         Item::Flag('d') | Item::Long("directory", None) if name == "install" => make_dirs = true,
         Item::Operand(arg) => files.push(arg),
@@ -804,12 +809,12 @@ fn copy_like(args: &[Arg], name: &str, sink: &mut Sink) {
         }
         return;
     }
-    let moves = name == "mv" || name == "git mv";
+    let writes_sources = name == "mv" || name == "git mv" || (name == "ln" && !symbolic) || cp_link;
     if let Some(dir) = target_dir {
         sink.write(&dir);
         for source in &files {
             sink.write_into(&dir, source, true);
-            if moves {
+            if writes_sources {
                 sink.write(source);
             }
         }
@@ -820,6 +825,9 @@ fn copy_like(args: &[Arg], name: &str, sink: &mut Sink) {
         // `ln -s /some/where/x`: a link named `x` here.
         Some((only, _)) if name == "ln" => {
             sink.write_into(&Arg::literal("."), only, true);
+            if writes_sources {
+                sink.write(only);
+            }
             return;
         }
         _ => return,
@@ -834,7 +842,7 @@ fn copy_like(args: &[Arg], name: &str, sink: &mut Sink) {
             }
         }
     }
-    if moves {
+    if writes_sources {
         for source in sources {
             sink.write(source);
         }
