@@ -7,8 +7,8 @@
 // napi-derive registers nothing in test builds.
 #![cfg_attr(test, allow(dead_code))]
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::cell::OnceCell;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::ptr;
 
@@ -98,7 +98,13 @@ impl JsRead {
         let mut buffer = vec![0u8; len + 1];
         let mut written = 0;
         let status = unsafe {
-            sys::napi_get_value_string_utf8(self.env, self.value, buffer.as_mut_ptr().cast(), buffer.len(), &mut written)
+            sys::napi_get_value_string_utf8(
+                self.env,
+                self.value,
+                buffer.as_mut_ptr().cast(),
+                buffer.len(),
+                &mut written,
+            )
         };
         if status != sys::Status::napi_ok {
             return None;
@@ -212,9 +218,7 @@ pub struct ApprovalWrite {
 
 /// A usage refusal for an argument that is not a string, before the core sees it.
 fn string_argument(env: &Env, value: &Unknown, what: &'static str) -> std::result::Result<String, ApprovalText> {
-    JsRead::new(env, value)
-        .string()
-        .ok_or(ApprovalText::Usage { problem: UsageProblem::NotAString { what } })
+    JsRead::new(env, value).string().ok_or(ApprovalText::Usage { problem: UsageProblem::NotAString { what } })
 }
 
 fn approval_arguments(env: &Env, id: &Unknown, kind: &Unknown) -> std::result::Result<(String, String), ApprovalText> {

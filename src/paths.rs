@@ -17,11 +17,7 @@ const MAX_SYMLINK_HOPS: usize = 40;
 /// are folded without touching the file system.
 pub fn absolute(path: impl AsRef<Path>, base: &Path) -> PathBuf {
     let path = path.as_ref();
-    if path.is_absolute() {
-        normalize(path)
-    } else {
-        normalize(&base.join(path))
-    }
+    if path.is_absolute() { normalize(path) } else { normalize(&base.join(path)) }
 }
 
 /// Lexical normalization; `..` at the root stays at the root, as the kernel does it.
@@ -29,9 +25,7 @@ pub fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {
-            Component::Prefix(_) | Component::RootDir | Component::Normal(_) => {
-                out.push(component.as_os_str())
-            }
+            Component::Prefix(_) | Component::RootDir | Component::Normal(_) => out.push(component.as_os_str()),
             Component::CurDir => {}
             Component::ParentDir => {
                 let after_parent = matches!(out.components().next_back(), Some(Component::ParentDir));
@@ -46,10 +40,7 @@ pub fn normalize(path: &Path) -> PathBuf {
 
 /// One safe path segment: a change id or a plan name (no separators, no `..`, no NUL, not empty).
 pub fn is_safe_segment(segment: &str) -> bool {
-    !segment.is_empty()
-        && segment != "."
-        && !segment.contains("..")
-        && !segment.contains(['/', '\\', '\0'])
+    !segment.is_empty() && segment != "." && !segment.contains("..") && !segment.contains(['/', '\\', '\0'])
 }
 
 fn same_name(component: &OsStr, name: &str) -> bool {
@@ -68,12 +59,9 @@ fn normal_components(path: &Path) -> Vec<&OsStr> {
 /// Where the guarded `folder` starts in `path`: the index of its first component among the
 /// path's normal components, matched case-insensitively (P-7: case-insensitive file systems).
 fn find_folder(components: &[&OsStr], folder: &[&str]) -> Option<usize> {
-    components.windows(folder.len()).position(|window| {
-        window
-            .iter()
-            .zip(folder)
-            .all(|(component, name)| same_name(component, name))
-    })
+    components
+        .windows(folder.len())
+        .position(|window| window.iter().zip(folder).all(|(component, name)| same_name(component, name)))
 }
 
 /// The path made of `path`'s prefix/root plus its first `count` normal components.
@@ -215,10 +203,7 @@ mod tests {
             sdd_target(&p("/r/.superpowers/sdd/p1/progress.md")),
             Some(SddTarget { root: p("/r"), plan_name: "p1".into() })
         );
-        assert_eq!(
-            sdd_target(&p("/r/.superpowers/sdd/p1")),
-            Some(SddTarget { root: p("/r"), plan_name: "p1".into() })
-        );
+        assert_eq!(sdd_target(&p("/r/.superpowers/sdd/p1")), Some(SddTarget { root: p("/r"), plan_name: "p1".into() }));
         assert_eq!(sdd_target(&p("/r/.superpowers/sdd")), None);
         assert_eq!(sdd_target(&p("/r/superpowers/sdd/p1/x")), None);
     }
@@ -245,22 +230,19 @@ mod tests {
     #[test]
     fn real_path_follows_links_existing_or_not() {
         use std::os::unix::fs::symlink;
-        let dir = tempfile::tempdir().unwrap();
-        let root = fs::canonicalize(dir.path()).unwrap();
+        let dir = tempfile::tempdir().expect("test fixture");
+        let root = fs::canonicalize(dir.path()).expect("test fixture");
         let plans = root.join("docs/superpowers/plans");
-        fs::create_dir_all(&plans).unwrap();
-        symlink(&plans, root.join("shortcut")).unwrap();
-        symlink("openspec/changes/c/approval.md", root.join("dangling.md")).unwrap();
+        fs::create_dir_all(&plans).expect("test fixture");
+        symlink(&plans, root.join("shortcut")).expect("test fixture");
+        symlink("openspec/changes/c/approval.md", root.join("dangling.md")).expect("test fixture");
 
         assert_eq!(real_path(&root.join("shortcut/new.md")), plans.join("new.md"));
         assert_eq!(real_path(&root.join("shortcut/a/b.md")), plans.join("a/b.md"));
-        assert_eq!(
-            real_path(&root.join("dangling.md")),
-            root.join("openspec/changes/c/approval.md")
-        );
+        assert_eq!(real_path(&root.join("dangling.md")), root.join("openspec/changes/c/approval.md"));
         assert_eq!(real_path(&root.join("plain/x.rs")), root.join("plain/x.rs"));
 
-        symlink("loop", root.join("loop")).unwrap();
+        symlink("loop", root.join("loop")).expect("test fixture");
         assert_eq!(real_path(&root.join("loop")), root.join("loop"));
     }
 }

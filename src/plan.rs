@@ -16,10 +16,7 @@ const SPEC_MARKERS: [&str; 2] = ["**Spec:**", "**Spec**:"];
 /// Tolerant of how markdown dresses a path: `` `path` ``, `<path>`, `[text](path)`, and trailing
 /// punctuation.
 pub fn spec_reference(text: &str) -> Option<&str> {
-    let start = SPEC_MARKERS
-        .iter()
-        .filter_map(|marker| text.find(marker).map(|at| at + marker.len()))
-        .min()?;
+    let start = SPEC_MARKERS.iter().filter_map(|marker| text.find(marker).map(|at| at + marker.len())).min()?;
     let line = text[start..].lines().next().unwrap_or("");
     let value = line.trim_start_matches([' ', '\t']);
     let path = if let Some(rest) = value.strip_prefix('`') {
@@ -108,7 +105,9 @@ mod tests {
 
     #[test]
     fn no_spec_line_or_an_empty_one_is_none() {
-        for text in ["# Plan\nno spec here", "**Spec:**\nopenspec/changes/foo", "**Spec:** ``", "Spec: openspec/changes/x", ""] {
+        for text in
+            ["# Plan\nno spec here", "**Spec:**\nopenspec/changes/foo", "**Spec:** ``", "Spec: openspec/changes/x", ""]
+        {
             assert_eq!(spec_reference(text), None, "{text:?}");
         }
     }
@@ -144,9 +143,6 @@ mod tests {
 
     #[test]
     fn sha256_is_lowercase_hex() {
-        assert_eq!(
-            sha256_hex(b"abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
+        assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     }
 }

@@ -19,9 +19,15 @@ pub struct Signature {
 pub enum PlanApproval {
     None,
     /// The approved sha256 is the current hash of one of the change's plans.
-    Matches { signature: Signature, sha256: String },
+    Matches {
+        signature: Signature,
+        sha256: String,
+    },
     /// A sha256 is approved, but no plan has those bytes any more.
-    Changed { signature: Signature, sha256: String },
+    Changed {
+        signature: Signature,
+        sha256: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,7 +51,8 @@ pub fn loop_status(root: &Path) -> Vec<ChangeStatus> {
             let dir = paths::change_dir(root, &id);
             let files_present = DESIGN_FILES.map(|file| dir.join(file).is_file());
             let record = approval::read_record(root, &id);
-            let own_plans: Vec<&PlanState> = plans.iter().filter(|p| p.change_id.as_deref() == Some(id.as_str())).collect();
+            let own_plans: Vec<&PlanState> =
+                plans.iter().filter(|p| p.change_id.as_deref() == Some(id.as_str())).collect();
             let design_approval = design_signature(&record);
             let plan_approval = plan_approval(&record, &own_plans);
             let next_step = next_step(&id, files_present, design_approval.is_some(), &own_plans, &plan_approval);
@@ -114,7 +121,13 @@ fn plan_approval(record: &ApprovalRecord, plans: &[&PlanState]) -> PlanApproval 
     }
 }
 
-fn next_step(id: &str, files_present: [bool; 3], design_approved: bool, plans: &[&PlanState], plan_approval: &PlanApproval) -> NextStep {
+fn next_step(
+    id: &str,
+    files_present: [bool; 3],
+    design_approved: bool,
+    plans: &[&PlanState],
+    plan_approval: &PlanApproval,
+) -> NextStep {
     let change_id = id.to_string();
     let missing: Vec<String> = DESIGN_FILES
         .iter()
@@ -163,7 +176,10 @@ mod tests {
             vec![
                 ("a-new".into(), "write design.md, builder-check.md in openspec/changes/a-new/".into()),
                 ("b-design".into(), "/approve b-design design".into()),
-                ("c-plan".into(), "write a plan in docs/superpowers/plans/ with **Spec:** openspec/changes/c-plan".into()),
+                (
+                    "c-plan".into(),
+                    "write a plan in docs/superpowers/plans/ with **Spec:** openspec/changes/c-plan".into()
+                ),
                 ("d-plan-written".into(), "/approve d-plan-written plan".into()),
                 ("e-ready".into(), "implement docs/superpowers/plans/e.md (sdd)".into()),
                 ("f-changed".into(), "/approve f-changed plan (the plan changed after its approval)".into()),

@@ -40,9 +40,7 @@ impl fmt::Display for Denial {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(DENIAL_PREFIX)?;
         match self {
-            Denial::PlanNeedsSpec => {
-                f.write_str("plan must carry **Spec:** pointing to openspec/changes/<id>")
-            }
+            Denial::PlanNeedsSpec => f.write_str("plan must carry **Spec:** pointing to openspec/changes/<id>"),
             Denial::DesignNotApproved { change_id } => {
                 write!(f, "design not approved; run /approve {change_id} design")
             }
@@ -52,16 +50,13 @@ impl fmt::Display for Denial {
             }
             Denial::PlanChanged => f.write_str("plan changed after approval; re-approve"),
             Denial::PlanNotFound { plan_name } => write!(f, "plan not found: {plan_name}"),
-            Denial::ApprovalWrittenOnlyByApprove => {
-                f.write_str("approval.md is written only by /approve")
+            Denial::ApprovalWrittenOnlyByApprove => f.write_str("approval.md is written only by /approve"),
+            Denial::CommandTooLarge { limit } => {
+                write!(f, "bash command is {limit} to check and names a guarded path; split it up")
             }
-            Denial::CommandTooLarge { limit } => write!(
-                f,
-                "bash command is {limit} to check and names a guarded path; split it up"
-            ),
-            Denial::InternalError => f.write_str(
-                "internal error while checking this call; the call is refused (please report it)",
-            ),
+            Denial::InternalError => {
+                f.write_str("internal error while checking this call; the call is refused (please report it)")
+            }
         }
     }
 }
@@ -70,11 +65,17 @@ impl fmt::Display for Denial {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UsageProblem {
     /// `what` ("change id", "kind") came from JS as something other than a string.
-    NotAString { what: &'static str },
+    NotAString {
+        what: &'static str,
+    },
     MissingId,
-    UnsafeId { change_id: String },
+    UnsafeId {
+        change_id: String,
+    },
     MissingKind,
-    UnknownKind { kind: String },
+    UnknownKind {
+        kind: String,
+    },
 }
 
 impl fmt::Display for UsageProblem {
@@ -98,16 +99,12 @@ impl fmt::Display for Unscannable {
             Unscannable::TooLarge => write!(f, "too large (over {} MiB)", shell::MAX_COMMAND_BYTES >> 20),
             Unscannable::TooComplex => f.write_str("too complex (over the parser's work budget)"),
             Unscannable::TooDeep => write!(f, "too deeply nested (over {} levels)", shell::MAX_TREE_DEPTH),
-            Unscannable::ScriptsTooDeep => write!(
-                f,
-                "too deeply nested (bash -c/eval strings over {} levels)",
-                shell::MAX_SCRIPT_NESTING
-            ),
-            Unscannable::ExpansionTooLarge => write!(
-                f,
-                "too large (a word expanding to over {} words)",
-                shell::MAX_WORD_EXPANSION
-            ),
+            Unscannable::ScriptsTooDeep => {
+                write!(f, "too deeply nested (bash -c/eval strings over {} levels)", shell::MAX_SCRIPT_NESTING)
+            }
+            Unscannable::ExpansionTooLarge => {
+                write!(f, "too large (a word expanding to over {} words)", shell::MAX_WORD_EXPANSION)
+            }
             Unscannable::TooManyTargets => {
                 write!(f, "too large (writing over {} files)", shell::MAX_TARGETS)
             }
@@ -157,10 +154,9 @@ impl fmt::Display for ApprovalText {
             ApprovalText::DesignNotApproved { change_id } => {
                 write!(f, "design not approved; run /approve {change_id} design")
             }
-            ApprovalText::NoPlan { change_id } => write!(
-                f,
-                "no plan in docs/superpowers/plans/ carries **Spec:** openspec/changes/{change_id}"
-            ),
+            ApprovalText::NoPlan { change_id } => {
+                write!(f, "no plan in docs/superpowers/plans/ carries **Spec:** openspec/changes/{change_id}")
+            }
             ApprovalText::SeveralPlans { change_id, plans } => write!(
                 f,
                 "several plans carry **Spec:** openspec/changes/{change_id}, exactly one must: {}",
@@ -172,10 +168,9 @@ impl fmt::Display for ApprovalText {
             ApprovalText::ReadyDesign { change_id } => {
                 write!(f, "design of {change_id} is ready for approval")
             }
-            ApprovalText::ReadyPlan { change_id, plan, sha256 } => write!(
-                f,
-                "plan {plan} of {change_id} is ready for approval (sha256 {sha256})"
-            ),
+            ApprovalText::ReadyPlan { change_id, plan, sha256 } => {
+                write!(f, "plan {plan} of {change_id} is ready for approval (sha256 {sha256})")
+            }
             ApprovalText::NotConfirmed => f.write_str("not confirmed"),
             ApprovalText::PlanChangedSinceShown { change_id, plan } => write!(
                 f,
@@ -216,10 +211,9 @@ impl fmt::Display for NextStep {
                 write!(f, "write {} in openspec/changes/{change_id}/", files.join(", "))
             }
             NextStep::ApproveDesign { change_id } => write!(f, "/approve {change_id} design"),
-            NextStep::WritePlan { change_id } => write!(
-                f,
-                "write a plan in docs/superpowers/plans/ with **Spec:** openspec/changes/{change_id}"
-            ),
+            NextStep::WritePlan { change_id } => {
+                write!(f, "write a plan in docs/superpowers/plans/ with **Spec:** openspec/changes/{change_id}")
+            }
             NextStep::KeepOnePlan { change_id, plans } => {
                 write!(f, "keep one plan for {change_id}: {}", plans.join(", "))
             }
@@ -240,28 +234,13 @@ mod tests {
     fn denials_carry_the_prefix_and_the_seed_texts() {
         let id = || "feat-x".to_string();
         let cases = [
-            (
-                Denial::PlanNeedsSpec,
-                "plan must carry **Spec:** pointing to openspec/changes/<id>",
-            ),
-            (
-                Denial::DesignNotApproved { change_id: id() },
-                "design not approved; run /approve feat-x design",
-            ),
-            (
-                Denial::PlanNotApproved { change_id: None },
-                "plan not approved; run /approve <id> plan",
-            ),
-            (
-                Denial::PlanNotApproved { change_id: Some(id()) },
-                "plan not approved; run /approve feat-x plan",
-            ),
+            (Denial::PlanNeedsSpec, "plan must carry **Spec:** pointing to openspec/changes/<id>"),
+            (Denial::DesignNotApproved { change_id: id() }, "design not approved; run /approve feat-x design"),
+            (Denial::PlanNotApproved { change_id: None }, "plan not approved; run /approve <id> plan"),
+            (Denial::PlanNotApproved { change_id: Some(id()) }, "plan not approved; run /approve feat-x plan"),
             (Denial::PlanChanged, "plan changed after approval; re-approve"),
             (Denial::PlanNotFound { plan_name: "p".into() }, "plan not found: p"),
-            (
-                Denial::ApprovalWrittenOnlyByApprove,
-                "approval.md is written only by /approve",
-            ),
+            (Denial::ApprovalWrittenOnlyByApprove, "approval.md is written only by /approve"),
             (
                 Denial::CommandTooLarge { limit: Unscannable::TooLarge },
                 "bash command is too large (over 1 MiB) to check and names a guarded path; split it up",

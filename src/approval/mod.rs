@@ -99,11 +99,8 @@ pub fn check(change_id: &str, kind: &str, root: &Path) -> Result<Ready, Approval
 
 fn check_design_files(change_id: &str, root: &Path) -> Result<(), ApprovalText> {
     let dir = paths::change_dir(root, change_id);
-    let missing: Vec<String> = DESIGN_FILES
-        .iter()
-        .filter(|file| !dir.join(file).is_file())
-        .map(|file| file.to_string())
-        .collect();
+    let missing: Vec<String> =
+        DESIGN_FILES.iter().filter(|file| !dir.join(file).is_file()).map(|file| file.to_string()).collect();
     if missing.is_empty() {
         Ok(())
     } else {
@@ -115,10 +112,8 @@ fn check_design_files(change_id: &str, root: &Path) -> Result<(), ApprovalText> 
 fn single_plan(change_id: &str, root: &Path) -> Result<PlanFile, ApprovalText> {
     let mut matching = Vec::new();
     for (display, path) in plan_files(root) {
-        let bytes = fs::read(&path).map_err(|error| ApprovalText::PlanUnreadable {
-            plan: display.clone(),
-            reason: error.to_string(),
-        })?;
+        let bytes = fs::read(&path)
+            .map_err(|error| ApprovalText::PlanUnreadable { plan: display.clone(), reason: error.to_string() })?;
         let text = String::from_utf8_lossy(&bytes);
         if plan::plan_change_id(&text, root).as_deref() == Some(change_id) {
             matching.push(PlanFile { display, path, sha256: plan::sha256_hex(&bytes) });
@@ -169,13 +164,7 @@ impl WriteOutcome {
 
 /// Re-checks the preconditions and, when the owner `confirmed`, writes the section. With
 /// `expected_sha256` (the hash the owner was shown, P-10) a plan that changed since is refused.
-pub fn write(
-    change_id: &str,
-    kind: &str,
-    confirmed: bool,
-    root: &Path,
-    expected_sha256: Option<&str>,
-) -> WriteOutcome {
+pub fn write(change_id: &str, kind: &str, confirmed: bool, root: &Path, expected_sha256: Option<&str>) -> WriteOutcome {
     let ready = match check(change_id, kind, root) {
         Ok(ready) => ready,
         Err(message) => return WriteOutcome::refused(message),
@@ -221,11 +210,7 @@ pub fn write(
             }
             (
                 record::render_section("plan", &[("by", "owner"), ("at", &at), ("sha256", &sha256)]),
-                ApprovalText::ApprovedPlan {
-                    change_id: ready.change_id.clone(),
-                    plan: plan.display.clone(),
-                    sha256,
-                },
+                ApprovalText::ApprovedPlan { change_id: ready.change_id.clone(), plan: plan.display.clone(), sha256 },
             )
         }
     };

@@ -62,8 +62,7 @@ impl ApprovalRecord {
 
     /// D-11, T1.8: only a design section with non-empty `by` and `at` is an approval.
     pub fn design_approved(&self) -> bool {
-        self.section("design")
-            .is_some_and(|s| s.field("by").is_some() && s.field("at").is_some())
+        self.section("design").is_some_and(|s| s.field("by").is_some() && s.field("at").is_some())
     }
 
     /// The approved plan hash; a plan section without `sha256` approves nothing.
@@ -112,10 +111,8 @@ fn is_plain_key(key: &str) -> bool {
 }
 
 fn scalar(raw: &str) -> String {
-    let quoted = |quote: char| {
-        raw.strip_prefix(quote)
-            .and_then(|inner| inner.rfind(quote).map(|end| inner[..end].to_string()))
-    };
+    let quoted =
+        |quote: char| raw.strip_prefix(quote).and_then(|inner| inner.rfind(quote).map(|end| inner[..end].to_string()));
     if let Some(value) = quoted('"').or_else(|| quoted('\'')) {
         return value;
     }
@@ -201,7 +198,7 @@ plan:
         let record = ApprovalRecord::parse(SAMPLE.as_bytes());
         assert!(record.design_approved());
         assert_eq!(record.plan_sha256(), Some("abc123"));
-        assert_eq!(record.section("review").unwrap().field("by"), Some("qa"));
+        assert_eq!(record.section("review").expect("test fixture").field("by"), Some("qa"));
     }
 
     #[test]
@@ -244,7 +241,7 @@ plan:
     #[test]
     fn replacing_plan_keeps_design_and_unknown_sections_byte_for_byte() {
         let section = render_section("plan", &[("by", "owner"), ("at", "T"), ("sha256", "ff")]);
-        let out = String::from_utf8(replace_section(SAMPLE.as_bytes(), "plan", &section)).unwrap();
+        let out = String::from_utf8(replace_section(SAMPLE.as_bytes(), "plan", &section)).expect("test fixture");
         let expected = SAMPLE.replace(
             "plan:\n  by: owner\n  at: 2026-10-25T11:30:00Z\n  sha256: abc123\n",
             "plan:\n  by: owner\n  at: T\n  sha256: ff\n",
@@ -311,24 +308,30 @@ mod properties {
     /// A section as someone might have written it: odd spacing, quotes, comments, blank lines.
     fn section(name: &'static str) -> impl Strategy<Value = String> {
         let value = "[a-zA-Z0-9:+ _-]{0,12}";
-        let line = (prop::sample::select(vec!["by", "at", "sha256", "note"]), value, prop::sample::select(vec!["", " # c", "\n"]))
+        let line = (
+            prop::sample::select(vec!["by", "at", "sha256", "note"]),
+            value,
+            prop::sample::select(vec!["", " # c", "\n"]),
+        )
             .prop_map(|(key, value, tail)| format!("  {key}: {value}{tail}\n"));
         prop::collection::vec(line, 0..4).prop_map(move |lines| format!("{name}:\n{}", lines.concat()))
     }
 
     fn file() -> impl Strategy<Value = (String, String, String)> {
-        (section("design"), section("review"), section("plan"), any::<bool>())
-            .prop_map(|(design, review, plan, plan_first)| {
-                let text = if plan_first { format!("{plan}{review}{design}") } else { format!("{design}{review}{plan}") };
+        (section("design"), section("review"), section("plan"), any::<bool>()).prop_map(
+            |(design, review, plan, plan_first)| {
+                let text =
+                    if plan_first { format!("{plan}{review}{design}") } else { format!("{design}{review}{plan}") };
                 (text, design, review)
-            })
+            },
+        )
     }
 
     proptest! {
         #[test]
         fn writing_the_plan_never_changes_the_design_or_unknown_sections((text, design, review) in file()) {
             let plan = render_section("plan", &[("by", "owner"), ("at", "T"), ("sha256", "ab")]);
-            let out = String::from_utf8(replace_section(text.as_bytes(), "plan", &plan)).unwrap();
+            let out = String::from_utf8(replace_section(text.as_bytes(), "plan", &plan)).expect("test fixture");
             prop_assert!(out.contains(&design), "design section changed:\n{}", out);
             prop_assert!(out.contains(&review), "unknown section changed:\n{}", out);
             let before = ApprovalRecord::parse(text.as_bytes());
@@ -340,7 +343,7 @@ mod properties {
         #[test]
         fn writing_the_design_never_changes_the_plan((text, _design, review) in file()) {
             let design = render_section("design", &[("by", "owner"), ("at", "T")]);
-            let out = String::from_utf8(replace_section(text.as_bytes(), "design", &design)).unwrap();
+            let out = String::from_utf8(replace_section(text.as_bytes(), "design", &design)).expect("test fixture");
             let before = ApprovalRecord::parse(text.as_bytes());
             let after = ApprovalRecord::parse(out.as_bytes());
             prop_assert_eq!(before.section("plan"), after.section("plan"));

@@ -11,9 +11,7 @@ use crate::paths;
 
 /// The record of change `change_id` under `root`; missing or unreadable reads as empty.
 pub fn read_record(root: &Path, change_id: &str) -> ApprovalRecord {
-    fs::read(paths::approval_file(root, change_id))
-        .map(|bytes| ApprovalRecord::parse(&bytes))
-        .unwrap_or_default()
+    fs::read(paths::approval_file(root, change_id)).map(|bytes| ApprovalRecord::parse(&bytes)).unwrap_or_default()
 }
 
 /// Why approval.md of a change may not be written through the path it is reached by.
@@ -42,12 +40,8 @@ pub fn check_write_location(root: &Path, change_id: &str) -> Result<(), UnsafeLo
     }
     path.push(paths::APPROVAL_FILE);
     match fs::symlink_metadata(&path) {
-        Ok(meta) if meta.file_type().is_symlink() => {
-            Err(UnsafeLocation { path, reason: "it is a symlink" })
-        }
-        Ok(meta) if !meta.is_file() => {
-            Err(UnsafeLocation { path, reason: "it is not a regular file" })
-        }
+        Ok(meta) if meta.file_type().is_symlink() => Err(UnsafeLocation { path, reason: "it is a symlink" }),
+        Ok(meta) if !meta.is_file() => Err(UnsafeLocation { path, reason: "it is not a regular file" }),
         _ => Ok(()),
     }
 }
@@ -74,11 +68,7 @@ fn lock_file(change_dir: &Path) -> io::Result<File> {
 
 #[cfg(not(unix))]
 fn lock_file(change_dir: &Path) -> io::Result<File> {
-    OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(change_dir.join(".approval.md.lock"))
+    OpenOptions::new().create(true).truncate(false).write(true).open(change_dir.join(".approval.md.lock"))
 }
 
 /// Replaces section `name` of approval.md in `change_dir` with `section_text`, keeping every other
@@ -102,10 +92,7 @@ pub fn write_section(change_dir: &Path, name: &str, section_text: &str) -> io::R
 
 fn temp_path(dir: &Path) -> PathBuf {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
     let count = COUNTER.fetch_add(1, Ordering::Relaxed);
     dir.join(format!(".approval.md.{}.{nanos}.{count}.tmp", std::process::id()))
 }
@@ -132,27 +119,31 @@ mod tests {
 
     fn change(root: &Path, id: &str) -> PathBuf {
         let dir = paths::change_dir(root, id);
-        fs::create_dir_all(&dir).unwrap();
+        fs::create_dir_all(&dir).expect("test fixture");
         dir
     }
 
     #[test]
     fn writes_a_section_and_keeps_the_rest() {
-        let tmp = tempfile::tempdir().unwrap();
+        let tmp = tempfile::tempdir().expect("test fixture");
         let dir = change(tmp.path(), "c");
-        fs::write(dir.join("approval.md"), "design:\n  by: owner\n  at: T0\nextra:\n  k: v\n").unwrap();
-        let _lock = ChangeLock::acquire(&dir).unwrap();
-        write_section(&dir, "plan", "plan:\n  by: owner\n  at: T1\n  sha256: ab\n").unwrap();
-        let text = fs::read_to_string(dir.join("approval.md")).unwrap();
-        assert_eq!(text, "design:\n  by: owner\n  at: T0\nextra:\n  k: v\nplan:\n  by: owner\n  at: T1\n  sha256: ab\n");
-        let leftovers: Vec<_> = fs::read_dir(&dir).unwrap().filter_map(Result::ok).map(|e| e.file_name()).collect();
+        fs::write(dir.join("approval.md"), "design:\n  by: owner\n  at: T0\nextra:\n  k: v\n").expect("test fixture");
+        let _lock = ChangeLock::acquire(&dir).expect("test fixture");
+        write_section(&dir, "plan", "plan:\n  by: owner\n  at: T1\n  sha256: ab\n").expect("test fixture");
+        let text = fs::read_to_string(dir.join("approval.md")).expect("test fixture");
+        assert_eq!(
+            text,
+            "design:\n  by: owner\n  at: T0\nextra:\n  k: v\nplan:\n  by: owner\n  at: T1\n  sha256: ab\n"
+        );
+        let leftovers: Vec<_> =
+            fs::read_dir(&dir).expect("test fixture").filter_map(Result::ok).map(|e| e.file_name()).collect();
         assert_eq!(leftovers, vec![std::ffi::OsString::from("approval.md")]);
         assert_eq!(read_record(tmp.path(), "c").plan_sha256(), Some("ab"));
     }
 
     #[test]
     fn missing_record_reads_empty() {
-        let tmp = tempfile::tempdir().unwrap();
+        let tmp = tempfile::tempdir().expect("test fixture");
         assert_eq!(read_record(tmp.path(), "nope"), ApprovalRecord::default());
     }
 
@@ -160,28 +151,25 @@ mod tests {
     #[test]
     fn symlinked_steps_are_refused() {
         use std::os::unix::fs::symlink;
-        let tmp = tempfile::tempdir().unwrap();
+        let tmp = tempfile::tempdir().expect("test fixture");
         let root = tmp.path();
-        let outside = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().expect("test fixture");
 
         change(root, "ok");
         assert_eq!(check_write_location(root, "ok"), Ok(()));
 
-        symlink(outside.path(), paths::change_dir(root, "linked")).unwrap();
+        symlink(outside.path(), paths::change_dir(root, "linked")).expect("test fixture");
         let refused = check_write_location(root, "linked").unwrap_err();
         assert_eq!(refused.reason, "it is a symlink");
 
         let dir = change(root, "file-link");
-        symlink(outside.path().join("a.md"), dir.join("approval.md")).unwrap();
+        symlink(outside.path().join("a.md"), dir.join("approval.md")).expect("test fixture");
         assert_eq!(check_write_location(root, "file-link").unwrap_err().reason, "it is a symlink");
 
-        let elsewhere = tempfile::tempdir().unwrap();
-        fs::create_dir_all(outside.path().join("changes/c")).unwrap();
-        symlink(outside.path(), elsewhere.path().join("openspec")).unwrap();
-        assert_eq!(
-            check_write_location(elsewhere.path(), "c").unwrap_err().path,
-            elsewhere.path().join("openspec")
-        );
+        let elsewhere = tempfile::tempdir().expect("test fixture");
+        fs::create_dir_all(outside.path().join("changes/c")).expect("test fixture");
+        symlink(outside.path(), elsewhere.path().join("openspec")).expect("test fixture");
+        assert_eq!(check_write_location(elsewhere.path(), "c").unwrap_err().path, elsewhere.path().join("openspec"));
 
         assert_eq!(check_write_location(root, "missing").unwrap_err().reason, "it does not exist");
     }

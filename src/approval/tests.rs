@@ -21,8 +21,14 @@ fn usage_refusals_say_what_is_wrong() {
     let usage = |id: &str, kind: &str| check(id, kind, &repo.root).unwrap_err().to_string();
     assert_eq!(usage("", ""), "usage: /approve <change-id> design|plan (the change id is missing)");
     assert_eq!(usage("x", ""), "usage: /approve <change-id> design|plan (design or plan is missing)");
-    assert_eq!(usage("../x", "design"), "usage: /approve <change-id> design|plan (change id \"../x\" must be one path segment)");
-    assert_eq!(usage("x", "design now"), "usage: /approve <change-id> design|plan (kind \"design now\" must be design or plan)");
+    assert_eq!(
+        usage("../x", "design"),
+        "usage: /approve <change-id> design|plan (change id \"../x\" must be one path segment)"
+    );
+    assert_eq!(
+        usage("x", "design now"),
+        "usage: /approve <change-id> design|plan (kind \"design now\" must be design or plan)"
+    );
 }
 
 #[test]
@@ -71,10 +77,7 @@ fn not_confirmed_writes_nothing() {
 fn plan_needs_the_design_first() {
     let repo = Repo::new();
     repo.change("c").plan("p", "c").approval("c", "design:\n");
-    assert_eq!(
-        check("c", "plan", &repo.root).unwrap_err().to_string(),
-        "design not approved; run /approve c design"
-    );
+    assert_eq!(check("c", "plan", &repo.root).unwrap_err().to_string(), "design not approved; run /approve c design");
 }
 
 #[test]

@@ -64,13 +64,10 @@ fn names_after<'t>(text: &'t str, prefix: &str) -> Vec<(usize, &'t str)> {
             continue;
         }
         let start = at + prefix.len();
-        let end = bytes[start..]
-            .iter()
-            .position(|&b| !is_name_byte(b))
-            .map_or(bytes.len(), |len| start + len);
+        let end = bytes[start..].iter().position(|&b| !is_name_byte(b)).map_or(bytes.len(), |len| start + len);
         // Only ASCII bytes end a name, so both ends are char boundaries.
-        let name = text[start..end]
-            .trim_end_matches(|c: char| c == '.' || c == ',' || !c.is_ascii() && !c.is_alphanumeric());
+        let name =
+            text[start..end].trim_end_matches(|c: char| c == '.' || c == ',' || !c.is_ascii() && !c.is_alphanumeric());
         if !name.is_empty() {
             names.push((at, name));
         }
@@ -92,9 +89,7 @@ fn find_ascii_ci(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     if needle.len() > haystack.len() {
         return None;
     }
-    haystack
-        .windows(needle.len())
-        .position(|window| window.eq_ignore_ascii_case(needle))
+    haystack.windows(needle.len()).position(|window| window.eq_ignore_ascii_case(needle))
 }
 
 #[cfg(test)]

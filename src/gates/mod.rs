@@ -16,11 +16,7 @@ use tools::{Action, Content};
 
 /// Judges one tool call. `session_dir` gives the session directory (absolute); it is asked only
 /// for a call the gates look at. `None` allows the call.
-pub fn check_tool_call(
-    name: &str,
-    args: &dyn ToolArgs,
-    session_dir: impl FnOnce() -> PathBuf,
-) -> Option<Denial> {
+pub fn check_tool_call(name: &str, args: &dyn ToolArgs, session_dir: impl FnOnce() -> PathBuf) -> Option<Denial> {
     match tools::action(name, args) {
         Action::WriteFile { path_field, content } => {
             let target = paths::absolute(args.string(path_field)?, &session_dir());
@@ -49,9 +45,7 @@ impl<'a> NewTexts<'a> {
     }
 
     fn get(&self) -> Option<&[String]> {
-        self.texts
-            .get_or_init(|| self.source.and_then(|(args, content)| tools::new_texts(args, content)))
-            .as_deref()
+        self.texts.get_or_init(|| self.source.and_then(|(args, content)| tools::new_texts(args, content))).as_deref()
     }
 }
 

@@ -45,9 +45,15 @@ fn gate_a_follows_the_design_approval() {
     let repo = Repo::new();
     repo.change("c");
     let plan = write(PLAN, &Repo::plan_text("c"));
-    assert_eq!(check(&repo, "write", &plan).as_deref(), Some("BLOCKED [approval-gates]: design not approved; run /approve c design"));
+    assert_eq!(
+        check(&repo, "write", &plan).as_deref(),
+        Some("BLOCKED [approval-gates]: design not approved; run /approve c design")
+    );
     repo.approval("c", "design:\n");
-    assert_eq!(check(&repo, "write", &plan).as_deref(), Some("BLOCKED [approval-gates]: design not approved; run /approve c design"));
+    assert_eq!(
+        check(&repo, "write", &plan).as_deref(),
+        Some("BLOCKED [approval-gates]: design not approved; run /approve c design")
+    );
     repo.approve_design("c");
     assert_eq!(check(&repo, "write", &plan), None);
 }
@@ -62,12 +68,16 @@ fn gate_a_needs_visible_content_with_a_spec_under_openspec_changes() {
         write(PLAN, "**Spec:** openspec/changes/../../etc"),
         Args::default().with("file_path", PLAN),
         Args::default().with("file_path", PLAN).with("new_string", "- [ ] edited line"),
-        Args::default().with("path", &repo.path(PLAN).display().to_string()).with("command", "create").with("file_text", &Repo::plan_text("c")),
+        Args::default()
+            .with("path", &repo.path(PLAN).display().to_string())
+            .with("command", "create")
+            .with("file_text", &Repo::plan_text("c")),
         Args::default().with("file_path", PLAN).edits(&[Some(&Repo::plan_text("c")), Some("fragment")]),
         Args::default().with("file_path", PLAN).edits(&[Some(&Repo::plan_text("c")), None]),
         Args::default().with("file_path", PLAN).edits(&[]),
     ];
-    let tools = ["write", "write", "write", "write", "edit", "str_replace_editor", "multi_edit", "multi_edit", "multi_edit"];
+    let tools =
+        ["write", "write", "write", "write", "edit", "str_replace_editor", "multi_edit", "multi_edit", "multi_edit"];
     for (tool, args) in tools.iter().zip(&cases) {
         assert_eq!(check(&repo, tool, args).as_deref(), Some(NEEDS_SPEC), "{tool}");
     }
@@ -79,8 +89,14 @@ fn gate_a_accepts_fragments_that_carry_their_own_spec() {
     repo.change("c").approve_design("c");
     let spec = "**Spec:** `openspec/changes/c/design.md`\n";
     assert_eq!(check(&repo, "edit", &Args::default().with("file_path", PLAN).with("new_string", spec)), None);
-    assert_eq!(check(&repo, "multi_edit", &Args::default().with("file_path", PLAN).edits(&[Some(spec), Some(spec)])), None);
-    let editor = Args::default().with("path", &repo.path(PLAN).display().to_string()).with("command", "str_replace").with("new_str", spec);
+    assert_eq!(
+        check(&repo, "multi_edit", &Args::default().with("file_path", PLAN).edits(&[Some(spec), Some(spec)])),
+        None
+    );
+    let editor = Args::default()
+        .with("path", &repo.path(PLAN).display().to_string())
+        .with("command", "str_replace")
+        .with("new_str", spec);
     assert_eq!(check(&repo, "str_replace_editor", &editor), None);
 }
 
@@ -120,10 +136,17 @@ fn gate_c_refuses_every_direct_write_of_approval_md() {
         ("write", write("openspec/changes/c/approval.md", "design:\n  by: owner\n  at: now\n")),
         ("edit", Args::default().with("file_path", "openspec/changes/c/APPROVAL.md").with("new_string", "x")),
         ("multi_edit", Args::default().with("file_path", "/elsewhere/Approval.MD").edits(&[Some("x")])),
-        ("str_replace_editor", Args::default().with("path", "/r/approval.md").with("command", "insert").with("new_str", "x")),
+        (
+            "str_replace_editor",
+            Args::default().with("path", "/r/approval.md").with("command", "insert").with("new_str", "x"),
+        ),
     ];
     for (tool, args) in &cases {
-        assert_eq!(check(&repo, tool, args).as_deref(), Some("BLOCKED [approval-gates]: approval.md is written only by /approve"), "{tool}");
+        assert_eq!(
+            check(&repo, tool, args).as_deref(),
+            Some("BLOCKED [approval-gates]: approval.md is written only by /approve"),
+            "{tool}"
+        );
     }
     let view = Args::default().with("path", "/r/approval.md").with("command", "view");
     assert_eq!(check(&repo, "str_replace_editor", &view), None);
@@ -137,11 +160,17 @@ fn gate_b_write_entry_follows_the_plan_approval() {
     let ledger = write(".superpowers/sdd/p/progress.md", "# ledger");
     assert_eq!(check(&repo, "write", &ledger).as_deref(), Some("BLOCKED [approval-gates]: plan not found: p"));
     repo.plan("p", "c");
-    assert_eq!(check(&repo, "write", &ledger).as_deref(), Some("BLOCKED [approval-gates]: plan not approved; run /approve c plan"));
+    assert_eq!(
+        check(&repo, "write", &ledger).as_deref(),
+        Some("BLOCKED [approval-gates]: plan not approved; run /approve c plan")
+    );
     repo.approve_plan("c", "p");
     assert_eq!(check(&repo, "write", &ledger), None);
     repo.write("docs/superpowers/plans/p.md", &format!("{}- [ ] more\n", Repo::plan_text("c")));
-    assert_eq!(check(&repo, "write", &ledger).as_deref(), Some("BLOCKED [approval-gates]: plan changed after approval; re-approve"));
+    assert_eq!(
+        check(&repo, "write", &ledger).as_deref(),
+        Some("BLOCKED [approval-gates]: plan changed after approval; re-approve")
+    );
 }
 
 #[test]
@@ -152,7 +181,8 @@ fn gate_b_dispatch_checks_every_reference() {
     let prompt = |text: &str| Args::default().with("prompt", text);
     assert_eq!(check(&repo, "subagent", &prompt("Implement docs/superpowers/plans/approved.md task 1")), None);
     assert_eq!(
-        check(&repo, "subagent", &prompt("docs/superpowers/plans/approved.md and docs/superpowers/plans/pending.md")).as_deref(),
+        check(&repo, "subagent", &prompt("docs/superpowers/plans/approved.md and docs/superpowers/plans/pending.md"))
+            .as_deref(),
         Some("BLOCKED [approval-gates]: plan not approved; run /approve d plan")
     );
     assert_eq!(
@@ -166,7 +196,11 @@ fn gate_b_dispatch_checks_every_reference() {
     assert_eq!(check(&repo, "subagent", &prompt("Fix the typo in README.md")), None);
     for (tool, field) in [("send_message", "message"), ("ralph", "objective")] {
         let args = Args::default().with(field, "continue docs/superpowers/plans/pending.md");
-        assert_eq!(check(&repo, tool, &args).as_deref(), Some("BLOCKED [approval-gates]: plan not approved; run /approve d plan"), "{tool}");
+        assert_eq!(
+            check(&repo, tool, &args).as_deref(),
+            Some("BLOCKED [approval-gates]: plan not approved; run /approve d plan"),
+            "{tool}"
+        );
     }
 }
 
@@ -175,7 +209,10 @@ fn gate_b_plan_without_spec_is_fail_closed_with_the_literal_id() {
     let repo = Repo::new();
     repo.write("docs/superpowers/plans/old.md", "# no spec");
     let args = Args::default().with("prompt", "run docs/superpowers/plans/old.md");
-    assert_eq!(check(&repo, "subagent", &args).as_deref(), Some("BLOCKED [approval-gates]: plan not approved; run /approve <id> plan"));
+    assert_eq!(
+        check(&repo, "subagent", &args).as_deref(),
+        Some("BLOCKED [approval-gates]: plan not approved; run /approve <id> plan")
+    );
 }
 
 #[test]
@@ -228,7 +265,12 @@ fn bash_targets_meet_gate_a_without_content() {
     repo.change("c").approve_design("c");
     // Even a plan with a Spec to an approved design: the gates cannot see a bash target's text.
     let heredoc = format!("cat > {PLAN} <<'EOF'\n{}EOF", Repo::plan_text("c"));
-    for command in [heredoc.as_str(), "echo x >> docs/super\"powers\"/plans/x.md", "sed -i 's/a/b/' docs/superpowers/plans/x.md", "cp notes.md docs/superpowers/plans/"] {
+    for command in [
+        heredoc.as_str(),
+        "echo x >> docs/super\"powers\"/plans/x.md",
+        "sed -i 's/a/b/' docs/superpowers/plans/x.md",
+        "cp notes.md docs/superpowers/plans/",
+    ] {
         assert_eq!(check(&repo, "bash", &bash(command)).as_deref(), Some(NEEDS_SPEC), "{command}");
     }
     assert_eq!(check(&repo, "bash", &bash("cp docs/superpowers/plans/x.md /tmp/")), None);
@@ -257,7 +299,10 @@ fn bash_targets_meet_gate_b() {
     let repo = Repo::new();
     repo.change("c").approve_design("c").plan("p", "c");
     let ledger = bash("echo '- [x] task 1' >> .superpowers/sdd/p/progress.md");
-    assert_eq!(check(&repo, "bash", &ledger).as_deref(), Some("BLOCKED [approval-gates]: plan not approved; run /approve c plan"));
+    assert_eq!(
+        check(&repo, "bash", &ledger).as_deref(),
+        Some("BLOCKED [approval-gates]: plan not approved; run /approve c plan")
+    );
     repo.approve_plan("c", "p");
     assert_eq!(check(&repo, "bash", &ledger), None);
     assert_eq!(
@@ -280,9 +325,17 @@ fn bash_resolves_against_workdir_and_cd() {
 #[test]
 fn bash_first_denial_wins_and_plain_commands_pass() {
     let repo = Repo::new();
-    assert_eq!(check(&repo, "bash", &bash("touch approval.md docs/superpowers/plans/x.md")).as_deref(), Some(ONLY_APPROVE));
-    assert_eq!(check(&repo, "bash", &bash("touch docs/superpowers/plans/x.md approval.md")).as_deref(), Some(NEEDS_SPEC));
-    for command in ["cargo test --quiet 2>&1 | tail -20", "git status && git diff", "echo \"unterminated > approval.md", ""] {
+    assert_eq!(
+        check(&repo, "bash", &bash("touch approval.md docs/superpowers/plans/x.md")).as_deref(),
+        Some(ONLY_APPROVE)
+    );
+    assert_eq!(
+        check(&repo, "bash", &bash("touch docs/superpowers/plans/x.md approval.md")).as_deref(),
+        Some(NEEDS_SPEC)
+    );
+    for command in
+        ["cargo test --quiet 2>&1 | tail -20", "git status && git diff", "echo \"unterminated > approval.md", ""]
+    {
         assert_eq!(check(&repo, "bash", &bash(command)), None, "{command}");
     }
     assert_eq!(check(&repo, "bash", &Args::default()), None);
@@ -294,7 +347,9 @@ fn bash_over_the_caps_is_judged_by_its_raw_text() {
     let padding = "x".repeat(crate::shell::MAX_COMMAND_BYTES);
     assert_eq!(
         check(&repo, "bash", &bash(&format!("echo {padding} > docs/super'powers'/plans/x.md"))).as_deref(),
-        Some("BLOCKED [approval-gates]: bash command is too large (over 1 MiB) to check and names a guarded path; split it up")
+        Some(
+            "BLOCKED [approval-gates]: bash command is too large (over 1 MiB) to check and names a guarded path; split it up"
+        )
     );
     assert_eq!(check(&repo, "bash", &bash(&format!("echo {padding} > notes.md"))), None);
 }

@@ -23,10 +23,15 @@ pub enum Content {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
-    WriteFile { path_field: &'static str, content: Content },
+    WriteFile {
+        path_field: &'static str,
+        content: Content,
+    },
     Bash,
     /// Starts more work whose text may reference plans (D-7, P-4).
-    Dispatch { text_field: &'static str },
+    Dispatch {
+        text_field: &'static str,
+    },
     Unguarded,
 }
 
@@ -38,9 +43,7 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
         "multi_edit" => WriteFile { path_field: "file_path", content: Content::EditsNewStrings },
         "str_replace_editor" => match args.string("command").as_deref() {
             Some("view") => Unguarded,
-            Some("str_replace" | "insert") => {
-                WriteFile { path_field: "path", content: Content::Field("new_str") }
-            }
+            Some("str_replace" | "insert") => WriteFile { path_field: "path", content: Content::Field("new_str") },
             // `create` and any command this table does not know write without judged content.
             _ => WriteFile { path_field: "path", content: Content::Invisible },
         },

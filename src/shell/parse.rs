@@ -30,9 +30,7 @@ pub fn parse(source: &str, budget: &mut Budget) -> Result<Tree, Unscannable> {
         let mut slot = cell.try_borrow_mut().map_err(|_| Unscannable::ParserUnavailable)?;
         if slot.is_none() {
             let mut parser = Parser::new();
-            parser
-                .set_language(&tree_sitter_bash::LANGUAGE.into())
-                .map_err(|_| Unscannable::ParserUnavailable)?;
+            parser.set_language(&tree_sitter_bash::LANGUAGE.into()).map_err(|_| Unscannable::ParserUnavailable)?;
             *slot = Some(parser);
         }
         let parser = slot.as_mut().ok_or(Unscannable::ParserUnavailable)?;

@@ -27,20 +27,26 @@ fn corpus() {
             }
             continue;
         }
-        let expected: Vec<&str> = row["targets"].as_array().expect("targets").iter().map(|t| t.as_str().expect("target")).collect();
+        let expected: Vec<&str> =
+            row["targets"].as_array().expect("targets").iter().map(|t| t.as_str().expect("target")).collect();
         if home.is_none() && expected.iter().any(|t| t.contains("{HOME}")) {
             continue;
         }
         let home = home.as_deref().unwrap_or_default();
-        let mut expected: Vec<String> =
-            expected.iter().map(|t| crate::paths::normalize(Path::new(&t.replace("{HOME}", home))).display().to_string()).collect();
+        let mut expected: Vec<String> = expected
+            .iter()
+            .map(|t| crate::paths::normalize(Path::new(&t.replace("{HOME}", home))).display().to_string())
+            .collect();
         expected.sort();
         match actual {
             Ok(targets) => {
                 let mut actual = strings(&targets);
                 actual.sort();
                 if actual != expected {
-                    failures.push(format!("{command:?} ({}):\n    expected {expected:?}\n    actual   {actual:?}", row["why"]));
+                    failures.push(format!(
+                        "{command:?} ({}):\n    expected {expected:?}\n    actual   {actual:?}",
+                        row["why"]
+                    ));
                 }
             }
             Err(error) => failures.push(format!("{command:?}: {error:?}")),
@@ -96,8 +102,6 @@ fn garbage_never_panics() {
     }
 }
 
-
-
 mod requoting {
     use proptest::prelude::*;
 
@@ -130,7 +134,13 @@ mod requoting {
     }
 
     fn quoting() -> impl Strategy<Value = Quoting> {
-        prop::sample::select(vec![Quoting::Plain, Quoting::Single, Quoting::Double, Quoting::Backslashes, Quoting::AnsiC])
+        prop::sample::select(vec![
+            Quoting::Plain,
+            Quoting::Single,
+            Quoting::Double,
+            Quoting::Backslashes,
+            Quoting::AnsiC,
+        ])
     }
 
     /// Text bash reads the same without quotes.
@@ -157,7 +167,18 @@ mod requoting {
     /// Paths an agent writes, with the characters that need quoting.
     fn path() -> impl Strategy<Value = String> {
         let segment = prop::sample::select(vec![
-            "docs", "superpowers", "plans", ".superpowers", "sdd", "x.md", "approval.md", "my notes", "it's", "a\"b", "$HOME", "..",
+            "docs",
+            "superpowers",
+            "plans",
+            ".superpowers",
+            "sdd",
+            "x.md",
+            "approval.md",
+            "my notes",
+            "it's",
+            "a\"b",
+            "$HOME",
+            "..",
         ]);
         prop::collection::vec(segment, 1..5).prop_map(|segments| segments.join("/"))
     }

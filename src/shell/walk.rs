@@ -246,9 +246,9 @@ impl Walker {
             "heredoc_body" => {
                 // A quoted delimiter makes the body plain data; otherwise its substitutions run.
                 let quoted = parent.is_some_and(|heredoc| {
-                    children(heredoc, scratch)
-                        .iter()
-                        .any(|(child, _)| node_kind(child) == "heredoc_start" && walk.text(*child).contains(['\'', '"', '\\']))
+                    children(heredoc, scratch).iter().any(|(child, _)| {
+                        node_kind(child) == "heredoc_start" && walk.text(*child).contains(['\'', '"', '\\'])
+                    })
                 });
                 frame.skip = quoted;
                 // A body without `$(…)` is one token: its backquotes are scanned here.
@@ -277,7 +277,9 @@ impl Walker {
                     }
                 }
             }
-            "file_redirect" if !matches!(parent_kind, Some("command" | "redirected_statement" | "heredoc_redirect")) => {
+            "file_redirect"
+                if !matches!(parent_kind, Some("command" | "redirected_statement" | "heredoc_redirect")) =>
+            {
                 let mut ignored = Vec::new();
                 self.redirect(node, walk, scope, scratch, &mut ignored)?;
             }
@@ -316,11 +318,15 @@ impl Walker {
         let parent = ancestors.last();
         match node_kind(node) {
             "command" => {
-                let statement = parent.filter(|p| node_kind(p.node) == "redirected_statement" && frame.field == Some("body"));
+                let statement =
+                    parent.filter(|p| node_kind(p.node) == "redirected_statement" && frame.field == Some("body"));
                 // The element of a pipeline this command is (with its redirections).
                 let depth = ancestors.len().saturating_sub(usize::from(statement.is_some()));
                 let element = statement.map_or(node, |s| s.node);
-                let upstream = match (depth.checked_sub(1).and_then(|d| ancestors.get(d)), depth.checked_sub(2).and_then(|d| ancestors.get(d))) {
+                let upstream = match (
+                    depth.checked_sub(1).and_then(|d| ancestors.get(d)),
+                    depth.checked_sub(2).and_then(|d| ancestors.get(d)),
+                ) {
                     (Some(pipeline), grand) if node_kind(pipeline.node) == "pipeline" => {
                         self.upstream(element, pipeline.node, grand.map(|g| g.node), walk, scope, scratch)?
                     }
@@ -341,7 +347,9 @@ impl Walker {
             "redirected_statement" => {
                 // `a && b > f`: tree-sitter hangs the redirection on the list; bash gives it to
                 // the last command, which runs after the others.
-                if let Some(body) = node.child_by_field_name("body").filter(|b| matches!(node_kind(b), "list" | "pipeline")) {
+                if let Some(body) =
+                    node.child_by_field_name("body").filter(|b| matches!(node_kind(b), "list" | "pipeline"))
+                {
                     let parts = self.redirections(node, walk, scratch);
                     let mut ignored = Vec::new();
                     for file in &parts.files {
@@ -427,10 +435,15 @@ impl Walker {
         for group in word_groups(&words, walk.source) {
             self.expand(group, walk, scope, scratch, &mut argv)?;
         }
-        let Some((name, args)) = argv.split_first().filter(|(name, _)| matches!(name.text.as_str(), "echo" | "printf")) else {
+        let Some((name, args)) = argv.split_first().filter(|(name, _)| matches!(name.text.as_str(), "echo" | "printf"))
+        else {
             return Ok(None);
         };
-        let skip = if name.text == "echo" { args.iter().take_while(|a| matches!(a.text.as_str(), "-n" | "-e" | "-E" | "-ne" | "-en")).count() } else { 0 };
+        let skip = if name.text == "echo" {
+            args.iter().take_while(|a| matches!(a.text.as_str(), "-n" | "-e" | "-E" | "-ne" | "-en")).count()
+        } else {
+            0
+        };
         let texts: Vec<&str> = args.iter().skip(skip).map(|a| a.text.as_str()).collect();
         Ok(Some(texts.join(" ")))
     }
@@ -516,7 +529,13 @@ impl Walker {
     }
 
     /// A heredoc body as it reaches the command, or a here-string's word.
-    fn stdin_text<'t>(&self, node: Node<'t>, walk: &Walk, scope: &Scope, scratch: &mut TreeCursor<'t>) -> Result<String, Unscannable> {
+    fn stdin_text<'t>(
+        &self,
+        node: Node<'t>,
+        walk: &Walk,
+        scope: &Scope,
+        scratch: &mut TreeCursor<'t>,
+    ) -> Result<String, Unscannable> {
         if node_kind(node) != "herestring_redirect" {
             return Ok(walk.text(node).to_string());
         }
@@ -600,7 +619,13 @@ impl Walker {
         words::expand(group, &cx, scratch, out)
     }
 
-    fn for_loop<'t>(&mut self, node: Node<'t>, walk: &Walk, scope: &mut Scope, scratch: &mut TreeCursor<'t>) -> Result<(), Unscannable> {
+    fn for_loop<'t>(
+        &mut self,
+        node: Node<'t>,
+        walk: &Walk,
+        scope: &mut Scope,
+        scratch: &mut TreeCursor<'t>,
+    ) -> Result<(), Unscannable> {
         let mut name = None;
         let mut values = Vec::new();
         let mut listed = false;
@@ -648,7 +673,13 @@ impl Walker {
         scope.assign(name, values);
     }
 
-    fn apply(&mut self, effects: Vec<Effect>, walk: &Walk, scope: &mut Scope, only_new: bool) -> Result<(), Unscannable> {
+    fn apply(
+        &mut self,
+        effects: Vec<Effect>,
+        walk: &Walk,
+        scope: &mut Scope,
+        only_new: bool,
+    ) -> Result<(), Unscannable> {
         for effect in effects {
             match effect {
                 Effect::Write(arg) => self.add(&arg.text, &scope.base),

@@ -128,7 +128,12 @@ fn placeholder(cx: &Context, node: Node, short: &str) -> String {
 
 /// Expands one shell word made of `group` (nodes that bash reads as one word: a literal, or
 /// several joined by line continuations) into zero or more words.
-pub fn expand<'t>(group: &[Node<'t>], cx: &Context, cursor: &mut TreeCursor<'t>, out: &mut Vec<Arg>) -> Result<(), Unscannable> {
+pub fn expand<'t>(
+    group: &[Node<'t>],
+    cx: &Context,
+    cursor: &mut TreeCursor<'t>,
+    out: &mut Vec<Arg>,
+) -> Result<(), Unscannable> {
     if let [node] = group {
         let text = cx.text(*node);
         if node_kind(node) == "word" && node.child_count() == 0 && !text.contains('\\') && !text.starts_with('~') {
@@ -259,7 +264,9 @@ fn build_node<'t>(node: Node<'t>, cx: &Context, cursor: &mut TreeCursor<'t>, bui
             }
             "array" => builder.unknown("(…)".to_string()),
             "string_content" => unescape_double_quoted(text, builder),
-            "raw_string" => builder.chars(text.strip_prefix('\'').map_or(text, |t| t.strip_suffix('\'').unwrap_or(t)), false),
+            "raw_string" => {
+                builder.chars(text.strip_prefix('\'').map_or(text, |t| t.strip_suffix('\'').unwrap_or(t)), false)
+            }
             "ansi_c_string" => {
                 let inner = text.strip_prefix("$'").map_or(text, |t| t.strip_suffix('\'').unwrap_or(t));
                 builder.chars(&ansi_c(inner), false);
@@ -538,9 +545,7 @@ fn sequence(inner: &[Tok]) -> Result<Option<Vec<String>>, Unscannable> {
     if let (Some(a), Some(b)) = (single(first), single(last)) {
         let direction: i64 = if b >= a { 1 } else { -1 };
         let count = (i64::from(a) - i64::from(b)).abs() / step + 1;
-        let items = (0..count)
-            .map(|i| char::from((i64::from(a) + direction * i * step) as u8).to_string())
-            .collect();
+        let items = (0..count).map(|i| char::from((i64::from(a) + direction * i * step) as u8).to_string()).collect();
         return Ok(Some(items));
     }
     Ok(None)
@@ -660,7 +665,8 @@ mod tests {
     #[test]
     fn quoted_braces_stay() {
         let mut out = Vec::new();
-        let word = vec![Tok::Ch('{', false), Tok::Ch('a', true), Tok::Ch(',', true), Tok::Ch('b', true), Tok::Ch('}', false)];
+        let word =
+            vec![Tok::Ch('{', false), Tok::Ch('a', true), Tok::Ch(',', true), Tok::Ch('b', true), Tok::Ch('}', false)];
         brace_expand(word.clone(), &mut out).expect("expands");
         assert_eq!(out, vec![word]);
     }

@@ -18,7 +18,11 @@ pub enum Effect {
     /// Copies or moves something named `name` into `dir` when `dir` is a directory; `known_dir`
     /// when the command line says so (trailing `/`, `-t`, several sources), else the walk asks the
     /// file system.
-    WriteInto { dir: Arg, name: Arg, known_dir: bool },
+    WriteInto {
+        dir: Arg,
+        name: Arg,
+        known_dir: bool,
+    },
     Cd(Cd),
     /// A script run by a child shell (`bash -c`, a shell reading a heredoc): scoped.
     Script(String),
@@ -346,15 +350,23 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
             rest,
             &prefix_spec(
                 "adEILnPs",
-                &["arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"],
+                &[
+                    "arg-file",
+                    "delimiter",
+                    "eof",
+                    "max-lines",
+                    "max-args",
+                    "max-procs",
+                    "max-chars",
+                    "process-slot-var",
+                ],
             ),
         ),
         "find" => find(rest),
         "npx" | "pnpx" | "bunx" => npx(rest, sink),
         "npm" => match rest.first().map(|a| a.text.as_str()) {
-            Some("exec" | "x") => {
-                npx(rest.get(1..).unwrap_or_default(), sink).map(|nexts| nexts.into_iter().map(drop_separator).collect())
-            }
+            Some("exec" | "x") => npx(rest.get(1..).unwrap_or_default(), sink)
+                .map(|nexts| nexts.into_iter().map(drop_separator).collect()),
             _ => None,
         },
         "pnpm" | "yarn" => package_runner(rest),
@@ -468,26 +480,37 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         "git" => git(rest, sink),
         "patch" => {
             let mut files = Vec::new();
-            options(rest, &spec("BDdFgiopruVYz", &["output", "reject-file", "input", "directory"]), |item| match item {
-                Item::Short('o' | 'r', file) | Item::Long("output" | "reject-file", Some(file)) => sink.write(&file),
-                Item::Operand(arg) => files.push(arg),
-                _ => {}
-            });
+            options(
+                rest,
+                &spec("BDdFgiopruVYz", &["output", "reject-file", "input", "directory"]),
+                |item| match item {
+                    Item::Short('o' | 'r', file) | Item::Long("output" | "reject-file", Some(file)) => {
+                        sink.write(&file)
+                    }
+                    Item::Operand(arg) => files.push(arg),
+                    _ => {}
+                },
+            );
             if let Some(original) = files.first() {
                 sink.write(original);
             }
             None
         }
         "sort" => {
-            options(rest, &spec("ktoST", &["key", "field-separator", "output", "buffer-size", "temporary-directory"]), |item| {
-                if let Item::Short('o', file) | Item::Long("output", Some(file)) = item {
-                    sink.write(&file);
-                }
-            });
+            options(
+                rest,
+                &spec("ktoST", &["key", "field-separator", "output", "buffer-size", "temporary-directory"]),
+                |item| {
+                    if let Item::Short('o', file) | Item::Long("output", Some(file)) = item {
+                        sink.write(&file);
+                    }
+                },
+            );
             None
         }
         "curl" => {
-            let long_values = ["output", "data", "header", "user", "request", "url", "form", "config", "cookie", "cookie-jar"];
+            let long_values =
+                ["output", "data", "header", "user", "request", "url", "form", "config", "cookie", "cookie-jar"];
             options(rest, &spec("odHuXFKbcAeEmrTwxyYz", &long_values), |item| match item {
                 Item::Short('o' | 'c', file) | Item::Long("output" | "cookie-jar", Some(file)) => sink.write(&file),
                 _ => {}
@@ -496,9 +519,8 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         }
         "wget" => {
             options(rest, &spec("OoaPtTeUi", &[]), |item| match item {
-                Item::Short('O' | 'o' | 'a', file) | Item::Long("output-document" | "output-file" | "append-output", Some(file)) => {
-                    sink.write(&file)
-                }
+                Item::Short('O' | 'o' | 'a', file)
+                | Item::Long("output-document" | "output-file" | "append-output", Some(file)) => sink.write(&file),
                 _ => {}
             });
             None
@@ -526,7 +548,8 @@ fn drop_separator(mut next: Next) -> Next {
 fn sudo(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     let mut dir = None;
     let mut edit = false;
-    let long = ["user", "group", "chdir", "close-from", "host", "prompt", "role", "type", "other-user", "command-timeout"];
+    let long =
+        ["user", "group", "chdir", "close-from", "host", "prompt", "role", "type", "other-user", "command-timeout"];
     let mut start = options(args, &prefix_spec("CDghpRTUurt", &long), |item| match item {
         Item::Short('D', value) | Item::Long("chdir", Some(value)) => dir = Some(value),
         Item::Flag('e') | Item::Long("edit", None) => edit = true,
@@ -546,7 +569,9 @@ fn sudo(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
 
 fn is_assignment(word: &str) -> bool {
     word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !name.starts_with(|c: char| c.is_ascii_digit())
+        !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit())
     })
 }
 
@@ -613,7 +638,10 @@ fn find(args: &[Arg]) -> Option<Vec<Next>> {
         .flat_map(|root| {
             let mut found = vec![root.clone()];
             if named_approval {
-                found.push(Arg { text: format!("{}/{}", root.text.trim_end_matches('/'), paths::APPROVAL_FILE), ..root.clone() });
+                found.push(Arg {
+                    text: format!("{}/{}", root.text.trim_end_matches('/'), paths::APPROVAL_FILE),
+                    ..root.clone()
+                });
             }
             found
         })
@@ -705,7 +733,8 @@ fn cli(args: &[Arg], sink: &mut Sink) {
 fn node(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     let mut script = None;
     let mut print = false;
-    let long = ["eval", "print", "require", "import", "loader", "experimental-loader", "conditions", "title", "env-file"];
+    let long =
+        ["eval", "print", "require", "import", "loader", "experimental-loader", "conditions", "title", "env-file"];
     let start = options(args, &prefix_spec("erC", &long), |item| match item {
         Item::Short('e', text) | Item::Long("eval" | "print", Some(text)) => script = Some(text.text),
         Item::Flag('p') => print = true,
@@ -723,7 +752,9 @@ fn node(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
         return;
     }
     match args.get(start) {
-        Some(path) if !path.dynamic && is_cli(command_name(&path.text)) => cli(args.get(start + 1..).unwrap_or_default(), sink),
+        Some(path) if !path.dynamic && is_cli(command_name(&path.text)) => {
+            cli(args.get(start + 1..).unwrap_or_default(), sink)
+        }
         Some(path) if !static_is(Some(path), "-") => {}
         _ => {
             if stdin.is_some_and(mentions) {
@@ -775,10 +806,41 @@ fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
 /// file is a way to write it, and unlike a symlink it cannot be resolved later).
 fn copy_like(args: &[Arg], name: &str, sink: &mut Sink) {
     const RSYNC_LONG: &[&str] = &[
-        "rsh", "filter", "exclude", "include", "exclude-from", "include-from", "files-from", "temp-dir", "partial-dir",
-        "backup-dir", "compare-dest", "copy-dest", "link-dest", "log-file", "password-file", "port", "chmod", "chown",
-        "usermap", "groupmap", "max-size", "min-size", "timeout", "contimeout", "bwlimit", "remote-option",
-        "out-format", "log-file-format", "suffix", "rsync-path", "block-size", "info", "debug", "iconv", "address",
+        "rsh",
+        "filter",
+        "exclude",
+        "include",
+        "exclude-from",
+        "include-from",
+        "files-from",
+        "temp-dir",
+        "partial-dir",
+        "backup-dir",
+        "compare-dest",
+        "copy-dest",
+        "link-dest",
+        "log-file",
+        "password-file",
+        "port",
+        "chmod",
+        "chown",
+        "usermap",
+        "groupmap",
+        "max-size",
+        "min-size",
+        "timeout",
+        "contimeout",
+        "bwlimit",
+        "remote-option",
+        "out-format",
+        "log-file-format",
+        "suffix",
+        "rsync-path",
+        "block-size",
+        "info",
+        "debug",
+        "iconv",
+        "address",
     ];
     let spec = match name {
         "install" => spec("tSmog", &["target-directory", "suffix", "mode", "owner", "group", "strip-program"]),
@@ -1091,10 +1153,25 @@ mod tests {
 
     #[test]
     fn globs() {
-        for (pattern, name) in [("*", "approval.md"), ("*.md", "approval.md"), ("appr*", "Approval.MD"), ("?pproval.md", "approval.md"), ("[ab]pproval.md", "approval.md"), ("[!x]*", "approval.md"), ("a*l.m?", "approval.md"), ("**", "x")] {
+        for (pattern, name) in [
+            ("*", "approval.md"),
+            ("*.md", "approval.md"),
+            ("appr*", "Approval.MD"),
+            ("?pproval.md", "approval.md"),
+            ("[ab]pproval.md", "approval.md"),
+            ("[!x]*", "approval.md"),
+            ("a*l.m?", "approval.md"),
+            ("**", "x"),
+        ] {
             assert!(glob_matches(pattern, name), "{pattern} {name}");
         }
-        for (pattern, name) in [("*.txt", "approval.md"), ("b*", "approval.md"), ("[!a]*", "approval.md"), ("approval.md?", "approval.md"), ("[", "a")] {
+        for (pattern, name) in [
+            ("*.txt", "approval.md"),
+            ("b*", "approval.md"),
+            ("[!a]*", "approval.md"),
+            ("approval.md?", "approval.md"),
+            ("[", "a"),
+        ] {
             assert!(!glob_matches(pattern, name), "{pattern} {name}");
         }
     }
