@@ -117,6 +117,19 @@ fn children<'t>(node: Node<'t>, cursor: &mut TreeCursor<'t>) -> Vec<(Node<'t>, O
     out
 }
 
+/// A command's name and argument nodes, in order.
+fn command_words<'t>(command: Node<'t>, cursor: &mut TreeCursor<'t>) -> Vec<Node<'t>> {
+    let mut words = Vec::new();
+    for (child, field) in children(command, cursor) {
+        match field {
+            Some("name") => words.extend(child.named_child(0)),
+            Some("argument") => words.push(child),
+            _ => {}
+        }
+    }
+    words
+}
+
 fn is_device(path: &Path) -> bool {
     matches!(path.to_str(), Some("/dev/null" | "/dev/stdin" | "/dev/stdout" | "/dev/stderr" | "/dev/tty"))
         || path.starts_with("/dev/fd")
@@ -423,18 +436,8 @@ impl Walker {
             }
         }
         let Some(previous) = previous.filter(|p| node_kind(p) == "command" && walk.counts(*p)) else { return Ok(None) };
-        let mut words = Vec::new();
-        for (child, field) in children(previous, scratch) {
-            match field {
-                Some("name") => words.extend(child.named_child(0)),
-                Some("argument") => words.push(child),
-                _ => {}
-            }
-        }
-        let mut argv = Vec::new();
-        for group in word_groups(&words, walk.source) {
-            self.expand(group, walk, scope, scratch, &mut argv)?;
-        }
+        let words = command_words(previous, scratch);
+        let argv = self.expand_words(&words, walk, scope, scratch)?;
         let Some((name, args)) = argv.split_first().filter(|(name, _)| matches!(name.text.as_str(), "echo" | "printf"))
         else {
             return Ok(None);
@@ -446,6 +449,21 @@ impl Walker {
         };
         let texts: Vec<&str> = args.iter().skip(skip).map(|a| a.text.as_str()).collect();
         Ok(Some(texts.join(" ")))
+    }
+
+    /// The words bash would pass, after grouping the nodes of each word and expanding them.
+    fn expand_words<'t>(
+        &self,
+        words: &[Node<'t>],
+        walk: &Walk,
+        scope: &Scope,
+        scratch: &mut TreeCursor<'t>,
+    ) -> Result<Vec<Arg>, Unscannable> {
+        let mut argv = Vec::with_capacity(words.len());
+        for group in word_groups(words, walk.source) {
+            self.expand(group, walk, scope, scratch, &mut argv)?;
+        }
+        Ok(argv)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -486,10 +504,7 @@ impl Walker {
         }
         words.retain(|word| walk.counts(*word));
         words.sort_by_key(Node::start_byte);
-        let mut argv = Vec::with_capacity(words.len());
-        for group in word_groups(&words, walk.source) {
-            self.expand(group, walk, scope, scratch, &mut argv)?;
-        }
+        let argv = self.expand_words(&words, walk, scope, scratch)?;
         let stdin_text = match stdin {
             Some(node) => Some(self.stdin_text(node, walk, scope, scratch)?),
             None => upstream,
@@ -509,19 +524,9 @@ impl Walker {
         scope: &mut Scope,
         scratch: &mut TreeCursor<'t>,
     ) -> Result<(), Unscannable> {
-        let mut words = Vec::new();
-        for (child, field) in children(command, scratch) {
-            match field {
-                Some("name") => words.extend(child.named_child(0)),
-                Some("argument") => words.push(child),
-                _ => {}
-            }
-        }
+        let mut words = command_words(command, scratch);
         words.retain(|word| walk.counts(*word));
-        let mut argv = Vec::new();
-        for group in word_groups(&words, walk.source) {
-            self.expand(group, walk, scope, scratch, &mut argv)?;
-        }
+        let argv = self.expand_words(&words, walk, scope, scratch)?;
         let text = self.stdin_text(stdin, walk, scope, scratch)?;
         let mut effects = Vec::new();
         writers::analyze(&argv, Some(&text), &mut effects);
