@@ -105,6 +105,9 @@ impl fmt::Display for Unscannable {
             Unscannable::ExpansionTooLarge => {
                 write!(f, "too large (a word expanding to over {} words)", shell::MAX_WORD_EXPANSION)
             }
+            Unscannable::TooManyWords => {
+                write!(f, "too large (a command expanding to over {} words)", shell::MAX_COMMAND_WORDS)
+            }
             Unscannable::TooManyTargets => {
                 write!(f, "too large (writing over {} files)", shell::MAX_TARGETS)
             }

@@ -2,7 +2,7 @@
 //! The bash parser and target finder: any text, no panic, no parse over the time limit, every
 //! target absolute and normalized; then the gate entry on the same command. The gate is not timed:
 //! on top of the parse it costs one real-path lookup per target, at most `MAX_TARGETS` of them
-//! (27 ms in a release build; the sanitizer's syscall overhead would say nothing about it).
+//! (about 7 ms in a release build; the sanitizer's syscall overhead would say nothing about it).
 use std::path::{Component, Path, PathBuf};
 
 use approval_gates::gates::{ToolArgs, check_tool_call};

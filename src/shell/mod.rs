@@ -31,9 +31,12 @@ pub const MAX_TREE_DEPTH: usize = 1_000;
 pub const MAX_SCRIPT_NESTING: usize = 8;
 /// The most words one shell word may expand to (brace expansion, `{1..9}`).
 pub const MAX_WORD_EXPANSION: usize = 1_024;
-/// The most distinct files one command may write: the gates resolve each one's real path (P-8),
-/// so this bounds the time of a call.
-pub const MAX_TARGETS: usize = 4_096;
+/// The most words one command may expand to, all its words together (found by fuzzing: five
+/// brace-expanded words made 5,000 paths before any cap applied).
+pub const MAX_COMMAND_WORDS: usize = 2_048;
+/// The most distinct files one command line may write: the gates resolve each one's real path
+/// (P-8), so this bounds the time of a call.
+pub const MAX_TARGETS: usize = 1_024;
 
 /// Why a command is not parsed; the gates fall back to [`names_guarded_path`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,6 +51,8 @@ pub enum Unscannable {
     ScriptsTooDeep,
     /// A word that expands to more than [`MAX_WORD_EXPANSION`] words.
     ExpansionTooLarge,
+    /// A command whose words expand to more than [`MAX_COMMAND_WORDS`] words together.
+    TooManyWords,
     /// More than [`MAX_TARGETS`] files written.
     TooManyTargets,
     /// The parser could not be set up (a build defect, not a property of the command).

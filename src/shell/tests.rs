@@ -214,11 +214,27 @@ mod requoting {
 }
 
 #[test]
-fn the_target_cap_bounds_the_files_of_one_command() {
+fn the_target_cap_bounds_the_files_of_one_command_line() {
     let ten = "{a,b}".repeat(10);
-    let words = |count: usize| (0..count).map(|d| format!("d{d}/{ten}")).collect::<Vec<_>>().join(" ");
-    let at_cap = write_targets(&format!("touch {}", words(MAX_TARGETS / 1024)), Path::new("/repo"));
-    assert_eq!(at_cap.map(|targets| targets.len()), Ok(MAX_TARGETS));
-    let over = write_targets(&format!("touch {} one-more", words(MAX_TARGETS / 1024)), Path::new("/repo"));
-    assert_eq!(over, Err(Unscannable::TooManyTargets));
+    let base = Path::new("/repo");
+    let at_cap: String = (0..MAX_TARGETS / 1024).map(|d| format!("touch d{d}/{ten}; ")).collect();
+    assert_eq!(write_targets(&at_cap, base).map(|targets| targets.len()), Ok(MAX_TARGETS));
+    assert_eq!(write_targets(&format!("{at_cap} touch one-more"), base), Err(Unscannable::TooManyTargets));
+}
+
+#[test]
+fn the_word_cap_bounds_one_command_before_any_path_work() {
+    let ten = "{a,b}".repeat(10);
+    let words: Vec<String> = (0..=MAX_COMMAND_WORDS / 1024).map(|d| format!("d{d}/{ten}")).collect();
+    assert_eq!(
+        write_targets(&format!("touch {}", words.join(" ")), Path::new("/repo")),
+        Err(Unscannable::TooManyWords)
+    );
+    // The input the fuzzer found slow (129 ms under ASan): many brace words, NUL bytes inside.
+    let found = include_bytes!("../../fuzz/seeds/bash_targets/slow-brace-words.sh");
+    let found = String::from_utf8_lossy(found);
+    assert!(matches!(
+        write_targets(&found, Path::new("/repo")),
+        Err(Unscannable::TooManyWords | Unscannable::TooManyTargets)
+    ));
 }

@@ -14,7 +14,7 @@ use tree_sitter::{Node, TreeCursor};
 use super::parse::{Budget, field_name, node_kind, parse};
 use super::words::{self, Arg, Context, MAX_VALUES, Value, Vars};
 use super::writers::{self, Cd, Effect};
-use super::{MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH, Unscannable};
+use super::{MAX_COMMAND_WORDS, MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH, Unscannable};
 use crate::paths;
 
 pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
@@ -621,7 +621,12 @@ impl Walker {
             oldpwd: scope.oldpwd.as_deref(),
             home: self.home.as_deref(),
         };
-        words::expand(group, &cx, scratch, out)
+        words::expand(group, &cx, scratch, out)?;
+        // Each word is capped on its own; this caps them together, before any path work.
+        if out.len() > MAX_COMMAND_WORDS {
+            return Err(Unscannable::TooManyWords);
+        }
+        Ok(())
     }
 
     fn for_loop<'t>(
