@@ -108,6 +108,9 @@ impl fmt::Display for Unscannable {
             Unscannable::TooManyWords => {
                 write!(f, "too large (a command expanding to over {} words)", shell::MAX_COMMAND_WORDS)
             }
+            Unscannable::TooMuchText => {
+                write!(f, "too large (expanding to over {} KiB of text)", shell::MAX_EXPANDED_BYTES >> 10)
+            }
             Unscannable::TooManyTargets => {
                 write!(f, "too large (writing over {} files)", shell::MAX_TARGETS)
             }

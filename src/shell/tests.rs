@@ -238,3 +238,20 @@ fn the_word_cap_bounds_one_command_before_any_path_work() {
         Err(Unscannable::TooManyWords | Unscannable::TooManyTargets)
     ));
 }
+
+#[test]
+fn the_text_budget_bounds_what_nested_scripts_and_expansions_grow_into() {
+    // The input the fuzzer found: 108 bytes of `eval eval …` and brace words, 6 s and 470 MB
+    // before the budget existed.
+    let found = String::from_utf8_lossy(include_bytes!("../../fuzz/seeds/bash_targets/slow-nested-eval.sh"));
+    assert_eq!(write_targets(&found, Path::new("/repo")), Err(Unscannable::TooMuchText));
+    // One variable referenced many times multiplies its value.
+    let value = "x".repeat(64 << 10);
+    assert_eq!(
+        write_targets(&format!("A={value}; touch $A $A $A $A $A"), Path::new("/repo")),
+        Err(Unscannable::TooMuchText)
+    );
+    // Ordinary growth stays well inside it.
+    let ten = "{a,b}".repeat(10);
+    assert!(write_targets(&format!("eval \"bash -c 'touch docs/{ten}.md'\""), Path::new("/repo")).is_ok());
+}

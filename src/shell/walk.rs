@@ -12,9 +12,12 @@ use std::rc::Rc;
 use tree_sitter::{Node, TreeCursor};
 
 use super::parse::{Budget, field_name, node_kind, parse};
-use super::words::{self, Arg, Context, MAX_VALUES, Value, Vars};
+use super::words::{self, Arg, Context, MAX_VALUES, TextBudget, Value, Vars};
 use super::writers::{self, Cd, Effect};
-use super::{MAX_COMMAND_WORDS, MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH, Unscannable};
+use super::{
+    MAX_COMMAND_WORDS, MAX_EXPANDED_BYTES, MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH,
+    Unscannable,
+};
 use crate::paths;
 
 pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
@@ -23,6 +26,7 @@ pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> 
         found: Vec::new(),
         seen: HashSet::new(),
         too_many: false,
+        text: TextBudget::new(MAX_EXPANDED_BYTES),
         home: std::env::var("HOME").ok().filter(|home| home.starts_with('/')),
     };
     let mut scope = Scope { base: base.to_path_buf(), oldpwd: None, dirs: Vec::new(), vars: Rc::default() };
@@ -70,6 +74,8 @@ struct Walker {
     seen: HashSet<PathBuf>,
     /// More than [`MAX_TARGETS`] were found: each costs the gates a real-path lookup.
     too_many: bool,
+    /// The text the command, its nested scripts and its expansions may amount to.
+    text: TextBudget,
     home: Option<String>,
 }
 
@@ -187,6 +193,11 @@ impl Walker {
         if nesting > MAX_SCRIPT_NESTING {
             return Err(Unscannable::ScriptsTooDeep);
         }
+        // Nested scripts (`eval`, `bash -c`) are text the command grew into; the command itself
+        // has its own cap.
+        if nesting > 0 && !self.text.charge(source.len()) {
+            return Err(Unscannable::TooMuchText);
+        }
         let tree = parse(source, &mut self.budget)?;
         let root = tree.root_node();
         let mut cursor = root.walk();
@@ -196,6 +207,9 @@ impl Walker {
         loop {
             if frames.len() >= MAX_TREE_DEPTH {
                 return Err(Unscannable::TooDeep);
+            }
+            if self.text.exhausted() {
+                return Err(Unscannable::TooMuchText);
             }
             let frame = self.enter(cursor.node(), field_name(&cursor), &frames, &mut walk, scope, &mut scratch)?;
             let descend = !frame.skip;
@@ -616,12 +630,16 @@ impl Walker {
     ) -> Result<(), Unscannable> {
         let cx = Context {
             source: walk.source,
+            budget: &self.text,
             vars: &scope.vars,
             pwd: &scope.base,
             oldpwd: scope.oldpwd.as_deref(),
             home: self.home.as_deref(),
         };
         words::expand(group, &cx, scratch, out)?;
+        if self.text.exhausted() {
+            return Err(Unscannable::TooMuchText);
+        }
         // Each word is capped on its own; this caps them together, before any path work.
         if out.len() > MAX_COMMAND_WORDS {
             return Err(Unscannable::TooManyWords);
@@ -671,6 +689,7 @@ impl Walker {
             Some(value) => {
                 let cx = Context {
                     source: walk.source,
+                    budget: &self.text,
                     vars: &scope.vars,
                     pwd: &scope.base,
                     oldpwd: scope.oldpwd.as_deref(),

@@ -4,6 +4,7 @@
 //! `$(…)`, `$((…))`) is kept as its source text and the word is marked dynamic, so its basename
 //! and the rest of its path still count.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -46,8 +47,42 @@ pub const MAX_VALUES: usize = 64;
 const MAX_PLACEHOLDER: usize = 64;
 
 /// What expansion reads from the walk.
+/// What one command line may still expand into, in bytes of text ([`super::MAX_EXPANDED_BYTES`]): brace
+/// and variable expansion multiply text, and `eval` re-expands what it is given. Every step that
+/// copies or multiplies text charges it; once exhausted it stays so, those steps produce nothing
+/// more, and the walk ends with [`Unscannable::TooMuchText`].
+pub struct TextBudget {
+    left: Cell<usize>,
+    exhausted: Cell<bool>,
+}
+
+impl TextBudget {
+    pub fn new(bytes: usize) -> Self {
+        TextBudget { left: Cell::new(bytes), exhausted: Cell::new(false) }
+    }
+
+    /// Takes `bytes` from the budget; `false` once it is exhausted.
+    pub fn charge(&self, bytes: usize) -> bool {
+        match self.left.get().checked_sub(bytes) {
+            Some(rest) if !self.exhausted.get() => {
+                self.left.set(rest);
+                true
+            }
+            _ => {
+                self.exhausted.set(true);
+                false
+            }
+        }
+    }
+
+    pub fn exhausted(&self) -> bool {
+        self.exhausted.get()
+    }
+}
+
 pub struct Context<'a> {
     pub source: &'a str,
+    pub budget: &'a TextBudget,
     pub vars: &'a Vars,
     pub pwd: &'a Path,
     pub oldpwd: Option<&'a Path>,
@@ -61,7 +96,9 @@ impl Context<'_> {
 
     fn lookup(&self, name: &str) -> Option<Vec<Value>> {
         if let Some(values) = self.vars.get(name) {
-            return Some(values.clone());
+            // Each reference copies the value: `$A $A $A …` multiplies text.
+            let bytes = values.iter().map(|value| value.text.len()).sum();
+            return self.budget.charge(bytes).then(|| values.clone());
         }
         let path_value = |path: &Path| vec![Value { text: path.to_string_lossy().into_owned(), dynamic: false }];
         match name {
@@ -149,10 +186,10 @@ pub fn expand<'t>(
     build(group, cx, cursor, &mut builder);
     let pipe = builder.pipe;
     let mut words = Vec::new();
-    brace_expand(builder.toks, &mut words)?;
+    brace_expand(builder.toks, &mut words, cx.budget)?;
     for toks in &mut words {
         expand_tilde(toks, cx.home);
-        substitute(toks, &builder.slots, pipe, out);
+        substitute(toks, &builder.slots, pipe, out, cx.budget);
     }
     Ok(())
 }
@@ -163,7 +200,7 @@ pub fn value<'t>(node: Node<'t>, cx: &Context, cursor: &mut TreeCursor<'t>) -> V
     build(&[node], cx, cursor, &mut builder);
     expand_tilde(&mut builder.toks, cx.home);
     let mut args = Vec::new();
-    substitute(&builder.toks, &builder.slots, false, &mut args);
+    substitute(&builder.toks, &builder.slots, false, &mut args, cx.budget);
     args.into_iter().map(|arg| Value { text: arg.text, dynamic: arg.dynamic }).collect()
 }
 
@@ -423,7 +460,7 @@ enum Braces {
 
 /// Brace expansion, iteratively, in bash's order; more than [`MAX_WORD_EXPANSION`] words is
 /// refused.
-fn brace_expand(toks: Vec<Tok>, out: &mut Vec<Vec<Tok>>) -> Result<(), Unscannable> {
+fn brace_expand(toks: Vec<Tok>, out: &mut Vec<Vec<Tok>>, text: &TextBudget) -> Result<(), Unscannable> {
     let start = out.len();
     let mut work = vec![(toks, 0usize)];
     while let Some((word, from)) = work.pop() {
@@ -436,12 +473,19 @@ fn brace_expand(toks: Vec<Tok>, out: &mut Vec<Vec<Tok>>) -> Result<(), Unscannab
                 bounds.push(close);
                 for pair in bounds.windows(2).rev() {
                     let &[a, b] = pair else { continue };
-                    work.push((splice(&word, open, close, word.get(a + 1..b).unwrap_or_default()), open));
+                    let alternative = word.get(a + 1..b).unwrap_or_default();
+                    if !text.charge(word.len().saturating_sub(close.saturating_sub(open) + 1) + alternative.len()) {
+                        return Err(Unscannable::TooMuchText);
+                    }
+                    work.push((splice(&word, open, close, alternative), open));
                 }
             }
             Some(Braces::Sequence { open, close, items }) => {
                 for item in items.iter().rev() {
                     let toks: Vec<Tok> = item.chars().map(|c| Tok::Ch(c, false)).collect();
+                    if !text.charge(word.len().saturating_sub(close.saturating_sub(open) + 1) + toks.len()) {
+                        return Err(Unscannable::TooMuchText);
+                    }
                     work.push((splice(&word, open, close, &toks), open + toks.len()));
                 }
             }
@@ -553,7 +597,7 @@ fn sequence(inner: &[Tok]) -> Result<Option<Vec<String>>, Unscannable> {
 
 /// Replaces the slots by their values: one word per combination, at most
 /// [`MAX_WORD_EXPANSION`]; beyond that each slot stands for itself (unknown).
-fn substitute(toks: &[Tok], slots: &[Slot], pipe: bool, out: &mut Vec<Arg>) {
+fn substitute(toks: &[Tok], slots: &[Slot], pipe: bool, out: &mut Vec<Arg>, text: &TextBudget) {
     let used: Vec<usize> = toks
         .iter()
         .filter_map(|tok| match tok {
@@ -570,6 +614,19 @@ fn substitute(toks: &[Tok], slots: &[Slot], pipe: bool, out: &mut Vec<Arg>) {
     let collapsed = combinations.is_none();
     let mut choice = vec![0usize; slots.len()];
     loop {
+        let length: usize = toks
+            .iter()
+            .map(|tok| match *tok {
+                Tok::Ch(c, _) => c.len_utf8(),
+                Tok::Slot(index) => slots.get(index).map_or(0, |slot| match collapsed {
+                    true => slot.placeholder.len(),
+                    false => slot.values.get(choice.get(index).copied().unwrap_or(0)).map_or(0, |v| v.text.len()),
+                }),
+            })
+            .sum();
+        if !text.charge(length) {
+            return;
+        }
         let mut arg = Arg { pipe, ..Arg::default() };
         for tok in toks {
             match *tok {
@@ -629,7 +686,7 @@ mod tests {
 
     fn braces(text: &str) -> Result<Vec<String>, Unscannable> {
         let mut out = Vec::new();
-        brace_expand(toks(text), &mut out)?;
+        brace_expand(toks(text), &mut out, &TextBudget::new(crate::shell::MAX_EXPANDED_BYTES))?;
         Ok(out
             .iter()
             .map(|word| word.iter().filter_map(|t| if let Tok::Ch(c, _) = t { Some(*c) } else { None }).collect())
@@ -667,7 +724,7 @@ mod tests {
         let mut out = Vec::new();
         let word =
             vec![Tok::Ch('{', false), Tok::Ch('a', true), Tok::Ch(',', true), Tok::Ch('b', true), Tok::Ch('}', false)];
-        brace_expand(word.clone(), &mut out).expect("expands");
+        brace_expand(word.clone(), &mut out, &TextBudget::new(crate::shell::MAX_EXPANDED_BYTES)).expect("expands");
         assert_eq!(out, vec![word]);
     }
 }
