@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Fuzz every target for SECONDS each (default 60), seeded from fuzz/seeds/ and the test fixtures.
-# A panic, an input slower than 100 ms, a hang (> 1 s) or RSS over 1 GiB stops a target and leaves
-# the input in fuzz/artifacts/<target>/; turn it into a regression test. Needs cargo-fuzz
+# Fuzz every target for SECONDS each (default 60), seeded from fuzz/seeds/ and the test fixtures,
+# under AddressSanitizer: a panic, a memory error, an input over 1 s or RSS over 1 GiB stops it and
+# leaves the input in fuzz/artifacts/<target>/. Then every input of the corpus and of the artifacts
+# is replayed on a build without the sanitizer (which slows tree-sitter about 25-fold), where one
+# slower than 100 ms fails the target. Turn a finding into a regression test. Needs cargo-fuzz
 # (`cargo install cargo-fuzz`); RUSTC_BOOTSTRAP lets the stable toolchain take cargo-fuzz's flags.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +12,6 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=($(ls fuzz/fuzz_targets | sed 's/\.rs$//'))
 export RUSTC_BOOTSTRAP=1
-cargo fuzz build --release >/dev/null 2>&1 || cargo fuzz build --release || exit 1
 
 seed() { # seed <target>: fuzz/seeds/<target>, plus each line of the bash corpus for bash targets
   local corpus=fuzz/corpus/$1
@@ -26,14 +27,21 @@ seed() { # seed <target>: fuzz/seeds/<target>, plus each line of the bash corpus
 }
 
 status=0
-printf '%-16s %8s %10s %8s %8s  %s\n' target seconds runs cov rss_mb result
+printf '%-16s %8s %10s %8s %8s  %s\n' target seconds runs cov rss_mb 'result (ASan fuzzing, then a 100 ms replay)'
 for target in "${targets[@]}"; do
   seed "$target"
   log=fuzz/artifacts/$target.log
   mkdir -p fuzz/artifacts/"$target"
-  cargo fuzz run --release "$target" fuzz/corpus/"$target" -- \
+  FUZZ_TIME_LIMIT_MS=1000 cargo fuzz run --release "$target" fuzz/corpus/"$target" -- \
     -max_total_time="$seconds" -timeout=1 -rss_limit_mb=1024 -print_final_stats=1 >"$log" 2>&1
   code=$?
+  if [ $code -eq 0 ]; then
+    # -runs=0: run every input of the corpus once, mutate nothing.
+    FUZZ_TIME_LIMIT_MS=100 cargo fuzz run --release --sanitizer none "$target" fuzz/corpus/"$target" \
+      fuzz/seeds/"$target" -- -runs=0 -rss_limit_mb=1024 >"$log.replay" 2>&1
+    code=$?
+    [ $code -eq 0 ] || log=$log.replay
+  fi
   runs=$(grep -oE 'stat::number_of_executed_units: +[0-9]+' "$log" | awk '{print $2}')
   rss=$(grep -oE 'stat::peak_rss_mb: +[0-9]+' "$log" | awk '{print $2}')
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | awk '{print $2}')
