@@ -31,7 +31,7 @@ impl ApprovalRecord {
         let text = String::from_utf8_lossy(bytes);
         let mut sections: Vec<(String, Section)> = Vec::new();
         let mut current: Option<usize> = None;
-        for line in text.lines() {
+        for line in text.split_inclusive('\n').map(logical) {
             match classify(line) {
                 Line::Skip => {}
                 Line::TopLevel(header) => {
@@ -80,6 +80,13 @@ enum Line<'a> {
     Indented,
     /// Ends the current section; opens one when it is a `name:` header (empty, `~` or `null` value).
     TopLevel(Option<&'a str>),
+}
+
+/// A line without its ending: `\n`, then one `\r` (a file's last line may lack the `\n`, and
+/// must read the same once the writer appends a section after it).
+fn logical(line: &str) -> &str {
+    let line = line.strip_suffix('\n').unwrap_or(line);
+    line.strip_suffix('\r').unwrap_or(line)
 }
 
 fn classify(line: &str) -> Line<'_> {
@@ -149,7 +156,7 @@ pub fn replace_section(original: &[u8], name: &str, section_text: &str) -> Vec<u
     let mut trailing: Vec<&[u8]> = Vec::new();
     for line in original.split_inclusive(|&b| b == b'\n') {
         let text = String::from_utf8_lossy(line);
-        match classify(text.trim_end_matches('\n').trim_end_matches('\r')) {
+        match classify(logical(&text)) {
             Line::TopLevel(header) => {
                 trailing.drain(..).for_each(|kept| out.extend_from_slice(kept));
                 skipping = header == Some(name);
@@ -282,6 +289,20 @@ plan:
         let out = replace_section(b"design:\n  by: a\nplan: ~\n  sha256: old\n", "plan", &plan);
         assert_eq!(out, b"design:\n  by: a\nplan:\n  by: owner\n  at: T\n  sha256: ab\n");
         assert_eq!(ApprovalRecord::parse(&out).plan_sha256(), Some("ab"));
+    }
+
+    #[test]
+    fn a_last_line_ending_in_a_bare_carriage_return_reads_the_same_after_a_write() {
+        // Found by fuzzing: `design:\r` at the end of the file was no header to the reader until
+        // the writer appended a section after it; then the design approval became ambiguous.
+        let original = b"d: \"\" design:\ndesign:\r";
+        let plan = render_section("plan", &[("by", "owner"), ("at", "T"), ("sha256", "ab")]);
+        let written = replace_section(original, "plan", &plan);
+        assert_eq!(
+            ApprovalRecord::parse(original).section("design"),
+            ApprovalRecord::parse(&written).section("design")
+        );
+        assert_eq!(ApprovalRecord::parse(&written).plan_sha256(), Some("ab"));
     }
 
     #[test]
