@@ -620,6 +620,18 @@ impl Walker {
         Ok(())
     }
 
+    /// What word expansion sees at this point of the walk.
+    fn context<'a>(&'a self, walk: &Walk<'a>, scope: &'a Scope) -> Context<'a> {
+        Context {
+            source: walk.source,
+            budget: &self.text,
+            vars: &scope.vars,
+            pwd: &scope.base,
+            oldpwd: scope.oldpwd.as_deref(),
+            home: self.home.as_deref(),
+        }
+    }
+
     fn expand<'t>(
         &self,
         group: &[Node<'t>],
@@ -628,15 +640,7 @@ impl Walker {
         scratch: &mut TreeCursor<'t>,
         out: &mut Vec<Arg>,
     ) -> Result<(), Unscannable> {
-        let cx = Context {
-            source: walk.source,
-            budget: &self.text,
-            vars: &scope.vars,
-            pwd: &scope.base,
-            oldpwd: scope.oldpwd.as_deref(),
-            home: self.home.as_deref(),
-        };
-        words::expand(group, &cx, scratch, out)?;
+        words::expand(group, &self.context(walk, scope), scratch, out)?;
         if self.text.exhausted() {
             return Err(Unscannable::TooMuchText);
         }
@@ -686,17 +690,7 @@ impl Walker {
             return;
         }
         let values = match node.child_by_field_name("value") {
-            Some(value) => {
-                let cx = Context {
-                    source: walk.source,
-                    budget: &self.text,
-                    vars: &scope.vars,
-                    pwd: &scope.base,
-                    oldpwd: scope.oldpwd.as_deref(),
-                    home: self.home.as_deref(),
-                };
-                words::value(value, &cx, scratch)
-            }
+            Some(value) => words::value(value, &self.context(walk, scope), scratch),
             None => vec![Value { text: String::new(), dynamic: false }],
         };
         scope.assign(name, values);
