@@ -3,9 +3,8 @@
 use std::fs;
 use std::path::Path;
 
-use crate::approval::{self, ApprovalRecord, DESIGN_FILES};
+use crate::approval::{self, ApprovalRecord, DESIGN_FILES, ReadPlan};
 use crate::paths;
-use crate::plan;
 use crate::texts::NextStep;
 
 /// Who approved and when, as approval.md says.
@@ -44,14 +43,14 @@ pub struct ChangeStatus {
 
 /// One row per change directory under `openspec/changes/` (`archive` skipped), sorted by id.
 pub fn loop_status(root: &Path) -> Vec<ChangeStatus> {
-    let plans = plans_with_changes(root);
+    let plans = readable_plans(root);
     change_ids(root)
         .into_iter()
         .map(|id| {
             let dir = paths::change_dir(root, &id);
             let files_present = DESIGN_FILES.map(|file| dir.join(file).is_file());
             let record = approval::read_record(root, &id);
-            let own_plans: Vec<&PlanState> =
+            let own_plans: Vec<&ReadPlan> =
                 plans.iter().filter(|p| p.change_id.as_deref() == Some(id.as_str())).collect();
             let design_approval = design_signature(&record);
             let plan_approval = plan_approval(&record, &own_plans);
@@ -60,7 +59,7 @@ pub fn loop_status(root: &Path) -> Vec<ChangeStatus> {
                 id,
                 files_present,
                 design_approval,
-                plans: own_plans.iter().map(|p| p.display.clone()).collect(),
+                plans: own_plans.iter().map(|p| p.file.display.clone()).collect(),
                 plan_approval,
                 next_step,
             }
@@ -82,21 +81,9 @@ fn change_ids(root: &Path) -> Vec<String> {
     ids
 }
 
-struct PlanState {
-    display: String,
-    change_id: Option<String>,
-    sha256: String,
-}
-
-fn plans_with_changes(root: &Path) -> Vec<PlanState> {
-    approval::plan_files(root)
-        .into_iter()
-        .filter_map(|(display, path)| {
-            let bytes = fs::read(path).ok()?;
-            let change_id = plan::plan_change_id(&String::from_utf8_lossy(&bytes), root);
-            Some(PlanState { display, change_id, sha256: plan::sha256_hex(&bytes) })
-        })
-        .collect()
+/// The plans that could be read; one that cannot has no state to show.
+fn readable_plans(root: &Path) -> Vec<ReadPlan> {
+    approval::read_plans(root).into_iter().filter_map(Result::ok).collect()
 }
 
 fn signature(record: &ApprovalRecord, section: &str) -> Option<Signature> {
@@ -108,13 +95,13 @@ fn design_signature(record: &ApprovalRecord) -> Option<Signature> {
     record.design_approved().then(|| signature(record, "design")).flatten()
 }
 
-fn plan_approval(record: &ApprovalRecord, plans: &[&PlanState]) -> PlanApproval {
+fn plan_approval(record: &ApprovalRecord, plans: &[&ReadPlan]) -> PlanApproval {
     let Some(sha256) = record.plan_sha256() else {
         return PlanApproval::None;
     };
     let signature = signature(record, "plan").unwrap_or(Signature { by: String::new(), at: String::new() });
     let sha256 = sha256.to_ascii_lowercase();
-    if plans.iter().any(|plan| plan.sha256 == sha256) {
+    if plans.iter().any(|plan| plan.file.sha256 == sha256) {
         PlanApproval::Matches { signature, sha256 }
     } else {
         PlanApproval::Changed { signature, sha256 }
@@ -125,7 +112,7 @@ fn next_step(
     id: &str,
     files_present: [bool; 3],
     design_approved: bool,
-    plans: &[&PlanState],
+    plans: &[&ReadPlan],
     plan_approval: &PlanApproval,
 ) -> NextStep {
     let change_id = id.to_string();
@@ -143,10 +130,10 @@ fn next_step(
     }
     match (plans.len(), plan_approval) {
         (0, _) => NextStep::WritePlan { change_id },
-        (1, PlanApproval::Matches { .. }) => NextStep::Implement { plan: plans[0].display.clone() },
+        (1, PlanApproval::Matches { .. }) => NextStep::Implement { plan: plans[0].file.display.clone() },
         (1, PlanApproval::Changed { .. }) => NextStep::ReapprovePlan { change_id },
         (1, PlanApproval::None) => NextStep::ApprovePlan { change_id },
-        _ => NextStep::KeepOnePlan { change_id, plans: plans.iter().map(|p| p.display.clone()).collect() },
+        _ => NextStep::KeepOnePlan { change_id, plans: plans.iter().map(|p| p.file.display.clone()).collect() },
     }
 }
 

@@ -5,6 +5,7 @@ pub mod store;
 mod timestamp;
 
 use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::paths;
@@ -111,12 +112,10 @@ fn check_design_files(change_id: &str, root: &Path) -> Result<(), ApprovalText> 
 /// Exactly one plan in `docs/superpowers/plans/` whose Spec names `change_id`.
 fn single_plan(change_id: &str, root: &Path) -> Result<PlanFile, ApprovalText> {
     let mut matching = Vec::new();
-    for (display, path) in plan_files(root) {
-        let bytes = fs::read(&path)
-            .map_err(|error| ApprovalText::PlanUnreadable { plan: display.clone(), reason: error.to_string() })?;
-        let text = String::from_utf8_lossy(&bytes);
-        if plan::plan_change_id(&text, root).as_deref() == Some(change_id) {
-            matching.push(PlanFile { display, path, sha256: plan::sha256_hex(&bytes) });
+    for plan in read_plans(root) {
+        let plan = plan.map_err(|(plan, error)| ApprovalText::PlanUnreadable { plan, reason: error.to_string() })?;
+        if plan.change_id.as_deref() == Some(change_id) {
+            matching.push(plan.file);
         }
     }
     match matching.len() {
@@ -127,6 +126,26 @@ fn single_plan(change_id: &str, root: &Path) -> Result<PlanFile, ApprovalText> {
             plans: matching.into_iter().map(|plan| plan.display).collect(),
         }),
     }
+}
+
+/// A plan as read: the file with its sha256, and the change its Spec names.
+pub struct ReadPlan {
+    pub file: PlanFile,
+    pub change_id: Option<String>,
+}
+
+/// Every plan of [`plan_files`], read; an unreadable one is its display path and the error.
+pub fn read_plans(root: &Path) -> Vec<Result<ReadPlan, (String, io::Error)>> {
+    plan_files(root)
+        .into_iter()
+        .map(|(display, path)| match fs::read(&path) {
+            Ok(bytes) => {
+                let change_id = plan::plan_change_id(&String::from_utf8_lossy(&bytes), root);
+                Ok(ReadPlan { file: PlanFile { display, path, sha256: plan::sha256_hex(&bytes) }, change_id })
+            }
+            Err(error) => Err((display, error)),
+        })
+        .collect()
 }
 
 /// The `*.md` files directly in the plans folder, sorted by name.
