@@ -10,6 +10,29 @@ pub const SDD_DIR: [&str; 2] = [".superpowers", "sdd"];
 pub const CHANGES_DIR: [&str; 2] = ["openspec", "changes"];
 pub const APPROVAL_FILE: &str = "approval.md";
 
+/// The guarded locations as they appear in text, lower case: what every analysis that cannot be
+/// sure of its targets (a command over a cap, a program whose writes are computed) looks for.
+pub const GUARDED_NEEDLES: [&str; 3] = ["docs/superpowers/plans", ".superpowers/sdd", "approval.md"];
+
+/// Does `text`, with line continuations, quotes and backslashes removed and compared
+/// case-insensitively (P-7), name a guarded location? The one raw-text definition of "guarded
+/// location", for every fallback that cannot see paths.
+pub fn names_guarded_location(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut cleaned = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
+        at += 1;
+        match byte {
+            b'\\' if bytes.get(at) == Some(&b'\n') => at += 1,
+            b'\\' if bytes.get(at..at + 2) == Some(b"\r\n") => at += 2,
+            b'\\' | b'"' | b'\'' => {}
+            _ => cleaned.push(byte.to_ascii_lowercase()),
+        }
+    }
+    GUARDED_NEEDLES.iter().any(|needle| cleaned.windows(needle.len()).any(|window| window == needle.as_bytes()))
+}
+
 /// Symlink hops followed before a path is taken as it stands (the kernel's own limit is 40).
 const MAX_SYMLINK_HOPS: usize = 40;
 

@@ -27,6 +27,6 @@ pub fn judge_command(command: &str, base: &Path) -> Option<Denial> {
             targets.iter().find_map(|target| judge_write(target, &invisible))
         }
         // Over a cap: a fixed verdict on the raw text.
-        Err(limit) => shell::names_guarded_path(command).then_some(Denial::CommandTooLarge { limit }),
+        Err(limit) => paths::names_guarded_location(command).then_some(Denial::CommandTooLarge { limit }),
     }
 }

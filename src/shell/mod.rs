@@ -10,7 +10,7 @@
 //! A command bash itself would reject fails open: what follows an unterminated quote is never a
 //! target, but a write that parsed cleanly elsewhere in the same command still is. A command over
 //! one of the caps below is [`Unscannable`]; the gates then judge its raw text with
-//! [`names_guarded_path`].
+//! [`crate::paths::names_guarded_location`].
 
 mod parse;
 mod walk;
@@ -42,7 +42,7 @@ pub const MAX_COMMAND_WORDS: usize = 2_048;
 /// (P-8), so this bounds the time of a call.
 pub const MAX_TARGETS: usize = 1_024;
 
-/// Why a command is not parsed; the gates fall back to [`names_guarded_path`].
+/// Why a command is not parsed; the gates fall back to [`crate::paths::names_guarded_location`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unscannable {
     /// Longer than [`MAX_COMMAND_BYTES`].
@@ -72,26 +72,6 @@ pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscann
         return Err(Unscannable::TooLarge);
     }
     walk::targets(command, base)
-}
-
-/// The fixed verdict for a command that is not parsed: does its raw text, with line
-/// continuations, quotes and backslashes removed and compared case-insensitively, name a guarded
-/// location?
-pub fn names_guarded_path(command: &str) -> bool {
-    const NEEDLES: [&[u8]; 3] = [b"docs/superpowers/plans", b".superpowers/sdd", b"approval.md"];
-    let bytes = command.as_bytes();
-    let mut cleaned = Vec::with_capacity(bytes.len());
-    let mut at = 0;
-    while let Some(&byte) = bytes.get(at) {
-        at += 1;
-        match byte {
-            b'\\' if bytes.get(at) == Some(&b'\n') => at += 1,
-            b'\\' if bytes.get(at..at + 2) == Some(b"\r\n") => at += 2,
-            b'\\' | b'"' | b'\'' => {}
-            _ => cleaned.push(byte.to_ascii_lowercase()),
-        }
-    }
-    NEEDLES.iter().any(|needle| cleaned.windows(needle.len()).any(|window| window == *needle))
 }
 
 #[cfg(test)]

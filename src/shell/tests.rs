@@ -68,17 +68,17 @@ fn oversized_commands_are_unscannable() {
 }
 
 #[test]
-fn the_raw_fallback_names_guarded_paths() {
+fn the_raw_fallback_names_guarded_locations() {
     for text in [
         "cat > docs/superpowers/plans/x.md",
         "echo > Docs/Super\"Powers\"/PLANS/x.md",
         "touch .superpowers/sd\\\nd/p/x",
         "rm 'approval'.md",
     ] {
-        assert!(names_guarded_path(text), "{text}");
+        assert!(crate::paths::names_guarded_location(text), "{text}");
     }
     for text in ["cargo test", "docs/superpowers/specs/x.md", "approval-md", "$'\\x61pproval.md'"] {
-        assert!(!names_guarded_path(text), "{text}");
+        assert!(!crate::paths::names_guarded_location(text), "{text}");
     }
 }
 
