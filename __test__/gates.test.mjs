@@ -329,3 +329,27 @@ describe('checkApproval and writeApproval (natives)', () => {
     assert.doesNotMatch(repo.read('openspec/changes/feat/approval.md'), /plan:/)
   })
 })
+
+describe('Claude Code tool names, passed raw (P-16)', () => {
+  const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+  const call = (name, args) => checkGuard({ name, arguments: args }, repo.root)
+
+  test('writes and dispatches that reach guarded files are refused', () => {
+    assert.equal(call('Write', { file_path: PLAN, content: '# no spec' }), NEEDS_SPEC)
+    assert.equal(call('Edit', { file_path: 'openspec/changes/feat/approval.md', old_string: 'a', new_string: 'b' }), ONLY_APPROVE)
+    assert.equal(call('MultiEdit', { file_path: PLAN, edits: [{ old_string: 'a', new_string: 'no spec' }] }), NEEDS_SPEC)
+    assert.equal(call('Bash', { command: 'tee openspec/changes/feat/approval.md < /dev/null' }), ONLY_APPROVE)
+    for (const name of ['Task', 'Agent']) {
+      assert.equal(call(name, { prompt: 'Execute docs/superpowers/plans/p.md' }), `${BLOCKED}plan not approved; run /approve feat plan`)
+    }
+  })
+
+  test('work that does not reach them passes', () => {
+    assert.equal(call('Write', { file_path: PLAN, content: planText('feat') }), null)
+    assert.equal(call('Edit', { file_path: 'src/main.rs', old_string: 'a', new_string: 'b' }), null)
+    assert.equal(call('MultiEdit', { file_path: PLAN, edits: [{ old_string: 'a', new_string: planText('feat') }] }), null)
+    assert.equal(call('Bash', { command: 'sha256sum docs/superpowers/plans/p.md; cat openspec/changes/feat/approval.md' }), null)
+    assert.equal(call('Task', { prompt: 'Summarise the README' }), null)
+    assert.equal(call('Read', { file_path: 'openspec/changes/feat/approval.md' }), null)
+  })
+})

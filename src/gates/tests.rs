@@ -363,3 +363,51 @@ fn bash_writes_through_symlinks_are_judged_where_they_land() {
     symlink(repo.path("openspec/changes/c/approval.md"), repo.path("harmless.md")).expect("symlink");
     assert_eq!(check(&repo, "bash", &bash("echo x > harmless.md")).as_deref(), Some(ONLY_APPROVE));
 }
+
+#[test]
+fn claude_code_names_are_judged_like_their_dsh_tools() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    let spec = Repo::plan_text("c");
+    let refused = [
+        ("Write", write(PLAN, "# no spec"), NEEDS_SPEC),
+        ("Write", write("openspec/changes/c/approval.md", "design:\n"), ONLY_APPROVE),
+        (
+            "Edit",
+            Args::default().with("file_path", PLAN).with("old_string", "a").with("new_string", "- [x]"),
+            NEEDS_SPEC,
+        ),
+        ("MultiEdit", Args::default().with("file_path", PLAN).edits(&[Some(&spec), Some("fragment")]), NEEDS_SPEC),
+        ("NotebookEdit", Args::default().with("notebook_path", "docs/superpowers/plans/n.ipynb"), NEEDS_SPEC),
+        ("Bash", bash("echo x > openspec/changes/c/approval.md"), ONLY_APPROVE),
+        (
+            "Task",
+            Args::default().with("prompt", "run docs/superpowers/plans/p.md"),
+            "BLOCKED [approval-gates]: plan not approved; run /approve c plan",
+        ),
+        (
+            "Agent",
+            Args::default().with("prompt", "run docs/superpowers/plans/p.md"),
+            "BLOCKED [approval-gates]: plan not approved; run /approve c plan",
+        ),
+    ];
+    for (tool, args, denial) in &refused {
+        assert_eq!(check(&repo, tool, args).as_deref(), Some(*denial), "{tool}");
+    }
+    let allowed = [
+        ("Write", write(PLAN, &spec)),
+        ("Write", write("src/main.rs", "fn main() {}")),
+        ("Edit", Args::default().with("file_path", "README.md").with("new_string", "x")),
+        ("MultiEdit", Args::default().with("file_path", PLAN).edits(&[Some(&spec)])),
+        ("NotebookEdit", Args::default().with("notebook_path", "notebooks/n.ipynb").with("new_source", "1")),
+        ("Bash", bash("cat openspec/changes/c/approval.md && sha256sum docs/superpowers/plans/p.md")),
+        ("Task", Args::default().with("prompt", "Summarise the README")),
+        ("Agent", Args::default().with("prompt", "Read docs/superpowers/plans/ and list them")),
+        ("Read", Args::default().with("file_path", "openspec/changes/c/approval.md")),
+        // Names are exact: the DSH table's lower-case tools keep their own fields.
+        ("WRITE", write("openspec/changes/c/approval.md", "x")),
+    ];
+    for (tool, args) in &allowed {
+        assert_eq!(check(&repo, tool, args), None, "{tool}");
+    }
+}

@@ -49,6 +49,13 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
         },
         "bash" => Bash,
         "subagent" | "subagent_fork" => Dispatch { text_field: "prompt" },
+        // Claude Code's names (P-16): a harness passes its raw call, `tool_input` as the arguments.
+        "Write" => WriteFile { path_field: "file_path", content: Content::Field("content") },
+        "Edit" => WriteFile { path_field: "file_path", content: Content::Field("new_string") },
+        "MultiEdit" => WriteFile { path_field: "file_path", content: Content::EditsNewStrings },
+        "NotebookEdit" => WriteFile { path_field: "notebook_path", content: Content::Field("new_source") },
+        "Bash" => Bash,
+        "Task" | "Agent" => Dispatch { text_field: "prompt" },
         "workflow" => Dispatch { text_field: "script" },
         "send_message" => Dispatch { text_field: "message" },
         "ralph" => Dispatch { text_field: "objective" },
