@@ -12,123 +12,164 @@ const BLOCKED = 'BLOCKED [approval-gates]: '
 const NEEDS_SPEC = `${BLOCKED}plan must carry **Spec:** pointing to openspec/changes/<id>`
 const ONLY_APPROVE = `${BLOCKED}approval.md is written only by /approve`
 
-function cli(args, { input = '', cwd } = {}) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { input, cwd, encoding: 'utf8' })
+// The native hook process (hook/), built by `npm test` before these suites run.
+const HOOK = process.env.APPROVAL_GATES_HOOK ?? fileURLToPath(new URL(`../target/debug/approval-gates-hook${process.platform === 'win32' ? '.exe' : ''}`, import.meta.url))
+
+function spawned(command, prefix, args, { input = '', cwd } = {}) {
+  const result = spawnSync(command, [...prefix, ...args], { input, cwd, encoding: 'utf8' })
+  // EPIPE only means the process exited before reading all its input (a usage error).
+  if (result.error && result.status === null) throw new Error(`cannot run ${command} (build it with cargo build -p approval-gates-hook): ${result.error.message}`)
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
+
+const cli = (args, options) => spawned(process.execPath, [BIN], args, options)
+
+/** `check` is judged the same by the JS CLI and by the native hook process. */
+const CHECKERS = { 'approval-gates check': cli, 'approval-gates-hook check': (args, options) => spawned(HOOK, [], args, options) }
 
 const hook = (repo, tool_name, tool_input) =>
   JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name, tool_input, cwd: repo.root })
 
-describe('check: Claude Code PreToolUse payloads', () => {
-  const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
-  const denied = (tool, input, reason) => {
-    assert.deepEqual(cli(['check'], { input: hook(repo, tool, input) }), { code: 2, stdout: '', stderr: `${reason}\n` }, tool)
-  }
-  const allowed = (tool, input) => {
-    assert.deepEqual(cli(['check'], { input: hook(repo, tool, input) }), { code: 0, stdout: '', stderr: '' }, tool)
-  }
-
-  test('Write', () => {
-    denied('Write', { file_path: `${repo.root}/docs/superpowers/plans/q.md`, content: '# no spec' }, NEEDS_SPEC)
-    allowed('Write', { file_path: `${repo.root}/docs/superpowers/plans/q.md`, content: planText('feat') })
-    allowed('Write', { file_path: `${repo.root}/src/main.rs`, content: 'fn main() {}' })
-  })
-
-  test('Edit', () => {
-    denied('Edit', { file_path: `${repo.root}/openspec/changes/feat/approval.md`, old_string: 'a', new_string: 'b' }, ONLY_APPROVE)
-    denied('Edit', { file_path: `${repo.root}/docs/superpowers/plans/p.md`, old_string: 'a', new_string: '- [x] done' }, NEEDS_SPEC)
-  })
-
-  test('MultiEdit', () => {
-    const edits = [{ old_string: 'a', new_string: planText('feat') }, { old_string: 'b', new_string: 'no spec' }]
-    denied('MultiEdit', { file_path: `${repo.root}/docs/superpowers/plans/p.md`, edits }, NEEDS_SPEC)
-    allowed('MultiEdit', { file_path: `${repo.root}/docs/superpowers/plans/p.md`, edits: edits.slice(0, 1) })
-  })
-
-  test('NotebookEdit', () => {
-    denied('NotebookEdit', { notebook_path: `${repo.root}/docs/superpowers/plans/n.ipynb`, new_source: 'print(1)' }, NEEDS_SPEC)
-    allowed('NotebookEdit', { notebook_path: `${repo.root}/notebooks/n.ipynb`, new_source: 'print(1)' })
-  })
-
-  test('Task and Agent', () => {
-    for (const tool of ['Task', 'Agent']) {
-      denied(tool, { description: 'd', prompt: 'Execute docs/superpowers/plans/p.md', subagent_type: 'general' }, `${BLOCKED}plan not approved; run /approve feat plan`)
-      allowed(tool, { description: 'd', prompt: 'Summarise the README' })
+for (const [checker, cli] of Object.entries(CHECKERS)) {
+  describe(`${checker}: Claude Code PreToolUse payloads`, () => {
+    const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+    const denied = (tool, input, reason) => {
+      assert.deepEqual(cli(['check'], { input: hook(repo, tool, input) }), { code: 2, stdout: '', stderr: `${reason}\n` }, tool)
     }
-  })
+    const allowed = (tool, input) => {
+      assert.deepEqual(cli(['check'], { input: hook(repo, tool, input) }), { code: 0, stdout: '', stderr: '' }, tool)
+    }
 
-  test('read-only and unknown tools pass', () => {
-    allowed('Read', { file_path: `${repo.root}/openspec/changes/feat/approval.md` })
-    allowed('mcp__x__y', { anything: 1 })
-  })
-
-  test('relative paths resolve against the payload cwd, or --cwd when given', () => {
-    const input = hook(repo, 'Write', { file_path: 'openspec/changes/feat/approval.md', content: 'x' })
-    assert.equal(cli(['check'], { input }).code, 2)
-    const dsh = JSON.stringify({ name: 'write', arguments: { file_path: 'docs/superpowers/plans/q.md', content: planText('feat') } })
-    assert.equal(cli(['check', '--cwd', repo.root], { input: dsh }).code, 0)
-    assert.equal(cli(['check', '--cwd', makeRepo().root], { input: dsh }).code, 2)
-  })
-
-  test('--json prints a PreToolUse deny decision and exits 0', () => {
-    const input = hook(repo, 'Write', { file_path: 'openspec/changes/feat/approval.md', content: 'x' })
-    const result = cli(['check', '--json'], { input })
-    assert.equal(result.code, 0)
-    assert.deepEqual(JSON.parse(result.stdout), {
-      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: ONLY_APPROVE },
+    test('Write', () => {
+      denied('Write', { file_path: `${repo.root}/docs/superpowers/plans/q.md`, content: '# no spec' }, NEEDS_SPEC)
+      allowed('Write', { file_path: `${repo.root}/docs/superpowers/plans/q.md`, content: planText('feat') })
+      allowed('Write', { file_path: `${repo.root}/src/main.rs`, content: 'fn main() {}' })
     })
-    assert.deepEqual(cli(['check', '--json'], { input: hook(repo, 'Read', { file_path: 'x' }) }), { code: 0, stdout: '', stderr: '' })
-  })
-})
 
-describe('check: bash commands that would approve are refused', () => {
-  const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
-  for (const command of [
-    'approval-gates approve feat plan',
-    'npx approval-gates approve feat plan',
-    'npm exec approval-gates -- approve feat design',
-    './node_modules/.bin/approval-gates approve feat plan',
-    'node node_modules/approval-gates/bin/approval-gates.mjs approve feat plan',
-    'echo yes | approval-gates approve feat plan',
-    `node -e "require('approval-gates').writeApproval('feat', 'plan', true)"`,
-    `bash -c 'cd /tmp && npx approval-gates approve feat plan'`,
-  ]) {
-    test(command, () => {
-      assert.deepEqual(cli(['check'], { input: hook(repo, 'Bash', { command }) }), { code: 2, stdout: '', stderr: `${ONLY_APPROVE}\n` })
+    test('Edit', () => {
+      denied('Edit', { file_path: `${repo.root}/openspec/changes/feat/approval.md`, old_string: 'a', new_string: 'b' }, ONLY_APPROVE)
+      denied('Edit', { file_path: `${repo.root}/docs/superpowers/plans/p.md`, old_string: 'a', new_string: '- [x] done' }, NEEDS_SPEC)
     })
-  }
 
-  test('other bash commands through the hook', () => {
-    const run = (command) => cli(['check'], { input: hook(repo, 'Bash', { command }) })
-    assert.deepEqual(run('approval-gates status && cargo test'), { code: 0, stdout: '', stderr: '' })
-    assert.equal(run("cat > docs/superpowers/plans/q.md <<'EOF'\n**Spec:** openspec/changes/feat/\nEOF").stderr, `${NEEDS_SPEC}\n`)
-    assert.equal(run('echo x >> .superpowers/sdd/p/progress.md').stderr, `${BLOCKED}plan not approved; run /approve feat plan\n`)
-  })
-})
-
-describe('check: input it cannot read blocks', () => {
-  for (const [label, input, message] of [
-    ['not JSON', 'garbage', /stdin is not JSON/],
-    ['empty', '', /stdin is not JSON/],
-    ['an array', '[1]', /one JSON object/],
-    ['no tool name', '{"arguments": {}}', /expected a DSH tool call/],
-    ['another hook event', '{"hook_event_name": "PostToolUse", "tool_name": "Write", "tool_input": {}}', /judges PreToolUse payloads/],
-  ]) {
-    test(label, () => {
-      const result = cli(['check'], { input })
-      assert.equal(result.code, 2)
-      assert.equal(result.stdout, '')
-      assert.match(result.stderr, message)
-      assert.match(result.stderr, /the call is blocked/)
+    test('MultiEdit', () => {
+      const edits = [{ old_string: 'a', new_string: planText('feat') }, { old_string: 'b', new_string: 'no spec' }]
+      denied('MultiEdit', { file_path: `${repo.root}/docs/superpowers/plans/p.md`, edits }, NEEDS_SPEC)
+      allowed('MultiEdit', { file_path: `${repo.root}/docs/superpowers/plans/p.md`, edits: edits.slice(0, 1) })
     })
-  }
 
-  test('a DSH-shaped call is judged as is', () => {
-    const input = JSON.stringify({ name: 'write', arguments: { file_path: '/r/openspec/changes/x/approval.md', content: 'x' } })
-    assert.deepEqual(cli(['check'], { input }), { code: 2, stdout: '', stderr: `${ONLY_APPROVE}\n` })
+    test('NotebookEdit', () => {
+      denied('NotebookEdit', { notebook_path: `${repo.root}/docs/superpowers/plans/n.ipynb`, new_source: 'print(1)' }, NEEDS_SPEC)
+      allowed('NotebookEdit', { notebook_path: `${repo.root}/notebooks/n.ipynb`, new_source: 'print(1)' })
+    })
+
+    test('Task and Agent', () => {
+      for (const tool of ['Task', 'Agent']) {
+        denied(tool, { description: 'd', prompt: 'Execute docs/superpowers/plans/p.md', subagent_type: 'general' }, `${BLOCKED}plan not approved; run /approve feat plan`)
+        allowed(tool, { description: 'd', prompt: 'Summarise the README' })
+      }
+    })
+
+    test('read-only and unknown tools pass', () => {
+      allowed('Read', { file_path: `${repo.root}/openspec/changes/feat/approval.md` })
+      allowed('mcp__x__y', { anything: 1 })
+    })
+
+    test('relative paths resolve against the payload cwd, or --cwd when given', () => {
+      const input = hook(repo, 'Write', { file_path: 'openspec/changes/feat/approval.md', content: 'x' })
+      assert.equal(cli(['check'], { input }).code, 2)
+      const dsh = JSON.stringify({ name: 'write', arguments: { file_path: 'docs/superpowers/plans/q.md', content: planText('feat') } })
+      assert.equal(cli(['check', '--cwd', repo.root], { input: dsh }).code, 0)
+      assert.equal(cli(['check', '--cwd', makeRepo().root], { input: dsh }).code, 2)
+    })
+
+    test('--json prints a PreToolUse deny decision and exits 0', () => {
+      const input = hook(repo, 'Write', { file_path: 'openspec/changes/feat/approval.md', content: 'x' })
+      const result = cli(['check', '--json'], { input })
+      assert.equal(result.code, 0)
+      assert.deepEqual(JSON.parse(result.stdout), {
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: ONLY_APPROVE },
+      })
+      assert.deepEqual(cli(['check', '--json'], { input: hook(repo, 'Read', { file_path: 'x' }) }), { code: 0, stdout: '', stderr: '' })
+    })
   })
-})
+
+  describe(`${checker}: bash commands that would approve are refused`, () => {
+    const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+    for (const command of [
+      'approval-gates approve feat plan',
+      'npx approval-gates approve feat plan',
+      'npm exec approval-gates -- approve feat design',
+      './node_modules/.bin/approval-gates approve feat plan',
+      'node node_modules/approval-gates/bin/approval-gates.mjs approve feat plan',
+      'echo yes | approval-gates approve feat plan',
+      `node -e "require('approval-gates').writeApproval('feat', 'plan', true)"`,
+      `bash -c 'cd /tmp && npx approval-gates approve feat plan'`,
+    ]) {
+      test(command, () => {
+        assert.deepEqual(cli(['check'], { input: hook(repo, 'Bash', { command }) }), { code: 2, stdout: '', stderr: `${ONLY_APPROVE}\n` })
+      })
+    }
+
+    test('other bash commands through the hook', () => {
+      const run = (command) => cli(['check'], { input: hook(repo, 'Bash', { command }) })
+      assert.deepEqual(run('approval-gates status && cargo test'), { code: 0, stdout: '', stderr: '' })
+      assert.equal(run("cat > docs/superpowers/plans/q.md <<'EOF'\n**Spec:** openspec/changes/feat/\nEOF").stderr, `${NEEDS_SPEC}\n`)
+      assert.equal(run('echo x >> .superpowers/sdd/p/progress.md').stderr, `${BLOCKED}plan not approved; run /approve feat plan\n`)
+    })
+  })
+
+  describe(`${checker}: input it cannot read blocks`, () => {
+    for (const [label, input, message] of [
+      ['not JSON', 'garbage', /stdin is not JSON/],
+      ['empty', '', /stdin is not JSON/],
+      ['an array', '[1]', /one JSON object/],
+      ['no tool name', '{"arguments": {}}', /expected a DSH tool call/],
+      ['another hook event', '{"hook_event_name": "PostToolUse", "tool_name": "Write", "tool_input": {}}', /judges PreToolUse payloads/],
+    ]) {
+      test(label, () => {
+        const result = cli(['check'], { input })
+        assert.equal(result.code, 2)
+        assert.equal(result.stdout, '')
+        assert.match(result.stderr, message)
+        assert.match(result.stderr, /the call is blocked/)
+      })
+    }
+
+    test('a DSH-shaped call is judged as is', () => {
+      const input = JSON.stringify({ name: 'write', arguments: { file_path: '/r/openspec/changes/x/approval.md', content: 'x' } })
+      assert.deepEqual(cli(['check'], { input }), { code: 2, stdout: '', stderr: `${ONLY_APPROVE}\n` })
+    })
+  })
+
+  describe(`${checker}: its command line`, () => {
+    test('--help, unknown options and positional arguments', () => {
+      const help = cli(['check', '--help'])
+      assert.equal(help.code, 0)
+      assert.match(help.stdout, /^usage: approval-gates check \[--cwd DIR\] \[--json\]\n/)
+      const option = cli(['check', '--verbose'], { input: '{"name":"read"}' })
+      assert.equal(option.code, 2)
+      assert.match(option.stderr, /^approval-gates check: Unknown option '--verbose'/)
+      assert.match(option.stderr, /usage: approval-gates check/)
+      const positional = cli(['check', 'Write'], { input: '{"name":"read"}' })
+      assert.deepEqual(positional, { code: 2, stdout: '', stderr: 'approval-gates check: unexpected argument "Write"; the tool call is read from stdin\n' })
+      assert.match(cli(['check', '--cwd'], { input: '{"name":"read"}' }).stderr, /Option '--cwd <value>' argument missing/)
+    })
+
+    test('--cwd=DIR is --cwd DIR', () => {
+      const repo = makeRepo()
+      const input = JSON.stringify({ name: 'write', arguments: { file_path: 'openspec/changes/c/approval.md', content: 'x' } })
+      assert.deepEqual(cli([`--cwd=${repo.root}`, 'check'].reverse(), { input }), { code: 2, stdout: '', stderr: `${ONLY_APPROVE}\n` })
+      assert.equal(cli(['check', `--cwd=${repo.root}`], { input: JSON.stringify({ name: 'write', arguments: { file_path: 'src/a.rs', content: 'x' } }) }).code, 0)
+    })
+
+    test('a terminal on stdin is nothing piped in', { skip: process.platform !== 'linux' && 'needs util-linux script' }, () => {
+      const command = checker === 'approval-gates check' ? `'${process.execPath}' '${BIN}' check` : `'${HOOK}' check`
+      const result = spawnSync('script', ['-qec', command, '/dev/null'], { input: '', encoding: 'utf8' })
+      assert.equal(result.status, 2)
+      assert.match(result.stdout, /reads one tool call as JSON on stdin; nothing was piped in/)
+    })
+  })
+}
 
 describe('approve', () => {
   test('refuses when stdin is not a terminal, even with a piped yes', () => {

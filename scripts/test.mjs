@@ -26,7 +26,12 @@ function run(label, command, args) {
 const coreNode = process.env.npm_node_execpath || process.execPath
 const testArgs = ['--test', '--test-reporter=spec']
 
-if (!process.argv.includes('--no-cargo')) run('rust core', 'cargo', ['test', '--quiet'])
+if (!process.argv.includes('--no-cargo')) {
+  run('rust core', 'cargo', ['test', '--quiet'])
+  // The native hook: its own tests, then the debug binary the CLI suites spawn.
+  run('native hook', 'cargo', ['test', '--quiet', '-p', 'approval-gates-hook'])
+  run('native hook binary', 'cargo', ['build', '--quiet', '-p', 'approval-gates-hook'])
+}
 run(`node ${nodeVersionOf(coreNode)?.join('.')}`, coreNode, [...testArgs, ...suites('__test__')])
 const hosted = suites('__test__/dsh')
 if (hosted.length > 0) {

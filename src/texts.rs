@@ -261,3 +261,76 @@ mod tests {
         }
     }
 }
+
+/// The native hook process (`approval-gates-hook`), in the words of the JS CLI's `check`
+/// (`lib/cli/main.mjs`), so a hook behaves the same whichever of the two runs it.
+pub mod hook {
+    use std::fmt;
+
+    pub const CHECK_HELP: &str = "usage: approval-gates check [--cwd DIR] [--json]
+
+Reads one tool call as JSON on stdin, either DSH-shaped {\"name\", \"arguments\"} or a Claude Code
+PreToolUse payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}, and judges it.
+
+  allowed    exit 0, nothing printed
+  denied     the reason on stderr, exit 2 (Claude Code blocks the call and shows it)
+  --json     a denial is printed as a PreToolUse permission decision on stdout, exit 0
+  bad input  a message on stderr, exit 2: a guard that cannot read its input blocks
+
+  --cwd DIR  the session directory (default: the payload's cwd, else the current directory)
+";
+
+    /// What is wrong with the command line; printed as `approval-gates check: <problem>` + help.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub enum ArgumentProblem {
+        UnknownOption(String),
+        MissingValue(&'static str),
+        TakesNoValue(&'static str),
+    }
+
+    impl fmt::Display for ArgumentProblem {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            match self {
+                ArgumentProblem::UnknownOption(option) => write!(f, "Unknown option '{option}'"),
+                ArgumentProblem::MissingValue(option) => write!(f, "Option '{option} <value>' argument missing"),
+                ArgumentProblem::TakesNoValue(option) => write!(f, "Option '{option}' does not take an argument"),
+            }
+        }
+    }
+
+    /// Why the input cannot be judged; the call is blocked.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub enum InputProblem {
+        /// A positional argument: the tool call is read from stdin.
+        UnexpectedArgument(String),
+        NothingPiped,
+        NotJson(String),
+        NotAnObject,
+        NotAToolCall,
+        /// A Claude Code payload for another event; the event as JSON.
+        OtherEvent(String),
+        Unreadable(String),
+    }
+
+    impl fmt::Display for InputProblem {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("approval-gates check: ")?;
+            match self {
+                InputProblem::UnexpectedArgument(argument) => {
+                    write!(f, "unexpected argument {argument:?}; the tool call is read from stdin")
+                }
+                InputProblem::NothingPiped => f.write_str("reads one tool call as JSON on stdin; nothing was piped in"),
+                InputProblem::NotJson(reason) => write!(f, "stdin is not JSON ({reason}); the call is blocked"),
+                InputProblem::NotAnObject => f.write_str("stdin must hold one JSON object; the call is blocked"),
+                InputProblem::NotAToolCall => f.write_str(
+                    "expected a DSH tool call {\"name\", \"arguments\"} or a Claude Code PreToolUse payload \
+                     {\"tool_name\", \"tool_input\", …}; the call is blocked",
+                ),
+                InputProblem::OtherEvent(event) => {
+                    write!(f, "check judges PreToolUse payloads; this one is for {event}; the call is blocked")
+                }
+                InputProblem::Unreadable(reason) => write!(f, "stdin cannot be read ({reason}); the call is blocked"),
+            }
+        }
+    }
+}
