@@ -33,6 +33,9 @@ pub fn names_guarded_location(text: &str) -> bool {
     GUARDED_NEEDLES.iter().any(|needle| cleaned.windows(needle.len()).any(|window| window == needle.as_bytes()))
 }
 
+#[cfg(target_os = "linux")]
+mod symlink_free;
+
 /// Symlink hops followed before a path is taken as it stands (the kernel's own limit is 40).
 const MAX_SYMLINK_HOPS: usize = 40;
 
@@ -157,9 +160,14 @@ pub fn approval_file(root: &Path, change_id: &str) -> PathBuf {
 /// target of a dangling symlink, else the real path of its deepest existing ancestor with the
 /// missing tail appended. `path` must be absolute and normalized.
 pub fn real_path(path: &Path) -> PathBuf {
+    #[cfg(target_os = "linux")]
+    if symlink_free::lands_on_itself(path) {
+        return path.to_path_buf();
+    }
     resolve(path, 0)
 }
 
+/// The portable resolution of [`real_path`]: follows every link, one directory at a time.
 fn resolve(path: &Path, hops: usize) -> PathBuf {
     let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
         return path.to_path_buf();
@@ -267,6 +275,60 @@ mod tests {
 
         symlink("loop", root.join("loop")).expect("test fixture");
         assert_eq!(real_path(&root.join("loop")), root.join("loop"));
+    }
+
+    /// A tree with every shape P-8 meets: plain directories and files, links to directories and
+    /// files, chains, dangling links, loops, a file used as a directory.
+    #[cfg(unix)]
+    fn linked_tree() -> (tempfile::TempDir, PathBuf) {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().expect("test fixture");
+        let root = fs::canonicalize(dir.path()).expect("test fixture");
+        let plans = root.join("docs/superpowers/plans");
+        fs::create_dir_all(&plans).expect("test fixture");
+        fs::create_dir_all(root.join("src/deep")).expect("test fixture");
+        fs::write(root.join("src/x.rs"), "").expect("test fixture");
+        symlink(&plans, root.join("src/deep/notes")).expect("test fixture");
+        symlink("deep/notes", root.join("src/chained")).expect("test fixture");
+        symlink("x.rs", root.join("src/alias.rs")).expect("test fixture");
+        symlink("../openspec/changes/c/approval.md", root.join("src/dangling.md")).expect("test fixture");
+        symlink("loop", root.join("src/loop")).expect("test fixture");
+        (dir, root)
+    }
+
+    const SYMLINK_FREE: [&str; 5] =
+        ["src/x.rs", "src/new.rs", "src/deep", "src/missing/a/b.rs", "docs/superpowers/plans/p.md"];
+    const LINKED: [&str; 6] =
+        ["src/deep/notes/x.md", "src/chained/a/b.md", "src/alias.rs", "src/dangling.md", "src/loop", "src/x.rs/y"];
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn openat2_answers_symlink_free_paths_and_leaves_the_rest_to_the_walk() {
+        let (_dir, root) = linked_tree();
+        if !symlink_free::lands_on_itself(Path::new("/")) {
+            eprintln!("openat2 is not available here: only the portable resolution is tested");
+            return;
+        }
+        for relative in SYMLINK_FREE {
+            assert!(symlink_free::lands_on_itself(&root.join(relative)), "{relative}");
+        }
+        for relative in LINKED {
+            assert!(!symlink_free::lands_on_itself(&root.join(relative)), "{relative}");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_fast_path_and_the_portable_walk_agree() {
+        let (_dir, root) = linked_tree();
+        for relative in SYMLINK_FREE.iter().chain(&LINKED) {
+            let path = root.join(relative);
+            assert_eq!(real_path(&path), resolve(&path, 0), "{relative}");
+        }
+        let plans = root.join("docs/superpowers/plans");
+        assert_eq!(real_path(&root.join("src/chained/a/b.md")), plans.join("a/b.md"));
+        assert_eq!(real_path(&root.join("src/dangling.md")), root.join("openspec/changes/c/approval.md"));
+        assert_eq!(real_path(&root.join("src/missing/a/b.rs")), root.join("src/missing/a/b.rs"));
     }
 }
 
