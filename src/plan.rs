@@ -2,6 +2,8 @@
 //! plan's bytes (D-9, D-10).
 
 use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{self, Read};
 use std::path::{Component, Path};
 
 use sha2::{Digest, Sha256};
@@ -16,8 +18,28 @@ const SPEC_MARKERS: [&str; 2] = ["**Spec:**", "**Spec**:"];
 /// Tolerant of how markdown dresses a path: `` `path` ``, `<path>`, `[text](path)`, and trailing
 /// punctuation.
 pub fn spec_reference(text: &str) -> Option<&str> {
-    let start = SPEC_MARKERS.iter().filter_map(|marker| text.find(marker).map(|at| at + marker.len())).min()?;
-    let line = text[start..].lines().next().unwrap_or("");
+    spec_value(&text[spec_marker_end(text)?..])
+}
+
+/// Where the text after the first Spec marker starts. One pass that stops at the first marker
+/// (usually in a plan's header), instead of one search per marker through the whole plan.
+fn spec_marker_end(text: &str) -> Option<usize> {
+    const STEM: &str = "**Spec";
+    let mut from = 0;
+    while let Some(offset) = text.get(from..)?.find(STEM) {
+        let at = from + offset;
+        let after = text.get(at..).unwrap_or("");
+        if let Some(marker) = SPEC_MARKERS.iter().find(|marker| after.starts_with(*marker)) {
+            return Some(at + marker.len());
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// The path on the line that follows a Spec marker.
+fn spec_value(after_marker: &str) -> Option<&str> {
+    let line = after_marker.lines().next().unwrap_or("");
     let value = line.trim_start_matches([' ', '\t']);
     let path = if let Some(rest) = value.strip_prefix('`') {
         rest.split('`').next().unwrap_or("")
@@ -73,12 +95,41 @@ pub fn plan_change_id(plan_text: &str, root: &Path) -> Option<String> {
 
 /// Lowercase hex sha256, the form approval.md stores.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
+    hex(&Sha256::digest(bytes))
+}
+
+fn hex(digest: &[u8]) -> String {
     let mut hex = String::with_capacity(64);
     for byte in digest {
         let _ = write!(hex, "{byte:02x}");
     }
     hex
+}
+
+/// A file's bytes and their sha256, hashed while it is read.
+pub struct HashedFile {
+    pub bytes: Vec<u8>,
+    pub sha256: String,
+}
+
+/// Chunks of the size that stays in cache between the copy from the kernel and the hash.
+const HASH_CHUNK: u64 = 64 << 10;
+
+/// Reads `path` once, hashing each chunk as it arrives: the plan is not walked a second time
+/// from memory to hash it.
+pub fn read_hashed(path: &Path) -> io::Result<HashedFile> {
+    let mut file = File::open(path)?;
+    let expected = file.metadata().map_or(0, |meta| meta.len());
+    let mut bytes = Vec::with_capacity(usize::try_from(expected).unwrap_or(0).saturating_add(1));
+    let mut hasher = Sha256::new();
+    loop {
+        let start = bytes.len();
+        if (&mut file).take(HASH_CHUNK).read_to_end(&mut bytes)? == 0 {
+            break;
+        }
+        hasher.update(bytes.get(start..).unwrap_or_default());
+    }
+    Ok(HashedFile { bytes, sha256: hex(&hasher.finalize()) })
 }
 
 #[cfg(test)]
@@ -144,5 +195,30 @@ mod tests {
     #[test]
     fn sha256_is_lowercase_hex() {
         assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+
+    #[test]
+    fn hashing_while_reading_is_hashing_what_was_read() {
+        let dir = tempfile::tempdir().expect("test fixture");
+        for size in [0, 1, HASH_CHUNK as usize - 1, HASH_CHUNK as usize, 3 * HASH_CHUNK as usize + 7] {
+            let content: Vec<u8> = (0..size).map(|i| (i * 31 % 251) as u8).collect();
+            let path = dir.path().join(format!("{size}.md"));
+            std::fs::write(&path, &content).expect("test fixture");
+            let read = read_hashed(&path).expect("readable");
+            assert_eq!(read.bytes, content, "{size}");
+            assert_eq!(read.sha256, sha256_hex(&content), "{size}");
+        }
+        assert!(read_hashed(&dir.path().join("missing.md")).is_err());
+    }
+
+    #[test]
+    fn the_first_marker_wins_whichever_it_is() {
+        assert_eq!(
+            spec_reference("**Spec**: openspec/changes/a\n**Spec:** openspec/changes/b"),
+            Some("openspec/changes/a")
+        );
+        assert_eq!(spec_reference("**Specs:** x\n**Spec**Spec:** openspec/changes/c"), Some("openspec/changes/c"));
+        assert_eq!(spec_reference("**Spec\n**Spec:** é openspec/changes/d"), Some("é"));
+        assert_eq!(spec_reference("**Spec"), None);
     }
 }

@@ -12,15 +12,15 @@ use crate::texts::Denial;
 /// A reference to `docs/superpowers/plans/<plan_name>.md` under `root`.
 pub fn check_plan_reference(root: &Path, plan_name: &str) -> Option<Denial> {
     let unreadable = Some(Denial::PlanNotApproved { change_id: None });
-    let Ok(bytes) = fs::read(paths::plan_file(root, plan_name)) else {
+    let Ok(plan) = plan::read_hashed(&paths::plan_file(root, plan_name)) else {
         return unreadable;
     };
-    let Some(change_id) = plan::plan_change_id(&String::from_utf8_lossy(&bytes), root) else {
+    let Some(change_id) = plan::plan_change_id(&String::from_utf8_lossy(&plan.bytes), root) else {
         return unreadable;
     };
     match approval::read_record(root, &change_id).plan_sha256() {
         None => Some(Denial::PlanNotApproved { change_id: Some(change_id) }),
-        Some(approved) if approved.eq_ignore_ascii_case(&plan::sha256_hex(&bytes)) => None,
+        Some(approved) if approved.eq_ignore_ascii_case(&plan.sha256) => None,
         Some(_) => Some(Denial::PlanChanged),
     }
 }
