@@ -177,6 +177,13 @@ function nativeHook() {
   return { label: `approval-gates-hook check${note}`, median: perCommand(quick ? 5 : 21, (c, runs) => spawnMedian(binary, ['check'], hookPayload(c), runs)) }
 }
 
+/** What any process costs here: spawning a program that does nothing. It bounds the hook rows. */
+function processFloor() {
+  const binary = ['/bin/true', '/usr/bin/true'].find((file) => existsSync(file))
+  if (binary === undefined) return { skipped: 'no /bin/true to measure the process floor with' }
+  return { label: `process floor: ${binary}`, median: perCommand(quick ? 5 : 21, (c, runs) => spawnMedian(binary, [], hookPayload(c), runs)) }
+}
+
 function jsCli() {
   const bin = join(project, 'bin/approval-gates.mjs')
   return { label: 'approval-gates check (node CLI)', median: perCommand(quick ? 2 : 5, (c, runs) => spawnMedian(process.execPath, [bin, 'check'], hookPayload(c), runs)) }
@@ -228,7 +235,7 @@ const bash = bashMedian(AGENT_COMMANDS)
 const classes = [...PIPELINE_CLASSES, ...TEN_KB].map(([label, command]) => [label, bashMedian([command]).median])
 const worstPipeline = classes.slice(0, PIPELINE_CLASSES.length).reduce((a, b) => (b[1] > a[1] ? b : a))
 const worstTenKb = classes.slice(PIPELINE_CLASSES.length).reduce((a, b) => (b[1] > a[1] ? b : a))
-const processes = { hook: nativeHook(), python: python(), js: jsCli(), dcg: dcg(), ccsn: ccSafetyNet() }
+const processes = { floor: processFloor(), hook: nativeHook(), python: python(), js: jsCli(), dcg: dcg(), ccsn: ccSafetyNet() }
 const rss = memory()
 
 // --- report ------------------------------------------------------------------------------------
@@ -253,6 +260,7 @@ const { hook, python: old } = processes
 const hookMs = hook.median ?? Number.NaN
 const checks = [
   ['hook process per call', hookMs, '≤ 5 ms', (v) => v <= 5e6, fmt],
+  ...(processes.floor.skipped ? [] : [['hook process above the process floor', hookMs - processes.floor.median, '(reported)', () => true, fmt]]),
   ['hook process vs the python path', old.median / hookMs, '≥ 4× faster', (r) => r >= 4, (r) => `${times(r)} faster`],
   ...[processes.dcg, processes.ccsn].filter((row) => !row.skipped).map((row) => [`hook process vs ${row.label}`, row.median / hookMs, '(reported)', () => true, (r) => `${times(r)} faster`]),
   ['bash in process, median of the agent commands', bash.median, '≤ 10 µs', (v) => v <= 10e3, fmt],

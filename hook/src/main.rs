@@ -68,7 +68,8 @@ fn process_cwd() -> PathBuf {
 
 /// Judges the call on stdin: `Ok(None)` allows it, `Ok(Some(reason))` refuses it.
 fn judge(options: &Options, stdin: &mut impl Read) -> Result<Option<String>, InputProblem> {
-    let mut text = String::new();
+    // Most payloads fit: one read instead of a doubling series of small ones.
+    let mut text = String::with_capacity(16 << 10);
     stdin.read_to_string(&mut text).map_err(|error| match error.kind() {
         io::ErrorKind::InvalidData => InputProblem::NotJson("stdin is not UTF-8".into()),
         _ => InputProblem::Unreadable(error.to_string()),
