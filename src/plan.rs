@@ -113,7 +113,7 @@ pub struct HashedFile {
 }
 
 /// Chunks of the size that stays in cache between the copy from the kernel and the hash.
-const HASH_CHUNK: u64 = 64 << 10;
+const HASH_CHUNK: usize = 64 << 10;
 
 /// Reads `path` once, hashing each chunk as it arrives: the plan is not walked a second time
 /// from memory to hash it.
@@ -123,8 +123,17 @@ pub fn read_hashed(path: &Path) -> io::Result<HashedFile> {
     let mut bytes = Vec::with_capacity(usize::try_from(expected).unwrap_or(0).saturating_add(1));
     let mut hasher = Sha256::new();
     loop {
+        // A whole chunk per read (`read_to_end` would read 8 KiB at a time here).
         let start = bytes.len();
-        if (&mut file).take(HASH_CHUNK).read_to_end(&mut bytes)? == 0 {
+        bytes.resize(start + HASH_CHUNK, 0);
+        let read = loop {
+            match file.read(bytes.get_mut(start..).unwrap_or_default()) {
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                outcome => break outcome?,
+            }
+        };
+        bytes.truncate(start + read);
+        if read == 0 {
             break;
         }
         hasher.update(bytes.get(start..).unwrap_or_default());
@@ -200,7 +209,7 @@ mod tests {
     #[test]
     fn hashing_while_reading_is_hashing_what_was_read() {
         let dir = tempfile::tempdir().expect("test fixture");
-        for size in [0, 1, HASH_CHUNK as usize - 1, HASH_CHUNK as usize, 3 * HASH_CHUNK as usize + 7] {
+        for size in [0, 1, HASH_CHUNK - 1, HASH_CHUNK, 3 * HASH_CHUNK + 7] {
             let content: Vec<u8> = (0..size).map(|i| (i * 31 % 251) as u8).collect();
             let path = dir.path().join(format!("{size}.md"));
             std::fs::write(&path, &content).expect("test fixture");
