@@ -181,7 +181,8 @@ function nativeHook() {
 function processFloor() {
   const binary = ['/bin/true', '/usr/bin/true'].find((file) => existsSync(file))
   if (binary === undefined) return { skipped: 'no /bin/true to measure the process floor with' }
-  return { label: `process floor: ${binary}`, median: perCommand(quick ? 5 : 21, (c, runs) => spawnMedian(binary, [], hookPayload(c), runs)) }
+  // It reads no stdin: writing the payload to it would fail with EPIPE.
+  return { label: `process floor: ${binary}`, median: perCommand(quick ? 5 : 21, (c, runs) => spawnMedian(binary, [], '', runs)) }
 }
 
 function jsCli() {
@@ -276,6 +277,6 @@ const checks = [
 console.log('\n| figure | measured | goal | met |')
 console.log('|---|---|---|---|')
 for (const [label, value, goal, met, show] of checks) {
-  const verdict = Number.isNaN(value) ? 'not measured' : met(value) ? 'yes' : 'no'
+  const verdict = Number.isNaN(value) ? 'not measured' : goal === '(reported)' ? '—' : met(value) ? 'yes' : 'no'
   console.log(`| ${label} | ${Number.isNaN(value) ? '—' : show(value)} | ${goal} | ${verdict} |`)
 }
