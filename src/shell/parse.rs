@@ -62,19 +62,22 @@ pub fn parse(source: &str, budget: &mut Budget) -> Result<Tree, Unscannable> {
 /// `TreeCursor::field_name` measure and validate a C string on every call, and the walker asks
 /// for every node.
 struct Names {
-    kinds: Vec<String>,
-    fields: Vec<Option<String>>,
+    kinds: Vec<&'static str>,
+    fields: Vec<Option<&'static str>>,
 }
 
 fn names() -> &'static Names {
     static NAMES: OnceLock<Names> = OnceLock::new();
     NAMES.get_or_init(|| {
-        let language: Language = tree_sitter_bash::LANGUAGE.into();
+        static LANGUAGE: OnceLock<Language> = OnceLock::new();
+        let language: &'static Language = LANGUAGE.get_or_init(|| tree_sitter_bash::LANGUAGE.into());
+        // The grammar's names are static: borrowed, not copied (a hook process builds this table
+        // on every call).
         let kinds = (0..language.node_kind_count())
-            .map(|id| u16::try_from(id).ok().and_then(|id| language.node_kind_for_id(id)).unwrap_or("").to_string())
+            .map(|id| u16::try_from(id).ok().and_then(|id| language.node_kind_for_id(id)).unwrap_or(""))
             .collect();
         let fields = (0..=language.field_count())
-            .map(|id| u16::try_from(id).ok().and_then(|id| language.field_name_for_id(id)).map(str::to_string))
+            .map(|id| u16::try_from(id).ok().and_then(|id| language.field_name_for_id(id)))
             .collect();
         Names { kinds, fields }
     })
@@ -86,7 +89,7 @@ pub fn node_kind<'t>(node: impl Borrow<Node<'t>>) -> &'static str {
         // tree-sitter's reserved symbols for syntax errors, outside the grammar's table.
         u16::MAX => "ERROR",
         ERROR_REPEAT => "_ERROR",
-        id => names().kinds.get(usize::from(id)).map_or("", String::as_str),
+        id => names().kinds.get(usize::from(id)).copied().unwrap_or(""),
     }
 }
 
@@ -95,5 +98,5 @@ const ERROR_REPEAT: u16 = u16::MAX - 1;
 /// `cursor.field_name()`, from the table.
 pub fn field_name(cursor: &TreeCursor) -> Option<&'static str> {
     let id = cursor.field_id()?;
-    names().fields.get(usize::from(id.get()))?.as_deref()
+    *names().fields.get(usize::from(id.get()))?
 }
