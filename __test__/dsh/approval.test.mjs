@@ -58,8 +58,25 @@ for (const [entry, approve] of Object.entries(entries)) {
       assert.equal(request.questions.length, 1)
       const [question] = request.questions
       assert.deepEqual(question.options, [{ label: 'Approve' }, { label: 'Cancel' }])
-      const shown = `${question.question}\n${question.detail}`
-      for (const part of ['feat', 'plan', PLAN, sha256(planText('feat'))]) assert.ok(shown.includes(part), part)
+      assert.equal(question.question, 'Approve the plan of feat?')
+      // DSH renders `detail` as Markdown: one list item per fact keeps them on separate lines.
+      assert.equal(
+        question.detail,
+        `- change: \`openspec/changes/feat/\`\n- kind: plan\n- plan: \`${PLAN}\`\n- sha256: \`${sha256(planText('feat'))}\``,
+      )
+    })
+
+    test('a design is shown without plan lines; a plan name with Markdown characters is shown verbatim', async () => {
+      const s = await openSession()
+      s.repo.change('feat')
+      await approve(s, 'feat', 'design')
+      assert.equal(s.owner.seen[0].questions[0].detail, '- change: `openspec/changes/feat/`\n- kind: design')
+
+      const odd = await openSession()
+      odd.repo.change('feat').approveDesign('feat').plan('a_b`c*', 'feat')
+      await approve(odd, 'feat', 'plan')
+      const lines = odd.owner.seen[0].questions[0].detail.split('\n')
+      assert.equal(lines[2], '- plan: ``docs/superpowers/plans/a_b`c*.md``')
     })
 
     test('design without builder-check: every missing file listed, owner not asked, nothing written', async () => {
