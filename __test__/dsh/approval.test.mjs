@@ -275,3 +275,38 @@ describe('request_approval as the model sees it', () => {
     }
   })
 })
+
+describe('/approve cancelled by its caller (the web UI drops the request, e.g. on a reload)', () => {
+  /** Runs `/approve feat design` with a signal the owner's answer aborts, as a reconnect does. */
+  async function approveWhileCancelled(answer) {
+    const controller = new AbortController()
+    const s = await openSession({
+      owner: (request) => {
+        controller.abort()
+        return answer(request)
+      },
+    })
+    s.repo.change('feat')
+    const outcome = await s.ctx.commands.execute(s.agent, '/approve feat design', [], controller.signal).then(
+      (execution) => execution.result,
+      (error) => ({ kind: 'thrown', text: error.message }),
+    )
+    await new Promise((resolve) => setImmediate(resolve))
+    return { s, outcome }
+  }
+
+  test('an Approve that arrives after the cancel writes nothing: DSH has already reported the command aborted', async () => {
+    const { s, outcome } = await approveWhileCancelled(select('Approve'))
+    assert.deepEqual(outcome, { kind: 'thrown', text: 'This operation was aborted' })
+    assert.equal(s.asked, 1)
+    assert.equal(s.repo.exists(APPROVAL), false)
+  })
+
+  test('an uncancelled Approve still writes', async () => {
+    const s = await openSession()
+    s.repo.change('feat')
+    const execution = await s.ctx.commands.execute(s.agent, '/approve feat design', [], new AbortController().signal)
+    assert.deepEqual(execution.result, { kind: 'success', text: 'design of feat approved' })
+    assert.equal(s.repo.exists(APPROVAL), true)
+  })
+})
