@@ -88,6 +88,9 @@ async function chooseWorkspace(page, root) {
 async function send(page, line) {
   const composer = page.getByPlaceholder(/^(Describe what you want to build|Message the agent)$/)
   await composer.click()
+  // After a reload DSH puts a failed command back into the composer as a draft.
+  await composer.press('Control+a')
+  await composer.press('Delete')
   await composer.pressSequentially(line, { delay: 5 })
   await composer.press('Enter')
 }
@@ -139,6 +142,16 @@ async function ownerFlow(page, repo) {
   await page.getByText('Error: BLOCKED [approval-gates]: design not approved; run /approve foo design').waitFor()
   assert.equal(repo.exists(PLAN), false)
 
+  // A reload while the card is open drops the command's request: DSH reports it aborted, the
+  // question is withdrawn, and nothing is written.
+  await send(page, '/approve foo design')
+  await page.getByRole('heading', { name: 'Approve the design of foo?' }).waitFor()
+  await page.reload()
+  await page.getByText('This operation was aborted', { exact: true }).waitFor()
+  await page.screenshot({ path: join(shots, '0-reloaded.png') })
+  assert.equal(await page.getByRole('heading', { name: 'Approve the design of foo?' }).count(), 0)
+  assert.equal(repo.exists(APPROVAL), false)
+
   const design = await approveInCard(page, '/approve foo design', 'Approve the design of foo?', '1-design')
   assert.deepEqual(design, ['change: openspec/changes/foo/', 'kind: design'])
   await page.getByText('design of foo approved', { exact: true }).waitFor()
@@ -152,5 +165,5 @@ async function ownerFlow(page, repo) {
   assert.match(readFileSync(repo.path(APPROVAL), 'utf8'), new RegExp(`\nplan:\n {2}by: owner\n {2}at: \\S+\n {2}sha256: ${sha}\n$`))
 
   await page.screenshot({ path: join(shots, '3-approved.png') })
-  assert.equal(await page.getByText('This operation was aborted').count(), 0)
+  assert.equal(await page.getByText('This operation was aborted', { exact: true }).count(), 1, 'only the reloaded one')
 }
