@@ -1,8 +1,9 @@
 // The package under test, as tarballs a user installs. The one place that decides where they come
 // from: `dist/` when `npm run pack:release` has filled it (the main package
-// `approval-gates-<version>.tgz` and one tarball per platform package built on this machine), else
-// tarballs packed here from the worktree: `npm pack` of the repository and a platform package
-// around the `.node` file the last `napi build --platform` left at the root.
+// `approval-gates-<version>.tgz` and one tarball per platform package built on this machine), or
+// the folder APPROVAL_GATES_DIST names, laid out the same way; else tarballs packed here from the
+// worktree: `npm pack` of the repository and a platform package around the `.node` file the last
+// `napi build --platform` left at the root.
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -19,14 +20,17 @@ const HOST_PLATFORM = `${process.platform}-${process.arch}-gnu`
  * `{ main, platforms, from, dispose }`: absolute tarball paths, which of the two sources they came
  * from, and a disposer that removes what was packed here (never `dist/`).
  */
-export function packageTarballs({ dist = join(root, 'dist') } = {}) {
+export function packageTarballs({ dist = process.env.APPROVAL_GATES_DIST } = {}) {
   const { version } = manifest(root)
-  const main = join(dist, `approval-gates-${version}.tgz`)
+  const folder = dist ?? join(root, 'dist')
+  const main = join(folder, `approval-gates-${version}.tgz`)
+  if (dist !== undefined && !existsSync(main)) throw new Error(`${main} is missing (APPROVAL_GATES_DIST=${dist})`)
   if (existsSync(main)) {
-    const platforms = readdirSync(dist)
-      .filter((file) => file.startsWith('approval-gates-') && file.endsWith(`-${version}.tgz`) && file !== `approval-gates-${version}.tgz`)
-      .map((file) => join(dist, file))
-    return { main, platforms, from: dist, dispose() {} }
+    // Every other tarball there is a platform package, whatever its (possibly scoped) name.
+    const platforms = readdirSync(folder)
+      .filter((file) => file.endsWith(`-${version}.tgz`) && file !== `approval-gates-${version}.tgz`)
+      .map((file) => join(folder, file))
+    return { main, platforms, from: folder, dispose() {} }
   }
   return packWorktree(version)
 }
