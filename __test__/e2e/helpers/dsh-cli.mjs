@@ -15,8 +15,9 @@ export const PNPM_VERSION = '10.34.9'
 
 /**
  * The host's manifest. rc.8 boot defect 1 of 2: `@deepseek-ai/cordis-plugin-hmr` 1.0.19 (what
- * rc.8's `^1.0.16` resolves to today) lost `registerConfig`, which rc.8's loader calls, so it is
- * pinned to 1.0.17 through pnpm overrides.
+ * rc.8's `^1.0.16` resolves to today) lost `registerConfig`, which rc.8's boot
+ * (`@deepseek-ai/dsh-app-boot`, watching the user patch layer) calls, so it is pinned to 1.0.17
+ * through pnpm overrides.
  */
 const HOST_MANIFEST = {
   name: 'approval-gates-e2e-dsh-host',
