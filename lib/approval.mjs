@@ -49,6 +49,10 @@ export async function approve(ctx, { changeId, kind, agent, signal }, confirmed 
   } catch (error) {
     return { approved: false, message: questionsFailed(error) }
   }
+  // A caller that cancelled (DSH's web UI drops the request on a reload or reconnect) has already
+  // reported the command aborted and ignores what we return: an answer that arrives after that
+  // must not write, or approval.md would change behind an "aborted".
+  if (signal?.aborted === true) return { approved: false, message: questionsFailed(signal.reason) }
   const { approved, message } = writeApproval(changeId, kind, yes, cwd, ready.sha256)
   return { approved, message }
 }

@@ -21,10 +21,40 @@ function errorMessage(error) {
 export const APPROVE = 'Approve'
 export const CANCEL = 'Cancel'
 
-/** The question the owner is asked: the change, the kind and, for a plan, its path and sha256 (P-10). */
+/**
+ * What the owner approves, one `[label, value]` per line: the change, the kind and, for a plan, its
+ * path and sha256 (P-10). The terminal prompt prints these lines as they are.
+ */
+export function approvalFacts(changeId, kind, ready) {
+  const facts = [
+    ['change', `openspec/changes/${changeId}/`],
+    ['kind', kind],
+  ]
+  if (ready.plan !== undefined) facts.push(['plan', ready.plan], ['sha256', ready.sha256])
+  return facts
+}
+
+/**
+ * A Markdown code span holding `text` verbatim: a fence longer than any run of backticks inside,
+ * padded when the text starts or ends with one (CommonMark 6.1).
+ */
+function codeSpan(text) {
+  const longestRun = Math.max(0, ...Array.from(text.matchAll(/`+/g), (run) => run[0].length))
+  const fence = '`'.repeat(longestRun + 1)
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : ''
+  return `${fence}${pad}${text}${pad}${fence}`
+}
+
+/**
+ * The question the owner is asked. DSH renders a question's `detail` as Markdown (the web UI's
+ * card does), where lines joined by a bare newline run together into one paragraph: each fact is
+ * its own list item, and every value except the kind is a code span so that a `_` or `*` in a plan's
+ * file name is shown as it is.
+ */
 export function approvalQuestion(changeId, kind, ready) {
-  const detail = [`change: openspec/changes/${changeId}/`, `kind: ${kind}`]
-  if (ready.plan !== undefined) detail.push(`plan: ${ready.plan}`, `sha256: ${ready.sha256}`)
+  const detail = approvalFacts(changeId, kind, ready).map(([label, value]) =>
+    label === 'kind' ? `- ${label}: ${value}` : `- ${label}: ${codeSpan(value)}`,
+  )
   return {
     id: 'approval-gates/approve',
     header: 'approval-gates',

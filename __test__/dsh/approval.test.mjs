@@ -58,8 +58,25 @@ for (const [entry, approve] of Object.entries(entries)) {
       assert.equal(request.questions.length, 1)
       const [question] = request.questions
       assert.deepEqual(question.options, [{ label: 'Approve' }, { label: 'Cancel' }])
-      const shown = `${question.question}\n${question.detail}`
-      for (const part of ['feat', 'plan', PLAN, sha256(planText('feat'))]) assert.ok(shown.includes(part), part)
+      assert.equal(question.question, 'Approve the plan of feat?')
+      // DSH renders `detail` as Markdown: one list item per fact keeps them on separate lines.
+      assert.equal(
+        question.detail,
+        `- change: \`openspec/changes/feat/\`\n- kind: plan\n- plan: \`${PLAN}\`\n- sha256: \`${sha256(planText('feat'))}\``,
+      )
+    })
+
+    test('a design is shown without plan lines; a plan name with Markdown characters is shown verbatim', async () => {
+      const s = await openSession()
+      s.repo.change('feat')
+      await approve(s, 'feat', 'design')
+      assert.equal(s.owner.seen[0].questions[0].detail, '- change: `openspec/changes/feat/`\n- kind: design')
+
+      const odd = await openSession()
+      odd.repo.change('feat').approveDesign('feat').plan('a_b`c*', 'feat')
+      await approve(odd, 'feat', 'plan')
+      const lines = odd.owner.seen[0].questions[0].detail.split('\n')
+      assert.equal(lines[2], '- plan: ``docs/superpowers/plans/a_b`c*.md``')
     })
 
     test('design without builder-check: every missing file listed, owner not asked, nothing written', async () => {
@@ -256,5 +273,40 @@ describe('request_approval as the model sees it', () => {
     } finally {
       await owned.dispose()
     }
+  })
+})
+
+describe('/approve cancelled by its caller (the web UI drops the request, e.g. on a reload)', () => {
+  /** Runs `/approve feat design` with a signal the owner's answer aborts, as a reconnect does. */
+  async function approveWhileCancelled(answer) {
+    const controller = new AbortController()
+    const s = await openSession({
+      owner: (request) => {
+        controller.abort()
+        return answer(request)
+      },
+    })
+    s.repo.change('feat')
+    const outcome = await s.ctx.commands.execute(s.agent, '/approve feat design', [], controller.signal).then(
+      (execution) => execution.result,
+      (error) => ({ kind: 'thrown', text: error.message }),
+    )
+    await new Promise((resolve) => setImmediate(resolve))
+    return { s, outcome }
+  }
+
+  test('an Approve that arrives after the cancel writes nothing: DSH has already reported the command aborted', async () => {
+    const { s, outcome } = await approveWhileCancelled(select('Approve'))
+    assert.deepEqual(outcome, { kind: 'thrown', text: 'This operation was aborted' })
+    assert.equal(s.asked, 1)
+    assert.equal(s.repo.exists(APPROVAL), false)
+  })
+
+  test('an uncancelled Approve still writes', async () => {
+    const s = await openSession()
+    s.repo.change('feat')
+    const execution = await s.ctx.commands.execute(s.agent, '/approve feat design', [], new AbortController().signal)
+    assert.deepEqual(execution.result, { kind: 'success', text: 'design of feat approved' })
+    assert.equal(s.repo.exists(APPROVAL), true)
   })
 })

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util'
 import { bashTargets, checkApproval, checkGuard, loopStatus, writeApproval } from '../../index.js'
 import { fromClaudeCode, isClaudeCodePayload } from './claude-code.mjs'
 import { formatStatus } from './status-table.mjs'
-import { approvalQuestion } from '../texts.mjs'
+import { approvalFacts, approvalQuestion } from '../texts.mjs'
 
 /** Exit codes: 2 also blocks the call in a Claude Code hook. */
 const OK = 0
@@ -155,8 +155,9 @@ async function runCheck({ values, positionals }, io) {
 
 /** The question DSH's owner dialog shows, on the terminal. */
 function question(id, kind, ready) {
-  const { question, detail } = approvalQuestion(id, kind, ready)
-  return `${question}\n${detail.replace(/^/gm, '  ')}\n`
+  const { question } = approvalQuestion(id, kind, ready)
+  const facts = approvalFacts(id, kind, ready).map(([label, value]) => `  ${label}: ${value}\n`)
+  return `${question}\n${facts.join('')}`
 }
 
 async function askYes(io, prompt) {
