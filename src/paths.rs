@@ -103,6 +103,75 @@ fn leading(path: &Path, count: usize) -> PathBuf {
     out
 }
 
+/// The name under `openspec/changes/` that holds archived changes, not a change.
+pub const ARCHIVE_DIR: &str = "archive";
+
+/// A change directory `…/openspec/changes/<id>` (not the archive): its approval.md is guarded.
+pub fn is_change_dir(path: &Path) -> bool {
+    let components = normal_components(path);
+    match components.len().checked_sub(CHANGES_DIR.len() + 1) {
+        Some(at) => {
+            find_folder(components.get(at..at + CHANGES_DIR.len()).unwrap_or_default(), &CHANGES_DIR) == Some(0)
+                && components.last().is_some_and(|id| !same_name(id, ARCHIVE_DIR))
+        }
+        None => false,
+    }
+}
+
+/// How far a write under a directory may reach (P-12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// A command that names the directory (an unknown command's argument): the guarded locations
+    /// the name itself shows, a partial folder (`docs/superpowers`) only when the rest exists.
+    Named,
+    /// A whole tree written into it (recursive copy, sync, extract, checkout from a revision):
+    /// also a directory that holds the guarded folders on disk (a repository root).
+    Tree,
+}
+
+/// The guarded locations a write under `dir` (absolute, normalized) can create or replace, in the
+/// order the gates report them: approval.md (a glob `*` stands for any change), then the plans
+/// folder, then sdd (`*` for any plan). Empty when nothing guarded lies under it.
+pub fn guarded_beneath(dir: &Path, reach: Reach) -> Vec<PathBuf> {
+    if is_approval_file(dir) || plans_root(dir).is_some() || sdd_target(dir).is_some() {
+        return vec![dir.to_path_buf()];
+    }
+    if is_change_dir(dir) {
+        return vec![dir.join(APPROVAL_FILE)];
+    }
+    let components = normal_components(dir);
+    let folders: [(&[&str], &[&str]); 3] =
+        [(&CHANGES_DIR, &["*", APPROVAL_FILE]), (&PLANS_DIR, &[]), (&SDD_DIR, &["*"])];
+    let mut found = Vec::new();
+    for (folder, inside) in folders {
+        // The longest part of the folder the path ends with; the rest of the folder lies below.
+        let Some(taken) = (0..=folder.len()).rev().find(|&taken| ends_with_folder(&components, folder, taken)) else {
+            continue;
+        };
+        let missing = folder.get(taken..).unwrap_or_default();
+        let mut below = dir.to_path_buf();
+        below.extend(missing);
+        let reaches = if missing.is_empty() {
+            true
+        } else if taken == 0 && reach == Reach::Named {
+            false
+        } else {
+            below.is_dir()
+        };
+        if reaches {
+            below.extend(inside);
+            found.push(below);
+        }
+    }
+    found
+}
+
+fn ends_with_folder(components: &[&OsStr], folder: &[&str], taken: usize) -> bool {
+    let Some(start) = components.len().checked_sub(taken) else { return false };
+    let tail = components.get(start..).unwrap_or_default();
+    tail.iter().zip(folder).all(|(component, name)| same_name(component, name))
+}
+
 /// The repository root of a target under `docs/superpowers/plans/` (the folder itself included).
 pub fn plans_root(path: &Path) -> Option<PathBuf> {
     let components = normal_components(path);

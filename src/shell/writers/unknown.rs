@@ -1,0 +1,141 @@
+//! Commands the writer table does not know (P-11, P-12): an unknown command that is not known to
+//! be read-only writes every guarded location its words name, and one whose words carry the CLI's
+//! name (not followed by a subcommand other than `approve`) writes approval.md, whatever runs it.
+
+use super::readonly::is_read_only;
+use super::{Item, Sink, is_cli, options, package_bin, spec};
+use crate::paths;
+use crate::shell::words::Arg;
+
+/// The CLI's subcommands that never write approval.md.
+const CLI_READERS: &[&str] = &["status", "check", "targets", "help", "--help", "-h", "--version"];
+
+/// Editors and databases that read their commands on standard input (`ed plan.md <<< w`).
+const STDIN_COMMANDS: &[&str] = &["ed", "red", "ex", "vi", "vim", "nvim", "view", "sqlite3", "duckdb"];
+
+/// Where the words of a command line split into tokens for the CLI rule and the path scan: shell
+/// metacharacters, quotes and the separators programs put between a command and its arguments.
+fn is_separator(c: char) -> bool {
+    c.is_whitespace() || "\"'`;|&()<>[]{}=$,:\\".contains(c)
+}
+
+fn tokens(text: &str) -> impl Iterator<Item = &str> {
+    text.split(is_separator).filter(|token| !token.is_empty())
+}
+
+/// The unknown command `name` with its arguments and standard input.
+pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    if is_read_only(name, args) {
+        return;
+    }
+    approval_through_cli(args, stdin, sink);
+    if name == "alias" || outputs_only(name, args, sink) {
+        return;
+    }
+    for arg in args {
+        for candidate in path_candidates(&arg.text) {
+            sink.write_named(&Arg { text: candidate.to_string(), ..arg.clone() });
+        }
+    }
+    if STDIN_COMMANDS.contains(&name)
+        && let Some(stdin) = stdin
+    {
+        for candidate in stdin.split(char::is_whitespace).flat_map(path_candidates) {
+            sink.write_named(&Arg::literal(candidate));
+        }
+    }
+}
+
+/// The words of one argument that could be a path it writes: the word, an option's value
+/// (`--out=x`, `-ox`), and, in a word that holds a script (`vim -c 'w x'`), each token.
+fn path_candidates(word: &str) -> Vec<&str> {
+    fn worth(text: &str) -> bool {
+        !text.is_empty() && !text.starts_with('-') && !text.contains("://")
+    }
+    let mut found = vec![word];
+    if let Some((_, value)) = word.split_once('=') {
+        found.push(value);
+    }
+    if let Some(value) = word.strip_prefix('-').filter(|rest| !rest.starts_with('-')).and_then(|rest| rest.get(1..)) {
+        found.push(value);
+    }
+    if word.contains(is_separator) {
+        found.extend(tokens(word));
+    }
+    found.retain(|text| worth(text));
+    found
+}
+
+/// Any word (or the standard input) of a command that can run programs naming the CLI: unless the
+/// CLI's next token is one of its reading subcommands, the command may run `approve`.
+pub(super) fn approval_through_cli(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    let words = args.iter().map(|arg| arg.text.as_str()).chain(stdin);
+    let mut stream = words.flat_map(tokens).peekable();
+    while let Some(token) = stream.next() {
+        if !is_cli(package_bin(token)) {
+            continue;
+        }
+        let next = stream.peek().copied();
+        if next.is_some_and(|next| CLI_READERS.contains(&next)) {
+            continue;
+        }
+        let change = (next == Some("approve")).then(|| stream.nth(1)).flatten();
+        match change.filter(|id| paths::is_safe_segment(id)) {
+            Some(id) => sink.write_text(&format!("openspec/changes/{id}/{}", paths::APPROVAL_FILE)),
+            None => sink.write_text(paths::APPROVAL_FILE),
+        }
+        return;
+    }
+}
+
+/// Commands that read their operands and write only where an option or a fixed operand says:
+/// the written paths, or `false` when `name` is not one of them.
+fn outputs_only(name: &str, args: &[Arg], sink: &mut Sink) -> bool {
+    match name {
+        "iconv" | "pandoc" | "uudecode" => {
+            let mut given = false;
+            options(args, &spec("oftw", &["output", "from", "to"]), |item| {
+                if let Item::Short('o', file) | Item::Long("output", Some(file)) = item {
+                    sink.write(&file);
+                    given = true;
+                }
+            });
+            // `uudecode file` writes the name the file's header gives: unknown, judged by its words.
+            given || name != "uudecode"
+        }
+        "openssl" => {
+            let mut words = args.iter();
+            while let Some(arg) = words.next() {
+                if matches!(arg.text.as_str(), "-out" | "-keyout" | "-signature") {
+                    if let Some(file) = words.next() {
+                        sink.write(file);
+                    }
+                } else if let Some(file) = arg.text.strip_prefix("-out=") {
+                    sink.write(&Arg { text: file.to_string(), ..arg.clone() });
+                }
+            }
+            true
+        }
+        "xxd" => {
+            let mut revert = false;
+            let mut files = Vec::new();
+            options(args, &spec("cglosn", &["cols", "len", "seek", "name"]), |item| match item {
+                Item::Flag('r') | Item::Long("revert", None) => revert = true,
+                Item::Operand(arg) => files.push(arg),
+                _ => {}
+            });
+            if revert && let Some(out) = files.get(1) {
+                sink.write(out);
+            }
+            !revert || files.len() > 1
+        }
+        "uniq" => {
+            let files: Vec<&Arg> = super::operands(args, &spec("fsw", &["skip-fields", "skip-chars", "check-chars"]));
+            if let Some(out) = files.get(1) {
+                sink.write(out);
+            }
+            true
+        }
+        _ => false,
+    }
+}
