@@ -122,10 +122,11 @@ pub fn is_change_dir(path: &Path) -> bool {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reach {
     /// A command that names the directory (an unknown command's argument): the guarded locations
-    /// the name itself shows, a partial folder (`docs/superpowers`) only when the rest exists.
+    /// the name itself shows; a partial folder (`docs/superpowers`) only when the rest exists.
     Named,
     /// A whole tree written into it (recursive copy, sync, extract, checkout from a revision):
-    /// also a directory that holds the guarded folders on disk (a repository root).
+    /// a partial folder always, and a directory that holds a guarded folder on disk (a
+    /// repository root).
     Tree,
 }
 
@@ -151,12 +152,13 @@ pub fn guarded_beneath(dir: &Path, reach: Reach) -> Vec<PathBuf> {
         let missing = folder.get(taken..).unwrap_or_default();
         let mut below = dir.to_path_buf();
         below.extend(missing);
-        let reaches = if missing.is_empty() {
-            true
-        } else if taken == 0 && reach == Reach::Named {
-            false
-        } else {
-            below.is_dir()
+        // A tree written into `docs/` can create the rest of the folder; a name alone reaches
+        // only what exists, and only a tree reaches into a directory that merely holds one.
+        let reaches = match (taken, reach) {
+            _ if missing.is_empty() => true,
+            (0, Reach::Named) => false,
+            (0, Reach::Tree) | (_, Reach::Named) => below.is_dir(),
+            (_, Reach::Tree) => true,
         };
         if reaches {
             below.extend(inside);

@@ -1172,12 +1172,17 @@ fn git(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     let mut dir = String::new();
     let mut dynamic = false;
     let long = ["git-dir", "work-tree", "namespace", "super-prefix", "config-env", "exec-path"];
-    let start = options(args, &prefix_spec("Cc", &long), |item| {
-        if let Item::Short('C', value) = item {
+    let mut settings = Vec::new();
+    let start = options(args, &prefix_spec("Cc", &long), |item| match item {
+        Item::Short('C', value) => {
             dir = join(&dir, &value.text);
             dynamic |= value.dynamic;
         }
+        // `-c alias.x='!cmd'`, `-c core.editor=cmd`: commands git may run.
+        Item::Short('c', value) => settings.push(value),
+        _ => {}
     });
+    unknown::approval_through_cli(&settings, None, sink);
     let sub = args.get(start)?;
     let job = Job {
         args: Cow::Borrowed(args.get(start + 1..).unwrap_or_default()),
@@ -1236,8 +1241,6 @@ const GIT_READERS: &[&str] = &[
     "cherry",
     "switch",
     "stage",
-    "config",
-    "init",
 ];
 
 /// The git subcommands that write the working tree, reached through [`git`].

@@ -16,11 +16,16 @@ const STDIN_COMMANDS: &[&str] = &["ed", "red", "ex", "vi", "vim", "nvim", "view"
 /// Where the words of a command line split into tokens for the CLI rule and the path scan: shell
 /// metacharacters, quotes and the separators programs put between a command and its arguments.
 fn is_separator(c: char) -> bool {
-    c.is_whitespace() || "\"'`;|&()<>[]{}=$,:\\".contains(c)
+    c.is_whitespace() || "\"'`;|&()<>[]{}=$,:!\\".contains(c)
 }
 
 fn tokens(text: &str) -> impl Iterator<Item = &str> {
     text.split(is_separator).filter(|token| !token.is_empty())
+}
+
+/// Tokens of a word that holds a script, for paths: `host:path` is a remote path, kept whole.
+fn path_tokens(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c| c != ':' && is_separator(c)).filter(|token| !token.is_empty())
 }
 
 /// The unknown command `name` with its arguments and standard input.
@@ -50,7 +55,7 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
 /// (`--out=x`, `-ox`), and, in a word that holds a script (`vim -c 'w x'`), each token.
 fn path_candidates(word: &str) -> Vec<&str> {
     fn worth(text: &str) -> bool {
-        !text.is_empty() && !text.starts_with('-') && !text.contains("://")
+        !text.is_empty() && !text.starts_with('-') && !text.contains(':')
     }
     let mut found = vec![word];
     if let Some((_, value)) = word.split_once('=') {
@@ -60,7 +65,7 @@ fn path_candidates(word: &str) -> Vec<&str> {
         found.push(value);
     }
     if word.contains(is_separator) {
-        found.extend(tokens(word));
+        found.extend(path_tokens(word));
     }
     found.retain(|text| worth(text));
     found
