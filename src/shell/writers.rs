@@ -860,7 +860,8 @@ fn cli(args: &[Arg], sink: &mut Sink) {
         }
         return;
     };
-    if !(sub.dynamic || sub.text == "approve") {
+    // `{}`: what `find -exec` or `xargs -I{}` puts there may be `approve`.
+    if !(sub.dynamic || sub.text == "approve" || sub.text.contains("{}")) {
         return;
     }
     match words.get(1) {

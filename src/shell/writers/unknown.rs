@@ -1,14 +1,11 @@
 //! Commands the writer table does not know (P-11, P-12): an unknown command that is not known to
 //! be read-only writes every guarded location its words name, and one whose words carry the CLI's
-//! name (not followed by a subcommand other than `approve`) writes approval.md, whatever runs it.
+//! name followed by `approve` writes approval.md, whatever runs it.
 
 use super::readonly::is_read_only;
 use super::{Item, Sink, is_cli, options, package_bin, spec};
 use crate::paths;
 use crate::shell::words::Arg;
-
-/// The CLI's subcommands that never write approval.md.
-const CLI_READERS: &[&str] = &["status", "check", "targets", "help", "--help", "-h", "--version"];
 
 /// Editors and databases that read their commands on standard input (`ed plan.md <<< w`).
 const STDIN_COMMANDS: &[&str] = &["ed", "red", "ex", "vi", "vim", "nvim", "view", "sqlite3", "duckdb"];
@@ -71,21 +68,17 @@ fn path_candidates(word: &str) -> Vec<&str> {
     found
 }
 
-/// Any word (or the standard input) of a command that can run programs naming the CLI: unless the
-/// CLI's next token is one of its reading subcommands, the command may run `approve`.
+/// Any word (or the standard input) of a command that can run programs: the CLI's name followed
+/// by `approve` as tokens, however quoted or nested, is a run of the approve path. (The name
+/// alone is not: `cargo test -p approval-gates`, `watch approval-gates status`.)
 pub(super) fn approval_through_cli(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     let words = args.iter().map(|arg| arg.text.as_str()).chain(stdin);
     let mut stream = words.flat_map(tokens).peekable();
     while let Some(token) = stream.next() {
-        if !is_cli(package_bin(token)) {
+        if !is_cli(package_bin(token)) || stream.peek() != Some(&"approve") {
             continue;
         }
-        let next = stream.peek().copied();
-        if next.is_some_and(|next| CLI_READERS.contains(&next)) {
-            continue;
-        }
-        let change = (next == Some("approve")).then(|| stream.nth(1)).flatten();
-        match change.filter(|id| paths::is_safe_segment(id)) {
+        match stream.nth(1).filter(|id| paths::is_safe_segment(id)) {
             Some(id) => sink.write_text(&format!("openspec/changes/{id}/{}", paths::APPROVAL_FILE)),
             None => sink.write_text(paths::APPROVAL_FILE),
         }
