@@ -311,6 +311,49 @@ mod tests {
     }
 
     #[test]
+    fn change_dirs_exclude_the_archive() {
+        assert!(is_change_dir(&p("/r/openspec/changes/c")));
+        assert!(is_change_dir(&p("/r/OpenSpec/Changes/c")));
+        assert!(!is_change_dir(&p("/r/openspec/changes/archive")));
+        assert!(!is_change_dir(&p("/r/openspec/changes/archive/2026-01-01-c")));
+        assert!(!is_change_dir(&p("/r/openspec/changes")));
+        assert!(!is_change_dir(&p("/r/openspec/changes/c/specs")));
+        assert!(!is_change_dir(&p("/c")));
+    }
+
+    #[test]
+    fn guarded_beneath_by_name() {
+        let named = |path: &str| guarded_beneath(&p(path), Reach::Named);
+        assert_eq!(named("/r/openspec/changes/c"), vec![p("/r/openspec/changes/c/approval.md")]);
+        assert_eq!(named("/r/openspec/changes"), vec![p("/r/openspec/changes/*/approval.md")]);
+        assert_eq!(named("/r/.superpowers/sdd"), vec![p("/r/.superpowers/sdd/*")]);
+        assert_eq!(named("/r/docs/superpowers/plans/x.md"), vec![p("/r/docs/superpowers/plans/x.md")]);
+        assert_eq!(named("/r/x/APPROVAL.md"), vec![p("/r/x/APPROVAL.md")]);
+        // A partial folder or a repository root reaches nothing by name when nothing is on disk.
+        assert_eq!(named("/nonexistent/docs"), Vec::<PathBuf>::new());
+        assert_eq!(named("/nonexistent"), Vec::<PathBuf>::new());
+        assert_eq!(named("/r/openspec/changes/archive/c"), Vec::<PathBuf>::new());
+        assert_eq!(named("/r/src/main.rs"), Vec::<PathBuf>::new());
+    }
+
+    #[test]
+    fn guarded_beneath_a_tree() {
+        let tree = |path: &Path| guarded_beneath(path, Reach::Tree);
+        assert_eq!(tree(&p("/nonexistent/docs")), vec![p("/nonexistent/docs/superpowers/plans")]);
+        assert_eq!(tree(&p("/nonexistent/openspec")), vec![p("/nonexistent/openspec/changes/*/approval.md")]);
+        assert_eq!(tree(&p("/nonexistent/.superpowers")), vec![p("/nonexistent/.superpowers/sdd/*")]);
+        assert_eq!(tree(&p("/nonexistent/src")), Vec::<PathBuf>::new());
+        let dir = tempfile::tempdir().expect("test fixture");
+        let root = dir.path();
+        fs::create_dir_all(root.join("openspec/changes")).expect("test fixture");
+        fs::create_dir_all(root.join("docs/superpowers/plans")).expect("test fixture");
+        // A repository root: approval.md first, then the plans folder; sdd is not on disk.
+        assert_eq!(tree(root), vec![root.join("openspec/changes/*/approval.md"), root.join("docs/superpowers/plans")]);
+        assert_eq!(guarded_beneath(root, Reach::Named), Vec::<PathBuf>::new());
+        assert_eq!(guarded_beneath(&root.join("docs"), Reach::Named), vec![root.join("docs/superpowers/plans")]);
+    }
+
+    #[test]
     fn safe_segments() {
         for ok in ["feat-x", "2026-10-25-a.b", "<id>"] {
             assert!(is_safe_segment(ok), "{ok}");

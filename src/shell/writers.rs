@@ -528,6 +528,7 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
             None
         }
         "perl" => {
+            unknown::approval_through_cli(rest, stdin, sink);
             perl(rest, sink);
             None
         }
