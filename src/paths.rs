@@ -118,6 +118,11 @@ pub fn is_change_dir(path: &Path) -> bool {
     }
 }
 
+/// The folders that hold guarded files, each with what a tree written there can create inside it
+/// (`*`: any change, any plan), in the order the gates report them.
+const GUARDED_FOLDERS: [(&[&str], &[&str]); 3] =
+    [(&CHANGES_DIR, &["*", APPROVAL_FILE]), (&PLANS_DIR, &[]), (&SDD_DIR, &["*"])];
+
 /// How far a write under a directory may reach (P-12).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reach {
@@ -134,6 +139,12 @@ pub enum Reach {
 /// order the gates report them: approval.md (a glob `*` stands for any change), then the plans
 /// folder, then sdd (`*` for any plan). Empty when nothing guarded lies under it.
 pub fn guarded_beneath(dir: &Path, reach: Reach) -> Vec<PathBuf> {
+    if !may_name_guarded(dir.as_os_str().as_encoded_bytes()) {
+        return match reach {
+            Reach::Named => Vec::new(),
+            Reach::Tree => holders_on_disk(dir),
+        };
+    }
     if is_approval_file(dir) || plans_root(dir).is_some() || sdd_target(dir).is_some() {
         return vec![dir.to_path_buf()];
     }
@@ -141,10 +152,8 @@ pub fn guarded_beneath(dir: &Path, reach: Reach) -> Vec<PathBuf> {
         return vec![dir.join(APPROVAL_FILE)];
     }
     let components = normal_components(dir);
-    let folders: [(&[&str], &[&str]); 3] =
-        [(&CHANGES_DIR, &["*", APPROVAL_FILE]), (&PLANS_DIR, &[]), (&SDD_DIR, &["*"])];
     let mut found = Vec::new();
-    for (folder, inside) in folders {
+    for (folder, inside) in GUARDED_FOLDERS {
         // The longest part of the folder the path ends with; the rest of the folder lies below.
         let Some(taken) = (0..=folder.len()).rev().find(|&taken| ends_with_folder(&components, folder, taken)) else {
             continue;
@@ -161,6 +170,27 @@ pub fn guarded_beneath(dir: &Path, reach: Reach) -> Vec<PathBuf> {
             (_, Reach::Tree) => true,
         };
         if reaches {
+            below.extend(inside);
+            found.push(below);
+        }
+    }
+    found
+}
+
+/// Could a path with this text (or one beneath it) name a guarded location lexically? Every
+/// one holds one of these words, case aside; most words hold none, and skip the path work.
+pub fn may_name_guarded(text: &[u8]) -> bool {
+    const WORDS: [&str; 4] = ["openspec", "docs", ".superpowers", APPROVAL_FILE];
+    WORDS.iter().any(|word| text.windows(word.len()).any(|window| window.eq_ignore_ascii_case(word.as_bytes())))
+}
+
+/// The guarded folders a directory holds on disk (a repository root), approval.md first.
+fn holders_on_disk(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for (folder, inside) in GUARDED_FOLDERS {
+        let mut below = dir.to_path_buf();
+        below.extend(folder);
+        if below.is_dir() {
             below.extend(inside);
             found.push(below);
         }

@@ -713,6 +713,12 @@ impl Walker {
                     }
                 }
                 Effect::WriteNamed(arg) => {
+                    // `..` only removes components: no guarded word in either, none in the path.
+                    if !paths::may_name_guarded(arg.text.as_bytes())
+                        && !paths::may_name_guarded(scope.base.as_os_str().as_encoded_bytes())
+                    {
+                        continue;
+                    }
                     let named = paths::absolute(&arg.text, &scope.base);
                     for target in paths::guarded_beneath(&named, paths::Reach::Named) {
                         self.add(&target.to_string_lossy(), &scope.base);

@@ -73,7 +73,12 @@ fn path_candidates(word: &str) -> Vec<&str> {
 /// by `approve` as tokens, however quoted or nested, is a run of the approve path. (The name
 /// alone is not: `cargo test -p approval-gates`, `watch approval-gates status`.)
 pub(super) fn approval_through_cli(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
-    let words = args.iter().map(|arg| arg.text.as_str()).chain(stdin);
+    let words = || args.iter().map(|arg| arg.text.as_str()).chain(stdin);
+    // Every name of the CLI holds this; most commands do not, and need no tokens.
+    if !words().any(|word| word.contains("approval-gates")) {
+        return;
+    }
+    let words = words();
     let mut stream = words.flat_map(tokens).peekable();
     while let Some(token) = stream.next() {
         if !is_cli(package_bin(token)) || stream.peek() != Some(&"approve") {
