@@ -427,6 +427,8 @@ fn unknown_commands_write_the_guarded_locations_they_name() {
             "prettier --write .superpowers/sdd/p/progress.md",
             "BLOCKED [approval-gates]: plan not approved; run /approve c plan",
         ),
+        ("npx prettier --write 'docs/**/*.md'", NEEDS_SPEC),
+        ("npx prettier --write '**/*.md'", ONLY_APPROVE),
     ] {
         assert_eq!(bash_outcome(&repo, command).as_deref(), Some(denial), "{command}");
     }
@@ -442,6 +444,7 @@ fn unknown_commands_write_the_guarded_locations_they_name() {
         "openssl dgst -sha256 docs/superpowers/plans/p.md && xxd openspec/changes/c/approval.md | head",
         "sed -n 1,5p docs/superpowers/plans/p.md | awk '{print $1}'",
         "cargo build && npm test && make -j4 test",
+        "npx prettier --write '*.md' && npx eslint --fix 'src/**/*.ts'",
     ] {
         assert_eq!(bash_outcome(&repo, command), None, "{command}");
     }

@@ -3,9 +3,9 @@
 //! name followed by `approve` writes approval.md, whatever runs it.
 
 use super::readonly::is_read_only;
-use super::{Item, Sink, is_cli, options, package_bin, spec};
+use super::{Item, Sink, glob_matches, is_cli, options, package_bin, spec};
 use crate::paths;
-use crate::shell::words::Arg;
+use crate::shell::words::{Arg, has_glob};
 
 /// Editors and databases that read their commands on standard input (`ed plan.md <<< w`).
 const STDIN_COMMANDS: &[&str] = &["ed", "red", "ex", "vi", "vim", "nvim", "view", "sqlite3", "duckdb"];
@@ -36,7 +36,11 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
     }
     for arg in args {
         for candidate in path_candidates(&arg.text) {
-            sink.write_named(&Arg { text: candidate.to_string(), ..arg.clone() });
+            if has_glob(candidate) {
+                glob_named(candidate, arg, sink);
+            } else {
+                sink.write_named(&Arg { text: candidate.to_string(), ..arg.clone() });
+            }
         }
     }
     if STDIN_COMMANDS.contains(&name)
@@ -45,6 +49,27 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
         for candidate in stdin.split(char::is_whitespace).flat_map(path_candidates) {
             sink.write_named(&Arg::literal(candidate));
         }
+    }
+}
+
+/// A pattern the command expands itself (`prettier --write 'docs/**/*.md'`): the directory
+/// before its first glob is named, and a pattern that descends below it (a glob before the last
+/// component, or `**`) to names that can match approval.md reaches the tree there.
+fn glob_named(pattern: &str, arg: &Arg, sink: &mut Sink) {
+    let components: Vec<&str> = pattern.split('/').collect();
+    let first_glob = components.iter().position(|component| has_glob(component)).unwrap_or(components.len());
+    let prefix = components.get(..first_glob).unwrap_or_default().join("/");
+    let prefix = match prefix.as_str() {
+        "" if pattern.starts_with('/') => "/".to_string(),
+        "" => ".".to_string(),
+        _ => prefix,
+    };
+    let last = components.last().copied().unwrap_or_default();
+    let descends = first_glob + 1 < components.len() || last == "**";
+    let dir = Arg { text: prefix, glob: false, ..arg.clone() };
+    sink.write_named(&dir);
+    if descends && glob_matches(last, paths::APPROVAL_FILE) {
+        sink.write_tree(&dir, None, true);
     }
 }
 
