@@ -203,3 +203,41 @@ describe('checkGuard: what bash parsing closes and keeps open', () => {
     assert.equal(checkGuard(call, makeRepo().root), null)
   })
 })
+
+describe('checkGuard: self-approval, unknown writers and directory writes (P-11, P-12)', () => {
+  test('the CLI approving under any wrapper is gate C; prose that names it is data', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+    for (const command of [
+      "script -qec 'npx approval-gates approve feat plan' /dev/null <<< yes",
+      "python3 -c 'import pty; pty.spawn([\"approval-gates\", \"approve\", \"feat\", \"plan\"])'",
+      "tmux send-keys 'approval-gates approve feat plan' Enter",
+      'echo approve | xargs approval-gates',
+    ]) {
+      assert.equal(checkGuard(bash(command), repo.root), ONLY_APPROVE, command)
+    }
+    for (const command of [
+      "git commit -m 'docs: the owner runs approval-gates approve feat plan'",
+      "gh pr create --body 'approval-gates approve feat plan is for the owner'",
+      'cargo test -p approval-gates',
+    ]) {
+      assert.equal(checkGuard(bash(command), repo.root), null, command)
+    }
+  })
+
+  test('an unknown command naming a guarded location writes it; readers stay allowed', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+    assert.equal(checkGuard(bash('sponge docs/superpowers/plans/p.md < /tmp/x'), repo.root), NEEDS_SPEC)
+    assert.equal(checkGuard(bash("yq -i '.a = 1' openspec/changes/feat/approval.md"), repo.root), ONLY_APPROVE)
+    for (const command of ['sha256sum docs/superpowers/plans/p.md', 'yq .design openspec/changes/feat/approval.md', 'openspec validate feat']) {
+      assert.equal(checkGuard(bash(command), repo.root), null, command)
+    }
+  })
+
+  test('a tree written into a change is gate C; the archive step and removing a change are not', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat').change('other')
+    assert.equal(checkGuard(bash('cp -r openspec/changes/feat/. openspec/changes/other/'), repo.root), ONLY_APPROVE)
+    assert.equal(checkGuard(bash('tar -xzf /tmp/x.tgz'), repo.root), ONLY_APPROVE)
+    assert.equal(checkGuard(bash('mv openspec/changes/feat openspec/changes/archive/2026-12-01-feat'), repo.root), null)
+    assert.equal(checkGuard(bash('rm -rf openspec/changes/other'), repo.root), null)
+  })
+})

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, test } from 'node:test'
 
 import { makeRepo, planText, sha256 } from './helpers/repo.mjs'
+import { personsTerminal } from './helpers/terminal.mjs'
 
 const BIN = fileURLToPath(new URL('../bin/approval-gates.mjs', import.meta.url))
 const BLOCKED = 'BLOCKED [approval-gates]: '
@@ -186,12 +187,11 @@ describe('approve', () => {
     assert.match(result.stderr, /expected <change-id> design\|plan/)
   })
 
-  // `script` gives the CLI a real terminal; the owner's answer is typed into it.
-  const onTerminal = (repo, args, answer) => {
-    const command = [process.execPath, BIN, ...args, '--cwd', repo.root].map((word) => `'${word}'`).join(' ')
-    const result = spawnSync('script', ['-qec', command, '/dev/null'], { input: answer, encoding: 'utf8' })
-    return { code: result.status, output: result.stdout.replaceAll('\r', '') }
-  }
+  // `script` gives the CLI a real terminal; the owner's answer is typed into it. A person's
+  // terminal is not a child of an agent and carries none of its environment, so the terminal is
+  // started detached (`setsid -f`: re-parented away from whatever runs these tests) with an
+  // environment free of agent markers (see self-approval.test.mjs for the agent's side).
+  const onTerminal = (repo, args, answer) => personsTerminal([process.execPath, BIN, ...args, '--cwd', repo.root], answer)
 
   test('on a terminal, writes only on an explicit yes', { skip: process.platform !== 'linux' && 'needs util-linux script' }, () => {
     const repo = makeRepo().change('feat').plan('p', 'feat')

@@ -106,6 +106,107 @@ fn leading(path: &Path, count: usize) -> PathBuf {
     out
 }
 
+/// The name under `openspec/changes/` that holds archived changes, not a change.
+pub const ARCHIVE_DIR: &str = "archive";
+
+/// A change directory `…/openspec/changes/<id>` (not the archive): its approval.md is guarded.
+pub fn is_change_dir(path: &Path) -> bool {
+    let components = normal_components(path);
+    match components.len().checked_sub(CHANGES_DIR.len() + 1) {
+        Some(at) => {
+            find_folder(components.get(at..at + CHANGES_DIR.len()).unwrap_or_default(), &CHANGES_DIR) == Some(0)
+                && components.last().is_some_and(|id| !same_name(id, ARCHIVE_DIR))
+        }
+        None => false,
+    }
+}
+
+/// The folders that hold guarded files, each with what a tree written there can create inside it
+/// (`*`: any change, any plan), in the order the gates report them.
+const GUARDED_FOLDERS: [(&[&str], &[&str]); 3] =
+    [(&CHANGES_DIR, &["*", APPROVAL_FILE]), (&PLANS_DIR, &[]), (&SDD_DIR, &["*"])];
+
+/// How far a write under a directory may reach (P-12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// A command that names the directory (an unknown command's argument): the guarded locations
+    /// the name itself shows; a partial folder (`docs/superpowers`) only when the rest exists.
+    Named,
+    /// A whole tree written into it (recursive copy, sync, extract, checkout from a revision):
+    /// a partial folder always, and a directory that holds a guarded folder on disk (a
+    /// repository root).
+    Tree,
+}
+
+/// The guarded locations a write under `dir` (absolute, normalized) can create or replace, in the
+/// order the gates report them: approval.md (a glob `*` stands for any change), then the plans
+/// folder, then sdd (`*` for any plan). Empty when nothing guarded lies under it.
+pub fn guarded_beneath(dir: &Path, reach: Reach) -> Vec<PathBuf> {
+    if !may_name_guarded(dir.as_os_str().as_encoded_bytes()) {
+        return match reach {
+            Reach::Named => Vec::new(),
+            Reach::Tree => holders_on_disk(dir),
+        };
+    }
+    if is_approval_file(dir) || plans_root(dir).is_some() || sdd_target(dir).is_some() {
+        return vec![dir.to_path_buf()];
+    }
+    if is_change_dir(dir) {
+        return vec![dir.join(APPROVAL_FILE)];
+    }
+    let components = normal_components(dir);
+    let mut found = Vec::new();
+    for (folder, inside) in GUARDED_FOLDERS {
+        // The longest part of the folder the path ends with; the rest of the folder lies below.
+        let Some(taken) = (0..=folder.len()).rev().find(|&taken| ends_with_folder(&components, folder, taken)) else {
+            continue;
+        };
+        let missing = folder.get(taken..).unwrap_or_default();
+        let mut below = dir.to_path_buf();
+        below.extend(missing);
+        // A tree written into `docs/` can create the rest of the folder; a name alone reaches
+        // only what exists, and only a tree reaches into a directory that merely holds one.
+        let reaches = match (taken, reach) {
+            _ if missing.is_empty() => true,
+            (0, Reach::Named) => false,
+            (0, Reach::Tree) | (_, Reach::Named) => below.is_dir(),
+            (_, Reach::Tree) => true,
+        };
+        if reaches {
+            below.extend(inside);
+            found.push(below);
+        }
+    }
+    found
+}
+
+/// Could a path with this text (or one beneath it) name a guarded location lexically? Every
+/// one holds one of these words, case aside; most words hold none, and skip the path work.
+pub fn may_name_guarded(text: &[u8]) -> bool {
+    const WORDS: [&str; 4] = ["openspec", "docs", ".superpowers", APPROVAL_FILE];
+    WORDS.iter().any(|word| text.windows(word.len()).any(|window| window.eq_ignore_ascii_case(word.as_bytes())))
+}
+
+/// The guarded folders a directory holds on disk (a repository root), approval.md first.
+fn holders_on_disk(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for (folder, inside) in GUARDED_FOLDERS {
+        let mut below = dir.to_path_buf();
+        below.extend(folder);
+        if below.is_dir() {
+            below.extend(inside);
+            found.push(below);
+        }
+    }
+    found
+}
+
+fn ends_with_folder(components: &[&OsStr], folder: &[&str], taken: usize) -> bool {
+    let Some(start) = components.len().checked_sub(taken) else { return false };
+    let tail = components.get(start..).unwrap_or_default();
+    tail.iter().zip(folder).all(|(component, name)| same_name(component, name))
+}
+
 /// The repository root of a target under `docs/superpowers/plans/` (the folder itself included).
 pub fn plans_root(path: &Path) -> Option<PathBuf> {
     let components = normal_components(path);
@@ -245,6 +346,49 @@ mod tests {
         assert!(is_approval_file(&p("/anywhere/APPROVAL.MD")));
         assert!(!is_approval_file(&p("/r/approval.md.bak")));
         assert!(!is_approval_file(&p("/r/my-approval.md")));
+    }
+
+    #[test]
+    fn change_dirs_exclude_the_archive() {
+        assert!(is_change_dir(&p("/r/openspec/changes/c")));
+        assert!(is_change_dir(&p("/r/OpenSpec/Changes/c")));
+        assert!(!is_change_dir(&p("/r/openspec/changes/archive")));
+        assert!(!is_change_dir(&p("/r/openspec/changes/archive/2026-01-01-c")));
+        assert!(!is_change_dir(&p("/r/openspec/changes")));
+        assert!(!is_change_dir(&p("/r/openspec/changes/c/specs")));
+        assert!(!is_change_dir(&p("/c")));
+    }
+
+    #[test]
+    fn guarded_beneath_by_name() {
+        let named = |path: &str| guarded_beneath(&p(path), Reach::Named);
+        assert_eq!(named("/r/openspec/changes/c"), vec![p("/r/openspec/changes/c/approval.md")]);
+        assert_eq!(named("/r/openspec/changes"), vec![p("/r/openspec/changes/*/approval.md")]);
+        assert_eq!(named("/r/.superpowers/sdd"), vec![p("/r/.superpowers/sdd/*")]);
+        assert_eq!(named("/r/docs/superpowers/plans/x.md"), vec![p("/r/docs/superpowers/plans/x.md")]);
+        assert_eq!(named("/r/x/APPROVAL.md"), vec![p("/r/x/APPROVAL.md")]);
+        // A partial folder or a repository root reaches nothing by name when nothing is on disk.
+        assert_eq!(named("/nonexistent/docs"), Vec::<PathBuf>::new());
+        assert_eq!(named("/nonexistent"), Vec::<PathBuf>::new());
+        assert_eq!(named("/r/openspec/changes/archive/c"), Vec::<PathBuf>::new());
+        assert_eq!(named("/r/src/main.rs"), Vec::<PathBuf>::new());
+    }
+
+    #[test]
+    fn guarded_beneath_a_tree() {
+        let tree = |path: &Path| guarded_beneath(path, Reach::Tree);
+        assert_eq!(tree(&p("/nonexistent/docs")), vec![p("/nonexistent/docs/superpowers/plans")]);
+        assert_eq!(tree(&p("/nonexistent/openspec")), vec![p("/nonexistent/openspec/changes/*/approval.md")]);
+        assert_eq!(tree(&p("/nonexistent/.superpowers")), vec![p("/nonexistent/.superpowers/sdd/*")]);
+        assert_eq!(tree(&p("/nonexistent/src")), Vec::<PathBuf>::new());
+        let dir = tempfile::tempdir().expect("test fixture");
+        let root = dir.path();
+        fs::create_dir_all(root.join("openspec/changes")).expect("test fixture");
+        fs::create_dir_all(root.join("docs/superpowers/plans")).expect("test fixture");
+        // A repository root: approval.md first, then the plans folder; sdd is not on disk.
+        assert_eq!(tree(root), vec![root.join("openspec/changes/*/approval.md"), root.join("docs/superpowers/plans")]);
+        assert_eq!(guarded_beneath(root, Reach::Named), Vec::<PathBuf>::new());
+        assert_eq!(guarded_beneath(&root.join("docs"), Reach::Named), vec![root.join("docs/superpowers/plans")]);
     }
 
     #[test]

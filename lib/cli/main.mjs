@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util'
 
 import { bashTargets, checkApproval, checkGuard, loopStatus, writeApproval } from '../../index.js'
 import { fromClaudeCode, isClaudeCodePayload } from './claude-code.mjs'
+import { agentEvidence } from './agent.mjs'
 import { formatStatus } from './status-table.mjs'
 import { approvalFacts, approvalQuestion } from '../texts.mjs'
 
@@ -43,7 +44,9 @@ PreToolUse payload {"hook_event_name", "tool_name", "tool_input", "cwd"}, and ju
 
 Checks the preconditions, shows the owner what is approved (for a plan: its path and sha256) and
 writes openspec/changes/<change-id>/approval.md only when the owner types yes. Refuses when stdin
-is not a terminal: an agent must not be able to pipe its own yes.
+is not a terminal (an agent must not be able to pipe its own yes), and when an agent harness
+(Claude Code, DSH) started this process or holds its terminal: its environment markers or its
+name on this process, an ancestor, or the process on the other side of the pseudo-terminal.
 
   --cwd DIR  the repository root (default: the current directory)
 `,
@@ -180,6 +183,11 @@ async function runApprove({ values, positionals }, io) {
   const cwd = resolve(values.cwd ?? process.cwd())
   if (!io.stdin.isTTY) {
     io.stderr.write('approval-gates approve: stdin is not a terminal, so the owner cannot be asked; nothing approved. Run it yourself in a terminal.\n')
+    return REFUSED
+  }
+  const agent = agentEvidence()
+  if (agent !== null) {
+    io.stderr.write(`approval-gates approve: ${agent}, so an agent may be typing the answer; nothing approved. Run it yourself in a terminal of your own.\n`)
     return REFUSED
   }
   const ready = checkApproval(id, kind, cwd)

@@ -411,3 +411,136 @@ fn claude_code_names_are_judged_like_their_dsh_tools() {
         assert_eq!(check(&repo, tool, args), None, "{tool}");
     }
 }
+fn bash_outcome(repo: &Repo, command: &str) -> Option<String> {
+    check(repo, "bash", &bash(command))
+}
+
+#[test]
+fn self_approval_through_any_wrapper_is_gate_c() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    for command in [
+        "script -qec 'npx approval-gates approve c plan' /dev/null <<< yes",
+        "expect -c 'spawn approval-gates approve c plan; send yes\\r; interact'",
+        "unbuffer approval-gates approve c plan",
+        "socat - EXEC:'npx approval-gates approve c plan',pty",
+        "ssh -t localhost 'cd /repo && approval-gates approve c plan'",
+        "tmux new -d && tmux send-keys 'approval-gates approve c plan' Enter",
+        "fish -c 'approval-gates approve c plan'",
+        "printf 'approve\\nc\\nplan\\n' | xargs approval-gates",
+        "alias a='approval-gates approve'; a c plan",
+        "w() { npx approval-gates approve \"$1\" plan; }; w c",
+        "npm exec -- approval-gates approve c plan",
+        "yarn approval-gates approve c plan",
+        "deno run -A npm:approval-gates@latest approve c plan",
+        "./node_modules/.bin/approval-gates approve c plan",
+        "python3 -c 'import pty; pty.spawn([\"approval-gates\", \"approve\", \"c\", \"plan\"])'",
+        "perl -e 'exec \"approval-gates\", \"approve\", \"c\", \"plan\"'",
+        "git -c alias.ok='!approval-gates approve c plan' ok",
+        "$(which approval-gates) approve c plan",
+    ] {
+        assert_eq!(bash_outcome(&repo, command).as_deref(), Some(ONLY_APPROVE), "{command}");
+    }
+    for command in [
+        "git commit -m 'docs: the owner runs approval-gates approve c plan'",
+        "gh pr create --title t --body 'next: approval-gates approve c plan (owner)'",
+        "cat > docs/next.md <<'EOF'\nRun approval-gates approve c plan yourself.\nEOF",
+        "echo 'approval-gates approve c plan' >> NOTES.txt",
+        "grep -rn 'approval-gates approve' README.md docs/",
+        "approval-gates status && npx approval-gates targets 'approval-gates approve c plan'",
+        "cargo test -p approval-gates && watch -n 5 approval-gates status",
+    ] {
+        assert_eq!(bash_outcome(&repo, command), None, "{command}");
+    }
+}
+
+#[test]
+fn unknown_commands_write_the_guarded_locations_they_name() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    for (command, denial) in [
+        ("sponge docs/superpowers/plans/p.md < /tmp/x", NEEDS_SPEC),
+        ("vim -c 'wq' docs/superpowers/plans/p.md", NEEDS_SPEC),
+        ("cd docs/superpowers && dos2unix plans/p.md", NEEDS_SPEC),
+        ("pandoc in.md --output=docs/superpowers/plans/p.md", NEEDS_SPEC),
+        ("openssl enc -d -in x -out openspec/changes/c/approval.md", ONLY_APPROVE),
+        ("yq -i '.x = 1' openspec/changes/c/approval.md", ONLY_APPROVE),
+        ("git clean -fdx openspec/changes/c", ONLY_APPROVE),
+        ("make -C openspec/changes/c all", ONLY_APPROVE),
+        ("shred -u openspec/changes/c/approval.md", ONLY_APPROVE),
+        ("curl -sO https://example.com/approval.md", ONLY_APPROVE),
+        ("wget -q -P docs/superpowers/plans https://example.com/x.md", NEEDS_SPEC),
+        (
+            "prettier --write .superpowers/sdd/p/progress.md",
+            "BLOCKED [approval-gates]: plan not approved; run /approve c plan",
+        ),
+        ("npx prettier --write 'docs/**/*.md'", NEEDS_SPEC),
+        ("npx prettier --write '**/*.md'", ONLY_APPROVE),
+    ] {
+        assert_eq!(bash_outcome(&repo, command).as_deref(), Some(denial), "{command}");
+    }
+    for command in [
+        "cat docs/superpowers/plans/p.md && sha256sum docs/superpowers/plans/p.md",
+        "diff openspec/changes/c/approval.md /tmp/a.md; cmp openspec/changes/c/approval.md /tmp/a.md",
+        "rg -n Spec docs/superpowers/plans && ag approval openspec",
+        "git log -p -- openspec/changes/c/approval.md && git blame docs/superpowers/plans/p.md",
+        "git add -A && git commit -m 'plan p' && git diff HEAD~1 -- docs/superpowers/plans/",
+        "jq -r .x openspec/changes/c/x.json && yq .design openspec/changes/c/approval.md",
+        "prettier --check docs/superpowers/plans/p.md && npx markdownlint docs/superpowers/plans/p.md",
+        "openspec validate c --strict && openspec show c && openspec list",
+        "openssl dgst -sha256 docs/superpowers/plans/p.md && xxd openspec/changes/c/approval.md | head",
+        "sed -n 1,5p docs/superpowers/plans/p.md | awk '{print $1}'",
+        "cargo build && npm test && make -j4 test",
+        "npx prettier --write '*.md' && npx eslint --fix 'src/**/*.ts'",
+    ] {
+        assert_eq!(bash_outcome(&repo, command), None, "{command}");
+    }
+}
+
+#[test]
+fn writes_into_a_directory_reach_the_guarded_files_beneath() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    repo.write(".superpowers/sdd/p/progress.md", "- [ ] one\n");
+    repo.write("src/lib.rs", "");
+    for (command, denial) in [
+        ("cp -r openspec/changes/c/. openspec/changes/d/", ONLY_APPROVE),
+        ("rsync -a /tmp/evil/ openspec/changes/c/", ONLY_APPROVE),
+        ("tar -xzf /tmp/evil.tgz -C openspec/changes/c", ONLY_APPROVE),
+        ("unzip -o /tmp/evil.zip -d openspec/changes", ONLY_APPROVE),
+        ("7z x /tmp/evil.7z -oopenspec", ONLY_APPROVE),
+        ("cpio -idm < /tmp/evil.cpio", ONLY_APPROVE),
+        ("cp -a /tmp/backup/. .", ONLY_APPROVE),
+        ("git checkout main~2 -- openspec/changes/c", ONLY_APPROVE),
+        ("git restore --source=HEAD~1 -- .", ONLY_APPROVE),
+        ("mv openspec/changes/c openspec/changes/d", ONLY_APPROVE),
+        ("cp -r /tmp/plans docs/superpowers/", NEEDS_SPEC),
+        ("tar -xf /tmp/docs.tar -C docs", NEEDS_SPEC),
+        ("rsync -a /tmp/sdd/ .superpowers/sdd/", "BLOCKED [approval-gates]: plan not found: *"),
+    ] {
+        assert_eq!(bash_outcome(&repo, command).as_deref(), Some(denial), "{command}");
+    }
+    for command in [
+        "mv openspec/changes/c openspec/changes/archive/2026-12-01-c",
+        "mkdir -p openspec/changes/archive && mv openspec/changes/c openspec/changes/archive/",
+        "rm -rf openspec/changes/c",
+        "rm -rf openspec",
+        "cp -r openspec/changes/c /tmp/c-backup && tar -czf /tmp/all.tgz openspec docs",
+        "tar -xzf /tmp/vendor.tgz -C src && unzip -d src /tmp/x.zip && cp -r /tmp/lib/. src/",
+        "git checkout -- . && git restore openspec/changes/c",
+        "cd src && tar -xf /tmp/x.tar",
+        "unzip -l /tmp/x.zip && tar -tzf /tmp/x.tgz",
+    ] {
+        assert_eq!(bash_outcome(&repo, command), None, "{command}");
+    }
+}
+
+#[test]
+fn a_partial_folder_named_by_an_unknown_command_counts_only_when_the_rest_exists() {
+    let bare = Repo::new();
+    bare.write("src/index.ts", "");
+    assert_eq!(bash_outcome(&bare, "npx typedoc --out docs src/index.ts"), None);
+    let with_plans = Repo::new();
+    with_plans.write("docs/superpowers/plans/p.md", "x");
+    assert_eq!(bash_outcome(&with_plans, "npx typedoc --out docs src/index.ts").as_deref(), Some(NEEDS_SPEC));
+}

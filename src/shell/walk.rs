@@ -712,6 +712,28 @@ impl Walker {
                         self.add(&name.text, &dir);
                     }
                 }
+                Effect::WriteNamed(arg) => {
+                    // `..` only removes components: no guarded word in either, none in the path.
+                    if !paths::may_name_guarded(arg.text.as_bytes())
+                        && !paths::may_name_guarded(scope.base.as_os_str().as_encoded_bytes())
+                    {
+                        continue;
+                    }
+                    let named = paths::absolute(&arg.text, &scope.base);
+                    for target in paths::guarded_beneath(&named, paths::Reach::Named) {
+                        self.add(&target.to_string_lossy(), &scope.base);
+                    }
+                }
+                Effect::WriteTree { dir, name, known_dir } => {
+                    let dir = paths::absolute(&dir.text, &scope.base);
+                    let root = match name {
+                        Some(name) if known_dir || dir.is_dir() => paths::absolute(&name.text, &dir),
+                        _ => dir,
+                    };
+                    for target in paths::guarded_beneath(&root, paths::Reach::Tree) {
+                        self.add(&target.to_string_lossy(), &scope.base);
+                    }
+                }
                 Effect::Script(script) => {
                     let mut child = scope.clone();
                     self.script(&script, &mut child, walk.nesting + 1)?;

@@ -10,6 +10,10 @@ use std::borrow::Cow;
 use super::words::{Arg, has_glob};
 use crate::paths;
 
+mod archives;
+mod readonly;
+mod unknown;
+
 /// What one simple command does that the gates care about.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
@@ -21,6 +25,17 @@ pub enum Effect {
     WriteInto {
         dir: Arg,
         name: Arg,
+        known_dir: bool,
+    },
+    /// An unknown command names this path (P-12): the guarded locations it is or holds, by its
+    /// name ([`paths::Reach::Named`]); anything else is not a target.
+    WriteNamed(Arg),
+    /// A whole tree is written at `dir/name` (`dir` itself when `name` is `None` or `dir` is not a
+    /// directory): a recursive copy, move, sync, extract or checkout. Its targets are the guarded
+    /// files the tree can create ([`paths::Reach::Tree`]).
+    WriteTree {
+        dir: Arg,
+        name: Option<Arg>,
         known_dir: bool,
     },
     Cd(Cd),
@@ -164,6 +179,40 @@ impl Sink<'_, '_> {
         }
     }
 
+    /// An unknown command's word that may be a path (P-12).
+    fn write_named(&mut self, arg: &Arg) {
+        if arg.pipe || arg.dynamic || arg.text.is_empty() {
+            return;
+        }
+        for located in self.located(arg) {
+            self.out.push(Effect::WriteNamed(located));
+        }
+    }
+
+    /// A whole tree written at `dir/name`, or merged into `dir` (`name` `None`).
+    fn write_tree(&mut self, dir: &Arg, name: Option<&Arg>, known_dir: bool) {
+        if dir.pipe || dir.text.is_empty() {
+            return;
+        }
+        let name = match name {
+            Some(source) => {
+                let trimmed = source.text.trim_end_matches('/');
+                let base = trimmed.rsplit('/').next().unwrap_or(trimmed);
+                if base.is_empty() || base == "." {
+                    None
+                } else if base == ".." {
+                    return;
+                } else {
+                    Some(Arg { text: base.to_string(), dynamic: source.dynamic, glob: source.glob, pipe: false })
+                }
+            }
+            None => None,
+        };
+        for dir in self.located(dir) {
+            self.out.push(Effect::WriteTree { dir, name: name.clone(), known_dir });
+        }
+    }
+
     fn push(&mut self, effect: Effect) {
         self.out.push(effect);
     }
@@ -304,6 +353,10 @@ fn static_is(arg: Option<&Arg>, text: &str) -> bool {
 fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
     let first = args.first()?;
     if first.dynamic || first.pipe {
+        // `$cli approve …`: a command whose name is not known that asks to approve (P-11).
+        if first.dynamic && static_is(args.get(1), "approve") {
+            sink.write_text(paths::APPROVAL_FILE);
+        }
         return None;
     }
     let rest = args.get(1..).unwrap_or_default();
@@ -371,6 +424,7 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         },
         "pnpm" | "yarn" => package_runner(rest),
         "node" | "nodejs" => {
+            unknown::approval_through_cli(rest, stdin, sink);
             node(rest, stdin, sink);
             None
         }
@@ -430,7 +484,7 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
             None
         }
         "rm" | "rmdir" | "unlink" | "shred" => {
-            for arg in operands(rest, &spec("nsu", &["iterations", "size", "random-source"])) {
+            for arg in operands(rest, &spec("ns", &["iterations", "size", "random-source"])) {
                 sink.write(arg);
             }
             None
@@ -474,6 +528,7 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
             None
         }
         "perl" => {
+            unknown::approval_through_cli(rest, stdin, sink);
             perl(rest, sink);
             None
         }
@@ -509,23 +564,105 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
             None
         }
         "curl" => {
-            let long_values =
-                ["output", "data", "header", "user", "request", "url", "form", "config", "cookie", "cookie-jar"];
-            options(rest, &spec("odHuXFKbcAeEmrTwxyYz", &long_values), |item| match item {
-                Item::Short('o' | 'c', file) | Item::Long("output" | "cookie-jar", Some(file)) => sink.write(&file),
-                _ => {}
-            });
+            curl(rest, sink);
             None
         }
         "wget" => {
-            options(rest, &spec("OoaPtTeUi", &[]), |item| match item {
-                Item::Short('O' | 'o' | 'a', file)
-                | Item::Long("output-document" | "output-file" | "append-output", Some(file)) => sink.write(&file),
-                _ => {}
-            });
+            wget(rest, sink);
             None
         }
-        _ => None,
+        "tar" | "gtar" | "bsdtar" => {
+            archives::tar(rest, sink);
+            None
+        }
+        "unzip" => {
+            archives::unzip(rest, sink);
+            None
+        }
+        "7z" | "7za" | "7zr" | "7zz" => {
+            archives::seven_zip(rest, sink);
+            None
+        }
+        "cpio" => {
+            archives::cpio(rest, sink);
+            None
+        }
+        _ => {
+            unknown::analyze(name, rest, stdin, sink);
+            None
+        }
+    }
+}
+
+/// `curl -o file`, `-O`/`--remote-name` (the URL's last segment, in `--output-dir` or here), and
+/// `-J` (a name the server chooses, in that directory).
+fn curl(args: &[Arg], sink: &mut Sink) {
+    let long_values =
+        ["output", "data", "header", "user", "request", "url", "form", "config", "cookie", "cookie-jar", "output-dir"];
+    let mut remote_name = false;
+    let mut server_name = false;
+    let mut output_dir = None;
+    let mut urls = Vec::new();
+    options(args, &spec("odHuXFKbcAeEmrTwxyYz", &long_values), |item| match item {
+        Item::Short('o' | 'c', file) | Item::Long("output" | "cookie-jar", Some(file)) => sink.write(&file),
+        Item::Flag('O') | Item::Long("remote-name" | "remote-name-all", None) => remote_name = true,
+        Item::Flag('J') | Item::Long("remote-header-name", None) => server_name = true,
+        Item::Long("output-dir", Some(dir)) => output_dir = Some(dir),
+        Item::Long("url", Some(url)) => urls.push(url),
+        Item::Operand(url) => urls.push(url.clone()),
+        _ => {}
+    });
+    if !remote_name {
+        return;
+    }
+    let dir = output_dir.unwrap_or_else(|| Arg::literal("."));
+    for url in &urls {
+        if let Some(name) = url_file_name(&url.text) {
+            sink.write_into(&dir, &Arg { text: name.to_string(), ..url.clone() }, true);
+        }
+    }
+    if server_name {
+        sink.write_named(&dir);
+    }
+}
+
+/// The file name a downloader gives a URL: its path's last segment, without query or fragment.
+fn url_file_name(url: &str) -> Option<&str> {
+    let path = url.split(['?', '#']).next().unwrap_or(url);
+    let path = path.split_once("://").map_or(path, |(_, rest)| rest.split_once('/').map_or("", |(_, path)| path));
+    path.rsplit('/').next().filter(|name| !name.is_empty())
+}
+
+/// `wget -O file`, `-o/-a log`, and a download's own name in `-P dir` (default: here); a
+/// recursive download (`-r`, `-m`) writes a tree there.
+fn wget(args: &[Arg], sink: &mut Sink) {
+    let mut document = false;
+    let mut recursive = false;
+    let mut prefix = None;
+    let mut urls = Vec::new();
+    let long = ["output-document", "output-file", "append-output", "directory-prefix", "tries", "timeout", "user"];
+    options(args, &spec("OoaPtTeUiDlAR", &long), |item| match item {
+        Item::Short('O', file) | Item::Long("output-document", Some(file)) => {
+            sink.write(&file);
+            document = true;
+        }
+        Item::Short('o' | 'a', file) | Item::Long("output-file" | "append-output", Some(file)) => sink.write(&file),
+        Item::Short('P', dir) | Item::Long("directory-prefix", Some(dir)) => prefix = Some(dir),
+        Item::Flag('r' | 'm') | Item::Long("recursive" | "mirror", None) => recursive = true,
+        Item::Operand(url) => urls.push(url),
+        _ => {}
+    });
+    if document {
+        return;
+    }
+    let dir = prefix.unwrap_or_else(|| Arg::literal("."));
+    if recursive {
+        sink.write_tree(&dir, None, true);
+    }
+    sink.write_named(&dir);
+    for url in urls {
+        let name = url_file_name(&url.text).unwrap_or("index.html");
+        sink.write_into(&dir, &Arg { text: name.to_string(), ..url.clone() }, true);
     }
 }
 
@@ -716,8 +853,16 @@ fn package_runner(args: &[Arg]) -> Option<Vec<Next>> {
 /// The CLI's `approve <id> design|plan` writes `openspec/changes/<id>/approval.md`.
 fn cli(args: &[Arg], sink: &mut Sink) {
     let words = operands(args, &spec("", &["cwd"]));
-    let Some(sub) = words.first() else { return };
-    if !(sub.dynamic || sub.text == "approve") {
+    // No subcommand: one fed later (`xargs approval-gates`, `find -exec approval-gates {}`) may
+    // be `approve`.
+    let Some(sub) = words.first() else {
+        if !args.iter().any(|arg| matches!(arg.text.as_str(), "--help" | "-h" | "--version")) {
+            sink.write_text(paths::APPROVAL_FILE);
+        }
+        return;
+    };
+    // `{}`: what `find -exec` or `xargs -I{}` puts there may be `approve`.
+    if !(sub.dynamic || sub.text == "approve" || sub.text.contains("{}")) {
         return;
     }
     match words.get(1) {
@@ -852,8 +997,10 @@ fn copy_like(args: &[Arg], name: &str, sink: &mut Sink) {
     let mut make_dirs = false;
     let mut symbolic = false;
     let mut cp_link = false;
+    let mut recursive = matches!(name, "mv" | "git mv" | "rsync");
     let mut files = Vec::new();
     options(args, &spec, |item| match item {
+        Item::Flag('r' | 'R' | 'a') | Item::Long("recursive" | "archive", None) if name == "cp" => recursive = true,
         Item::Short('t', dir) | Item::Long("target-directory", Some(dir)) if name != "rsync" => target_dir = Some(dir),
         Item::Flag('s') | Item::Long("symbolic", None) if name == "ln" => symbolic = true,
         Item::Flag('l') | Item::Long("link", None) if name == "cp" => cp_link = true,
@@ -876,6 +1023,9 @@ fn copy_like(args: &[Arg], name: &str, sink: &mut Sink) {
         sink.write(&dir);
         for source in &files {
             sink.write_into(&dir, source, true);
+            if recursive {
+                sink.write_tree(&dir, Some(source), true);
+            }
             if writes_sources {
                 sink.write(source);
             }
@@ -895,8 +1045,15 @@ fn copy_like(args: &[Arg], name: &str, sink: &mut Sink) {
         _ => return,
     };
     sink.write(destination);
+    let known_dir = sources.len() > 1 || destination.text.ends_with('/');
+    if recursive {
+        for source in sources {
+            // A tree merged into the destination: `-T`, `src/.`, rsync's `src/`.
+            let merged = no_target_dir || (name == "rsync" && source.text.ends_with('/'));
+            sink.write_tree(destination, (!merged).then_some(*source), known_dir);
+        }
+    }
     if !no_target_dir {
-        let known_dir = sources.len() > 1 || destination.text.ends_with('/');
         for source in sources {
             // rsync copies a directory's contents, not the directory, when it ends in `/`.
             if !(name == "rsync" && source.text.ends_with('/')) {
@@ -1017,12 +1174,17 @@ fn git(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     let mut dir = String::new();
     let mut dynamic = false;
     let long = ["git-dir", "work-tree", "namespace", "super-prefix", "config-env", "exec-path"];
-    let start = options(args, &prefix_spec("Cc", &long), |item| {
-        if let Item::Short('C', value) = item {
+    let mut settings = Vec::new();
+    let start = options(args, &prefix_spec("Cc", &long), |item| match item {
+        Item::Short('C', value) => {
             dir = join(&dir, &value.text);
             dynamic |= value.dynamic;
         }
+        // `-c alias.x='!cmd'`, `-c core.editor=cmd`: commands git may run.
+        Item::Short('c', value) => settings.push(value),
+        _ => {}
     });
+    unknown::approval_through_cli(&settings, None, sink);
     let sub = args.get(start)?;
     let job = Job {
         args: Cow::Borrowed(args.get(start + 1..).unwrap_or_default()),
@@ -1034,24 +1196,80 @@ fn git(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     None
 }
 
+/// git's subcommands that write no file their words name (the object store and refs aside).
+const GIT_READERS: &[&str] = &[
+    "log",
+    "show",
+    "diff",
+    "status",
+    "blame",
+    "annotate",
+    "grep",
+    "ls-files",
+    "ls-tree",
+    "rev-parse",
+    "rev-list",
+    "cat-file",
+    "hash-object",
+    "show-ref",
+    "for-each-ref",
+    "describe",
+    "shortlog",
+    "reflog",
+    "whatchanged",
+    "add",
+    "commit",
+    "fetch",
+    "push",
+    "branch",
+    "tag",
+    "remote",
+    "notes",
+    "name-rev",
+    "merge-base",
+    "count-objects",
+    "fsck",
+    "check-ignore",
+    "check-attr",
+    "verify-commit",
+    "verify-tag",
+    "help",
+    "version",
+    "var",
+    "diff-tree",
+    "diff-files",
+    "diff-index",
+    "range-diff",
+    "cherry",
+    "switch",
+    "stage",
+];
+
 /// The git subcommands that write the working tree, reached through [`git`].
 fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
     match sub {
         "checkout" => {
             let separator = args.iter().position(|arg| !arg.dynamic && arg.text == "--");
-            let paths: Vec<&Arg> = match separator {
-                Some(at) => args.get(at + 1..).unwrap_or_default().iter().collect(),
-                None => operands(args, &spec("bB", &["orphan", "conflict", "pathspec-from-file"])),
+            let (paths, from_revision): (Vec<&Arg>, bool) = match separator {
+                Some(at) => (
+                    args.get(at + 1..).unwrap_or_default().iter().collect(),
+                    args.get(..at).unwrap_or_default().iter().any(|arg| !arg.text.starts_with('-')),
+                ),
+                None => (operands(args, &spec("bB", &["orphan", "conflict", "pathspec-from-file"])), false),
             };
             for path in paths {
                 sink.write(path);
+                if from_revision {
+                    sink.write_tree(path, None, false);
+                }
             }
         }
         "restore" => {
-            let (mut staged, mut worktree) = (false, false);
+            let (mut staged, mut worktree, mut from_revision) = (false, false, false);
             let paths = {
                 let mut found = Vec::new();
                 options(args, &spec("s", &["source", "pathspec-from-file"]), |item| match item {
+                    Item::Short('s', _) | Item::Long("source", Some(_)) => from_revision = true,
                     Item::Flag('S') | Item::Long("staged", None) => staged = true,
                     Item::Flag('W') | Item::Long("worktree", None) => worktree = true,
                     Item::Operand(arg) => found.push(arg),
@@ -1062,6 +1280,9 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
             if !staged || worktree {
                 for path in paths {
                     sink.write(path);
+                    if from_revision {
+                        sink.write_tree(path, None, false);
+                    }
                 }
             }
         }
@@ -1080,7 +1301,8 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
             }
         }
         "mv" => copy_like(args, "git mv", sink),
-        _ => {}
+        _ if GIT_READERS.contains(&sub) => {}
+        _ => unknown::analyze(sub, args, None, sink),
     }
 }
 

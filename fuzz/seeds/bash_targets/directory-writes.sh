@@ -1,0 +1,1 @@
+cp -rT /tmp/x openspec/changes/c; rsync -a a/ openspec/; tar xzfC a.tgz docs; tar -xf a.tar -C openspec/changes/c approval.md; unzip -o a.zip -x b -d .superpowers/sdd; 7z x a.7z -oopenspec/changes; cpio -pdm openspec/changes/c < list; git checkout HEAD~1 -- .; git restore -s HEAD -- openspec/changes/c; mv openspec/changes/c openspec/changes/archive/; mv a openspec/changes/d

@@ -1,0 +1,223 @@
+//! Commands the writer table does not know (P-11, P-12): an unknown command that is not known to
+//! be read-only writes every guarded location its words name, and one whose words carry the CLI's
+//! name followed by `approve` writes approval.md, whatever runs it.
+
+use super::readonly::is_read_only;
+use super::{Item, Sink, glob_matches, is_cli, options, package_bin, spec};
+use crate::paths;
+use crate::shell::words::{Arg, has_glob};
+
+/// Editors and databases that read their commands on standard input (`ed plan.md <<< w`).
+const STDIN_COMMANDS: &[&str] = &["ed", "red", "ex", "vi", "vim", "nvim", "view", "sqlite3", "duckdb"];
+
+/// Where the words of a command line split into tokens for the CLI rule and the path scan: shell
+/// metacharacters, quotes and the separators programs put between a command and its arguments.
+fn is_separator(c: char) -> bool {
+    c.is_whitespace() || "\"'`;|&()<>[]{}=$,:!\\".contains(c)
+}
+
+fn tokens(text: &str) -> impl Iterator<Item = &str> {
+    text.split(is_separator).filter(|token| !token.is_empty())
+}
+
+/// Tokens of a word that holds a script, for paths: `host:path` is a remote path, kept whole.
+fn path_tokens(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c| c != ':' && is_separator(c)).filter(|token| !token.is_empty())
+}
+
+/// The unknown command `name` with its arguments and standard input.
+pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    if is_read_only(name, args) {
+        return;
+    }
+    approval_through_cli(args, stdin, sink);
+    if name == "alias" || outputs_only(name, args, sink) {
+        return;
+    }
+    for arg in args {
+        for candidate in path_candidates(&arg.text) {
+            if has_glob(candidate) {
+                glob_named(candidate, arg, sink);
+            } else {
+                sink.write_named(&Arg { text: candidate.to_string(), ..arg.clone() });
+            }
+        }
+    }
+    if STDIN_COMMANDS.contains(&name)
+        && let Some(stdin) = stdin
+    {
+        for candidate in stdin.split(char::is_whitespace).flat_map(path_candidates) {
+            sink.write_named(&Arg::literal(candidate));
+        }
+    }
+}
+
+/// A pattern the command expands itself (`prettier --write 'docs/**/*.md'`): the directory
+/// before its first glob is named, and a pattern that descends below it (a glob before the last
+/// component, or `**`) to names that can match approval.md reaches the tree there.
+fn glob_named(pattern: &str, arg: &Arg, sink: &mut Sink) {
+    let components: Vec<&str> = pattern.split('/').collect();
+    let first_glob = components.iter().position(|component| has_glob(component)).unwrap_or(components.len());
+    let prefix = components.get(..first_glob).unwrap_or_default().join("/");
+    let prefix = match prefix.as_str() {
+        "" if pattern.starts_with('/') => "/".to_string(),
+        "" => ".".to_string(),
+        _ => prefix,
+    };
+    let last = components.last().copied().unwrap_or_default();
+    let descends = first_glob + 1 < components.len() || last == "**";
+    let dir = Arg { text: prefix, glob: false, ..arg.clone() };
+    sink.write_named(&dir);
+    if descends && glob_matches(last, paths::APPROVAL_FILE) {
+        sink.write_tree(&dir, None, true);
+    }
+}
+
+/// The words of one argument that could be a path it writes: the word, an option's value
+/// (`--out=x`, `-ox`), and, in a word that holds a script (`vim -c 'w x'`), each token.
+fn path_candidates(word: &str) -> Vec<&str> {
+    fn worth(text: &str) -> bool {
+        !text.is_empty() && !text.starts_with('-') && !text.contains(':')
+    }
+    // A word with spaces holds a script or a message: its tokens, not the whole.
+    let mut found = if word.contains(char::is_whitespace) { Vec::new() } else { vec![word] };
+    if let Some((_, value)) = word.split_once('=') {
+        found.push(value);
+    }
+    if let Some(value) = word.strip_prefix('-').filter(|rest| !rest.starts_with('-')).and_then(|rest| rest.get(1..)) {
+        found.push(value);
+    }
+    if word.contains(is_separator) {
+        found.extend(path_tokens(word));
+    }
+    found.retain(|text| worth(text));
+    found
+}
+
+/// Any word (or the standard input) of a command that can run programs: the CLI's name followed
+/// by `approve` as tokens, however quoted or nested, is a run of the approve path. (The name
+/// alone is not: `cargo test -p approval-gates`, `watch approval-gates status`.)
+pub(super) fn approval_through_cli(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    let words = || args.iter().map(|arg| arg.text.as_str()).chain(stdin);
+    // Every name of the CLI holds this; most commands do not, and need no tokens.
+    if !words().any(|word| word.contains("approval-gates")) {
+        return;
+    }
+    let words = words();
+    let mut stream = words.flat_map(tokens).peekable();
+    while let Some(token) = stream.next() {
+        if !is_cli(package_bin(token)) || stream.peek() != Some(&"approve") {
+            continue;
+        }
+        match stream.nth(1).filter(|id| paths::is_safe_segment(id)) {
+            Some(id) => sink.write_text(&format!("openspec/changes/{id}/{}", paths::APPROVAL_FILE)),
+            None => sink.write_text(paths::APPROVAL_FILE),
+        }
+        return;
+    }
+}
+
+/// Commands that read their operands and write only where an option or a fixed operand says:
+/// the written paths, or `false` when `name` is not one of them.
+fn outputs_only(name: &str, args: &[Arg], sink: &mut Sink) -> bool {
+    match name {
+        "iconv" | "pandoc" | "uudecode" => {
+            let mut given = false;
+            options(args, &spec("oftw", &["output", "from", "to"]), |item| {
+                if let Item::Short('o', file) | Item::Long("output", Some(file)) = item {
+                    sink.write(&file);
+                    given = true;
+                }
+            });
+            // `uudecode file` writes the name the file's header gives: unknown, judged by its words.
+            given || name != "uudecode"
+        }
+        "openssl" => {
+            let mut words = args.iter();
+            while let Some(arg) = words.next() {
+                if matches!(arg.text.as_str(), "-out" | "-keyout" | "-signature") {
+                    if let Some(file) = words.next() {
+                        sink.write(file);
+                    }
+                } else if let Some(file) = arg.text.strip_prefix("-out=") {
+                    sink.write(&Arg { text: file.to_string(), ..arg.clone() });
+                }
+            }
+            true
+        }
+        "xxd" => {
+            let mut revert = false;
+            let mut files = Vec::new();
+            options(args, &spec("cglosn", &["cols", "len", "seek", "name"]), |item| match item {
+                Item::Flag('r') | Item::Long("revert", None) => revert = true,
+                Item::Operand(arg) => files.push(arg),
+                _ => {}
+            });
+            if revert && let Some(out) = files.get(1) {
+                sink.write(out);
+            }
+            !revert || files.len() > 1
+        }
+        "uniq" => {
+            let files: Vec<&Arg> = super::operands(args, &spec("fsw", &["skip-fields", "skip-chars", "check-chars"]));
+            if let Some(out) = files.get(1) {
+                sink.write(out);
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use std::path::Path;
+
+    use proptest::prelude::*;
+
+    use crate::paths;
+    use crate::shell::write_targets;
+
+    fn quote(text: &str) -> String {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+
+    /// A wrapper around `inner`: the command it runs, as an agent would spell it.
+    fn wrap(wrapper: usize, inner: &str) -> String {
+        match wrapper {
+            0 => format!("script -qec {} /dev/null", quote(inner)),
+            1 => format!("bash -c {}", quote(inner)),
+            2 => format!("ssh -t localhost {}", quote(inner)),
+            3 => format!("expect -c {}", quote(&format!("spawn {inner}; send yes\\r; interact"))),
+            4 => format!("tmux send-keys -t s {} Enter", quote(inner)),
+            5 => format!("timeout 60 {inner}"),
+            6 => format!("sudo -u owner {inner}"),
+            7 => format!("env -i PATH=/bin {inner}"),
+            8 => format!("python3 -c {}", quote(&format!("import os; os.system({inner:?})"))),
+            9 => format!("node -e {}", quote(&format!("require('child_process').execSync({inner:?})"))),
+            10 => format!("watch -n1 {}", quote(inner)),
+            11 => format!("unbuffer {inner}"),
+            12 => format!("socat - EXEC:{},pty", quote(inner)),
+            _ => format!("nohup {inner} &"),
+        }
+    }
+
+    const APPROVALS: [&str; 4] = [
+        "approval-gates approve c plan",
+        "npx approval-gates approve c design",
+        "./node_modules/.bin/approval-gates approve c plan",
+        "pnpm dlx approval-gates@latest approve c plan",
+    ];
+
+    proptest! {
+        #[test]
+        fn any_wrapping_of_an_approval_still_writes_approval_md(
+            inner in 0..APPROVALS.len(),
+            wrappers in prop::collection::vec(0usize..14, 1..4),
+        ) {
+            let command = wrappers.iter().fold(APPROVALS[inner].to_string(), |inner, &wrapper| wrap(wrapper, &inner));
+            let targets = write_targets(&command, Path::new("/repo")).unwrap_or_default();
+            prop_assert!(targets.iter().any(|target| paths::is_approval_file(target)), "{command}: {targets:?}");
+        }
+    }
+}
