@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 
 use super::words::{Arg, has_glob};
-use crate::paths;
+use crate::paths::{self, glob_matches};
 
 /// What one simple command does that the gates care about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,6 +26,18 @@ pub enum Effect {
     Cd(Cd),
     /// A script run by a child shell (`bash -c`, a shell reading a heredoc): scoped.
     Script(String),
+    /// A script run by a child shell given its parameters (`bash -c '…' arg0 arg1`, `sh -s a b`);
+    /// `complete` when no other parameters can follow (not under `xargs` reading unknown input).
+    Run {
+        script: String,
+        positional: Vec<Arg>,
+        complete: bool,
+    },
+    /// A symbolic link made at `link`, pointing to `target` (relative to the link's directory).
+    Link {
+        link: Arg,
+        target: Arg,
+    },
     /// A string run by this shell (`eval`): its `cd` counts afterwards.
     Eval(String),
     /// A variable given a value the walk cannot know (`read`, `mapfile`).
@@ -49,6 +61,12 @@ struct Job<'a> {
     args: Cow<'a, [Arg]>,
     dir: String,
     roots: Vec<Arg>,
+    /// Words of an unknown producer that name a guarded location: what the command may be fed.
+    fed: Vec<Arg>,
+    /// The command reads the line's standard input (not a command `xargs` runs).
+    reads_input: bool,
+    /// More arguments may follow that the line does not show (`xargs` of unknown input).
+    open: bool,
 }
 
 /// Commands a line may run beyond one per word (`find -exec` synthesizes `rm {}` for `-delete`).
@@ -75,7 +93,20 @@ fn package_bin(word: &str) -> &str {
 
 /// The effects of one simple command; `stdin` is the text of its heredoc or here-string.
 pub fn analyze(argv: &[Arg], stdin: Option<&str>, out: &mut Vec<Effect>) {
-    let mut jobs = vec![Job { args: Cow::Borrowed(argv), dir: String::new(), roots: Vec::new() }];
+    analyze_fed(argv, stdin, &[], out);
+}
+
+/// [`analyze`] for a command fed by a producer whose output is unknown; `fed` are the producer's
+/// words that name a guarded location (`ls plans/*.md | xargs rm`).
+pub fn analyze_fed(argv: &[Arg], stdin: Option<&str>, fed: &[Arg], out: &mut Vec<Effect>) {
+    let mut jobs = vec![Job {
+        args: Cow::Borrowed(argv),
+        dir: String::new(),
+        roots: Vec::new(),
+        fed: fed.to_vec(),
+        reads_input: true,
+        open: false,
+    }];
     // Every hop consumes at least the wrapper's name; the cap only guards against a table bug.
     let mut hops = 0;
     while let Some(job) = jobs.pop() {
@@ -84,6 +115,7 @@ pub fn analyze(argv: &[Arg], stdin: Option<&str>, out: &mut Vec<Effect>) {
             break;
         }
         let mut sink = Sink { job: &job, out: &mut *out };
+        let stdin = stdin.filter(|_| job.reads_input);
         if let Some(next) = run(&job.args, stdin, &mut sink) {
             jobs.extend(next.into_iter().map(|next| next.into_job(&job)));
         }
@@ -128,17 +160,10 @@ impl Sink<'_, '_> {
             return;
         }
         for located in self.located(arg) {
-            // A glob whose last component could match approval.md writes it too.
+            // A glob that could match a guarded folder or approval.md writes it too.
             if located.glob {
-                let (dir, name) = located.text.rsplit_once('/').unwrap_or(("", &located.text));
-                if glob_matches(name, paths::APPROVAL_FILE) {
-                    let mut approval = located.clone();
-                    approval.text = if dir.is_empty() && !located.text.starts_with('/') {
-                        paths::APPROVAL_FILE.to_string()
-                    } else {
-                        format!("{dir}/{}", paths::APPROVAL_FILE)
-                    };
-                    self.out.push(Effect::Write(approval));
+                for text in paths::guarded_glob_matches(&located.text) {
+                    self.out.push(Effect::Write(Arg { text, ..located.clone() }));
                 }
             }
             self.out.push(Effect::Write(located));
@@ -164,8 +189,50 @@ impl Sink<'_, '_> {
         }
     }
 
+    /// A script runs where the job runs (`sudo -D d sh -c …`), once for each `{}` of `find`.
     fn push(&mut self, effect: Effect) {
-        self.out.push(effect);
+        let located = |script: &str| {
+            if self.job.dir.is_empty() {
+                script.to_string()
+            } else {
+                format!("cd {} && {script}", quote(&self.job.dir))
+            }
+        };
+        let rooted = |text: &str, root: &Arg| text.replace("{}", &root.text);
+        match effect {
+            Effect::Script(script) if script.contains("{}") && !self.job.roots.is_empty() => {
+                for root in &self.job.roots {
+                    self.out.push(Effect::Script(located(&rooted(&script, root))));
+                }
+            }
+            Effect::Script(script) => self.out.push(Effect::Script(located(&script))),
+            Effect::Run { script, positional, complete } => {
+                let complete = complete && !self.job.open;
+                let uses_roots = (script.contains("{}") || positional.iter().any(|arg| arg.text.contains("{}")))
+                    && !self.job.roots.is_empty();
+                if !uses_roots {
+                    self.out.push(Effect::Run { script: located(&script), positional, complete });
+                    return;
+                }
+                for root in &self.job.roots {
+                    let positional = positional
+                        .iter()
+                        .map(|arg| Arg {
+                            text: rooted(&arg.text, root),
+                            dynamic: arg.dynamic || root.dynamic,
+                            ..arg.clone()
+                        })
+                        .collect();
+                    self.out.push(Effect::Run { script: located(&rooted(&script, root)), positional, complete });
+                }
+            }
+            Effect::Link { link, target } => {
+                for link in self.located(&link) {
+                    self.out.push(Effect::Link { link, target: target.clone() });
+                }
+            }
+            effect => self.out.push(effect),
+        }
     }
 }
 
@@ -176,11 +243,19 @@ struct Next {
     start: usize,
     dir: Option<Arg>,
     roots: Option<Vec<Arg>>,
+    /// The line's standard input reaches it (not so for a command `xargs` runs).
+    reads_input: bool,
+    /// More arguments may follow that the line does not show.
+    open: bool,
 }
 
 impl Next {
     fn at(start: usize) -> Self {
-        Next { args: None, start, dir: None, roots: None }
+        Next { args: None, start, dir: None, roots: None, reads_input: true, open: false }
+    }
+
+    fn with(args: Vec<Arg>) -> Self {
+        Next { args: Some(args), ..Next::at(0) }
     }
 
     fn into_job<'a>(self, parent: &Job<'a>) -> Job<'a> {
@@ -195,7 +270,14 @@ impl Next {
             Some(dir) => join(&parent.dir, &dir.text),
             None => parent.dir.clone(),
         };
-        Job { args, dir, roots: self.roots.unwrap_or_else(|| parent.roots.clone()) }
+        Job {
+            args,
+            dir,
+            roots: self.roots.unwrap_or_else(|| parent.roots.clone()),
+            fed: if self.reads_input { parent.fed.clone() } else { Vec::new() },
+            reads_input: self.reads_input && parent.reads_input,
+            open: self.open || parent.open,
+        }
     }
 }
 
@@ -603,7 +685,8 @@ fn env(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     Some(vec![Next { dir, ..Next::at(start + 1) }])
 }
 
-fn quote(text: &str) -> String {
+/// `text` as one single-quoted shell word.
+pub fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
@@ -653,7 +736,7 @@ fn find(args: &[Arg]) -> Option<Vec<Next>> {
         match arg.text.as_str() {
             "-delete" => {
                 let words = std::iter::once(Arg::literal("rm")).chain(std::iter::once(Arg::literal("{}"))).collect();
-                nexts.push(Next { args: Some(words), start: 0, dir: None, roots: Some(found.clone()) });
+                nexts.push(Next { roots: Some(found.clone()), reads_input: false, ..Next::with(words) });
             }
             "-exec" | "-execdir" | "-ok" | "-okdir" => {
                 let end = args
@@ -663,7 +746,7 @@ fn find(args: &[Arg]) -> Option<Vec<Next>> {
                     .position(|a| !a.dynamic && (a.text == ";" || a.text == "+"))
                     .map_or(args.len(), |offset| at + offset);
                 let words = args.get(at..end).unwrap_or_default().to_vec();
-                nexts.push(Next { args: Some(words), start: 0, dir: None, roots: Some(found.clone()) });
+                nexts.push(Next { roots: Some(found.clone()), reads_input: false, ..Next::with(words) });
                 at = end + 1;
             }
             _ => {}
@@ -688,7 +771,7 @@ fn npx(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     if let Some(first) = words.first_mut() {
         first.text = package_bin(&command.text).to_string();
     }
-    Some(vec![Next { args: Some(words), start: 0, dir: None, roots: None }])
+    Some(vec![Next::with(words)])
 }
 
 /// `pnpm dlx|exec …`, `yarn dlx|exec|run …`, and either running the CLI's bin directly.
@@ -707,7 +790,7 @@ fn package_runner(args: &[Arg]) -> Option<Vec<Next>> {
             if let Some(first) = words.first_mut() {
                 first.text = package_bin(&first.text).to_string();
             }
-            Some(vec![Next { args: Some(words), start: 0, dir: None, roots: None }])
+            Some(vec![Next::with(words)])
         }
         _ => None,
     }
@@ -1028,6 +1111,9 @@ fn git(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
         args: Cow::Borrowed(args.get(start + 1..).unwrap_or_default()),
         dir: join(&sink.job.dir, &dir),
         roots: sink.job.roots.clone(),
+        fed: Vec::new(),
+        reads_input: sink.job.reads_input,
+        open: sink.job.open,
     };
     let mut inner = Sink { job: &job, out: &mut *sink.out };
     git_subcommand(&sub.text, &job.args, &mut inner);
@@ -1082,69 +1168,6 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
         "mv" => copy_like(args, "git mv", sink),
         _ => {}
     }
-}
-
-/// fnmatch for one path component: `*`, `?`, `[…]` (with `!`/`^` and ranges), ASCII case ignored
-/// (P-7).
-pub fn glob_matches(pattern: &str, name: &str) -> bool {
-    let pattern: Vec<char> = pattern.chars().map(|c| c.to_ascii_lowercase()).collect();
-    let name: Vec<char> = name.chars().map(|c| c.to_ascii_lowercase()).collect();
-    let (mut p, mut n) = (0, 0);
-    let mut backtrack: Option<(usize, usize)> = None;
-    while n < name.len() {
-        let step = match pattern.get(p) {
-            Some('*') => {
-                backtrack = Some((p, n));
-                p += 1;
-                continue;
-            }
-            Some('?') => Some(p + 1),
-            Some('[') => class(&pattern, p, name.get(n).copied()),
-            Some(&literal) if name.get(n) == Some(&literal) => Some(p + 1),
-            _ => None,
-        };
-        match step {
-            Some(next) => {
-                p = next;
-                n += 1;
-            }
-            None => match backtrack {
-                Some((star, at)) => {
-                    p = star + 1;
-                    n = at + 1;
-                    backtrack = Some((star, at + 1));
-                }
-                None => return false,
-            },
-        }
-    }
-    pattern.get(p..).unwrap_or_default().iter().all(|&c| c == '*')
-}
-
-/// A bracket expression at `pattern[at]` against `c`: where the pattern continues if it matches.
-fn class(pattern: &[char], at: usize, c: Option<char>) -> Option<usize> {
-    let c = c?;
-    let mut p = at + 1;
-    let negated = matches!(pattern.get(p), Some('!' | '^'));
-    p += usize::from(negated);
-    let mut matched = false;
-    let mut first = true;
-    loop {
-        let &current = pattern.get(p)?;
-        if current == ']' && !first {
-            break;
-        }
-        first = false;
-        if pattern.get(p + 1) == Some(&'-') && pattern.get(p + 2).is_some_and(|&end| end != ']') {
-            let end = pattern.get(p + 2).copied().unwrap_or(current);
-            matched |= current <= c && c <= end;
-            p += 3;
-        } else {
-            matched |= current == c;
-            p += 1;
-        }
-    }
-    (matched != negated).then_some(p + 1)
 }
 
 #[cfg(test)]
