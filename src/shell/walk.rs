@@ -547,7 +547,19 @@ impl Walker {
         let grand = frames.len().checked_sub(2).and_then(|at| frames.get(at)).map(|frame| frame.node);
         match parent {
             Some(statement) if node_kind(statement) == "redirected_statement" => {
-                match self.redirections(statement, walk, scratch).stdin {
+                let mut stdin = self.redirections(statement, walk, scratch).stdin;
+                for (child, _) in children(statement, scratch) {
+                    match node_kind(child) {
+                        "herestring_redirect" => stdin = Some(child),
+                        "heredoc_redirect" => {
+                            let body =
+                                children(child, scratch).into_iter().find(|(c, _)| node_kind(c) == "heredoc_body");
+                            stdin = body.map(|(body, _)| body).or(stdin);
+                        }
+                        _ => {}
+                    }
+                }
+                match stdin.filter(|stdin| walk.counts(*stdin)) {
                     Some(stdin) => Ok(Some(self.stdin_text(stdin, walk, scope, scratch)?)),
                     None => Ok(None),
                 }
@@ -652,7 +664,7 @@ impl Walker {
         if let Some(body) = scope.functions.get(&name.text).cloned() {
             let values = argv.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }).collect();
             let called = Positional { values, complete: !args.iter().any(|arg| arg.dynamic) };
-            let saved = std::mem::replace(&mut scope.positional, Some(Rc::new(called)));
+            let saved = scope.positional.replace(Rc::new(called));
             self.script(&body, scope, walk.nesting + 1)?;
             scope.positional = saved;
             return Ok(true);
@@ -793,6 +805,11 @@ impl Walker {
                 digits.is_empty() || digits.bytes().all(|b| b.is_ascii_digit())
             };
             if !(arg.pipe || duplicates && descriptor) {
+                if arg.glob {
+                    for spelled in paths::guarded_glob_matches(&arg.text) {
+                        self.add(&spelled, &scope.base, &scope.links);
+                    }
+                }
                 self.add(&arg.text, &scope.base, &scope.links);
             }
         }
@@ -935,12 +952,15 @@ impl Walker {
         scope: &mut Scope,
         only_new: bool,
     ) -> Result<(), Unscannable> {
-        for effect in effects {
+        // A link exists once its command is done: what the command itself writes is not through it.
+        let (links, effects): (Vec<Effect>, Vec<Effect>) =
+            effects.into_iter().partition(|effect| matches!(effect, Effect::Link { .. }));
+        for effect in effects.into_iter().chain(links) {
             match effect {
                 Effect::Write(arg) => self.add(&arg.text, &scope.base, &scope.links),
                 Effect::WriteInto { dir, name, known_dir } => {
                     let dir = paths::absolute(&dir.text, &scope.base);
-                    if known_dir || dir.is_dir() || scope.links.iter().any(|(link, _)| dir.starts_with(link)) {
+                    if known_dir || dir.is_dir() || scope.links.iter().any(|(link, _)| *link == dir) {
                         self.add(&name.text, &dir, &scope.links);
                     }
                 }

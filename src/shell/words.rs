@@ -866,6 +866,12 @@ fn sequence(inner: &[Tok]) -> Result<Option<Vec<String>>, Unscannable> {
 /// Replaces the slots by their values: one word per combination, at most
 /// [`MAX_WORD_EXPANSION`]; beyond that each slot stands for itself (unknown).
 fn substitute(toks: &[Tok], slots: &[Slot], pipe: bool, out: &mut Vec<Arg>, text: &TextBudget) {
+    // `"$@"` with no parameters is no word at all.
+    if let [Tok::Slot(index)] = toks
+        && slots.get(*index).is_some_and(|slot| slot.values.is_empty())
+    {
+        return;
+    }
     let used: Vec<usize> = toks
         .iter()
         .filter_map(|tok| match tok {

@@ -404,7 +404,56 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
             let start = options(rest, &prefix_spec("", &[]), |item| lookup |= matches!(item, Item::Flag('v' | 'V')));
             (!lookup).then(|| vec![Next::at(start + 1)])
         }
-        "builtin" | "nohup" => after_options(rest, &prefix_spec("", &[])),
+        "builtin" | "nohup" | "busybox" | "firejail" => after_options(rest, &prefix_spec("", &[])),
+        "watch" => watch(rest, sink),
+        "flock" => flock(rest, sink),
+        "script" => script(rest, stdin, sink),
+        "su" => su(rest, sink),
+        "runuser" => runuser(rest, sink),
+        "chroot" => {
+            let start = options(rest, &prefix_spec("", &["userspec", "groups"]), |_| {});
+            // Paths inside are relative to the new root.
+            Some(vec![Next { dir: rest.get(start).cloned(), ..Next::at(start + 2) }])
+        }
+        "strace" | "ltrace" => tracer(rest, name, sink),
+        "unshare" => unshare(rest),
+        "fakeroot" => {
+            let start = options(rest, &prefix_spec("lsib", &["lib", "faked"]), |item| {
+                if let Item::Short('s', file) = item {
+                    sink.write(&file);
+                }
+            });
+            Some(vec![Next::at(start + 1)])
+        }
+        "proot" => {
+            let long = ["rootfs", "bind", "mount", "cwd", "pwd", "qemu", "kernel-release", "verbose"];
+            let mut dir = None;
+            let start = options(rest, &prefix_spec("rbmwqkvRS", &long), |item| {
+                if let Item::Short('w', value) | Item::Long("cwd" | "pwd", Some(value)) = item {
+                    dir = Some(value);
+                }
+            });
+            Some(vec![Next { dir, ..Next::at(start + 1) }])
+        }
+        "parallel" => parallel(rest, stdin, sink),
+        "trap" => {
+            let actions = operands(rest, &spec("", &[]));
+            if let [action, _signal, ..] = actions.as_slice()
+                && !static_is(Some(action), "-")
+            {
+                sink.push(Effect::Script(action.text.clone()));
+            }
+            None
+        }
+        // `coproc cmd args`, `coproc NAME { cmd; }` (tree-sitter keeps the brace as a word).
+        "coproc" => {
+            let brace = rest.iter().take(2).position(|arg| static_is(Some(arg), "{"));
+            Some(vec![Next::at(brace.map_or(1, |at| at + 2))])
+        }
+        "." | "source" => {
+            source(rest, stdin, sink);
+            None
+        }
         "exec" => after_options(rest, &prefix_spec("a", &[])),
         "nice" => after_options(rest, &prefix_spec("n", &["adjustment"])),
         "stdbuf" => after_options(rest, &prefix_spec("ioe", &["input", "output", "error"])),
@@ -428,22 +477,7 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
             // The duration, then the command.
             Some(vec![Next::at(start + 2)])
         }
-        "xargs" => after_options(
-            rest,
-            &prefix_spec(
-                "adEILnPs",
-                &[
-                    "arg-file",
-                    "delimiter",
-                    "eof",
-                    "max-lines",
-                    "max-args",
-                    "max-procs",
-                    "max-chars",
-                    "process-slot-var",
-                ],
-            ),
-        ),
+        "xargs" => xargs(rest, stdin, sink),
         "find" => find(rest),
         "npx" | "pnpx" | "bunx" => npx(rest, sink),
         "npm" => match rest.first().map(|a| a.text.as_str()) {
@@ -456,7 +490,7 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
             node(rest, stdin, sink);
             None
         }
-        "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" => {
+        "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "fish" | "csh" | "tcsh" => {
             shell(rest, stdin, sink);
             None
         }
@@ -536,6 +570,9 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
             None
         }
         "cp" | "mv" | "ln" | "install" => {
+            if name == "ln" {
+                symlinks(rest, sink);
+            }
             copy_like(rest, name, sink);
             None
         }
@@ -849,6 +886,7 @@ fn node(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
 
 /// `bash -c 'script'`, `sh -lc "…"`, and a shell reading its script from a heredoc.
 fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    let mut command: Option<Arg> = None;
     let mut command_mode = false;
     let mut stdin_mode = false;
     let mut at = 0;
@@ -862,8 +900,15 @@ fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
             break;
         }
         if text.starts_with("--") {
-            if matches!(text, "--rcfile" | "--init-file") {
-                at += 1;
+            match text {
+                "--rcfile" | "--init-file" | "--init-command" => at += 1,
+                // fish: `--command 'cmd'`, `--command='cmd'`.
+                "--command" => command_mode = true,
+                _ => {
+                    if let Some(script) = text.strip_prefix("--command=") {
+                        command = Some(Arg { text: script.to_string(), ..arg.clone() });
+                    }
+                }
             }
             continue;
         }
@@ -873,14 +918,391 @@ fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
         // `-o pipefail`, `-O extglob` take the next word.
         at += cluster.chars().filter(|c| matches!(c, 'o' | 'O')).count();
     }
-    if command_mode {
-        if let Some(script) = args.get(at) {
-            sink.push(Effect::Script(script.text.clone()));
+    let operand = args.get(at);
+    let rest = args.get(at + 1..).unwrap_or_default();
+    let run =
+        |script: &str, positional: Vec<Arg>| Effect::Run { script: script.to_string(), positional, complete: true };
+    if let Some(script) = command.as_ref().or_else(|| command_mode.then_some(operand).flatten()) {
+        // `bash -c 'script' arg0 arg1`: the words after the script are `$0`, `$1`, …
+        let words = if command.is_some() { args.get(at..).unwrap_or_default() } else { rest };
+        sink.push(run(&script.text, words.to_vec()));
+    } else if let Some(file) = operand.filter(|file| file.pipe && !file.dynamic) {
+        // `bash <(echo …)`: the script is what the substitution prints.
+        sink.push(run(&file.text, std::iter::once(Arg::literal("bash")).chain(rest.iter().cloned()).collect()));
+    } else if let Some(stdin) = stdin {
+        let zero = Arg::literal("bash");
+        if stdin_mode {
+            let positional = std::iter::once(zero).chain(args.get(at..).unwrap_or_default().iter().cloned());
+            sink.push(run(stdin, positional.collect()));
+        } else if operand.is_none() || static_is(operand, "-") || operand.is_some_and(is_stdin_path) {
+            sink.push(run(stdin, std::iter::once(zero).chain(rest.iter().cloned()).collect()));
         }
-    } else if (stdin_mode || args.get(at).is_none() || static_is(args.get(at), "-"))
+    }
+}
+
+/// The names standard input goes by as a file.
+fn is_stdin_path(arg: &Arg) -> bool {
+    !arg.dynamic && matches!(arg.text.as_str(), "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0")
+}
+
+/// `. /dev/stdin`, `source <(echo …)`: a script this shell reads, from its input or a
+/// substitution whose output is known.
+fn source(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    let Some(file) = args.first() else { return };
+    if file.pipe && !file.dynamic {
+        sink.push(Effect::Eval(file.text.clone()));
+    } else if is_stdin_path(file)
         && let Some(stdin) = stdin
     {
+        sink.push(Effect::Eval(stdin.to_string()));
+    }
+}
+
+/// `watch [-n s] cmd…` runs its words through `sh -c`; `-x` runs them directly.
+fn watch(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+    let mut exec = false;
+    let start = options(args, &prefix_spec("nq", &["interval", "equexit"]), |item| {
+        exec |= matches!(item, Item::Flag('x') | Item::Long("exec", None));
+    });
+    if exec {
+        return Some(vec![Next::at(start + 1)]);
+    }
+    let words: Vec<&str> = args.get(start..).unwrap_or_default().iter().map(|arg| arg.text.as_str()).collect();
+    if !words.is_empty() {
+        sink.push(Effect::Script(words.join(" ")));
+    }
+    None
+}
+
+/// `flock [opts] file cmd…`, `flock [opts] file -c 'cmd'`, `flock -c 'cmd' file`: the lock file is
+/// created when missing.
+fn flock(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+    let mut command = None;
+    let long = ["timeout", "wait", "conflict-exit-code", "command"];
+    let start = options(args, &prefix_spec("wEc", &long), |item| {
+        if let Item::Short('c', script) | Item::Long("command", Some(script)) = item {
+            command = Some(script);
+        }
+    });
+    let file = args.get(start)?;
+    if file.dynamic || !file.text.bytes().all(|b| b.is_ascii_digit()) {
+        sink.write(file);
+    }
+    let after = args.get(start + 1..).unwrap_or_default();
+    if command.is_none()
+        && after.first().is_some_and(|arg| !arg.dynamic && matches!(arg.text.as_str(), "-c" | "--command"))
+    {
+        command = after.get(1).cloned();
+    }
+    match command {
+        Some(script) => {
+            sink.push(Effect::Script(script.text));
+            None
+        }
+        None => Some(vec![Next::at(start + 2)]),
+    }
+}
+
+/// util-linux `script [opts] [-c cmd] [file]` (the typescript file is written), and BSD
+/// `script [-aq] file cmd…`; without a command the shell it starts reads standard input.
+fn script(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
+    let mut command = None;
+    let mut logs = false;
+    let long = ["command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit"];
+    let mut files = Vec::new();
+    options(args, &spec("cEIOBTmo", &long), |item| match item {
+        Item::Short('c', script) | Item::Long("command", Some(script)) => command = Some(script),
+        Item::Short('I' | 'O' | 'B' | 'T', file)
+        | Item::Long("log-in" | "log-out" | "log-io" | "log-timing", Some(file)) => {
+            logs = true;
+            sink.write(&file);
+        }
+        Item::Operand(arg) => files.push(arg.clone()),
+        _ => {}
+    });
+    match files.first() {
+        Some(file) => sink.write(file),
+        None if !logs => sink.write_text("typescript"),
+        None => {}
+    }
+    if let Some(command) = command {
+        sink.push(Effect::Script(command.text));
+    } else if files.len() > 1 {
+        return Some(vec![Next::with(files.split_off(1))]);
+    } else if let Some(stdin) = stdin {
         sink.push(Effect::Script(stdin.to_string()));
+    }
+    None
+}
+
+/// `su [opts] [-] [user] -c cmd`: options may come after the user.
+fn su(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+    let long = ["command", "session-command", "shell", "group", "supp-group", "whitelist-environment"];
+    options(args, &spec("cCsgGw", &long), |item| {
+        if let Item::Short('c' | 'C', script) | Item::Long("command" | "session-command", Some(script)) = item {
+            sink.push(Effect::Script(script.text));
+        }
+    });
+    None
+}
+
+/// `runuser -u user [--] cmd…`, or su's form `runuser [opts] user -c cmd`.
+fn runuser(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+    let mut user = false;
+    let long = ["user", "group", "supp-group", "shell", "whitelist-environment", "command", "session-command"];
+    let start = options(args, &prefix_spec("ugGswcC", &long), |item| {
+        user |= matches!(item, Item::Short('u', _) | Item::Long("user", Some(_)));
+    });
+    if user && !args.iter().any(|arg| !arg.dynamic && matches!(arg.text.as_str(), "-c" | "--command")) {
+        return Some(vec![Next::at(start + 1)]);
+    }
+    su(args, sink)
+}
+
+/// `strace [-o file] cmd…`, `ltrace [-o file] cmd…`: the output file is written.
+fn tracer(args: &[Arg], name: &str, sink: &mut Sink) -> Option<Vec<Next>> {
+    let short = if name == "strace" { "abeEIoOpPsSuUX" } else { "aADeFlnopsuwx" };
+    let long = ["output", "attach", "trace-path", "string-limit", "user", "env", "signal", "trace", "library"];
+    let start = options(args, &prefix_spec(short, &long), |item| {
+        if let Item::Short('o', file) | Item::Long("output", Some(file)) = item {
+            sink.write(&file);
+        }
+    });
+    Some(vec![Next::at(start + 1)])
+}
+
+/// `unshare [opts] cmd…`; `-w dir` (or `-R root`) is where its paths start.
+fn unshare(args: &[Arg]) -> Option<Vec<Next>> {
+    let long = ["setuid", "setgid", "root", "wd", "propagation", "map-user", "map-group", "map-users", "map-groups"];
+    let (mut root, mut wd) = (None, None);
+    let start = options(args, &prefix_spec("SGRw", &long), |item| match item {
+        Item::Short('R', dir) | Item::Long("root", Some(dir)) => root = Some(dir),
+        Item::Short('w', dir) | Item::Long("wd", Some(dir)) => wd = Some(dir),
+        _ => {}
+    });
+    Some(vec![Next { dir: wd.or(root), ..Next::at(start + 1) }])
+}
+
+/// How `xargs` splits what it reads into arguments: blanks and newlines with quotes and
+/// backslashes, or lines (`-I`), or a delimiter (`-0`, `-d`).
+fn input_items(text: &str, lines: bool, delimiter: Option<char>) -> Vec<Arg> {
+    if let Some(delimiter) = delimiter {
+        return text.split(delimiter).filter(|item| !item.is_empty()).map(Arg::literal).collect();
+    }
+    if lines {
+        return text.lines().map(str::trim).filter(|line| !line.is_empty()).map(Arg::literal).collect();
+    }
+    let mut items = Vec::new();
+    let mut current = String::new();
+    let mut quote = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => current.push(c),
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '\\') => current.extend(chars.next()),
+            (None, c) if c.is_whitespace() => {
+                if !current.is_empty() {
+                    items.push(Arg::literal(&std::mem::take(&mut current)));
+                }
+            }
+            (None, c) => current.push(c),
+        }
+    }
+    if !current.is_empty() {
+        items.push(Arg::literal(&current));
+    }
+    items
+}
+
+/// Commands one `xargs -I` or `parallel` may run one by one before the rest are given at once.
+const MAX_INPUT_JOBS: usize = 32;
+
+/// `xargs [opts] cmd…`: the command with what it reads appended, or put in place of the `-I`
+/// string once per line. Input the line does not show leaves the arguments open, save the
+/// guarded locations an unknown producer names (`ls plans/*.md | xargs sed -i …`).
+fn xargs(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
+    let long = ["arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"];
+    let (mut replace, mut delimiter, mut from_file) = (None, None, false);
+    let start = options(args, &prefix_spec("adEILnPs", &long), |item| match item {
+        Item::Short('I', text) | Item::Long("replace", Some(text)) => replace = Some(text.text),
+        Item::Flag('i') | Item::Long("replace", None) => replace = Some("{}".to_string()),
+        Item::Flag('0') | Item::Long("null", None) => delimiter = Some('\0'),
+        Item::Short('d', text) | Item::Long("delimiter", Some(text)) => {
+            delimiter = words_char(&text.text);
+        }
+        Item::Short('a', _) | Item::Long("arg-file", Some(_)) => from_file = true,
+        _ => {}
+    });
+    let mut command = args.get(start..).unwrap_or_default().to_vec();
+    if command.is_empty() {
+        command.push(Arg::literal("echo"));
+    }
+    let (items, open) = match stdin {
+        Some(text) if !from_file => (input_items(text, replace.is_some(), delimiter), false),
+        _ => (sink.job.fed.clone(), true),
+    };
+    Some(fill(command, items, replace.as_deref(), open))
+}
+
+/// `-d '\n'` and the like: the one character a delimiter word stands for.
+fn words_char(text: &str) -> Option<char> {
+    let decoded = super::words::ansi_c(text);
+    let mut chars = decoded.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Some(c),
+        _ => None,
+    }
+}
+
+/// The commands `xargs`/`parallel` run: `replace` put in place by each item, else the items
+/// appended.
+fn fill(command: Vec<Arg>, items: Vec<Arg>, replace: Option<&str>, open: bool) -> Vec<Next> {
+    let next = |args| Next { reads_input: false, open, ..Next::with(args) };
+    if let Some(replace) = replace.filter(|r| !r.is_empty())
+        && !items.is_empty()
+        && items.len() <= MAX_INPUT_JOBS
+    {
+        return items
+            .iter()
+            .map(|item| {
+                let words = command
+                    .iter()
+                    .map(|word| match word.text.contains(replace) {
+                        true => Arg {
+                            text: word.text.replace(replace, &item.text),
+                            dynamic: word.dynamic || item.dynamic,
+                            glob: word.glob || item.glob,
+                            pipe: false,
+                        },
+                        false => word.clone(),
+                    })
+                    .collect();
+                next(words)
+            })
+            .collect();
+    }
+    // Input the line does not show: what stands for it is unknown.
+    let mut words: Vec<Arg> = match replace.filter(|r| !r.is_empty() && open) {
+        Some(replace) => command
+            .into_iter()
+            .map(|word| Arg { dynamic: word.dynamic || word.text.contains(replace), ..word })
+            .collect(),
+        None => command,
+    };
+    words.extend(items);
+    vec![next(words)]
+}
+
+/// GNU `parallel [opts] cmd… ::: args`: each input, shell-quoted, in place of `{}` (or
+/// appended), and the line run by a shell; without `:::` the inputs are standard input's lines.
+fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
+    let long = [
+        "jobs",
+        "arg-file",
+        "colsep",
+        "delimiter",
+        "replace",
+        "max-args",
+        "max-lines",
+        "results",
+        "joblog",
+        "sshlogin",
+        "tmpdir",
+        "workdir",
+        "env",
+        "timeout",
+        "delay",
+        "halt",
+        "tagstring",
+        "basefile",
+        "return",
+    ];
+    let mut replace = "{}".to_string();
+    let mut from_file = false;
+    let start = options(args, &prefix_spec("aCdEIjLnNPSs", &long), |item| match item {
+        Item::Long("joblog" | "results", Some(file)) => sink.write(&file),
+        Item::Short('I', text) | Item::Long("replace", Some(text)) => replace = text.text,
+        Item::Short('a', _) | Item::Long("arg-file", Some(_)) => from_file = true,
+        _ => {}
+    });
+    let rest = args.get(start..).unwrap_or_default();
+    let separator = |arg: &Arg| !arg.dynamic && matches!(arg.text.as_str(), ":::" | "::::" | ":::+" | "::::+");
+    let split = rest.iter().position(separator).unwrap_or(rest.len());
+    let template: Vec<&str> = rest.get(..split).unwrap_or_default().iter().map(|arg| arg.text.as_str()).collect();
+    let mut items = Vec::new();
+    let mut open = from_file;
+    let mut files = false;
+    for arg in rest.get(split..).unwrap_or_default() {
+        if separator(arg) {
+            files = arg.text.starts_with("::::");
+            open |= files;
+        } else if !files {
+            items.push(arg.clone());
+        }
+    }
+    if split == rest.len() && !from_file {
+        match stdin {
+            Some(text) => items = input_items(text, true, None),
+            None => {
+                items = sink.job.fed.clone();
+                open = true;
+            }
+        }
+    }
+    let template = template.join(" ");
+    if template.is_empty() {
+        return None;
+    }
+    let inputs: Vec<&Arg> = items.iter().take(MAX_INPUT_JOBS).collect();
+    for item in &inputs {
+        let quoted = quote(&item.text);
+        let line = match template.contains(&replace) {
+            true => template.replace(&replace, &quoted),
+            false => format!("{template} {quoted}"),
+        };
+        sink.push(Effect::Script(line));
+    }
+    if items.len() > MAX_INPUT_JOBS || (inputs.is_empty() && open) {
+        let all: Vec<String> = items.iter().map(|item| quote(&item.text)).collect();
+        sink.push(Effect::Script(format!("{} {}", template.replace(&replace, ""), all.join(" "))));
+    }
+    None
+}
+
+/// `ln -s target link`: later writes through `link` reach `target` (remembered by the walk).
+fn symlinks(args: &[Arg], sink: &mut Sink) {
+    let mut symbolic = false;
+    let mut target_dir = None;
+    let mut files = Vec::new();
+    options(args, &spec("tS", &["target-directory", "suffix"]), |item| match item {
+        Item::Flag('s') | Item::Long("symbolic", None) => symbolic = true,
+        Item::Short('t', dir) | Item::Long("target-directory", Some(dir)) => target_dir = Some(dir),
+        Item::Operand(arg) => files.push(arg.clone()),
+        _ => {}
+    });
+    if !symbolic {
+        return;
+    }
+    let inside = |dir: &Arg, target: &Arg| {
+        let trimmed = target.text.trim_end_matches('/');
+        let name = trimmed.rsplit('/').next().unwrap_or(trimmed);
+        Arg { text: format!("{}/{name}", dir.text.trim_end_matches('/')), ..dir.clone() }
+    };
+    let (targets, dir) = match (target_dir, files.split_last()) {
+        (Some(dir), _) => (files.clone(), dir),
+        (None, Some((link, [target]))) => {
+            // A link named `link`, or one inside it when it is a directory.
+            sink.push(Effect::Link { link: link.clone(), target: target.clone() });
+            (vec![target.clone()], link.clone())
+        }
+        (None, Some((dir, targets))) if !targets.is_empty() => (targets.to_vec(), dir.clone()),
+        (None, Some((target, _))) => (vec![target.clone()], Arg::literal(".")),
+        (None, None) => return,
+    };
+    for target in targets {
+        sink.push(Effect::Link { link: inside(&dir, &target), target });
     }
 }
 
@@ -1100,13 +1522,20 @@ fn git(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     let mut dir = String::new();
     let mut dynamic = false;
     let long = ["git-dir", "work-tree", "namespace", "super-prefix", "config-env", "exec-path"];
-    let start = options(args, &prefix_spec("Cc", &long), |item| {
-        if let Item::Short('C', value) = item {
+    let mut configs = Vec::new();
+    let start = options(args, &prefix_spec("Cc", &long), |item| match item {
+        Item::Short('C', value) => {
             dir = join(&dir, &value.text);
             dynamic |= value.dynamic;
         }
+        Item::Short('c', value) => configs.push(value),
+        _ => {}
     });
     let sub = args.get(start)?;
+    if let Some(alias) = git_alias(&configs, &sub.text) {
+        let rest = args.get(start + 1..).unwrap_or_default();
+        return Some(vec![git_aliased(alias, rest, &dir, sink)]);
+    }
     let job = Job {
         args: Cow::Borrowed(args.get(start + 1..).unwrap_or_default()),
         dir: join(&sink.job.dir, &dir),
@@ -1118,6 +1547,35 @@ fn git(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     let mut inner = Sink { job: &job, out: &mut *sink.out };
     git_subcommand(&sub.text, &job.args, &mut inner);
     None
+}
+
+/// The value of `-c alias.<sub>=…` (alias names ignore case), the last one given.
+fn git_alias(configs: &[Arg], sub: &str) -> Option<Arg> {
+    configs.iter().rev().find_map(|config| {
+        let (key, value) = config.text.split_once('=')?;
+        let name = key.strip_prefix("alias.").or_else(|| key.strip_prefix("ALIAS."))?;
+        name.eq_ignore_ascii_case(sub).then(|| Arg { text: value.to_string(), ..config.clone() })
+    })
+}
+
+/// `git -c alias.x='!cmd' x args` runs `sh -c 'cmd "$@"' cmd args` in the work tree's top (taken
+/// as the `-C` directory); `alias.x='checkout -- f'` is git with those words.
+fn git_aliased(alias: Arg, rest: &[Arg], dir: &str, sink: &mut Sink) -> Next {
+    if let Some(command) = alias.text.strip_prefix('!') {
+        let positional = std::iter::once(Arg::literal(command)).chain(rest.iter().cloned()).collect();
+        let script = format!("{command} \"$@\"");
+        let script = if dir.is_empty() { script } else { format!("cd {} && {script}", quote(dir)) };
+        sink.push(Effect::Run { script, positional, complete: true });
+        return Next::with(Vec::new());
+    }
+    // The alias's words, then the rest, in the `-C` directory.
+    let mut words = vec![Arg::literal("git")];
+    if !dir.is_empty() {
+        words.extend([Arg::literal("-C"), Arg::literal(dir)]);
+    }
+    words.extend(alias.text.split_whitespace().map(|word| Arg { text: word.to_string(), ..alias.clone() }));
+    words.extend(rest.iter().cloned());
+    Next::with(words)
 }
 
 /// The git subcommands that write the working tree, reached through [`git`].
