@@ -525,7 +525,7 @@ impl Walker {
         };
         let words = command_words(previous, scratch);
         let argv = self.expand_words(&words, walk, scope, scratch)?;
-        if let Some(text) = words::printed(&argv) {
+        if let Some(text) = writers::printed_by(&argv) {
             return Ok(Input { text: Some(text), fed: Vec::new() });
         }
         let fed =

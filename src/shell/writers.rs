@@ -122,6 +122,36 @@ pub fn analyze_fed(argv: &[Arg], stdin: Option<&str>, fed: &[Arg], out: &mut Vec
     }
 }
 
+/// What a command prints when it is `echo` or `printf` of known words, looked for through the
+/// wrappers that run it (`sudo echo … | sh`).
+pub fn printed_by(argv: &[Arg]) -> Option<String> {
+    let mut ignored = Vec::new();
+    let mut jobs = vec![Job {
+        args: Cow::Borrowed(argv),
+        dir: String::new(),
+        roots: Vec::new(),
+        fed: Vec::new(),
+        reads_input: false,
+        open: false,
+    }];
+    for _ in 0..argv.len() + MAX_EXTRA_JOBS {
+        let job = jobs.pop()?;
+        let named = job.args.first().filter(|name| !name.dynamic).map(|name| command_name(&name.text));
+        if matches!(named, Some("echo" | "printf")) {
+            let mut words = job.args.to_vec();
+            if let Some(first) = words.first_mut() {
+                first.text = named.unwrap_or_default().to_string();
+            }
+            return super::words::printed(&words);
+        }
+        let mut sink = Sink { job: &job, out: &mut ignored };
+        if let Some(next) = run(&job.args, None, &mut sink) {
+            jobs.extend(next.into_iter().map(|next| next.into_job(&job)));
+        }
+    }
+    None
+}
+
 /// Collects effects, applying the job's directory and `{}` roots to every path.
 struct Sink<'j, 'o> {
     job: &'j Job<'j>,
@@ -1049,14 +1079,21 @@ fn su(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
 /// `runuser -u user [--] cmd…`, or su's form `runuser [opts] user -c cmd`.
 fn runuser(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     let mut user = false;
+    let mut command = None;
     let long = ["user", "group", "supp-group", "shell", "whitelist-environment", "command", "session-command"];
-    let start = options(args, &prefix_spec("ugGswcC", &long), |item| {
-        user |= matches!(item, Item::Short('u', _) | Item::Long("user", Some(_)));
+    let start = options(args, &prefix_spec("ugGswcC", &long), |item| match item {
+        Item::Short('u', _) | Item::Long("user", Some(_)) => user = true,
+        Item::Short('c' | 'C', script) | Item::Long("command" | "session-command", Some(script)) => {
+            command = Some(script)
+        }
+        _ => {}
     });
-    if user && !args.iter().any(|arg| !arg.dynamic && matches!(arg.text.as_str(), "-c" | "--command")) {
-        return Some(vec![Next::at(start + 1)]);
+    match command {
+        Some(script) => sink.push(Effect::Script(script.text)),
+        None if user => return Some(vec![Next::at(start + 1)]),
+        None => return su(args, sink),
     }
-    su(args, sink)
+    None
 }
 
 /// `strace [-o file] cmd…`, `ltrace [-o file] cmd…`: the output file is written.
@@ -1253,6 +1290,10 @@ fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Ne
     }
     let template = template.join(" ");
     if template.is_empty() {
+        // `parallel ::: 'cmd1' 'cmd2'`: each input is a command line.
+        for item in items.iter().take(MAX_INPUT_JOBS) {
+            sink.push(Effect::Script(item.text.clone()));
+        }
         return None;
     }
     let inputs: Vec<&Arg> = items.iter().take(MAX_INPUT_JOBS).collect();
