@@ -384,3 +384,37 @@ fn the_text_budget_bounds_what_nested_scripts_and_expansions_grow_into() {
     let ten = "{a,b}".repeat(10);
     assert!(write_targets(&format!("eval \"bash -c 'touch docs/{ten}.md'\""), Path::new("/repo")).is_ok());
 }
+
+#[test]
+fn the_fuzz_seeds_parse_within_the_caps() {
+    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/bash_targets");
+    let mut count = 0;
+    for entry in std::fs::read_dir(seeds).expect("seed folder") {
+        let text = std::fs::read(entry.expect("seed").path()).expect("seed file");
+        // Over a cap is an answer too; a panic or a hang is not.
+        let _ = write_targets(&String::from_utf8_lossy(&text), Path::new("/repo"));
+        count += 1;
+    }
+    assert!(count >= 8, "{count} seeds");
+}
+
+#[test]
+fn values_the_line_defines_reach_the_targets() {
+    let targets = |command: &str| strings(&write_targets(command, Path::new("/repo")).expect("scannable"));
+    let values = targets(include_str!("../../fuzz/seeds/bash_targets/values.sh"));
+    // `w a b c` shifts to `cp f b c b 2`: a copy into `2`.
+    for expected in ["/repo/2", "/repo/2/b", "/repo/0", "/repo/p", "/repo/q", "/repo/x/y", "/repo/d", "/repo/e"] {
+        assert!(values.iter().any(|t| t == expected), "{expected} in {values:?}");
+    }
+    for expected in
+        ["/repo/f", "/repo/gh", "/repo/gi", "/repo/j", "/repo/k", "/repo/l", "/repo/m", "/repo/n", "/repo/o"]
+    {
+        assert!(values.iter().any(|t| t == expected), "{expected} in {values:?}");
+    }
+    let scripts = targets(include_str!("../../fuzz/seeds/bash_targets/stdin-scripts.sh"));
+    for expected in
+        ["/repo/docs/superpowers/plans/x.md", "/repo/docs/a", "/repo/docs/d", "/repo/docs/e", "/repo/docs/hi"]
+    {
+        assert!(scripts.iter().any(|t| t == expected), "{expected} in {scripts:?}");
+    }
+}
