@@ -95,9 +95,9 @@ impl Scope {
             Rc::make_mut(&mut self.vars).remove(name);
         }
         // An array's elements go with it.
-        let element = format!("{name}[");
-        if self.vars.keys().any(|key| key.starts_with(&element)) {
-            Rc::make_mut(&mut self.vars).retain(|key, _| !key.starts_with(&element));
+        let element = |key: &String| key.strip_prefix(name).is_some_and(|rest| rest.starts_with('['));
+        if self.vars.keys().any(element) {
+            Rc::make_mut(&mut self.vars).retain(|key, _| !element(key));
         }
     }
 
@@ -503,7 +503,7 @@ impl Walker {
     ) -> Result<Input, Unscannable> {
         if let Some(heredoc) = outer.filter(|outer| node_kind(outer) == "heredoc_redirect") {
             let body = children(heredoc, scratch).into_iter().find(|(child, _)| node_kind(child) == "heredoc_body");
-            return Ok(Input { text: body.map(|(body, _)| walk.text(body).to_string()), fed: Vec::new() });
+            return Ok(Input { text: body.map(|(body, _)| walk.text(body).to_string()), producer: Vec::new() });
         }
         let mut previous = None;
         for (child, _) in children(pipeline, scratch) {
@@ -525,12 +525,12 @@ impl Walker {
         };
         let words = command_words(previous, scratch);
         let argv = self.expand_words(&words, walk, scope, scratch)?;
-        if let Some(text) = writers::printed_by(&argv) {
-            return Ok(Input { text: Some(text), fed: Vec::new() });
+        // Only a line with `echo` or `printf` in it can print known text.
+        let prints = argv.iter().any(|arg| matches!(arg.text.rsplit('/').next(), Some("echo" | "printf")));
+        if let Some(text) = prints.then(|| writers::printed_by(&argv)).flatten() {
+            return Ok(Input { text: Some(text), producer: Vec::new() });
         }
-        let fed =
-            argv.into_iter().skip(1).filter(|arg| !arg.pipe && paths::names_guarded_location(&arg.text)).collect();
-        Ok(Input { text: None, fed })
+        Ok(Input { text: None, producer: argv })
     }
 
     /// The known text a `while` loop reads: its own here-string or heredoc, or what the pipeline
@@ -565,7 +565,11 @@ impl Walker {
                 }
             }
             Some(pipeline) if node_kind(pipeline) == "pipeline" => {
-                Ok(self.upstream(node, pipeline, grand, walk, scope, scratch)?.text)
+                let input = self.upstream(node, pipeline, grand, walk, scope, scratch)?;
+                // An unknown producer feeds the loop the guarded locations it names.
+                let fed = writers::fed_words(&input.producer);
+                let fed = || fed.iter().map(|arg| arg.text.as_str()).collect::<Vec<_>>().join("\n");
+                Ok(input.text.clone().or_else(|| (!input.producer.is_empty()).then(fed).filter(|t| !t.is_empty())))
             }
             _ => Ok(None),
         }
@@ -633,7 +637,7 @@ impl Walker {
             return Ok(());
         }
         let mut effects = Vec::new();
-        writers::analyze_fed(&argv, stdin_text.as_deref(), &upstream.fed, &mut effects);
+        writers::analyze_fed(&argv, stdin_text.as_deref(), &upstream.producer, &mut effects);
         self.apply(effects, walk, scope, false)
     }
 
@@ -649,7 +653,9 @@ impl Walker {
         let Some((name, args)) = argv.split_first().filter(|(name, _)| !name.dynamic && !name.pipe) else {
             return Ok(false);
         };
-        if let Some(value) = scope.aliases.get(&name.text).cloned() {
+        if !scope.aliases.is_empty()
+            && let Some(value) = scope.aliases.get(&name.text).cloned()
+        {
             let mut text = value.clone();
             for arg in args {
                 text.push(' ');
@@ -661,7 +667,9 @@ impl Walker {
             Rc::make_mut(&mut scope.aliases).entry(name.text.clone()).or_insert(value);
             return Ok(true);
         }
-        if let Some(body) = scope.functions.get(&name.text).cloned() {
+        if !scope.functions.is_empty()
+            && let Some(body) = scope.functions.get(&name.text).cloned()
+        {
             let values = argv.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }).collect();
             let called = Positional { values, complete: !args.iter().any(|arg| arg.dynamic) };
             let saved = scope.positional.replace(Rc::new(called));
@@ -953,9 +961,11 @@ impl Walker {
         only_new: bool,
     ) -> Result<(), Unscannable> {
         // A link exists once its command is done: what the command itself writes is not through it.
-        let (links, effects): (Vec<Effect>, Vec<Effect>) =
-            effects.into_iter().partition(|effect| matches!(effect, Effect::Link { .. }));
-        for effect in effects.into_iter().chain(links) {
+        let mut effects = effects;
+        if effects.iter().any(|effect| matches!(effect, Effect::Link { .. })) {
+            effects.sort_by_key(|effect| matches!(effect, Effect::Link { .. }));
+        }
+        for effect in effects {
             match effect {
                 Effect::Write(arg) => self.add(&arg.text, &scope.base, &scope.links),
                 Effect::WriteInto { dir, name, known_dir } => {
@@ -1035,18 +1045,20 @@ impl Walker {
             if is_device(&path) {
                 return;
             }
-            if self.found.len() >= MAX_TARGETS {
-                self.too_many = true;
-            } else if self.seen.insert(path.clone()) {
-                self.found.push(path.clone());
-            }
             let through = links.iter().rev().find_map(|(link, target)| {
                 let rest = path.strip_prefix(link).ok()?;
                 Some(if rest.as_os_str().is_empty() { target.clone() } else { target.join(rest) })
             });
-            match through {
-                Some(next) if next != path => path = next,
-                _ => return,
+            let next = through.filter(|next| *next != path);
+            if self.found.len() >= MAX_TARGETS {
+                self.too_many = true;
+            } else if !self.seen.contains(&path) {
+                self.seen.insert(path.clone());
+                self.found.push(path);
+            }
+            match next {
+                Some(next) => path = next,
+                None => return,
             }
         }
     }
@@ -1056,8 +1068,8 @@ impl Walker {
 #[derive(Default)]
 struct Input {
     text: Option<String>,
-    /// Words of a producer whose output is unknown that name a guarded location.
-    fed: Vec<Arg>,
+    /// The words of the producer, when what it prints is unknown.
+    producer: Vec<Arg>,
 }
 
 /// `read` of known text: each line is one possible value of the names it reads (`-a`: of the

@@ -430,6 +430,10 @@ fn substitution_output(node: Node, cx: &Context) -> Option<String> {
     if commands.next().is_some() {
         return None;
     }
+    let name = command.child_by_field_name("name").map(|name| cx.text(name))?;
+    if !matches!(name.rsplit('/').next(), Some("echo" | "printf")) {
+        return None;
+    }
     let inner = Context { outputs: false, ..*cx };
     let mut argv = Vec::new();
     let mut words = command.walk();

@@ -61,8 +61,8 @@ struct Job<'a> {
     args: Cow<'a, [Arg]>,
     dir: String,
     roots: Vec<Arg>,
-    /// Words of an unknown producer that name a guarded location: what the command may be fed.
-    fed: Vec<Arg>,
+    /// The words of the producer piping into the command when its output is unknown.
+    producer: &'a [Arg],
     /// The command reads the line's standard input (not a command `xargs` runs).
     reads_input: bool,
     /// More arguments may follow that the line does not show (`xargs` of unknown input).
@@ -96,14 +96,14 @@ pub fn analyze(argv: &[Arg], stdin: Option<&str>, out: &mut Vec<Effect>) {
     analyze_fed(argv, stdin, &[], out);
 }
 
-/// [`analyze`] for a command fed by a producer whose output is unknown; `fed` are the producer's
-/// words that name a guarded location (`ls plans/*.md | xargs rm`).
-pub fn analyze_fed(argv: &[Arg], stdin: Option<&str>, fed: &[Arg], out: &mut Vec<Effect>) {
+/// [`analyze`] for a command piped from a producer whose output is unknown: the guarded locations
+/// the producer's words name count as what it may feed (`ls plans/*.md | xargs rm`).
+pub fn analyze_fed(argv: &[Arg], stdin: Option<&str>, producer: &[Arg], out: &mut Vec<Effect>) {
     let mut jobs = vec![Job {
         args: Cow::Borrowed(argv),
         dir: String::new(),
         roots: Vec::new(),
-        fed: fed.to_vec(),
+        producer,
         reads_input: true,
         open: false,
     }];
@@ -130,7 +130,7 @@ pub fn printed_by(argv: &[Arg]) -> Option<String> {
         args: Cow::Borrowed(argv),
         dir: String::new(),
         roots: Vec::new(),
-        fed: Vec::new(),
+        producer: &[],
         reads_input: false,
         open: false,
     }];
@@ -304,7 +304,7 @@ impl Next {
             args,
             dir,
             roots: self.roots.unwrap_or_else(|| parent.roots.clone()),
-            fed: if self.reads_input { parent.fed.clone() } else { Vec::new() },
+            producer: if self.reads_input { parent.producer } else { &[] },
             reads_input: self.reads_input && parent.reads_input,
             open: self.open || parent.open,
         }
@@ -1178,9 +1178,15 @@ fn xargs(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>
     }
     let (items, open) = match stdin {
         Some(text) if !from_file => (input_items(text, replace.is_some(), delimiter), false),
-        _ => (sink.job.fed.clone(), true),
+        _ => (fed_words(sink.job.producer), true),
     };
     Some(fill(command, items, replace.as_deref(), open))
+}
+
+/// The words of an unknown producer that name a guarded location: what it may feed.
+pub fn fed_words(producer: &[Arg]) -> Vec<Arg> {
+    let words = producer.get(1..).unwrap_or_default().iter();
+    words.filter(|arg| !arg.pipe && paths::names_guarded_location(&arg.text)).cloned().collect()
 }
 
 /// `-d '\n'` and the like: the one character a delimiter word stands for.
@@ -1283,7 +1289,7 @@ fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Ne
         match stdin {
             Some(text) => items = input_items(text, true, None),
             None => {
-                items = sink.job.fed.clone();
+                items = fed_words(sink.job.producer);
                 open = true;
             }
         }
@@ -1581,7 +1587,7 @@ fn git(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
         args: Cow::Borrowed(args.get(start + 1..).unwrap_or_default()),
         dir: join(&sink.job.dir, &dir),
         roots: sink.job.roots.clone(),
-        fed: Vec::new(),
+        producer: sink.job.producer,
         reads_input: sink.job.reads_input,
         open: sink.job.open,
     };
