@@ -48,12 +48,32 @@ struct Scope {
     /// `$0`, `$1`, …: known inside a function the line calls or a `bash -c '…' a b` it runs.
     positional: Option<Rc<Positional>>,
     /// Functions the line defined: their bodies, run again where they are called.
-    functions: Rc<HashMap<String, Rc<str>>>,
-    aliases: Rc<HashMap<String, String>>,
+    functions: Shared<HashMap<String, Rc<str>>>,
+    aliases: Shared<HashMap<String, String>>,
     /// Symbolic links the line made, absolute: (link, what it points to).
-    links: Rc<Vec<(PathBuf, PathBuf)>>,
+    links: Shared<Vec<(PathBuf, PathBuf)>>,
     /// The known text a loop reads (`while read f; do …; done <<< A`, `echo A | while read …`).
     input: Option<Rc<str>>,
+}
+
+/// A table scopes share, allocated when first written: most command lines define nothing.
+#[derive(Clone)]
+struct Shared<T>(Option<Rc<T>>);
+
+impl<T> Default for Shared<T> {
+    fn default() -> Self {
+        Shared(None)
+    }
+}
+
+impl<T: Clone + Default> Shared<T> {
+    fn read(&self) -> Option<&T> {
+        self.0.as_deref()
+    }
+
+    fn make_mut(&mut self) -> &mut T {
+        Rc::make_mut(self.0.get_or_insert_with(Rc::default))
+    }
 }
 
 /// The most links one command line is followed through; later ones are not remembered.
@@ -71,9 +91,9 @@ impl Scope {
             dirs: Vec::new(),
             vars: Rc::default(),
             positional: None,
-            functions: Rc::default(),
-            aliases: Rc::default(),
-            links: Rc::default(),
+            functions: Shared::default(),
+            aliases: Shared::default(),
+            links: Shared::default(),
             input: None,
         }
     }
@@ -83,11 +103,15 @@ impl Scope {
     fn child(&self, positional: Option<Positional>) -> Self {
         Scope {
             positional: positional.map(Rc::new),
-            functions: Rc::default(),
-            aliases: Rc::default(),
+            functions: Shared::default(),
+            aliases: Shared::default(),
             input: None,
             ..self.clone()
         }
+    }
+
+    fn links(&self) -> &[(PathBuf, PathBuf)] {
+        self.links.read().map_or(&[], Vec::as_slice)
     }
 
     fn forget(&mut self, name: &str) {
@@ -373,7 +397,7 @@ impl Walker {
                         let mut args = Vec::new();
                         self.expand(&[right], walk, scope, scratch, &mut args)?;
                         for arg in args {
-                            self.add(&arg.text, &scope.base, &scope.links);
+                            self.add(&arg.text, &scope.base, scope.links());
                         }
                     }
                 }
@@ -396,7 +420,9 @@ impl Walker {
         }
         let node = frame.node;
         let parent = ancestors.last();
+        let mut defined = None;
         match node_kind(node) {
+            "function_definition" => defined = node.child_by_field_name("name").zip(node.child_by_field_name("body")),
             "command" => {
                 let statement =
                     parent.filter(|p| node_kind(p.node) == "redirected_statement" && frame.field == Some("body"));
@@ -421,8 +447,8 @@ impl Walker {
                 for (child, _) in children(node, scratch) {
                     if matches!(node_kind(child), "word" | "variable_name") {
                         scope.forget(walk.text(child));
-                        if scope.functions.contains_key(walk.text(child)) {
-                            Rc::make_mut(&mut scope.functions).remove(walk.text(child));
+                        if scope.functions.read().is_some_and(|f| f.contains_key(walk.text(child))) {
+                            scope.functions.make_mut().remove(walk.text(child));
                         }
                     }
                 }
@@ -451,10 +477,9 @@ impl Walker {
         if let Some(input) = &frame.input {
             scope.input = input.clone();
         }
-        if node_kind(node) == "function_definition"
-            && let (Some(name), Some(body)) = (node.child_by_field_name("name"), node.child_by_field_name("body"))
-        {
-            Rc::make_mut(&mut scope.functions).insert(walk.text(name).to_string(), Rc::from(walk.text(body)));
+        // Defined once its definition is read; its body ran in a scope of its own.
+        if let Some((name, body)) = defined {
+            scope.functions.make_mut().insert(walk.text(name).to_string(), Rc::from(walk.text(body)));
         }
         Ok(())
     }
@@ -653,23 +678,19 @@ impl Walker {
         let Some((name, args)) = argv.split_first().filter(|(name, _)| !name.dynamic && !name.pipe) else {
             return Ok(false);
         };
-        if !scope.aliases.is_empty()
-            && let Some(value) = scope.aliases.get(&name.text).cloned()
-        {
+        if let Some(value) = scope.aliases.read().and_then(|aliases| aliases.get(&name.text)).cloned() {
             let mut text = value.clone();
             for arg in args {
                 text.push(' ');
                 text.push_str(&writers::quote(&arg.text));
             }
             // An alias is not expanded again inside its own expansion (`alias ls='ls -l'`).
-            Rc::make_mut(&mut scope.aliases).remove(&name.text);
+            scope.aliases.make_mut().remove(&name.text);
             self.script(&text, scope, walk.nesting + 1)?;
-            Rc::make_mut(&mut scope.aliases).entry(name.text.clone()).or_insert(value);
+            scope.aliases.make_mut().entry(name.text.clone()).or_insert(value);
             return Ok(true);
         }
-        if !scope.functions.is_empty()
-            && let Some(body) = scope.functions.get(&name.text).cloned()
-        {
+        if let Some(body) = scope.functions.read().and_then(|functions| functions.get(&name.text)).cloned() {
             let values = argv.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }).collect();
             let called = Positional { values, complete: !args.iter().any(|arg| arg.dynamic) };
             let saved = scope.positional.replace(Rc::new(called));
@@ -680,12 +701,12 @@ impl Walker {
         match name.text.as_str() {
             "alias" => {
                 for (alias, value) in args.iter().filter_map(|arg| arg.text.split_once('=')) {
-                    Rc::make_mut(&mut scope.aliases).insert(alias.to_string(), value.to_string());
+                    scope.aliases.make_mut().insert(alias.to_string(), value.to_string());
                 }
                 Ok(true)
             }
             "unalias" => {
-                let aliases = Rc::make_mut(&mut scope.aliases);
+                let aliases = scope.aliases.make_mut();
                 for arg in args {
                     if arg.text == "-a" {
                         aliases.clear();
@@ -815,10 +836,10 @@ impl Walker {
             if !(arg.pipe || duplicates && descriptor) {
                 if arg.glob {
                     for spelled in paths::guarded_glob_matches(&arg.text) {
-                        self.add(&spelled, &scope.base, &scope.links);
+                        self.add(&spelled, &scope.base, scope.links());
                     }
                 }
-                self.add(&arg.text, &scope.base, &scope.links);
+                self.add(&arg.text, &scope.base, scope.links());
             }
         }
         Ok(())
@@ -967,11 +988,11 @@ impl Walker {
         }
         for effect in effects {
             match effect {
-                Effect::Write(arg) => self.add(&arg.text, &scope.base, &scope.links),
+                Effect::Write(arg) => self.add(&arg.text, &scope.base, scope.links()),
                 Effect::WriteInto { dir, name, known_dir } => {
                     let dir = paths::absolute(&dir.text, &scope.base);
-                    if known_dir || dir.is_dir() || scope.links.iter().any(|(link, _)| *link == dir) {
-                        self.add(&name.text, &dir, &scope.links);
+                    if known_dir || dir.is_dir() || scope.links().iter().any(|(link, _)| *link == dir) {
+                        self.add(&name.text, &dir, scope.links());
                     }
                 }
                 Effect::Script(script) => {
@@ -987,8 +1008,8 @@ impl Walker {
                     let link = paths::absolute(&link.text, &scope.base);
                     let from = link.parent().map_or_else(|| scope.base.clone(), Path::to_path_buf);
                     let target = paths::absolute(&target.text, &from);
-                    if scope.links.len() < MAX_LINKS {
-                        Rc::make_mut(&mut scope.links).push((link, target));
+                    if scope.links().len() < MAX_LINKS {
+                        scope.links.make_mut().push((link, target));
                     }
                 }
                 _ if only_new => {}
@@ -1052,8 +1073,7 @@ impl Walker {
             let next = through.filter(|next| *next != path);
             if self.found.len() >= MAX_TARGETS {
                 self.too_many = true;
-            } else if !self.seen.contains(&path) {
-                self.seen.insert(path.clone());
+            } else if self.seen.insert(path.clone()) {
                 self.found.push(path);
             }
             match next {
