@@ -45,18 +45,25 @@ struct Scope {
     /// `pushd`'s stack.
     dirs: Vec<PathBuf>,
     vars: Rc<Vars>,
+    /// What the line defined beyond variables; shared, and allocated only once it defines one.
+    defined: Shared<Defined>,
+}
+
+/// The state a line can define besides variables and directories.
+#[derive(Clone, Default)]
+struct Defined {
     /// `$0`, `$1`, …: known inside a function the line calls or a `bash -c '…' a b` it runs.
     positional: Option<Rc<Positional>>,
     /// Functions the line defined: their bodies, run again where they are called.
-    functions: Shared<HashMap<String, Rc<str>>>,
-    aliases: Shared<HashMap<String, String>>,
+    functions: HashMap<String, Rc<str>>,
+    aliases: HashMap<String, String>,
     /// Symbolic links the line made, absolute: (link, what it points to).
-    links: Shared<Vec<(PathBuf, PathBuf)>>,
+    links: Vec<(PathBuf, PathBuf)>,
     /// The known text a loop reads (`while read f; do …; done <<< A`, `echo A | while read …`).
     input: Option<Rc<str>>,
 }
 
-/// A table scopes share, allocated when first written: most command lines define nothing.
+/// A value scopes share, allocated when first written: most command lines define nothing.
 #[derive(Clone)]
 struct Shared<T>(Option<Rc<T>>);
 
@@ -90,28 +97,53 @@ impl Scope {
             oldpwd: None,
             dirs: Vec::new(),
             vars: Rc::default(),
-            positional: None,
-            functions: Shared::default(),
-            aliases: Shared::default(),
-            links: Shared::default(),
-            input: None,
+            defined: Shared::default(),
         }
     }
 
     /// A child shell (`bash -c`, a piped script): the same directory, variables and links,
     /// its own parameters, none of the functions or aliases (they are not exported).
     fn child(&self, positional: Option<Positional>) -> Self {
-        Scope {
-            positional: positional.map(Rc::new),
-            functions: Shared::default(),
-            aliases: Shared::default(),
-            input: None,
-            ..self.clone()
+        let mut child = Scope { defined: Shared::default(), ..self.clone() };
+        if let Some(positional) = positional {
+            child.defined.make_mut().positional = Some(Rc::new(positional));
         }
+        if !self.links().is_empty() {
+            child.defined.make_mut().links = self.links().to_vec();
+        }
+        child
     }
 
     fn links(&self) -> &[(PathBuf, PathBuf)] {
-        self.links.read().map_or(&[], Vec::as_slice)
+        self.defined.read().map_or(&[], |defined| defined.links.as_slice())
+    }
+
+    fn positional(&self) -> Option<&Rc<Positional>> {
+        self.defined.read()?.positional.as_ref()
+    }
+
+    fn set_positional(&mut self, positional: Option<Rc<Positional>>) {
+        if positional.is_some() || self.positional().is_some() {
+            self.defined.make_mut().positional = positional;
+        }
+    }
+
+    fn input(&self) -> Option<&Rc<str>> {
+        self.defined.read()?.input.as_ref()
+    }
+
+    fn set_input(&mut self, input: Option<Rc<str>>) {
+        if input.is_some() || self.input().is_some() {
+            self.defined.make_mut().input = input;
+        }
+    }
+
+    fn function(&self, name: &str) -> Option<Rc<str>> {
+        self.defined.read()?.functions.get(name).cloned()
+    }
+
+    fn alias(&self, name: &str) -> Option<String> {
+        self.defined.read()?.aliases.get(name).cloned()
     }
 
     fn forget(&mut self, name: &str) {
@@ -155,7 +187,7 @@ struct Frame<'t> {
     node: Node<'t>,
     field: Option<&'t str>,
     /// The scope to restore when the node ends (a subshell).
-    restore: Option<Box<Scope>>,
+    restore: Option<Scope>,
     /// Nothing in it counts (after an unterminated quote, or data).
     skip: bool,
     /// The loop input to restore when the node ends (a loop that reads known text).
@@ -337,9 +369,9 @@ impl Walker {
             // A function body is walked where it is defined (its writes count), but defining it
             // runs nothing: its `cd` stays inside.
             "subshell" | "command_substitution" | "process_substitution" | "function_definition" => {
-                frame.restore = Some(Box::new(scope.clone()))
+                frame.restore = Some(scope.clone())
             }
-            _ if parent_kind == Some("pipeline") && node.is_named() => frame.restore = Some(Box::new(scope.clone())),
+            _ if parent_kind == Some("pipeline") && node.is_named() => frame.restore = Some(scope.clone()),
             _ => {}
         }
         match kind {
@@ -369,7 +401,8 @@ impl Walker {
             "for_statement" => self.for_loop(node, walk, scope, scratch)?,
             "while_statement" => {
                 let input = self.loop_input(node, frames, walk, scope, scratch)?;
-                frame.input = Some(std::mem::replace(&mut scope.input, input.map(Rc::from)));
+                frame.input = Some(scope.input().cloned());
+                scope.set_input(input.map(Rc::from));
             }
             "redirected_statement" => {
                 let body = node.child_by_field_name("body");
@@ -447,8 +480,8 @@ impl Walker {
                 for (child, _) in children(node, scratch) {
                     if matches!(node_kind(child), "word" | "variable_name") {
                         scope.forget(walk.text(child));
-                        if scope.functions.read().is_some_and(|f| f.contains_key(walk.text(child))) {
-                            scope.functions.make_mut().remove(walk.text(child));
+                        if scope.function(walk.text(child)).is_some() {
+                            scope.defined.make_mut().functions.remove(walk.text(child));
                         }
                     }
                 }
@@ -472,14 +505,14 @@ impl Walker {
             _ => {}
         }
         if let Some(saved) = &frame.restore {
-            *scope = Scope::clone(saved);
+            *scope = saved.clone();
         }
         if let Some(input) = &frame.input {
-            scope.input = input.clone();
+            scope.set_input(input.clone());
         }
         // Defined once its definition is read; its body ran in a scope of its own.
         if let Some((name, body)) = defined {
-            scope.functions.make_mut().insert(walk.text(name).to_string(), Rc::from(walk.text(body)));
+            scope.defined.make_mut().functions.insert(walk.text(name).to_string(), Rc::from(walk.text(body)));
         }
         Ok(())
     }
@@ -678,35 +711,36 @@ impl Walker {
         let Some((name, args)) = argv.split_first().filter(|(name, _)| !name.dynamic && !name.pipe) else {
             return Ok(false);
         };
-        if let Some(value) = scope.aliases.read().and_then(|aliases| aliases.get(&name.text)).cloned() {
+        if let Some(value) = scope.alias(&name.text) {
             let mut text = value.clone();
             for arg in args {
                 text.push(' ');
                 text.push_str(&writers::quote(&arg.text));
             }
             // An alias is not expanded again inside its own expansion (`alias ls='ls -l'`).
-            scope.aliases.make_mut().remove(&name.text);
+            scope.defined.make_mut().aliases.remove(&name.text);
             self.script(&text, scope, walk.nesting + 1)?;
-            scope.aliases.make_mut().entry(name.text.clone()).or_insert(value);
+            scope.defined.make_mut().aliases.entry(name.text.clone()).or_insert(value);
             return Ok(true);
         }
-        if let Some(body) = scope.functions.read().and_then(|functions| functions.get(&name.text)).cloned() {
+        if let Some(body) = scope.function(&name.text) {
             let values = argv.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }).collect();
             let called = Positional { values, complete: !args.iter().any(|arg| arg.dynamic) };
-            let saved = scope.positional.replace(Rc::new(called));
+            let saved = scope.positional().cloned();
+            scope.set_positional(Some(Rc::new(called)));
             self.script(&body, scope, walk.nesting + 1)?;
-            scope.positional = saved;
+            scope.set_positional(saved);
             return Ok(true);
         }
         match name.text.as_str() {
             "alias" => {
                 for (alias, value) in args.iter().filter_map(|arg| arg.text.split_once('=')) {
-                    scope.aliases.make_mut().insert(alias.to_string(), value.to_string());
+                    scope.defined.make_mut().aliases.insert(alias.to_string(), value.to_string());
                 }
                 Ok(true)
             }
             "unalias" => {
-                let aliases = scope.aliases.make_mut();
+                let aliases = &mut scope.defined.make_mut().aliases;
                 for arg in args {
                     if arg.text == "-a" {
                         aliases.clear();
@@ -717,27 +751,29 @@ impl Walker {
             }
             "set" => {
                 if let Some(at) = args.iter().position(|arg| !arg.dynamic && arg.text == "--") {
-                    let zero = scope.positional.as_ref().and_then(|p| p.values.first().cloned());
+                    let zero = scope.positional().and_then(|p| p.values.first().cloned());
                     let mut values = vec![zero.unwrap_or(Value { text: "bash".to_string(), dynamic: false })];
                     let rest = args.get(at + 1..).unwrap_or_default();
                     values.extend(rest.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }));
                     let complete = !rest.iter().any(|arg| arg.dynamic);
-                    scope.positional = Some(Rc::new(Positional { values, complete }));
+                    scope.set_positional(Some(Rc::new(Positional { values, complete })));
                 }
                 Ok(false)
             }
             "shift" => {
                 let count = args.first().map_or(Some(1), |arg| arg.text.parse::<usize>().ok());
-                if let (Some(positional), Some(count)) = (scope.positional.as_mut(), count) {
-                    let positional = Rc::make_mut(positional);
-                    let end = (count + 1).min(positional.values.len());
-                    positional.values.drain(1.min(end)..end);
-                } else {
-                    scope.positional = None;
+                match (scope.positional().cloned(), count) {
+                    (Some(positional), Some(count)) => {
+                        let mut positional = Positional::clone(&positional);
+                        let end = (count + 1).min(positional.values.len());
+                        positional.values.drain(1.min(end)..end);
+                        scope.set_positional(Some(Rc::new(positional)));
+                    }
+                    _ => scope.set_positional(None),
                 }
                 Ok(true)
             }
-            "read" => match stdin.map(str::to_string).or_else(|| scope.input.as_deref().map(str::to_string)) {
+            "read" => match stdin.map(str::to_string).or_else(|| scope.input().map(|input| input.to_string())) {
                 Some(input) => {
                     read_known(args, &input, scope);
                     Ok(true)
@@ -854,7 +890,7 @@ impl Walker {
             pwd: &scope.base,
             oldpwd: scope.oldpwd.as_deref(),
             home: self.home.as_deref(),
-            positional: scope.positional.as_deref(),
+            positional: scope.positional().map(Rc::as_ref),
             outputs: true,
         }
     }
@@ -1009,7 +1045,7 @@ impl Walker {
                     let from = link.parent().map_or_else(|| scope.base.clone(), Path::to_path_buf);
                     let target = paths::absolute(&target.text, &from);
                     if scope.links().len() < MAX_LINKS {
-                        scope.links.make_mut().push((link, target));
+                        scope.defined.make_mut().links.push((link, target));
                     }
                 }
                 _ if only_new => {}
