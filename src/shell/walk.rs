@@ -187,7 +187,7 @@ struct Frame<'t> {
     node: Node<'t>,
     field: Option<&'t str>,
     /// The scope to restore when the node ends (a subshell).
-    restore: Option<Scope>,
+    restore: Option<Box<Scope>>,
     /// Nothing in it counts (after an unterminated quote, or data).
     skip: bool,
     /// The loop input to restore when the node ends (a loop that reads known text).
@@ -369,9 +369,9 @@ impl Walker {
             // A function body is walked where it is defined (its writes count), but defining it
             // runs nothing: its `cd` stays inside.
             "subshell" | "command_substitution" | "process_substitution" | "function_definition" => {
-                frame.restore = Some(scope.clone())
+                frame.restore = Some(Box::new(scope.clone()))
             }
-            _ if parent_kind == Some("pipeline") && node.is_named() => frame.restore = Some(scope.clone()),
+            _ if parent_kind == Some("pipeline") && node.is_named() => frame.restore = Some(Box::new(scope.clone())),
             _ => {}
         }
         match kind {
@@ -505,7 +505,7 @@ impl Walker {
             _ => {}
         }
         if let Some(saved) = &frame.restore {
-            *scope = saved.clone();
+            *scope = Scope::clone(saved);
         }
         if let Some(input) = &frame.input {
             scope.set_input(input.clone());
