@@ -240,4 +240,51 @@ describe('checkGuard: self-approval, unknown writers and directory writes (P-11,
     assert.equal(checkGuard(bash('mv openspec/changes/feat openspec/changes/archive/2026-12-01-feat'), repo.root), null)
     assert.equal(checkGuard(bash('rm -rf openspec/changes/other'), repo.root), null)
   })
+describe('checkGuard: shell channels (issue 10, items 2 to 5)', () => {
+  const refusedApproval = [
+    "watch -n 1 'echo x > openspec/changes/feat/approval.md'",
+    "flock /tmp/lock -c 'touch openspec/changes/feat/approval.md'",
+    "script -qec 'npx approval-gates approve feat design' /dev/null <<< yes",
+    "su -c 'rm openspec/changes/feat/approval.md' root",
+    "busybox cp a openspec/changes/feat/approval.md",
+    "parallel 'echo x > {}' ::: openspec/changes/feat/approval.md",
+    "git -c alias.w='!touch openspec/changes/feat/approval.md' w",
+    "find openspec/changes/feat -name approval.md -exec sh -c 'echo x > \"$1\"' _ {} \\;",
+    "sh /dev/stdin <<'EOF'\ntouch openspec/changes/feat/approval.md\nEOF",
+    "printf 'touch openspec/changes/feat/\\x61pproval.md' | sh",
+    'w(){ cp f "$1"; }; w openspec/changes/feat/approval.md',
+    'a=(x openspec/changes/feat/approval.md); cp f "${a[1]}"',
+    'echo openspec/changes/feat/approval.md | xargs -I{} cp f {}',
+    'while read -r f; do rm "$f"; done <<< openspec/changes/feat/approval.md',
+    'ln -s openspec/changes/feat/approval.md n.md && echo x > n.md',
+  ]
+  for (const command of refusedApproval) {
+    test(`refused: ${JSON.stringify(command).slice(0, 70)}`, () => {
+      const repo = makeRepo().change('feat')
+      assert.equal(checkGuard(bash(command), repo.root), ONLY_APPROVE)
+    })
+  }
+
+  test('a glob or a link that reaches the plans folder meets gate A', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat')
+    for (const command of ['touch docs/superpowers/pl*ns/x.md', 'cp a docs/*/plans/x.md', 'ln -sfn docs/superpowers/plans p && cp a p/x.md']) {
+      assert.equal(checkGuard(bash(command), repo.root), NEEDS_SPEC, command)
+    }
+  })
+
+  test('the same channels doing ordinary work are allowed', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+    for (const command of [
+      'cat openspec/changes/feat/approval.md | sha256sum',
+      'ls docs/superpowers/plans/*.md | xargs wc -l',
+      'git commit -m "docs/superpowers/plans: $(echo add) approval.md"',
+      'gh pr create --title t --body "Adds openspec/changes/feat/approval.md via /approve"',
+      "cat > docs/notes.md <<'EOF'\nThe plan docs/superpowers/plans/p.md waits for approval.md\nEOF",
+      'w(){ wc -l "$1"; }; w openspec/changes/feat/approval.md',
+      "watch -n 5 'git status'; flock /tmp/l cargo build",
+      'ln -s docs/superpowers/plans p && ls p/',
+    ]) {
+      assert.equal(checkGuard(bash(command), repo.root), null, command)
+    }
+  })
 })

@@ -544,3 +544,91 @@ fn a_partial_folder_named_by_an_unknown_command_counts_only_when_the_rest_exists
     with_plans.write("docs/superpowers/plans/p.md", "x");
     assert_eq!(bash_outcome(&with_plans, "npx typedoc --out docs src/index.ts").as_deref(), Some(NEEDS_SPEC));
 }
+/// Issue 10, items 2 to 5: the shell channels an agent tries next, each refused with the gate
+/// text of the file it reaches.
+#[test]
+fn bash_channels_through_wrappers_scripts_values_globs_and_links_are_refused() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    let approval = [
+        // Wrappers looked through.
+        "watch -n 1 'echo x > openspec/changes/c/approval.md'",
+        "flock /tmp/lock -c 'touch openspec/changes/c/approval.md'",
+        "flock -c 'touch openspec/changes/c/approval.md' /tmp/lock",
+        "script -qec 'npx approval-gates approve c design' /dev/null <<< yes",
+        "su -c 'rm openspec/changes/c/approval.md' root",
+        "runuser -u nobody -- touch openspec/changes/c/approval.md",
+        "busybox cp a openspec/changes/c/approval.md",
+        "strace -f -o /tmp/t cp a openspec/changes/c/approval.md",
+        "unshare -r fakeroot proot firejail --quiet touch openspec/changes/c/approval.md",
+        "parallel 'echo x > {}' ::: openspec/changes/c/approval.md",
+        "trap 'rm openspec/changes/c/approval.md' EXIT",
+        "git -c alias.w='!touch openspec/changes/c/approval.md' w",
+        "fish -c 'touch openspec/changes/c/approval.md'",
+        "coproc touch openspec/changes/c/approval.md",
+        "echo openspec/changes/c/approval.md | xargs sh -c 'echo x > \"$1\"' _",
+        "find openspec/changes/c -name approval.md -exec sh -c 'echo x > \"$1\"' _ {} \\;",
+        // Scripts read by other spellings.
+        "sh /dev/stdin <<'EOF'\ntouch openspec/changes/c/approval.md\nEOF",
+        "bash <(echo 'touch openspec/changes/c/approval.md')",
+        "source <(printf 'rm %s' openspec/changes/c/approval.md)",
+        "printf 'touch openspec/changes/c/\\x61pproval.md' | sh",
+        "echo -e 'true\\ntouch openspec/changes/c/\\0141pproval.md' | bash -s",
+        // Values the line defines.
+        "w(){ cp f \"$1\"; }; w openspec/changes/c/approval.md",
+        "bash -c 'cp \"$0\" \"$1\"' a openspec/changes/c/approval.md",
+        "a=(x openspec/changes/c/approval.md); cp f \"${a[1]}\"",
+        "touch \"${v:-openspec/changes/c/approval.md}\"",
+        "eval \"$(echo 'touch openspec/changes/c/approval.md')\"",
+        "echo openspec/changes/c/approval.md | xargs -I{} cp f {}",
+        "while read -r f; do rm \"$f\"; done <<< openspec/changes/c/approval.md",
+        "ls openspec/changes/c/approval.md | xargs sed -i s/a/b/",
+        "alias w='rm -f'; w openspec/changes/c/approval.md",
+        // Links made earlier in the same command.
+        "ln -s openspec/changes/c/approval.md n.md && echo x > n.md",
+        "ln -s ../openspec/changes/c/approval.md n.md && echo x > n.md",
+    ];
+    for command in approval {
+        assert_eq!(check(&repo, "bash", &bash(command)).as_deref(), Some(ONLY_APPROVE), "{command}");
+    }
+    for command in [
+        "touch docs/superpowers/pl*ns/x.md",
+        "cp a docs/*/plans/x.md",
+        "ln -sfn docs/superpowers/plans p && cp a p/x.md",
+        "d=docs/superpowers/plans; w(){ touch \"$1/x.md\"; }; w \"$d\"",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(command)).as_deref(), Some(NEEDS_SPEC), "{command}");
+    }
+    assert_eq!(
+        check(&repo, "bash", &bash("echo '- [x] 1' >> .super*/sdd/p/progress.md")).as_deref(),
+        Some("BLOCKED [approval-gates]: plan not approved; run /approve c plan")
+    );
+}
+
+/// The same channels used for ordinary work stay allowed: reading, hashing, diffing, grepping,
+/// committing, prose that names the guarded paths, builds.
+#[test]
+fn bash_channels_doing_ordinary_work_are_allowed() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    for command in [
+        "cat openspec/changes/c/approval.md | sha256sum",
+        "diff <(cat docs/superpowers/plans/p.md) <(git show HEAD:docs/superpowers/plans/p.md)",
+        "grep -rn approval.md docs/ openspec/ | head",
+        "ls docs/superpowers/plans/*.md | xargs wc -l",
+        "find openspec/changes -name approval.md -exec sh -c 'head -3 \"$1\"' _ {} \\;",
+        "git commit -m \"docs/superpowers/plans: $(echo add) approval.md\"",
+        "gh pr create --title t --body \"Adds openspec/changes/c/approval.md via /approve\"",
+        "cat > docs/notes.md <<'EOF'\nThe plan docs/superpowers/plans/p.md waits for approval.md\nEOF",
+        "printf '%s\\n' 'make test' | sh",
+        "echo docs/superpowers/plans/p.md | xargs -I{} cp {} /tmp/backup.md",
+        "w(){ wc -l \"$1\"; }; w openspec/changes/c/approval.md",
+        "a=(docs/superpowers/plans/p.md); cat \"${a[0]}\"",
+        "watch -n 5 'git status'; flock /tmp/l cargo build; strace -o /tmp/t ls docs/superpowers/plans",
+        "ln -s docs/superpowers/plans p && ls p/",
+        "trap 'rm -f /tmp/scratch' EXIT; cargo test 2>&1 | tee /tmp/test.log",
+        "timeout 60 npm test -- --reporter dot",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(command)), None, "{command}");
+    }
+}

@@ -213,6 +213,135 @@ mod requoting {
     }
 }
 
+mod wrappers {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::paths;
+
+    /// Commands a gate refuses whatever the repository: they write approval.md or a plan.
+    fn refused() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "echo x > openspec/changes/foo/approval.md",
+            "printf x >> docs/superpowers/plans/x.md",
+            "touch docs/superpowers/plans/x.md",
+            "cp a openspec/changes/foo/approval.md",
+            "mv a docs/superpowers/plans/x.md",
+            "rm -f openspec/changes/foo/approval.md",
+            "sed -i s/a/b/ openspec/changes/foo/approval.md",
+            "tee docs/superpowers/plans/x.md < /dev/null",
+            "ln b openspec/changes/foo/approval.md",
+            "npx approval-gates approve foo design",
+        ])
+    }
+
+    /// The wrappers the walk looks through: `{}` is the command as words, `{q}` as one quoted word;
+    /// whether the wrapper needs a simple command inside (`sudo {}`), and whether it makes one.
+    fn wrapper() -> impl Strategy<Value = (&'static str, bool, bool)> {
+        prop::sample::select(vec![
+            ("sudo {}", true, true),
+            ("env A=1 {}", true, true),
+            ("nohup {}", true, true),
+            ("setsid -f {}", true, true),
+            ("timeout 5 {}", true, true),
+            ("nice -n 5 {}", true, true),
+            ("command {}", true, true),
+            ("stdbuf -oL {}", true, true),
+            ("busybox {}", true, true),
+            ("chroot . {}", true, true),
+            ("strace -f {}", true, true),
+            ("ltrace {}", true, true),
+            ("unshare -r {}", true, true),
+            ("fakeroot -- {}", true, true),
+            ("proot {}", true, true),
+            ("firejail --quiet {}", true, true),
+            ("coproc {}", true, true),
+            ("flock /tmp/l {}", true, true),
+            ("flock /tmp/l -c {q}", false, true),
+            ("flock -c {q} /tmp/l", false, true),
+            ("watch -n 1 {q}", false, true),
+            ("script -qec {q} /dev/null", false, true),
+            ("su -c {q}", false, true),
+            ("su root -c {q}", false, true),
+            ("runuser -u nobody -- {}", true, true),
+            ("runuser nobody -c {q}", false, true),
+            ("bash -c {q}", false, true),
+            ("sh -c {q} sh a b", false, true),
+            ("zsh -c {q}", false, true),
+            ("fish -c {q}", false, true),
+            ("dash -c {q}", false, true),
+            ("ksh -c {q}", false, true),
+            ("mksh -c {q}", false, true),
+            ("ash -c {q}", false, true),
+            ("eval {q}", false, true),
+            ("trap {q} EXIT", false, true),
+            ("parallel ::: {q}", false, true),
+            ("echo {q} | sh", false, false),
+            ("printf '%s\\n' {q} | bash", false, false),
+            ("echo {q} | bash -s", false, false),
+            ("sh /dev/stdin <<< {q}", false, true),
+            ("bash <(echo {q})", false, true),
+            ("source <(echo {q})", false, true),
+            ("git -c alias.w='!'{q} w", false, true),
+            ("w(){ {}; }; w", false, false),
+            ("alias w={q}; w", false, false),
+            ("echo | xargs sh -c {q} _", false, false),
+            ("find . -maxdepth 0 -exec sh -c {q} \\;", false, true),
+            ("(cd . && {})", false, false),
+            ("{ {}; }", false, false),
+            ("if true; then {}; fi", false, false),
+            ("true && {} &", false, false),
+        ])
+    }
+
+    /// `command` inside each wrapper in turn; a wrapper that needs a simple command gets a
+    /// compound one through `bash -c`.
+    fn wrap_all(command: &str, wrappers: &[(&str, bool, bool)]) -> String {
+        let mut inner = command.to_string();
+        let mut simple = true;
+        for &(wrapper, needs_simple, makes_simple) in wrappers {
+            if needs_simple && !simple {
+                inner = wrap("bash -c {q}", &inner);
+            }
+            inner = wrap(wrapper, &inner);
+            simple = makes_simple;
+        }
+        inner
+    }
+
+    fn wrap(wrapper: &str, command: &str) -> String {
+        wrapper.replace("{q}", &writers::quote(command)).replace("{}", command)
+    }
+
+    fn reaches_guarded(command: &str) -> bool {
+        write_targets(command, Path::new("/repo"))
+            .is_ok_and(|targets| targets.iter().any(|t| paths::is_approval_file(t) || paths::plans_root(t).is_some()))
+    }
+
+    #[test]
+    fn every_refused_command_is_refused_unwrapped() {
+        for command in [
+            "echo x > openspec/changes/foo/approval.md",
+            "tee docs/superpowers/plans/x.md < /dev/null",
+            "npx approval-gates approve foo design",
+        ] {
+            assert!(reaches_guarded(command), "{command}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn wrapping_a_refused_command_keeps_it_refused(
+            command in refused(),
+            wrappers in prop::collection::vec(wrapper(), 1..3),
+        ) {
+            prop_assume!(reaches_guarded(command));
+            let wrapped = wrap_all(command, &wrappers);
+            prop_assert!(reaches_guarded(&wrapped), "{}", wrapped);
+        }
+    }
+}
+
 #[test]
 fn the_target_cap_bounds_the_files_of_one_command_line() {
     let ten = "{a,b}".repeat(10);
@@ -254,4 +383,38 @@ fn the_text_budget_bounds_what_nested_scripts_and_expansions_grow_into() {
     // Ordinary growth stays well inside it.
     let ten = "{a,b}".repeat(10);
     assert!(write_targets(&format!("eval \"bash -c 'touch docs/{ten}.md'\""), Path::new("/repo")).is_ok());
+}
+
+#[test]
+fn the_fuzz_seeds_parse_within_the_caps() {
+    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/bash_targets");
+    let mut count = 0;
+    for entry in std::fs::read_dir(seeds).expect("seed folder") {
+        let text = std::fs::read(entry.expect("seed").path()).expect("seed file");
+        // Over a cap is an answer too; a panic or a hang is not.
+        let _ = write_targets(&String::from_utf8_lossy(&text), Path::new("/repo"));
+        count += 1;
+    }
+    assert!(count >= 8, "{count} seeds");
+}
+
+#[test]
+fn values_the_line_defines_reach_the_targets() {
+    let targets = |command: &str| strings(&write_targets(command, Path::new("/repo")).expect("scannable"));
+    let values = targets(include_str!("../../fuzz/seeds/bash_targets/values.sh"));
+    // `w a b c` shifts to `cp f b c b 2`: a copy into `2`.
+    for expected in ["/repo/2", "/repo/2/b", "/repo/0", "/repo/p", "/repo/q", "/repo/x/y", "/repo/d", "/repo/e"] {
+        assert!(values.iter().any(|t| t == expected), "{expected} in {values:?}");
+    }
+    for expected in
+        ["/repo/f", "/repo/gh", "/repo/gi", "/repo/j", "/repo/k", "/repo/l", "/repo/m", "/repo/n", "/repo/o"]
+    {
+        assert!(values.iter().any(|t| t == expected), "{expected} in {values:?}");
+    }
+    let scripts = targets(include_str!("../../fuzz/seeds/bash_targets/stdin-scripts.sh"));
+    for expected in
+        ["/repo/docs/superpowers/plans/x.md", "/repo/docs/a", "/repo/docs/d", "/repo/docs/e", "/repo/docs/hi"]
+    {
+        assert!(scripts.iter().any(|t| t == expected), "{expected} in {scripts:?}");
+    }
 }

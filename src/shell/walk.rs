@@ -5,14 +5,14 @@
 //! pipeline elements get a copy that is dropped when they end. Scripts nested in strings
 //! (`bash -c`, `eval`) are parsed again, at most [`MAX_SCRIPT_NESTING`] deep.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use tree_sitter::{Node, TreeCursor};
 
 use super::parse::{Budget, field_name, node_kind, parse};
-use super::words::{self, Arg, Context, MAX_VALUES, TextBudget, Value, Vars};
+use super::words::{self, Arg, Context, MAX_VALUES, Positional, TextBudget, Value, Vars};
 use super::writers::{self, Cd, Effect};
 use super::{
     MAX_COMMAND_WORDS, MAX_EXPANDED_BYTES, MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH,
@@ -29,7 +29,7 @@ pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> 
         text: TextBudget::new(MAX_EXPANDED_BYTES),
         home: std::env::var("HOME").ok().filter(|home| home.starts_with('/')),
     };
-    let mut scope = Scope { base: base.to_path_buf(), oldpwd: None, dirs: Vec::new(), vars: Rc::default() };
+    let mut scope = Scope::new(base);
     walker.script(command, &mut scope, 0)?;
     if walker.too_many {
         return Err(Unscannable::TooManyTargets);
@@ -45,12 +45,115 @@ struct Scope {
     /// `pushd`'s stack.
     dirs: Vec<PathBuf>,
     vars: Rc<Vars>,
+    /// What the line defined beyond variables; shared, and allocated only once it defines one.
+    defined: Shared<Defined>,
 }
 
+/// The state a line can define besides variables and directories.
+#[derive(Clone, Default)]
+struct Defined {
+    /// `$0`, `$1`, …: known inside a function the line calls or a `bash -c '…' a b` it runs.
+    positional: Option<Rc<Positional>>,
+    /// Functions the line defined: their bodies, run again where they are called.
+    functions: HashMap<String, Rc<str>>,
+    aliases: HashMap<String, String>,
+    /// Symbolic links the line made, absolute: (link, what it points to).
+    links: Vec<(PathBuf, PathBuf)>,
+    /// The known text a loop reads (`while read f; do …; done <<< A`, `echo A | while read …`).
+    input: Option<Rc<str>>,
+}
+
+/// A value scopes share, allocated when first written: most command lines define nothing.
+#[derive(Clone)]
+struct Shared<T>(Option<Rc<T>>);
+
+impl<T> Default for Shared<T> {
+    fn default() -> Self {
+        Shared(None)
+    }
+}
+
+impl<T: Clone + Default> Shared<T> {
+    fn read(&self) -> Option<&T> {
+        self.0.as_deref()
+    }
+
+    fn make_mut(&mut self) -> &mut T {
+        Rc::make_mut(self.0.get_or_insert_with(Rc::default))
+    }
+}
+
+/// The most links one command line is followed through; later ones are not remembered.
+const MAX_LINKS: usize = 64;
+/// Link hops followed from one target (a link to a link).
+const MAX_LINK_HOPS: usize = 8;
+/// Lines of known input that `read` assigns (each is one possible value).
+const MAX_READ_LINES: usize = MAX_VALUES;
+
 impl Scope {
+    fn new(base: &Path) -> Self {
+        Scope {
+            base: base.to_path_buf(),
+            oldpwd: None,
+            dirs: Vec::new(),
+            vars: Rc::default(),
+            defined: Shared::default(),
+        }
+    }
+
+    /// A child shell (`bash -c`, a piped script): the same directory, variables and links,
+    /// its own parameters, none of the functions or aliases (they are not exported).
+    fn child(&self, positional: Option<Positional>) -> Self {
+        let mut child = Scope { defined: Shared::default(), ..self.clone() };
+        if let Some(positional) = positional {
+            child.defined.make_mut().positional = Some(Rc::new(positional));
+        }
+        if !self.links().is_empty() {
+            child.defined.make_mut().links = self.links().to_vec();
+        }
+        child
+    }
+
+    fn links(&self) -> &[(PathBuf, PathBuf)] {
+        self.defined.read().map_or(&[], |defined| defined.links.as_slice())
+    }
+
+    fn positional(&self) -> Option<&Rc<Positional>> {
+        self.defined.read()?.positional.as_ref()
+    }
+
+    fn set_positional(&mut self, positional: Option<Rc<Positional>>) {
+        if positional.is_some() || self.positional().is_some() {
+            self.defined.make_mut().positional = positional;
+        }
+    }
+
+    fn input(&self) -> Option<&Rc<str>> {
+        self.defined.read()?.input.as_ref()
+    }
+
+    fn set_input(&mut self, input: Option<Rc<str>>) {
+        if input.is_some() || self.input().is_some() {
+            self.defined.make_mut().input = input;
+        }
+    }
+
+    fn function(&self, name: &str) -> Option<Rc<str>> {
+        self.defined.read()?.functions.get(name).cloned()
+    }
+
+    fn alias(&self, name: &str) -> Option<String> {
+        self.defined.read()?.aliases.get(name).cloned()
+    }
+
     fn forget(&mut self, name: &str) {
         if self.vars.contains_key(name) {
             Rc::make_mut(&mut self.vars).remove(name);
+        }
+        // An array's elements go with it.
+        let element = |key: &String| key.strip_prefix(name).is_some_and(|rest| rest.starts_with('['));
+        if self.vars.keys().any(element) {
+            Rc::make_mut(&mut self.vars).retain(|key, _| !element(key));
         }
     }
 
@@ -84,9 +187,11 @@ struct Frame<'t> {
     node: Node<'t>,
     field: Option<&'t str>,
     /// The scope to restore when the node ends (a subshell).
-    restore: Option<Scope>,
+    restore: Option<Box<Scope>>,
     /// Nothing in it counts (after an unterminated quote, or data).
     skip: bool,
+    /// The loop input to restore when the node ends (a loop that reads known text).
+    input: Option<Option<Rc<str>>>,
 }
 
 /// One script's walk: its source and where an unterminated quote starts.
@@ -256,7 +361,7 @@ impl Walker {
         if unterminated {
             walk.cutoff = walk.cutoff.min(start);
         }
-        let mut frame = Frame { node, field, restore: None, skip: !walk.counts(node) };
+        let mut frame = Frame { node, field, restore: None, skip: !walk.counts(node), input: None };
         if frame.skip {
             return Ok(frame);
         }
@@ -264,9 +369,9 @@ impl Walker {
             // A function body is walked where it is defined (its writes count), but defining it
             // runs nothing: its `cd` stays inside.
             "subshell" | "command_substitution" | "process_substitution" | "function_definition" => {
-                frame.restore = Some(scope.clone())
+                frame.restore = Some(Box::new(scope.clone()))
             }
-            _ if parent_kind == Some("pipeline") && node.is_named() => frame.restore = Some(scope.clone()),
+            _ if parent_kind == Some("pipeline") && node.is_named() => frame.restore = Some(Box::new(scope.clone())),
             _ => {}
         }
         match kind {
@@ -294,6 +399,11 @@ impl Walker {
                 }
             }
             "for_statement" => self.for_loop(node, walk, scope, scratch)?,
+            "while_statement" => {
+                let input = self.loop_input(node, frames, walk, scope, scratch)?;
+                frame.input = Some(scope.input().cloned());
+                scope.set_input(input.map(Rc::from));
+            }
             "redirected_statement" => {
                 let body = node.child_by_field_name("body");
                 if !body.is_some_and(|b| matches!(node_kind(b), "command" | "list" | "pipeline")) {
@@ -320,7 +430,7 @@ impl Walker {
                         let mut args = Vec::new();
                         self.expand(&[right], walk, scope, scratch, &mut args)?;
                         for arg in args {
-                            self.add(&arg.text, &scope.base);
+                            self.add(&arg.text, &scope.base, scope.links());
                         }
                     }
                 }
@@ -343,7 +453,9 @@ impl Walker {
         }
         let node = frame.node;
         let parent = ancestors.last();
+        let mut defined = None;
         match node_kind(node) {
+            "function_definition" => defined = node.child_by_field_name("name").zip(node.child_by_field_name("body")),
             "command" => {
                 let statement =
                     parent.filter(|p| node_kind(p.node) == "redirected_statement" && frame.field == Some("body"));
@@ -357,7 +469,7 @@ impl Walker {
                     (Some(pipeline), grand) if node_kind(pipeline.node) == "pipeline" => {
                         self.upstream(element, pipeline.node, grand.map(|g| g.node), walk, scope, scratch)?
                     }
-                    _ => None,
+                    _ => Input::default(),
                 };
                 self.command(node, statement.map(|p| p.node), upstream, walk, scope, scratch)?;
             }
@@ -368,6 +480,9 @@ impl Walker {
                 for (child, _) in children(node, scratch) {
                     if matches!(node_kind(child), "word" | "variable_name") {
                         scope.forget(walk.text(child));
+                        if scope.function(walk.text(child)).is_some() {
+                            scope.defined.make_mut().functions.remove(walk.text(child));
+                        }
                     }
                 }
             }
@@ -390,7 +505,14 @@ impl Walker {
             _ => {}
         }
         if let Some(saved) = &frame.restore {
-            *scope = saved.clone();
+            *scope = Scope::clone(saved);
+        }
+        if let Some(input) = &frame.input {
+            scope.set_input(input.clone());
+        }
+        // Defined once its definition is read; its body ran in a scope of its own.
+        if let Some((name, body)) = defined {
+            scope.defined.make_mut().functions.insert(walk.text(name).to_string(), Rc::from(walk.text(body)));
         }
         Ok(())
     }
@@ -425,8 +547,9 @@ impl Walker {
         parts
     }
 
-    /// What the element before `element` in `pipeline` prints, when it is plain text: a
-    /// heredoc (`cat <<EOF | sh`) or `echo`/`printf` of static words.
+    /// What the element before `element` in `pipeline` prints, when it is plain text (a heredoc,
+    /// `cat <<EOF | sh`, or `echo`/`printf` of known words); else the words of that command that
+    /// name a guarded location, which count as what it may feed (`ls plans/*.md | xargs sed -i`).
     fn upstream<'t>(
         &self,
         element: Node<'t>,
@@ -435,10 +558,10 @@ impl Walker {
         walk: &Walk,
         scope: &Scope,
         scratch: &mut TreeCursor<'t>,
-    ) -> Result<Option<String>, Unscannable> {
+    ) -> Result<Input, Unscannable> {
         if let Some(heredoc) = outer.filter(|outer| node_kind(outer) == "heredoc_redirect") {
             let body = children(heredoc, scratch).into_iter().find(|(child, _)| node_kind(child) == "heredoc_body");
-            return Ok(body.map(|(body, _)| walk.text(body).to_string()));
+            return Ok(Input { text: body.map(|(body, _)| walk.text(body).to_string()), producer: Vec::new() });
         }
         let mut previous = None;
         for (child, _) in children(pipeline, scratch) {
@@ -449,20 +572,65 @@ impl Walker {
                 previous = Some(child);
             }
         }
-        let Some(previous) = previous.filter(|p| node_kind(p) == "command" && walk.counts(*p)) else { return Ok(None) };
+        let previous = match previous {
+            Some(statement) if node_kind(statement) == "redirected_statement" => {
+                statement.child_by_field_name("body").filter(|body| node_kind(body) == "command")
+            }
+            other => other,
+        };
+        let Some(previous) = previous.filter(|p| node_kind(p) == "command" && walk.counts(*p)) else {
+            return Ok(Input::default());
+        };
         let words = command_words(previous, scratch);
         let argv = self.expand_words(&words, walk, scope, scratch)?;
-        let Some((name, args)) = argv.split_first().filter(|(name, _)| matches!(name.text.as_str(), "echo" | "printf"))
-        else {
-            return Ok(None);
-        };
-        let skip = if name.text == "echo" {
-            args.iter().take_while(|a| matches!(a.text.as_str(), "-n" | "-e" | "-E" | "-ne" | "-en")).count()
-        } else {
-            0
-        };
-        let texts: Vec<&str> = args.iter().skip(skip).map(|a| a.text.as_str()).collect();
-        Ok(Some(texts.join(" ")))
+        // Only a line with `echo` or `printf` in it can print known text.
+        let prints = argv.iter().any(|arg| matches!(arg.text.rsplit('/').next(), Some("echo" | "printf")));
+        if let Some(text) = prints.then(|| writers::printed_by(&argv)).flatten() {
+            return Ok(Input { text: Some(text), producer: Vec::new() });
+        }
+        Ok(Input { text: None, producer: argv })
+    }
+
+    /// The known text a `while` loop reads: its own here-string or heredoc, or what the pipeline
+    /// element before it prints.
+    fn loop_input<'t>(
+        &self,
+        node: Node<'t>,
+        frames: &[Frame<'t>],
+        walk: &Walk,
+        scope: &Scope,
+        scratch: &mut TreeCursor<'t>,
+    ) -> Result<Option<String>, Unscannable> {
+        let parent = frames.last().map(|frame| frame.node);
+        let grand = frames.len().checked_sub(2).and_then(|at| frames.get(at)).map(|frame| frame.node);
+        match parent {
+            Some(statement) if node_kind(statement) == "redirected_statement" => {
+                let mut stdin = self.redirections(statement, walk, scratch).stdin;
+                for (child, _) in children(statement, scratch) {
+                    match node_kind(child) {
+                        "herestring_redirect" => stdin = Some(child),
+                        "heredoc_redirect" => {
+                            let body =
+                                children(child, scratch).into_iter().find(|(c, _)| node_kind(c) == "heredoc_body");
+                            stdin = body.map(|(body, _)| body).or(stdin);
+                        }
+                        _ => {}
+                    }
+                }
+                match stdin.filter(|stdin| walk.counts(*stdin)) {
+                    Some(stdin) => Ok(Some(self.stdin_text(stdin, walk, scope, scratch)?)),
+                    None => Ok(None),
+                }
+            }
+            Some(pipeline) if node_kind(pipeline) == "pipeline" => {
+                let input = self.upstream(node, pipeline, grand, walk, scope, scratch)?;
+                // An unknown producer feeds the loop the guarded locations it names.
+                let fed = writers::fed_words(&input.producer);
+                let fed = || fed.iter().map(|arg| arg.text.as_str()).collect::<Vec<_>>().join("\n");
+                Ok(input.text.clone().or_else(|| (!input.producer.is_empty()).then(fed).filter(|t| !t.is_empty())))
+            }
+            _ => Ok(None),
+        }
     }
 
     /// The words bash would pass, after grouping the nodes of each word and expanding them.
@@ -485,7 +653,7 @@ impl Walker {
         &mut self,
         node: Node<'t>,
         statement: Option<Node<'t>>,
-        upstream: Option<String>,
+        upstream: Input,
         walk: &mut Walk,
         scope: &mut Scope,
         scratch: &mut TreeCursor<'t>,
@@ -521,11 +689,99 @@ impl Walker {
         let argv = self.expand_words(&words, walk, scope, scratch)?;
         let stdin_text = match stdin {
             Some(node) => Some(self.stdin_text(node, walk, scope, scratch)?),
-            None => upstream,
+            None => upstream.text,
         };
+        if self.shell_state(&argv, stdin_text.as_deref(), walk, scope)? {
+            return Ok(());
+        }
         let mut effects = Vec::new();
-        writers::analyze(&argv, stdin_text.as_deref(), &mut effects);
+        writers::analyze_fed(&argv, stdin_text.as_deref(), &upstream.producer, &mut effects);
         self.apply(effects, walk, scope, false)
+    }
+
+    /// What the walk keeps itself: aliases, functions called with their parameters, `set --`,
+    /// `shift`, and `read` of known input. `true` when the command is done with here.
+    fn shell_state(
+        &mut self,
+        argv: &[Arg],
+        stdin: Option<&str>,
+        walk: &Walk,
+        scope: &mut Scope,
+    ) -> Result<bool, Unscannable> {
+        let Some((name, args)) = argv.split_first().filter(|(name, _)| !name.dynamic && !name.pipe) else {
+            return Ok(false);
+        };
+        if let Some(value) = scope.alias(&name.text) {
+            let mut text = value.clone();
+            for arg in args {
+                text.push(' ');
+                text.push_str(&writers::quote(&arg.text));
+            }
+            // An alias is not expanded again inside its own expansion (`alias ls='ls -l'`).
+            scope.defined.make_mut().aliases.remove(&name.text);
+            self.script(&text, scope, walk.nesting + 1)?;
+            scope.defined.make_mut().aliases.entry(name.text.clone()).or_insert(value);
+            return Ok(true);
+        }
+        if let Some(body) = scope.function(&name.text) {
+            let values = argv.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }).collect();
+            let called = Positional { values, complete: !args.iter().any(|arg| arg.dynamic) };
+            let saved = scope.positional().cloned();
+            scope.set_positional(Some(Rc::new(called)));
+            self.script(&body, scope, walk.nesting + 1)?;
+            scope.set_positional(saved);
+            return Ok(true);
+        }
+        match name.text.as_str() {
+            "alias" => {
+                for (alias, value) in args.iter().filter_map(|arg| arg.text.split_once('=')) {
+                    scope.defined.make_mut().aliases.insert(alias.to_string(), value.to_string());
+                }
+                Ok(true)
+            }
+            "unalias" => {
+                let aliases = &mut scope.defined.make_mut().aliases;
+                for arg in args {
+                    if arg.text == "-a" {
+                        aliases.clear();
+                    }
+                    aliases.remove(&arg.text);
+                }
+                Ok(true)
+            }
+            "set" => {
+                if let Some(at) = args.iter().position(|arg| !arg.dynamic && arg.text == "--") {
+                    let zero = scope.positional().and_then(|p| p.values.first().cloned());
+                    let mut values = vec![zero.unwrap_or(Value { text: "bash".to_string(), dynamic: false })];
+                    let rest = args.get(at + 1..).unwrap_or_default();
+                    values.extend(rest.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }));
+                    let complete = !rest.iter().any(|arg| arg.dynamic);
+                    scope.set_positional(Some(Rc::new(Positional { values, complete })));
+                }
+                Ok(false)
+            }
+            "shift" => {
+                let count = args.first().map_or(Some(1), |arg| arg.text.parse::<usize>().ok());
+                match (scope.positional().cloned(), count) {
+                    (Some(positional), Some(count)) => {
+                        let mut positional = Positional::clone(&positional);
+                        let end = (count + 1).min(positional.values.len());
+                        positional.values.drain(1.min(end)..end);
+                        scope.set_positional(Some(Rc::new(positional)));
+                    }
+                    _ => scope.set_positional(None),
+                }
+                Ok(true)
+            }
+            "read" => match stdin.map(str::to_string).or_else(|| scope.input().map(|input| input.to_string())) {
+                Some(input) => {
+                    read_known(args, &input, scope);
+                    Ok(true)
+                }
+                None => Ok(false),
+            },
+            _ => Ok(false),
+        }
     }
 
     /// `cd x && bash <<'EOF' … EOF` as tree-sitter reads it: the heredoc on the list. The last
@@ -614,7 +870,12 @@ impl Walker {
                 digits.is_empty() || digits.bytes().all(|b| b.is_ascii_digit())
             };
             if !(arg.pipe || duplicates && descriptor) {
-                self.add(&arg.text, &scope.base);
+                if arg.glob {
+                    for spelled in paths::guarded_glob_matches(&arg.text) {
+                        self.add(&spelled, &scope.base, scope.links());
+                    }
+                }
+                self.add(&arg.text, &scope.base, scope.links());
             }
         }
         Ok(())
@@ -629,6 +890,8 @@ impl Walker {
             pwd: &scope.base,
             oldpwd: scope.oldpwd.as_deref(),
             home: self.home.as_deref(),
+            positional: scope.positional().map(Rc::as_ref),
+            outputs: true,
         }
     }
 
@@ -682,18 +945,69 @@ impl Walker {
     }
 
     fn assignment<'t>(&self, node: Node<'t>, walk: &Walk, scope: &mut Scope, scratch: &mut TreeCursor<'t>) {
-        let Some(name) = node.child_by_field_name("name").filter(|n| node_kind(n) == "variable_name") else { return };
-        let name = walk.text(name);
+        let Some(target) = node.child_by_field_name("name") else { return };
+        let name = match node_kind(target) {
+            "variable_name" => walk.text(target).to_string(),
+            // `a[1]=x`: that element, and one more possible value of any element.
+            "subscript" => {
+                let (Some(array), Some(index)) =
+                    (target.child_by_field_name("name"), target.child_by_field_name("index"))
+                else {
+                    return;
+                };
+                let array = walk.text(array);
+                let known = matches!(node_kind(index), "number" | "word");
+                let values = match node.child_by_field_name("value") {
+                    Some(value) => words::value(value, &self.context(walk, scope), scratch),
+                    None => vec![Value { text: String::new(), dynamic: false }],
+                };
+                let any = words::element_name(array, "@");
+                let mut all = scope.vars.get(&any).cloned().unwrap_or_default();
+                all.extend(values.iter().cloned());
+                if known {
+                    scope.assign(&words::element_name(array, walk.text(index)), values);
+                }
+                scope.assign(&any, all);
+                return;
+            }
+            _ => return,
+        };
         let appends = children(node, scratch).iter().any(|(child, _)| node_kind(child) == "+=");
         if appends {
-            scope.forget(name);
+            scope.forget(&name);
             return;
         }
-        let values = match node.child_by_field_name("value") {
-            Some(value) => words::value(value, &self.context(walk, scope), scratch),
-            None => vec![Value { text: String::new(), dynamic: false }],
-        };
-        scope.assign(name, values);
+        match node.child_by_field_name("value") {
+            Some(value) if node_kind(value) == "array" => self.array(&name, value, walk, scope, scratch),
+            Some(value) => {
+                let values = words::value(value, &self.context(walk, scope), scratch);
+                scope.assign(&name, values);
+            }
+            None => scope.assign(&name, vec![Value { text: String::new(), dynamic: false }]),
+        }
+    }
+
+    /// `a=(x y)`: `${a[0]}` is x, `${a[1]}` y, `$a` x, `${a[@]}` both.
+    fn array<'t>(&self, name: &str, value: Node<'t>, walk: &Walk, scope: &mut Scope, scratch: &mut TreeCursor<'t>) {
+        scope.forget(name);
+        let elements: Vec<Node> = children(value, scratch).into_iter().map(|(c, _)| c).filter(Node::is_named).collect();
+        let mut args = Vec::new();
+        for group in word_groups(&elements, walk.source) {
+            if self.expand(group, walk, scope, scratch, &mut args).is_err() {
+                return;
+            }
+        }
+        if args.len() > MAX_VALUES {
+            return;
+        }
+        let values: Vec<Value> = args.into_iter().map(|arg| Value { text: arg.text, dynamic: arg.dynamic }).collect();
+        for (index, value) in values.iter().enumerate() {
+            scope.assign(&words::element_name(name, &index.to_string()), vec![value.clone()]);
+        }
+        if let Some(first) = values.first() {
+            scope.assign(name, vec![first.clone()]);
+        }
+        scope.assign(&words::element_name(name, "@"), values);
     }
 
     fn apply(
@@ -703,13 +1017,18 @@ impl Walker {
         scope: &mut Scope,
         only_new: bool,
     ) -> Result<(), Unscannable> {
+        // A link exists once its command is done: what the command itself writes is not through it.
+        let mut effects = effects;
+        if effects.iter().any(|effect| matches!(effect, Effect::Link { .. })) {
+            effects.sort_by_key(|effect| matches!(effect, Effect::Link { .. }));
+        }
         for effect in effects {
             match effect {
-                Effect::Write(arg) => self.add(&arg.text, &scope.base),
+                Effect::Write(arg) => self.add(&arg.text, &scope.base, scope.links()),
                 Effect::WriteInto { dir, name, known_dir } => {
                     let dir = paths::absolute(&dir.text, &scope.base);
-                    if known_dir || dir.is_dir() {
-                        self.add(&name.text, &dir);
+                    if known_dir || dir.is_dir() || scope.links().iter().any(|(link, _)| *link == dir) {
+                        self.add(&name.text, &dir, scope.links());
                     }
                 }
                 Effect::WriteNamed(arg) => {
@@ -721,7 +1040,7 @@ impl Walker {
                     }
                     let named = paths::absolute(&arg.text, &scope.base);
                     for target in paths::guarded_beneath(&named, paths::Reach::Named) {
-                        self.add(&target.to_string_lossy(), &scope.base);
+                        self.add(&target.to_string_lossy(), &scope.base, scope.links());
                     }
                 }
                 Effect::WriteTree { dir, name, known_dir } => {
@@ -731,12 +1050,25 @@ impl Walker {
                         _ => dir,
                     };
                     for target in paths::guarded_beneath(&root, paths::Reach::Tree) {
-                        self.add(&target.to_string_lossy(), &scope.base);
+                        self.add(&target.to_string_lossy(), &scope.base, scope.links());
                     }
                 }
                 Effect::Script(script) => {
-                    let mut child = scope.clone();
+                    let mut child = scope.child(None);
                     self.script(&script, &mut child, walk.nesting + 1)?;
+                }
+                Effect::Run { script, positional, complete } => {
+                    let values = positional.into_iter().map(|arg| Value { text: arg.text, dynamic: arg.dynamic });
+                    let mut child = scope.child(Some(Positional { values: values.collect(), complete }));
+                    self.script(&script, &mut child, walk.nesting + 1)?;
+                }
+                Effect::Link { link, target } => {
+                    let link = paths::absolute(&link.text, &scope.base);
+                    let from = link.parent().map_or_else(|| scope.base.clone(), Path::to_path_buf);
+                    let target = paths::absolute(&target.text, &from);
+                    if scope.links().len() < MAX_LINKS {
+                        scope.defined.make_mut().links.push((link, target));
+                    }
                 }
                 _ if only_new => {}
                 Effect::Eval(script) => self.script(&script, scope, walk.nesting + 1)?,
@@ -782,19 +1114,98 @@ impl Walker {
         }
     }
 
-    fn add(&mut self, text: &str, base: &Path) {
+    /// A file written, as typed and through every link the line made that it passes.
+    fn add(&mut self, text: &str, base: &Path, links: &[(PathBuf, PathBuf)]) {
         if text.is_empty() {
             return;
         }
-        let path = paths::absolute(text, base);
-        if is_device(&path) {
-            return;
+        let mut path = paths::absolute(text, base);
+        for _ in 0..=MAX_LINK_HOPS {
+            if is_device(&path) {
+                return;
+            }
+            let through = links.iter().rev().find_map(|(link, target)| {
+                let rest = path.strip_prefix(link).ok()?;
+                Some(if rest.as_os_str().is_empty() { target.clone() } else { target.join(rest) })
+            });
+            let next = through.filter(|next| *next != path);
+            if self.found.len() >= MAX_TARGETS {
+                self.too_many = true;
+            } else if self.seen.insert(path.clone()) {
+                self.found.push(path);
+            }
+            match next {
+                Some(next) => path = next,
+                None => return,
+            }
         }
-        if self.found.len() >= MAX_TARGETS {
-            self.too_many = true;
-        } else if self.seen.insert(path.clone()) {
-            self.found.push(path);
+    }
+}
+
+/// What a command reads on its standard input, as far as the line shows it.
+#[derive(Default)]
+struct Input {
+    text: Option<String>,
+    /// The words of the producer, when what it prints is unknown.
+    producer: Vec<Arg>,
+}
+
+/// `read` of known text: each line is one possible value of the names it reads (`-a`: of the
+/// array's elements).
+fn read_known(args: &[Arg], input: &str, scope: &mut Scope) {
+    let mut names = Vec::new();
+    let mut array = None;
+    let mut at = 0;
+    while let Some(arg) = args.get(at) {
+        at += 1;
+        match arg.text.as_str() {
+            "-a" => {
+                array = args.get(at).map(|a| a.text.clone());
+                at += 1;
+            }
+            "-d" | "-n" | "-N" | "-p" | "-t" | "-u" | "-i" => at += 1,
+            text if text.starts_with('-') && text.len() > 1 => {}
+            text => names.push(text.to_string()),
         }
+    }
+    let lines: Vec<&str> = input.lines().filter(|line| !line.trim().is_empty()).collect();
+    if lines.len() > MAX_READ_LINES {
+        for name in names.iter().chain(array.iter()) {
+            scope.forget(name);
+        }
+        return;
+    }
+    if let Some(array) = array {
+        scope.forget(&array);
+        let mut all = Vec::new();
+        for line in &lines {
+            for (index, field) in line.split_whitespace().enumerate() {
+                let value = Value { text: field.to_string(), dynamic: false };
+                scope.assign(&words::element_name(&array, &index.to_string()), vec![value.clone()]);
+                all.push(value);
+            }
+        }
+        scope.assign(&words::element_name(&array, "@"), all);
+        return;
+    }
+    if names.is_empty() {
+        names.push("REPLY".to_string());
+    }
+    let last = names.len().saturating_sub(1);
+    for (index, name) in names.iter().enumerate() {
+        let values = lines
+            .iter()
+            .map(|line| {
+                let line = line.trim();
+                let field = if index == last {
+                    line.splitn(last + 1, char::is_whitespace).nth(index).unwrap_or_default().trim()
+                } else {
+                    line.split_whitespace().nth(index).unwrap_or_default()
+                };
+                Value { text: field.to_string(), dynamic: false }
+            })
+            .collect();
+        scope.assign(name, values);
     }
 }
 

@@ -87,6 +87,10 @@ pub struct Context<'a> {
     pub pwd: &'a Path,
     pub oldpwd: Option<&'a Path>,
     pub home: Option<&'a str>,
+    /// `$0`, `$1`, … when the line itself gave them (a function it calls, `bash -c '…' a b`).
+    pub positional: Option<&'a Positional>,
+    /// `$(echo …)` and `$(printf …)` of known words count as their output (not inside another).
+    pub outputs: bool,
 }
 
 impl Context<'_> {
@@ -95,6 +99,9 @@ impl Context<'_> {
     }
 
     fn lookup(&self, name: &str) -> Option<Vec<Value>> {
+        if let Some(values) = self.positional.and_then(|positional| positional_values(positional, name)) {
+            return self.budget.charge(values.iter().map(|value| value.text.len()).sum()).then_some(values);
+        }
         if let Some(values) = self.vars.get(name) {
             // Each reference copies the value: `$A $A $A …` multiplies text.
             let bytes = values.iter().map(|value| value.text.len()).sum();
@@ -108,6 +115,44 @@ impl Context<'_> {
             _ => None,
         }
     }
+}
+
+/// `$0`, `$1`, … as the line gives them; `complete` when no others can follow (`xargs sh -c`
+/// with input the walk cannot see is not).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Positional {
+    pub values: Vec<Value>,
+    pub complete: bool,
+}
+
+/// `$0`…`$9`, `$@`, `$*` and `$#` from the parameters the line gave.
+fn positional_values(positional: &Positional, name: &str) -> Option<Vec<Value>> {
+    let values = &positional.values;
+    match name {
+        "@" | "*" => {
+            let mut all = values.get(1..).unwrap_or_default().to_vec();
+            if !positional.complete {
+                all.push(Value { text: format!("${name}"), dynamic: true });
+            }
+            Some(all)
+        }
+        "#" if positional.complete => {
+            Some(vec![Value { text: values.len().saturating_sub(1).to_string(), dynamic: false }])
+        }
+        _ => {
+            let index: usize = name.parse().ok()?;
+            match values.get(index) {
+                Some(value) => Some(vec![value.clone()]),
+                None if positional.complete => Some(vec![Value { text: String::new(), dynamic: false }]),
+                None => None,
+            }
+        }
+    }
+}
+
+/// The variable name an array element is stored under: `a[1]`, `a[@]`.
+pub fn element_name(array: &str, index: &str) -> String {
+    format!("{array}[{index}]")
 }
 
 pub fn has_glob(text: &str) -> bool {
@@ -181,6 +226,12 @@ pub fn expand<'t>(
             split_expansion(*node, cx, out);
             return Ok(());
         }
+        if node_kind(node) == "command_substitution"
+            && let Some(output) = substitution_output(*node, cx)
+        {
+            out.extend(output.split([' ', '\t', '\n']).filter(|w| !w.is_empty()).map(Arg::literal));
+            return Ok(());
+        }
     }
     let mut builder = Builder::new();
     build(group, cx, cursor, &mut builder);
@@ -240,7 +291,15 @@ fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
             }
         }
     }
-    let name = named[0].filter(|n| node_kind(n) == "variable_name").map(|n| cx.text(n))?;
+    let subscript;
+    let name = match named[0] {
+        Some(n) if matches!(node_kind(n), "variable_name" | "special_variable_name") => cx.text(n),
+        Some(n) if node_kind(n) == "subscript" => {
+            subscript = subscript_name(n, cx)?;
+            subscript.as_str()
+        }
+        _ => return None,
+    };
     match (count, named[1], named[2]) {
         (1, _, _) => cx.lookup(name),
         (2 | 3, Some(operator), default) if matches!(cx.text(operator), "-" | ":-" | "=" | ":=") => {
@@ -254,6 +313,18 @@ fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
         }
         _ => None,
     }
+}
+
+/// `a[1]` for `${a[1]}`; an index the walk cannot read stands for any element (`a[@]`).
+fn subscript_name(node: Node, cx: &Context) -> Option<String> {
+    let array = node.child_by_field_name("name").map(|n| cx.text(n))?;
+    let index = match node.child_by_field_name("index") {
+        Some(index) if matches!(node_kind(index), "number" | "word") && !cx.text(index).contains('\\') => {
+            cx.text(index).to_string()
+        }
+        _ => "@".to_string(),
+    };
+    Some(element_name(array, if index == "*" { "@" } else { &index }))
 }
 
 /// The text of a literal with no expansions in it, unquoted; `None` otherwise.
@@ -293,11 +364,18 @@ fn build_node<'t>(node: Node<'t>, cx: &Context, cursor: &mut TreeCursor<'t>, bui
                 Some(values) => builder.slot(values, placeholder(cx, node, "${…}")),
                 None => builder.unknown(placeholder(cx, node, "${…}")),
             },
-            "command_substitution" => builder.unknown(placeholder(cx, node, "$(…)")),
+            "command_substitution" => match substitution_output(node, cx) {
+                Some(output) => builder.slot(vec![Value { text: output, dynamic: false }], "$(…)".to_string()),
+                None => builder.unknown(placeholder(cx, node, "$(…)")),
+            },
             "arithmetic_expansion" => builder.unknown(placeholder(cx, node, "$((…))")),
+            // A pipe, not a file; when what it yields is known, the word is that text.
             "process_substitution" => {
                 builder.pipe = true;
-                builder.unknown(placeholder(cx, node, "<(…)"));
+                match substitution_output(node, cx) {
+                    Some(output) => builder.slot(vec![Value { text: output, dynamic: false }], "<(…)".to_string()),
+                    None => builder.unknown(placeholder(cx, node, "<(…)")),
+                }
             }
             "array" => builder.unknown("(…)".to_string()),
             "string_content" => unescape_double_quoted(text, builder),
@@ -338,6 +416,200 @@ fn build_node<'t>(node: Node<'t>, cx: &Context, cursor: &mut TreeCursor<'t>, bui
             _ => unescape_unquoted(text, builder),
         }
     }
+}
+
+/// What `$(echo …)`, `` `printf …` `` or `<(echo …)` print, when the substitution is one such
+/// command of known words; trailing newlines removed as bash does for `$(…)`.
+fn substitution_output(node: Node, cx: &Context) -> Option<String> {
+    if !cx.outputs {
+        return None;
+    }
+    let mut cursor = node.walk();
+    let mut commands = node.named_children(&mut cursor);
+    let command = commands.next().filter(|command| node_kind(command) == "command")?;
+    if commands.next().is_some() {
+        return None;
+    }
+    let name = command.child_by_field_name("name").map(|name| cx.text(name))?;
+    if !matches!(name.rsplit('/').next(), Some("echo" | "printf")) {
+        return None;
+    }
+    let inner = Context { outputs: false, ..*cx };
+    let mut argv = Vec::new();
+    let mut words = command.walk();
+    if words.goto_first_child() {
+        loop {
+            let child = words.node();
+            match field_name(&words) {
+                Some("name") => {
+                    let literal = child.named_child(0)?;
+                    expand(&[literal], &inner, &mut child.walk(), &mut argv).ok()?;
+                }
+                Some("argument") => expand(&[child], &inner, &mut child.walk(), &mut argv).ok()?,
+                Some(_) => return None,
+                None => {}
+            }
+            if !words.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+    let output = printed(&argv)?;
+    let output = if node_kind(node) == "command_substitution" { output.trim_end_matches('\n') } else { &output };
+    cx.budget.charge(output.len()).then(|| output.to_string())
+}
+
+/// What `echo` or `printf` print given these words, when every word is known.
+pub fn printed(argv: &[Arg]) -> Option<String> {
+    let (name, args) = argv.split_first()?;
+    if name.dynamic || args.iter().any(|arg| arg.dynamic || arg.pipe) {
+        return None;
+    }
+    match name.text.as_str() {
+        "echo" => Some(echo(args)),
+        "printf" => {
+            let args = match args.first() {
+                Some(first) if first.text == "--" => args.get(1..).unwrap_or_default(),
+                // `printf -v name …` assigns instead of printing.
+                Some(first) if first.text.starts_with('-') && first.text.len() > 1 => return None,
+                _ => args,
+            };
+            let (format, rest) = args.split_first()?;
+            let rest: Vec<&str> = rest.iter().map(|arg| arg.text.as_str()).collect();
+            Some(printf(&format.text, &rest))
+        }
+        _ => None,
+    }
+}
+
+/// bash's `echo`: `-n`, `-e`, `-E` flags first, escapes only with `-e`.
+fn echo(args: &[Arg]) -> String {
+    let mut newline = true;
+    let mut escapes = false;
+    let mut at = 0;
+    while let Some(flags) = args.get(at).and_then(|arg| arg.text.strip_prefix('-')) {
+        if flags.is_empty() || !flags.chars().all(|c| matches!(c, 'n' | 'e' | 'E')) {
+            break;
+        }
+        for flag in flags.chars() {
+            match flag {
+                'n' => newline = false,
+                'e' => escapes = true,
+                _ => escapes = false,
+            }
+        }
+        at += 1;
+    }
+    let text = args.get(at..).unwrap_or_default().iter().map(|arg| arg.text.as_str()).collect::<Vec<_>>().join(" ");
+    if !escapes {
+        return if newline { text + "\n" } else { text };
+    }
+    let (mut decoded, stopped) = echo_escapes(&text);
+    if newline && !stopped {
+        decoded.push('\n');
+    }
+    decoded
+}
+
+/// The escapes of `echo -e` and printf's `%b`: those of `$'…'`, `\0NNN` for octal, and `\c`,
+/// which ends the output (the flag says so).
+fn echo_escapes(text: &str) -> (String, bool) {
+    let mut out = String::with_capacity(text.len());
+    let mut pending = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            pending.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('c') => {
+                out.push_str(&ansi_c(&pending));
+                return (out, true);
+            }
+            Some('0') => {
+                // `\0NNN`: up to three octal digits after the zero.
+                pending.push('\\');
+                let mut digits = 0;
+                while digits < 3 && chars.peek().is_some_and(|d| d.is_digit(8)) {
+                    pending.extend(chars.next());
+                    digits += 1;
+                }
+                if digits == 0 {
+                    pending.push('0');
+                }
+            }
+            Some(other) => {
+                pending.push('\\');
+                pending.push(other);
+            }
+            None => pending.push('\\'),
+        }
+    }
+    out.push_str(&ansi_c(&pending));
+    (out, false)
+}
+
+/// printf's output: the format reused until the arguments are consumed, `%s`/`%b`/`%d`…
+/// filled with the arguments as text, the format's escapes decoded.
+fn printf(format: &str, args: &[&str]) -> String {
+    let mut out = String::new();
+    let mut next = 0;
+    // Each round consumes at least one argument, so this ends.
+    for _ in 0..=args.len() {
+        let before = next;
+        if printf_once(format, args, &mut next, &mut out) {
+            break;
+        }
+        if next >= args.len() || next == before {
+            break;
+        }
+    }
+    out
+}
+
+/// One pass of the format; `true` when `%b`'s `\c` ended all output.
+fn printf_once(format: &str, args: &[&str], next: &mut usize, out: &mut String) -> bool {
+    let mut literal = String::new();
+    let mut chars = format.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            literal.push(c);
+            if c == '\\' {
+                literal.extend(chars.next());
+            }
+            continue;
+        }
+        out.push_str(&ansi_c(&literal));
+        literal.clear();
+        // Flags, width and precision do not change which characters are printed, only padding.
+        while chars.peek().is_some_and(|d| matches!(d, '-' | '+' | ' ' | '#' | '0'..='9' | '.' | '*')) {
+            chars.next();
+        }
+        let Some(conversion) = chars.next() else {
+            out.push('%');
+            break;
+        };
+        if conversion == '%' {
+            out.push('%');
+            continue;
+        }
+        let arg = args.get(*next).copied().unwrap_or_default();
+        *next += 1;
+        match conversion {
+            'b' => {
+                let (decoded, stopped) = echo_escapes(arg);
+                out.push_str(&decoded);
+                if stopped {
+                    return true;
+                }
+            }
+            'c' => out.extend(arg.chars().next()),
+            _ => out.push_str(arg),
+        }
+    }
+    out.push_str(&ansi_c(&literal));
+    false
 }
 
 /// Unquoted text: a backslash quotes the next character; a line continuation disappears.
@@ -598,6 +870,12 @@ fn sequence(inner: &[Tok]) -> Result<Option<Vec<String>>, Unscannable> {
 /// Replaces the slots by their values: one word per combination, at most
 /// [`MAX_WORD_EXPANSION`]; beyond that each slot stands for itself (unknown).
 fn substitute(toks: &[Tok], slots: &[Slot], pipe: bool, out: &mut Vec<Arg>, text: &TextBudget) {
+    // `"$@"` with no parameters is no word at all.
+    if let [Tok::Slot(index)] = toks
+        && slots.get(*index).is_some_and(|slot| slot.values.is_empty())
+    {
+        return;
+    }
     let used: Vec<usize> = toks
         .iter()
         .filter_map(|tok| match tok {

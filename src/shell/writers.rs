@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 
 use super::words::{Arg, has_glob};
-use crate::paths;
+use crate::paths::{self, glob_matches};
 
 mod archives;
 mod readonly;
@@ -41,6 +41,18 @@ pub enum Effect {
     Cd(Cd),
     /// A script run by a child shell (`bash -c`, a shell reading a heredoc): scoped.
     Script(String),
+    /// A script run by a child shell given its parameters (`bash -c '…' arg0 arg1`, `sh -s a b`);
+    /// `complete` when no other parameters can follow (not under `xargs` reading unknown input).
+    Run {
+        script: String,
+        positional: Vec<Arg>,
+        complete: bool,
+    },
+    /// A symbolic link made at `link`, pointing to `target` (relative to the link's directory).
+    Link {
+        link: Arg,
+        target: Arg,
+    },
     /// A string run by this shell (`eval`): its `cd` counts afterwards.
     Eval(String),
     /// A variable given a value the walk cannot know (`read`, `mapfile`).
@@ -64,6 +76,12 @@ struct Job<'a> {
     args: Cow<'a, [Arg]>,
     dir: String,
     roots: Vec<Arg>,
+    /// The words of the producer piping into the command when its output is unknown.
+    producer: &'a [Arg],
+    /// The command reads the line's standard input (not a command `xargs` runs).
+    reads_input: bool,
+    /// More arguments may follow that the line does not show (`xargs` of unknown input).
+    open: bool,
 }
 
 /// Commands a line may run beyond one per word (`find -exec` synthesizes `rm {}` for `-delete`).
@@ -90,7 +108,20 @@ fn package_bin(word: &str) -> &str {
 
 /// The effects of one simple command; `stdin` is the text of its heredoc or here-string.
 pub fn analyze(argv: &[Arg], stdin: Option<&str>, out: &mut Vec<Effect>) {
-    let mut jobs = vec![Job { args: Cow::Borrowed(argv), dir: String::new(), roots: Vec::new() }];
+    analyze_fed(argv, stdin, &[], out);
+}
+
+/// [`analyze`] for a command piped from a producer whose output is unknown: the guarded locations
+/// the producer's words name count as what it may feed (`ls plans/*.md | xargs rm`).
+pub fn analyze_fed(argv: &[Arg], stdin: Option<&str>, producer: &[Arg], out: &mut Vec<Effect>) {
+    let mut jobs = vec![Job {
+        args: Cow::Borrowed(argv),
+        dir: String::new(),
+        roots: Vec::new(),
+        producer,
+        reads_input: true,
+        open: false,
+    }];
     // Every hop consumes at least the wrapper's name; the cap only guards against a table bug.
     let mut hops = 0;
     while let Some(job) = jobs.pop() {
@@ -99,10 +130,41 @@ pub fn analyze(argv: &[Arg], stdin: Option<&str>, out: &mut Vec<Effect>) {
             break;
         }
         let mut sink = Sink { job: &job, out: &mut *out };
+        let stdin = stdin.filter(|_| job.reads_input);
         if let Some(next) = run(&job.args, stdin, &mut sink) {
             jobs.extend(next.into_iter().map(|next| next.into_job(&job)));
         }
     }
+}
+
+/// What a command prints when it is `echo` or `printf` of known words, looked for through the
+/// wrappers that run it (`sudo echo … | sh`).
+pub fn printed_by(argv: &[Arg]) -> Option<String> {
+    let mut ignored = Vec::new();
+    let mut jobs = vec![Job {
+        args: Cow::Borrowed(argv),
+        dir: String::new(),
+        roots: Vec::new(),
+        producer: &[],
+        reads_input: false,
+        open: false,
+    }];
+    for _ in 0..argv.len() + MAX_EXTRA_JOBS {
+        let job = jobs.pop()?;
+        let named = job.args.first().filter(|name| !name.dynamic).map(|name| command_name(&name.text));
+        if matches!(named, Some("echo" | "printf")) {
+            let mut words = job.args.to_vec();
+            if let Some(first) = words.first_mut() {
+                first.text = named.unwrap_or_default().to_string();
+            }
+            return super::words::printed(&words);
+        }
+        let mut sink = Sink { job: &job, out: &mut ignored };
+        if let Some(next) = run(&job.args, None, &mut sink) {
+            jobs.extend(next.into_iter().map(|next| next.into_job(&job)));
+        }
+    }
+    None
 }
 
 /// Collects effects, applying the job's directory and `{}` roots to every path.
@@ -143,17 +205,10 @@ impl Sink<'_, '_> {
             return;
         }
         for located in self.located(arg) {
-            // A glob whose last component could match approval.md writes it too.
+            // A glob that could match a guarded folder or approval.md writes it too.
             if located.glob {
-                let (dir, name) = located.text.rsplit_once('/').unwrap_or(("", &located.text));
-                if glob_matches(name, paths::APPROVAL_FILE) {
-                    let mut approval = located.clone();
-                    approval.text = if dir.is_empty() && !located.text.starts_with('/') {
-                        paths::APPROVAL_FILE.to_string()
-                    } else {
-                        format!("{dir}/{}", paths::APPROVAL_FILE)
-                    };
-                    self.out.push(Effect::Write(approval));
+                for text in paths::guarded_glob_matches(&located.text) {
+                    self.out.push(Effect::Write(Arg { text, ..located.clone() }));
                 }
             }
             self.out.push(Effect::Write(located));
@@ -213,8 +268,50 @@ impl Sink<'_, '_> {
         }
     }
 
+    /// A script runs where the job runs (`sudo -D d sh -c …`), once for each `{}` of `find`.
     fn push(&mut self, effect: Effect) {
-        self.out.push(effect);
+        let located = |script: &str| {
+            if self.job.dir.is_empty() {
+                script.to_string()
+            } else {
+                format!("cd {} && {script}", quote(&self.job.dir))
+            }
+        };
+        let rooted = |text: &str, root: &Arg| text.replace("{}", &root.text);
+        match effect {
+            Effect::Script(script) if script.contains("{}") && !self.job.roots.is_empty() => {
+                for root in &self.job.roots {
+                    self.out.push(Effect::Script(located(&rooted(&script, root))));
+                }
+            }
+            Effect::Script(script) => self.out.push(Effect::Script(located(&script))),
+            Effect::Run { script, positional, complete } => {
+                let complete = complete && !self.job.open;
+                let uses_roots = (script.contains("{}") || positional.iter().any(|arg| arg.text.contains("{}")))
+                    && !self.job.roots.is_empty();
+                if !uses_roots {
+                    self.out.push(Effect::Run { script: located(&script), positional, complete });
+                    return;
+                }
+                for root in &self.job.roots {
+                    let positional = positional
+                        .iter()
+                        .map(|arg| Arg {
+                            text: rooted(&arg.text, root),
+                            dynamic: arg.dynamic || root.dynamic,
+                            ..arg.clone()
+                        })
+                        .collect();
+                    self.out.push(Effect::Run { script: located(&rooted(&script, root)), positional, complete });
+                }
+            }
+            Effect::Link { link, target } => {
+                for link in self.located(&link) {
+                    self.out.push(Effect::Link { link, target: target.clone() });
+                }
+            }
+            effect => self.out.push(effect),
+        }
     }
 }
 
@@ -225,11 +322,19 @@ struct Next {
     start: usize,
     dir: Option<Arg>,
     roots: Option<Vec<Arg>>,
+    /// The line's standard input reaches it (not so for a command `xargs` runs).
+    reads_input: bool,
+    /// More arguments may follow that the line does not show.
+    open: bool,
 }
 
 impl Next {
     fn at(start: usize) -> Self {
-        Next { args: None, start, dir: None, roots: None }
+        Next { args: None, start, dir: None, roots: None, reads_input: true, open: false }
+    }
+
+    fn with(args: Vec<Arg>) -> Self {
+        Next { args: Some(args), ..Next::at(0) }
     }
 
     fn into_job<'a>(self, parent: &Job<'a>) -> Job<'a> {
@@ -244,7 +349,14 @@ impl Next {
             Some(dir) => join(&parent.dir, &dir.text),
             None => parent.dir.clone(),
         };
-        Job { args, dir, roots: self.roots.unwrap_or_else(|| parent.roots.clone()) }
+        Job {
+            args,
+            dir,
+            roots: self.roots.unwrap_or_else(|| parent.roots.clone()),
+            producer: if self.reads_input { parent.producer } else { &[] },
+            reads_input: self.reads_input && parent.reads_input,
+            open: self.open || parent.open,
+        }
     }
 }
 
@@ -375,7 +487,56 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
             let start = options(rest, &prefix_spec("", &[]), |item| lookup |= matches!(item, Item::Flag('v' | 'V')));
             (!lookup).then(|| vec![Next::at(start + 1)])
         }
-        "builtin" | "nohup" => after_options(rest, &prefix_spec("", &[])),
+        "builtin" | "nohup" | "busybox" | "firejail" => after_options(rest, &prefix_spec("", &[])),
+        "watch" => watch(rest, sink),
+        "flock" => flock(rest, sink),
+        "script" => script(rest, stdin, sink),
+        "su" => su(rest, sink),
+        "runuser" => runuser(rest, sink),
+        "chroot" => {
+            let start = options(rest, &prefix_spec("", &["userspec", "groups"]), |_| {});
+            // Paths inside are relative to the new root.
+            Some(vec![Next { dir: rest.get(start).cloned(), ..Next::at(start + 2) }])
+        }
+        "strace" | "ltrace" => tracer(rest, name, sink),
+        "unshare" => unshare(rest),
+        "fakeroot" => {
+            let start = options(rest, &prefix_spec("lsib", &["lib", "faked"]), |item| {
+                if let Item::Short('s', file) = item {
+                    sink.write(&file);
+                }
+            });
+            Some(vec![Next::at(start + 1)])
+        }
+        "proot" => {
+            let long = ["rootfs", "bind", "mount", "cwd", "pwd", "qemu", "kernel-release", "verbose"];
+            let mut dir = None;
+            let start = options(rest, &prefix_spec("rbmwqkvRS", &long), |item| {
+                if let Item::Short('w', value) | Item::Long("cwd" | "pwd", Some(value)) = item {
+                    dir = Some(value);
+                }
+            });
+            Some(vec![Next { dir, ..Next::at(start + 1) }])
+        }
+        "parallel" => parallel(rest, stdin, sink),
+        "trap" => {
+            let actions = operands(rest, &spec("", &[]));
+            if let [action, _signal, ..] = actions.as_slice()
+                && !static_is(Some(action), "-")
+            {
+                sink.push(Effect::Script(action.text.clone()));
+            }
+            None
+        }
+        // `coproc cmd args`, `coproc NAME { cmd; }` (tree-sitter keeps the brace as a word).
+        "coproc" => {
+            let brace = rest.iter().take(2).position(|arg| static_is(Some(arg), "{"));
+            Some(vec![Next::at(brace.map_or(1, |at| at + 2))])
+        }
+        "." | "source" => {
+            source(rest, stdin, sink);
+            None
+        }
         "exec" => after_options(rest, &prefix_spec("a", &[])),
         "nice" => after_options(rest, &prefix_spec("n", &["adjustment"])),
         "stdbuf" => after_options(rest, &prefix_spec("ioe", &["input", "output", "error"])),
@@ -399,22 +560,7 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
             // The duration, then the command.
             Some(vec![Next::at(start + 2)])
         }
-        "xargs" => after_options(
-            rest,
-            &prefix_spec(
-                "adEILnPs",
-                &[
-                    "arg-file",
-                    "delimiter",
-                    "eof",
-                    "max-lines",
-                    "max-args",
-                    "max-procs",
-                    "max-chars",
-                    "process-slot-var",
-                ],
-            ),
-        ),
+        "xargs" => xargs(rest, stdin, sink),
         "find" => find(rest),
         "npx" | "pnpx" | "bunx" => npx(rest, sink),
         "npm" => match rest.first().map(|a| a.text.as_str()) {
@@ -428,7 +574,7 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
             node(rest, stdin, sink);
             None
         }
-        "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" => {
+        "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "fish" | "csh" | "tcsh" => {
             shell(rest, stdin, sink);
             None
         }
@@ -508,6 +654,9 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
             None
         }
         "cp" | "mv" | "ln" | "install" => {
+            if name == "ln" {
+                symlinks(rest, sink);
+            }
             copy_like(rest, name, sink);
             None
         }
@@ -740,7 +889,8 @@ fn env(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     Some(vec![Next { dir, ..Next::at(start + 1) }])
 }
 
-fn quote(text: &str) -> String {
+/// `text` as one single-quoted shell word.
+pub fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
@@ -790,7 +940,7 @@ fn find(args: &[Arg]) -> Option<Vec<Next>> {
         match arg.text.as_str() {
             "-delete" => {
                 let words = std::iter::once(Arg::literal("rm")).chain(std::iter::once(Arg::literal("{}"))).collect();
-                nexts.push(Next { args: Some(words), start: 0, dir: None, roots: Some(found.clone()) });
+                nexts.push(Next { roots: Some(found.clone()), reads_input: false, ..Next::with(words) });
             }
             "-exec" | "-execdir" | "-ok" | "-okdir" => {
                 let end = args
@@ -800,7 +950,7 @@ fn find(args: &[Arg]) -> Option<Vec<Next>> {
                     .position(|a| !a.dynamic && (a.text == ";" || a.text == "+"))
                     .map_or(args.len(), |offset| at + offset);
                 let words = args.get(at..end).unwrap_or_default().to_vec();
-                nexts.push(Next { args: Some(words), start: 0, dir: None, roots: Some(found.clone()) });
+                nexts.push(Next { roots: Some(found.clone()), reads_input: false, ..Next::with(words) });
                 at = end + 1;
             }
             _ => {}
@@ -825,7 +975,7 @@ fn npx(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     if let Some(first) = words.first_mut() {
         first.text = package_bin(&command.text).to_string();
     }
-    Some(vec![Next { args: Some(words), start: 0, dir: None, roots: None }])
+    Some(vec![Next::with(words)])
 }
 
 /// `pnpm dlx|exec …`, `yarn dlx|exec|run …`, and either running the CLI's bin directly.
@@ -844,7 +994,7 @@ fn package_runner(args: &[Arg]) -> Option<Vec<Next>> {
             if let Some(first) = words.first_mut() {
                 first.text = package_bin(&first.text).to_string();
             }
-            Some(vec![Next { args: Some(words), start: 0, dir: None, roots: None }])
+            Some(vec![Next::with(words)])
         }
         _ => None,
     }
@@ -911,6 +1061,7 @@ fn node(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
 
 /// `bash -c 'script'`, `sh -lc "…"`, and a shell reading its script from a heredoc.
 fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    let mut command: Option<Arg> = None;
     let mut command_mode = false;
     let mut stdin_mode = false;
     let mut at = 0;
@@ -924,8 +1075,15 @@ fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
             break;
         }
         if text.starts_with("--") {
-            if matches!(text, "--rcfile" | "--init-file") {
-                at += 1;
+            match text {
+                "--rcfile" | "--init-file" | "--init-command" => at += 1,
+                // fish: `--command 'cmd'`, `--command='cmd'`.
+                "--command" => command_mode = true,
+                _ => {
+                    if let Some(script) = text.strip_prefix("--command=") {
+                        command = Some(Arg { text: script.to_string(), ..arg.clone() });
+                    }
+                }
             }
             continue;
         }
@@ -935,14 +1093,408 @@ fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
         // `-o pipefail`, `-O extglob` take the next word.
         at += cluster.chars().filter(|c| matches!(c, 'o' | 'O')).count();
     }
-    if command_mode {
-        if let Some(script) = args.get(at) {
-            sink.push(Effect::Script(script.text.clone()));
+    let operand = args.get(at);
+    let rest = args.get(at + 1..).unwrap_or_default();
+    let run =
+        |script: &str, positional: Vec<Arg>| Effect::Run { script: script.to_string(), positional, complete: true };
+    if let Some(script) = command.as_ref().or_else(|| command_mode.then_some(operand).flatten()) {
+        // `bash -c 'script' arg0 arg1`: the words after the script are `$0`, `$1`, …
+        let words = if command.is_some() { args.get(at..).unwrap_or_default() } else { rest };
+        sink.push(run(&script.text, words.to_vec()));
+    } else if let Some(file) = operand.filter(|file| file.pipe && !file.dynamic) {
+        // `bash <(echo …)`: the script is what the substitution prints.
+        sink.push(run(&file.text, std::iter::once(Arg::literal("bash")).chain(rest.iter().cloned()).collect()));
+    } else if let Some(stdin) = stdin {
+        let zero = Arg::literal("bash");
+        if stdin_mode {
+            let positional = std::iter::once(zero).chain(args.get(at..).unwrap_or_default().iter().cloned());
+            sink.push(run(stdin, positional.collect()));
+        } else if operand.is_none() || static_is(operand, "-") || operand.is_some_and(is_stdin_path) {
+            sink.push(run(stdin, std::iter::once(zero).chain(rest.iter().cloned()).collect()));
         }
-    } else if (stdin_mode || args.get(at).is_none() || static_is(args.get(at), "-"))
+    }
+}
+
+/// The names standard input goes by as a file.
+fn is_stdin_path(arg: &Arg) -> bool {
+    !arg.dynamic && matches!(arg.text.as_str(), "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0")
+}
+
+/// `. /dev/stdin`, `source <(echo …)`: a script this shell reads, from its input or a
+/// substitution whose output is known.
+fn source(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    let Some(file) = args.first() else { return };
+    if file.pipe && !file.dynamic {
+        sink.push(Effect::Eval(file.text.clone()));
+    } else if is_stdin_path(file)
         && let Some(stdin) = stdin
     {
+        sink.push(Effect::Eval(stdin.to_string()));
+    }
+}
+
+/// `watch [-n s] cmd…` runs its words through `sh -c`; `-x` runs them directly.
+fn watch(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+    let mut exec = false;
+    let start = options(args, &prefix_spec("nq", &["interval", "equexit"]), |item| {
+        exec |= matches!(item, Item::Flag('x') | Item::Long("exec", None));
+    });
+    if exec {
+        return Some(vec![Next::at(start + 1)]);
+    }
+    let words: Vec<&str> = args.get(start..).unwrap_or_default().iter().map(|arg| arg.text.as_str()).collect();
+    if !words.is_empty() {
+        sink.push(Effect::Script(words.join(" ")));
+    }
+    None
+}
+
+/// `flock [opts] file cmd…`, `flock [opts] file -c 'cmd'`, `flock -c 'cmd' file`: the lock file is
+/// created when missing.
+fn flock(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+    let mut command = None;
+    let long = ["timeout", "wait", "conflict-exit-code", "command"];
+    let start = options(args, &prefix_spec("wEc", &long), |item| {
+        if let Item::Short('c', script) | Item::Long("command", Some(script)) = item {
+            command = Some(script);
+        }
+    });
+    let file = args.get(start)?;
+    if file.dynamic || !file.text.bytes().all(|b| b.is_ascii_digit()) {
+        sink.write(file);
+    }
+    let after = args.get(start + 1..).unwrap_or_default();
+    if command.is_none()
+        && after.first().is_some_and(|arg| !arg.dynamic && matches!(arg.text.as_str(), "-c" | "--command"))
+    {
+        command = after.get(1).cloned();
+    }
+    match command {
+        Some(script) => {
+            sink.push(Effect::Script(script.text));
+            None
+        }
+        None => Some(vec![Next::at(start + 2)]),
+    }
+}
+
+/// util-linux `script [opts] [-c cmd] [file]` (the typescript file is written), and BSD
+/// `script [-aq] file cmd…`; without a command the shell it starts reads standard input.
+fn script(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
+    let mut command = None;
+    let mut logs = false;
+    let long = ["command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit"];
+    let mut files = Vec::new();
+    options(args, &spec("cEIOBTmo", &long), |item| match item {
+        Item::Short('c', script) | Item::Long("command", Some(script)) => command = Some(script),
+        Item::Short('I' | 'O' | 'B' | 'T', file)
+        | Item::Long("log-in" | "log-out" | "log-io" | "log-timing", Some(file)) => {
+            logs = true;
+            sink.write(&file);
+        }
+        Item::Operand(arg) => files.push(arg.clone()),
+        _ => {}
+    });
+    match files.first() {
+        Some(file) => sink.write(file),
+        None if !logs => sink.write_text("typescript"),
+        None => {}
+    }
+    if let Some(command) = command {
+        sink.push(Effect::Script(command.text));
+    } else if files.len() > 1 {
+        return Some(vec![Next::with(files.split_off(1))]);
+    } else if let Some(stdin) = stdin {
         sink.push(Effect::Script(stdin.to_string()));
+    }
+    None
+}
+
+/// `su [opts] [-] [user] -c cmd`: options may come after the user.
+fn su(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+    let long = ["command", "session-command", "shell", "group", "supp-group", "whitelist-environment"];
+    options(args, &spec("cCsgGw", &long), |item| {
+        if let Item::Short('c' | 'C', script) | Item::Long("command" | "session-command", Some(script)) = item {
+            sink.push(Effect::Script(script.text));
+        }
+    });
+    None
+}
+
+/// `runuser -u user [--] cmd…`, or su's form `runuser [opts] user -c cmd`.
+fn runuser(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+    let mut user = false;
+    let mut command = None;
+    let long = ["user", "group", "supp-group", "shell", "whitelist-environment", "command", "session-command"];
+    let start = options(args, &prefix_spec("ugGswcC", &long), |item| match item {
+        Item::Short('u', _) | Item::Long("user", Some(_)) => user = true,
+        Item::Short('c' | 'C', script) | Item::Long("command" | "session-command", Some(script)) => {
+            command = Some(script)
+        }
+        _ => {}
+    });
+    match command {
+        Some(script) => sink.push(Effect::Script(script.text)),
+        None if user => return Some(vec![Next::at(start + 1)]),
+        None => return su(args, sink),
+    }
+    None
+}
+
+/// `strace [-o file] cmd…`, `ltrace [-o file] cmd…`: the output file is written.
+fn tracer(args: &[Arg], name: &str, sink: &mut Sink) -> Option<Vec<Next>> {
+    let short = if name == "strace" { "abeEIoOpPsSuUX" } else { "aADeFlnopsuwx" };
+    let long = ["output", "attach", "trace-path", "string-limit", "user", "env", "signal", "trace", "library"];
+    let start = options(args, &prefix_spec(short, &long), |item| {
+        if let Item::Short('o', file) | Item::Long("output", Some(file)) = item {
+            sink.write(&file);
+        }
+    });
+    Some(vec![Next::at(start + 1)])
+}
+
+/// `unshare [opts] cmd…`; `-w dir` (or `-R root`) is where its paths start.
+fn unshare(args: &[Arg]) -> Option<Vec<Next>> {
+    let long = ["setuid", "setgid", "root", "wd", "propagation", "map-user", "map-group", "map-users", "map-groups"];
+    let (mut root, mut wd) = (None, None);
+    let start = options(args, &prefix_spec("SGRw", &long), |item| match item {
+        Item::Short('R', dir) | Item::Long("root", Some(dir)) => root = Some(dir),
+        Item::Short('w', dir) | Item::Long("wd", Some(dir)) => wd = Some(dir),
+        _ => {}
+    });
+    Some(vec![Next { dir: wd.or(root), ..Next::at(start + 1) }])
+}
+
+/// How `xargs` splits what it reads into arguments: blanks and newlines with quotes and
+/// backslashes, or lines (`-I`), or a delimiter (`-0`, `-d`).
+fn input_items(text: &str, lines: bool, delimiter: Option<char>) -> Vec<Arg> {
+    if let Some(delimiter) = delimiter {
+        return text.split(delimiter).filter(|item| !item.is_empty()).map(Arg::literal).collect();
+    }
+    if lines {
+        return text.lines().map(str::trim).filter(|line| !line.is_empty()).map(Arg::literal).collect();
+    }
+    let mut items = Vec::new();
+    let mut current = String::new();
+    let mut quote = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => current.push(c),
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '\\') => current.extend(chars.next()),
+            (None, c) if c.is_whitespace() => {
+                if !current.is_empty() {
+                    items.push(Arg::literal(&std::mem::take(&mut current)));
+                }
+            }
+            (None, c) => current.push(c),
+        }
+    }
+    if !current.is_empty() {
+        items.push(Arg::literal(&current));
+    }
+    items
+}
+
+/// Commands one `xargs -I` or `parallel` may run one by one before the rest are given at once.
+const MAX_INPUT_JOBS: usize = 32;
+
+/// `xargs [opts] cmd…`: the command with what it reads appended, or put in place of the `-I`
+/// string once per line. Input the line does not show leaves the arguments open, save the
+/// guarded locations an unknown producer names (`ls plans/*.md | xargs sed -i …`).
+fn xargs(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
+    let long = ["arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"];
+    let (mut replace, mut delimiter, mut from_file) = (None, None, false);
+    let start = options(args, &prefix_spec("adEILnPs", &long), |item| match item {
+        Item::Short('I', text) | Item::Long("replace", Some(text)) => replace = Some(text.text),
+        Item::Flag('i') | Item::Long("replace", None) => replace = Some("{}".to_string()),
+        Item::Flag('0') | Item::Long("null", None) => delimiter = Some('\0'),
+        Item::Short('d', text) | Item::Long("delimiter", Some(text)) => {
+            delimiter = words_char(&text.text);
+        }
+        Item::Short('a', _) | Item::Long("arg-file", Some(_)) => from_file = true,
+        _ => {}
+    });
+    let mut command = args.get(start..).unwrap_or_default().to_vec();
+    if command.is_empty() {
+        command.push(Arg::literal("echo"));
+    }
+    let (items, open) = match stdin {
+        Some(text) if !from_file => (input_items(text, replace.is_some(), delimiter), false),
+        _ => (fed_words(sink.job.producer), true),
+    };
+    Some(fill(command, items, replace.as_deref(), open))
+}
+
+/// The words of an unknown producer that name a guarded location: what it may feed.
+pub fn fed_words(producer: &[Arg]) -> Vec<Arg> {
+    let words = producer.get(1..).unwrap_or_default().iter();
+    words.filter(|arg| !arg.pipe && paths::names_guarded_location(&arg.text)).cloned().collect()
+}
+
+/// `-d '\n'` and the like: the one character a delimiter word stands for.
+fn words_char(text: &str) -> Option<char> {
+    let decoded = super::words::ansi_c(text);
+    let mut chars = decoded.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Some(c),
+        _ => None,
+    }
+}
+
+/// The commands `xargs`/`parallel` run: `replace` put in place by each item, else the items
+/// appended.
+fn fill(command: Vec<Arg>, items: Vec<Arg>, replace: Option<&str>, open: bool) -> Vec<Next> {
+    let next = |args| Next { reads_input: false, open, ..Next::with(args) };
+    if let Some(replace) = replace.filter(|r| !r.is_empty())
+        && !items.is_empty()
+        && items.len() <= MAX_INPUT_JOBS
+    {
+        return items
+            .iter()
+            .map(|item| {
+                let words = command
+                    .iter()
+                    .map(|word| match word.text.contains(replace) {
+                        true => Arg {
+                            text: word.text.replace(replace, &item.text),
+                            dynamic: word.dynamic || item.dynamic,
+                            glob: word.glob || item.glob,
+                            pipe: false,
+                        },
+                        false => word.clone(),
+                    })
+                    .collect();
+                next(words)
+            })
+            .collect();
+    }
+    // Input the line does not show: what stands for it is unknown.
+    let mut words: Vec<Arg> = match replace.filter(|r| !r.is_empty() && open) {
+        Some(replace) => command
+            .into_iter()
+            .map(|word| Arg { dynamic: word.dynamic || word.text.contains(replace), ..word })
+            .collect(),
+        None => command,
+    };
+    words.extend(items);
+    vec![next(words)]
+}
+
+/// GNU `parallel [opts] cmd… ::: args`: each input, shell-quoted, in place of `{}` (or
+/// appended), and the line run by a shell; without `:::` the inputs are standard input's lines.
+fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
+    let long = [
+        "jobs",
+        "arg-file",
+        "colsep",
+        "delimiter",
+        "replace",
+        "max-args",
+        "max-lines",
+        "results",
+        "joblog",
+        "sshlogin",
+        "tmpdir",
+        "workdir",
+        "env",
+        "timeout",
+        "delay",
+        "halt",
+        "tagstring",
+        "basefile",
+        "return",
+    ];
+    let mut replace = "{}".to_string();
+    let mut from_file = false;
+    let start = options(args, &prefix_spec("aCdEIjLnNPSs", &long), |item| match item {
+        Item::Long("joblog" | "results", Some(file)) => sink.write(&file),
+        Item::Short('I', text) | Item::Long("replace", Some(text)) => replace = text.text,
+        Item::Short('a', _) | Item::Long("arg-file", Some(_)) => from_file = true,
+        _ => {}
+    });
+    let rest = args.get(start..).unwrap_or_default();
+    let separator = |arg: &Arg| !arg.dynamic && matches!(arg.text.as_str(), ":::" | "::::" | ":::+" | "::::+");
+    let split = rest.iter().position(separator).unwrap_or(rest.len());
+    let template: Vec<&str> = rest.get(..split).unwrap_or_default().iter().map(|arg| arg.text.as_str()).collect();
+    let mut items = Vec::new();
+    let mut open = from_file;
+    let mut files = false;
+    for arg in rest.get(split..).unwrap_or_default() {
+        if separator(arg) {
+            files = arg.text.starts_with("::::");
+            open |= files;
+        } else if !files {
+            items.push(arg.clone());
+        }
+    }
+    if split == rest.len() && !from_file {
+        match stdin {
+            Some(text) => items = input_items(text, true, None),
+            None => {
+                items = fed_words(sink.job.producer);
+                open = true;
+            }
+        }
+    }
+    let template = template.join(" ");
+    if template.is_empty() {
+        // `parallel ::: 'cmd1' 'cmd2'`: each input is a command line.
+        for item in items.iter().take(MAX_INPUT_JOBS) {
+            sink.push(Effect::Script(item.text.clone()));
+        }
+        return None;
+    }
+    let inputs: Vec<&Arg> = items.iter().take(MAX_INPUT_JOBS).collect();
+    for item in &inputs {
+        let quoted = quote(&item.text);
+        let line = match template.contains(&replace) {
+            true => template.replace(&replace, &quoted),
+            false => format!("{template} {quoted}"),
+        };
+        sink.push(Effect::Script(line));
+    }
+    if items.len() > MAX_INPUT_JOBS || (inputs.is_empty() && open) {
+        let all: Vec<String> = items.iter().map(|item| quote(&item.text)).collect();
+        sink.push(Effect::Script(format!("{} {}", template.replace(&replace, ""), all.join(" "))));
+    }
+    None
+}
+
+/// `ln -s target link`: later writes through `link` reach `target` (remembered by the walk).
+fn symlinks(args: &[Arg], sink: &mut Sink) {
+    let mut symbolic = false;
+    let mut target_dir = None;
+    let mut files = Vec::new();
+    options(args, &spec("tS", &["target-directory", "suffix"]), |item| match item {
+        Item::Flag('s') | Item::Long("symbolic", None) => symbolic = true,
+        Item::Short('t', dir) | Item::Long("target-directory", Some(dir)) => target_dir = Some(dir),
+        Item::Operand(arg) => files.push(arg.clone()),
+        _ => {}
+    });
+    if !symbolic {
+        return;
+    }
+    let inside = |dir: &Arg, target: &Arg| {
+        let trimmed = target.text.trim_end_matches('/');
+        let name = trimmed.rsplit('/').next().unwrap_or(trimmed);
+        Arg { text: format!("{}/{name}", dir.text.trim_end_matches('/')), ..dir.clone() }
+    };
+    let (targets, dir) = match (target_dir, files.split_last()) {
+        (Some(dir), _) => (files.clone(), dir),
+        (None, Some((link, [target]))) => {
+            // A link named `link`, or one inside it when it is a directory.
+            sink.push(Effect::Link { link: link.clone(), target: target.clone() });
+            (vec![target.clone()], link.clone())
+        }
+        (None, Some((dir, targets))) if !targets.is_empty() => (targets.to_vec(), dir.clone()),
+        (None, Some((target, _))) => (vec![target.clone()], Arg::literal(".")),
+        (None, None) => return,
+    };
+    for target in targets {
+        sink.push(Effect::Link { link: inside(&dir, &target), target });
     }
 }
 
@@ -1174,22 +1726,29 @@ fn git(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     let mut dir = String::new();
     let mut dynamic = false;
     let long = ["git-dir", "work-tree", "namespace", "super-prefix", "config-env", "exec-path"];
-    let mut settings = Vec::new();
+    let mut configs = Vec::new();
     let start = options(args, &prefix_spec("Cc", &long), |item| match item {
         Item::Short('C', value) => {
             dir = join(&dir, &value.text);
             dynamic |= value.dynamic;
         }
         // `-c alias.x='!cmd'`, `-c core.editor=cmd`: commands git may run.
-        Item::Short('c', value) => settings.push(value),
+        Item::Short('c', value) => configs.push(value),
         _ => {}
     });
-    unknown::approval_through_cli(&settings, None, sink);
+    unknown::approval_through_cli(&configs, None, sink);
     let sub = args.get(start)?;
+    if let Some(alias) = git_alias(&configs, &sub.text) {
+        let rest = args.get(start + 1..).unwrap_or_default();
+        return Some(vec![git_aliased(alias, rest, &dir, sink)]);
+    }
     let job = Job {
         args: Cow::Borrowed(args.get(start + 1..).unwrap_or_default()),
         dir: join(&sink.job.dir, &dir),
         roots: sink.job.roots.clone(),
+        producer: sink.job.producer,
+        reads_input: sink.job.reads_input,
+        open: sink.job.open,
     };
     let mut inner = Sink { job: &job, out: &mut *sink.out };
     git_subcommand(&sub.text, &job.args, &mut inner);
@@ -1244,6 +1803,34 @@ const GIT_READERS: &[&str] = &[
     "switch",
     "stage",
 ];
+/// The value of `-c alias.<sub>=…` (alias names ignore case), the last one given.
+fn git_alias(configs: &[Arg], sub: &str) -> Option<Arg> {
+    configs.iter().rev().find_map(|config| {
+        let (key, value) = config.text.split_once('=')?;
+        let name = key.strip_prefix("alias.").or_else(|| key.strip_prefix("ALIAS."))?;
+        name.eq_ignore_ascii_case(sub).then(|| Arg { text: value.to_string(), ..config.clone() })
+    })
+}
+
+/// `git -c alias.x='!cmd' x args` runs `sh -c 'cmd "$@"' cmd args` in the work tree's top (taken
+/// as the `-C` directory); `alias.x='checkout -- f'` is git with those words.
+fn git_aliased(alias: Arg, rest: &[Arg], dir: &str, sink: &mut Sink) -> Next {
+    if let Some(command) = alias.text.strip_prefix('!') {
+        let positional = std::iter::once(Arg::literal(command)).chain(rest.iter().cloned()).collect();
+        let script = format!("{command} \"$@\"");
+        let script = if dir.is_empty() { script } else { format!("cd {} && {script}", quote(dir)) };
+        sink.push(Effect::Run { script, positional, complete: true });
+        return Next::with(Vec::new());
+    }
+    // The alias's words, then the rest, in the `-C` directory.
+    let mut words = vec![Arg::literal("git")];
+    if !dir.is_empty() {
+        words.extend([Arg::literal("-C"), Arg::literal(dir)]);
+    }
+    words.extend(alias.text.split_whitespace().map(|word| Arg { text: word.to_string(), ..alias.clone() }));
+    words.extend(rest.iter().cloned());
+    Next::with(words)
+}
 
 /// The git subcommands that write the working tree, reached through [`git`].
 fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
@@ -1304,69 +1891,6 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
         _ if GIT_READERS.contains(&sub) => {}
         _ => unknown::analyze(sub, args, None, sink),
     }
-}
-
-/// fnmatch for one path component: `*`, `?`, `[…]` (with `!`/`^` and ranges), ASCII case ignored
-/// (P-7).
-pub fn glob_matches(pattern: &str, name: &str) -> bool {
-    let pattern: Vec<char> = pattern.chars().map(|c| c.to_ascii_lowercase()).collect();
-    let name: Vec<char> = name.chars().map(|c| c.to_ascii_lowercase()).collect();
-    let (mut p, mut n) = (0, 0);
-    let mut backtrack: Option<(usize, usize)> = None;
-    while n < name.len() {
-        let step = match pattern.get(p) {
-            Some('*') => {
-                backtrack = Some((p, n));
-                p += 1;
-                continue;
-            }
-            Some('?') => Some(p + 1),
-            Some('[') => class(&pattern, p, name.get(n).copied()),
-            Some(&literal) if name.get(n) == Some(&literal) => Some(p + 1),
-            _ => None,
-        };
-        match step {
-            Some(next) => {
-                p = next;
-                n += 1;
-            }
-            None => match backtrack {
-                Some((star, at)) => {
-                    p = star + 1;
-                    n = at + 1;
-                    backtrack = Some((star, at + 1));
-                }
-                None => return false,
-            },
-        }
-    }
-    pattern.get(p..).unwrap_or_default().iter().all(|&c| c == '*')
-}
-
-/// A bracket expression at `pattern[at]` against `c`: where the pattern continues if it matches.
-fn class(pattern: &[char], at: usize, c: Option<char>) -> Option<usize> {
-    let c = c?;
-    let mut p = at + 1;
-    let negated = matches!(pattern.get(p), Some('!' | '^'));
-    p += usize::from(negated);
-    let mut matched = false;
-    let mut first = true;
-    loop {
-        let &current = pattern.get(p)?;
-        if current == ']' && !first {
-            break;
-        }
-        first = false;
-        if pattern.get(p + 1) == Some(&'-') && pattern.get(p + 2).is_some_and(|&end| end != ']') {
-            let end = pattern.get(p + 2).copied().unwrap_or(current);
-            matched |= current <= c && c <= end;
-            p += 3;
-        } else {
-            matched |= current == c;
-            p += 1;
-        }
-    }
-    (matched != negated).then_some(p + 1)
 }
 
 #[cfg(test)]
