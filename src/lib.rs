@@ -5,6 +5,7 @@
 
 pub mod approval;
 pub mod gates;
+pub mod patch;
 pub mod paths;
 pub mod plan;
 pub mod shell;

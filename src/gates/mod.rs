@@ -2,6 +2,7 @@
 
 mod bash;
 mod dispatch;
+mod patches;
 mod plan_gate;
 mod sdd_gate;
 pub mod tools;
@@ -22,6 +23,19 @@ pub fn check_tool_call(name: &str, args: &dyn ToolArgs, session_dir: impl FnOnce
             let target = paths::absolute(args.string(path_field)?, &session_dir());
             judge_write(&target, &NewTexts::of(args, content))
         }
+        Action::WriteEach { path_fields, content } => {
+            let named: Vec<String> = path_fields.iter().filter_map(|field| args.string(field)).collect();
+            if named.is_empty() {
+                return None;
+            }
+            let (texts, dir) = (NewTexts::of(args, content), session_dir());
+            named.iter().find_map(|path| judge_write(&paths::absolute(path, &dir), &texts))
+        }
+        Action::CreateDirectory { path_field } => {
+            let target = paths::absolute(args.string(path_field)?, &session_dir());
+            if patches::is_plans_folder(&target) { None } else { judge_write(&target, &NewTexts::invisible()) }
+        }
+        Action::Patch { fields } => patches::check(args, fields, &session_dir()),
         Action::Dispatch { text_field } => dispatch::check(&args.string(text_field)?, &session_dir()),
         Action::Bash => bash::check(args, &session_dir()),
         Action::Unguarded => None,
@@ -37,6 +51,13 @@ pub struct NewTexts<'a> {
 impl<'a> NewTexts<'a> {
     pub fn of(args: &'a dyn ToolArgs, content: Content) -> Self {
         NewTexts { source: Some((args, content)), texts: OnceCell::new() }
+    }
+
+    /// A write whose texts are already known (a patch's `+` lines).
+    pub fn given(texts: Vec<String>) -> Self {
+        let known = OnceCell::new();
+        let _ = known.set(Some(texts));
+        NewTexts { source: None, texts: known }
     }
 
     /// A write whose text the gates cannot see (a bash target).

@@ -1,0 +1,35 @@
+//! Patch tools (P-14): `apply_patch` and a patch in an MCP tool's field. Each file the patch
+//! names is judged as a write; an added file's `+` lines are its visible content, an update's
+//! `+` lines per hunk are fragments (as an edit's), a deletion or a rename has none.
+
+use std::path::Path;
+
+use super::{NewTexts, ToolArgs, judge_write};
+use crate::patch::{self, Strip};
+use crate::paths;
+use crate::texts::Denial;
+
+/// The first of `fields` that holds a string is the patch; its paths are relative to `cwd`
+/// (`apply_patch` and `git apply` both strip `a/`/`b/` from a git diff: `-p1`).
+pub fn check(args: &dyn ToolArgs, fields: &[&str], cwd: &Path) -> Option<Denial> {
+    let text = fields.iter().find_map(|field| args.string(field))?;
+    judge_patch(&text, Strip(1), cwd)
+}
+
+pub fn judge_patch(text: &str, strip: Strip, cwd: &Path) -> Option<Denial> {
+    match patch::files_written(text, strip) {
+        Ok(files) => files.iter().find_map(|file| {
+            let target = paths::absolute(&file.path, cwd);
+            let texts = if file.texts.is_empty() { NewTexts::invisible() } else { NewTexts::given(file.texts.clone()) };
+            judge_write(&target, &texts)
+        }),
+        // Over a cap: a fixed verdict on the raw text.
+        Err(limit) => paths::names_guarded_location(text).then_some(Denial::PatchTooLarge { limit }),
+    }
+}
+
+/// Whether `target` is the plans folder itself (any case), not a file in it.
+pub fn is_plans_folder(target: &Path) -> bool {
+    paths::plans_root(target)
+        .is_some_and(|root| target.components().count() == root.components().count() + paths::PLANS_DIR.len())
+}
