@@ -530,3 +530,49 @@ fn unified_diffs_in_an_mcp_patch_field() {
     let harmless = "--- a/src/x.rs\n+++ b/src/x.rs\n@@ -1 +1 @@\n-a\n+b\n";
     assert_eq!(check(&repo, "mcp__git__apply_patch", &Args::default().with("patch", harmless)), None);
 }
+
+#[test]
+fn bash_patches_are_read_and_judged_by_their_headers() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c");
+    let to_approval = format!("--- a/{APPROVAL}\n+++ b/{APPROVAL}\n@@ -1 +1,2 @@\n design:\n+  by: owner\n");
+    repo.write("fix.patch", &to_approval);
+    repo.write("sub/fix.diff", &to_approval.replace("a/", "x/a/").replace("b/", "x/b/"));
+    repo.write(
+        "plan.patch",
+        &format!(
+            "diff --git a/{PLAN} b/{PLAN}\nnew file mode 100644\n--- /dev/null\n+++ b/{PLAN}\n@@ -0,0 +1 @@\n+x\n"
+        ),
+    );
+    repo.write("env.patch", &format!("*** Begin Patch\n*** Delete File: {APPROVAL}\n*** End Patch\n"));
+    repo.write("ok.patch", "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1 +1 @@\n-a\n+b\n");
+    for (command, denial) in [
+        ("git apply fix.patch", C_TEXT),
+        ("git apply -p1 --index fix.patch", C_TEXT),
+        ("git am fix.patch", C_TEXT),
+        ("patch -p1 < fix.patch", C_TEXT),
+        ("patch -p1 -i fix.patch", C_TEXT),
+        ("patch --input=fix.patch", C_TEXT),
+        ("cd sub && patch -p2 < fix.diff", C_TEXT),
+        ("patch -d sub -p2 -i fix.diff", C_TEXT),
+        ("git apply env.patch", C_TEXT),
+        ("git apply plan.patch", NEEDS_SPEC),
+        ("sh -c 'git apply plan.patch'", NEEDS_SPEC),
+        ("git apply docs/superpowers/plans/missing.patch", NEEDS_SPEC),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(command)).as_deref(), Some(denial), "{command}");
+    }
+    for command in [
+        "git apply ok.patch",
+        "patch -p1 < ok.patch",
+        "git apply --check fix.patch",
+        "git apply --stat plan.patch",
+        "patch --dry-run -p1 < fix.patch",
+        "cat fix.patch",
+        "git diff > fix.patch",
+        "git apply missing.patch",
+        "cat ok.patch | git apply",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(command)), None, "{command}");
+    }
+}

@@ -58,6 +58,11 @@ pub struct Written {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Strip(pub usize);
 
+impl Strip {
+    /// GNU `patch` without `-p` on a plain diff: only the last component.
+    pub const BASENAME: Strip = Strip(usize::MAX);
+}
+
 /// The files `text` writes, in order of appearance, for either format.
 pub fn files_written(text: &str, strip: Strip) -> Result<Vec<Written>, PatchError> {
     if text.len() > MAX_PATCH_BYTES {
@@ -152,6 +157,9 @@ fn header_path(raw: &str, strip: usize) -> Option<String> {
     let path = unquote(raw);
     if path == "/dev/null" || path.is_empty() {
         return None;
+    }
+    if strip == Strip::BASENAME.0 {
+        return path.rsplit('/').next().filter(|name| !name.is_empty()).map(str::to_string);
     }
     let mut rest = path.as_str();
     for _ in 0..strip {
@@ -277,7 +285,7 @@ fn hunk_counts(line: &str) -> Option<(usize, usize)> {
 }
 
 fn unified(text: &str, strip: Strip, found: &mut Vec<Written>) {
-    let extended = strip.0.saturating_sub(1);
+    let extended = if strip == Strip::BASENAME { strip.0 } else { strip.0.saturating_sub(1) };
     let mut section: Option<Section> = None;
     let lines: Vec<&str> = text.lines().map(|line| line.strip_suffix('\r').unwrap_or(line)).collect();
     let mut at = 0;
@@ -303,10 +311,10 @@ fn unified(text: &str, strip: Strip, found: &mut Vec<Written>) {
         {
             // A `---` after a `+++` starts another file of a plain diff.
             let current = section.get_or_insert_with(Section::default);
-            if current.new.is_some() {
-                if let Some(done) = section.take() {
-                    done.flush(found);
-                }
+            if current.new.is_some()
+                && let Some(done) = section.take()
+            {
+                done.flush(found);
             }
             let current = section.get_or_insert_with(Section::default);
             current.old = Some(header_path(rest, strip.0));

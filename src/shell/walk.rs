@@ -13,7 +13,7 @@ use tree_sitter::{Node, TreeCursor};
 
 use super::parse::{Budget, field_name, node_kind, parse};
 use super::words::{self, Arg, Context, MAX_VALUES, TextBudget, Value, Vars};
-use super::writers::{self, Cd, Effect};
+use super::writers::{self, Cd, Effect, PatchRead};
 use super::{
     MAX_COMMAND_WORDS, MAX_EXPANDED_BYTES, MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH,
     Unscannable,
@@ -385,6 +385,9 @@ impl Walker {
                     if let (Some(stdin), Some(command)) = (parts.stdin, last_command(body, scratch)) {
                         self.fed_command(command, stdin, walk, scope, scratch)?;
                     }
+                    if let Some(command) = last_command(body, scratch) {
+                        self.fed_patch(command, &parts.files, walk, scope, scratch)?;
+                    }
                 }
             }
             _ => {}
@@ -525,7 +528,86 @@ impl Walker {
         };
         let mut effects = Vec::new();
         writers::analyze(&argv, stdin_text.as_deref(), &mut effects);
+        if effects.iter().any(|effect| matches!(effect, Effect::Patch(_))) {
+            let input = self.input_file(&files, walk, scope, scratch)?;
+            for effect in &mut effects {
+                if let Effect::Patch(read) = effect
+                    && read.file.is_none()
+                    && read.stdin.is_none()
+                {
+                    read.file = input.clone();
+                }
+            }
+        }
         self.apply(effects, walk, scope, false)
+    }
+
+    /// The file a command's `<` redirection reads, when it has one.
+    fn input_file<'t>(
+        &self,
+        files: &[Node<'t>],
+        walk: &Walk,
+        scope: &Scope,
+        scratch: &mut TreeCursor<'t>,
+    ) -> Result<Option<Arg>, Unscannable> {
+        for &file in files.iter().filter(|f| walk.counts(**f)) {
+            let parts = children(file, scratch);
+            if !parts.iter().any(|(child, _)| node_kind(*child) == "<") {
+                continue;
+            }
+            let destinations: Vec<Node> =
+                parts.iter().filter(|(_, field)| *field == Some("destination")).map(|(child, _)| *child).collect();
+            if let Some(group) = word_groups(&destinations, walk.source).first().copied() {
+                let mut args = Vec::new();
+                self.expand(group, walk, scope, scratch, &mut args)?;
+                return Ok(args.into_iter().next());
+            }
+        }
+        Ok(None)
+    }
+
+    /// A patch the command applies: read at check time (bounded), each file its headers name is
+    /// written; a patch that cannot be read writes what its command's words name of the guarded
+    /// locations.
+    fn patch(&mut self, read: PatchRead, scope: &Scope) {
+        let base = paths::absolute(&read.base, &scope.base);
+        let cwd = match &read.chdir {
+            Some(dir) => paths::absolute(&dir.text, &base),
+            None => base,
+        };
+        let root = match &read.prefix {
+            Some(prefix) => paths::absolute(&prefix.text, &cwd),
+            None => cwd.clone(),
+        };
+        let text = match (&read.stdin, &read.file) {
+            (Some(text), None) => Some(text.clone()),
+            (_, Some(file)) if !file.dynamic && !file.pipe => read_bounded(&paths::absolute(&file.text, &cwd)),
+            _ => None,
+        };
+        let mut written = Vec::new();
+        let parsed = text.is_some_and(|text| {
+            read.strips.iter().all(|&strip| match crate::patch::files_written(&text, crate::patch::Strip(strip)) {
+                Ok(files) => {
+                    written.extend(files.into_iter().map(|file| file.path));
+                    true
+                }
+                Err(_) => false,
+            })
+        });
+        if !parsed {
+            // An option's value (`--directory=x`) is the word's path.
+            let named = |word: &str| match word.split_once('=') {
+                Some((option, value)) if option.starts_with('-') => value.to_string(),
+                _ => word.to_string(),
+            };
+            for word in read.words.iter().filter(|word| paths::names_guarded_location(&word.text)) {
+                self.add(&named(&word.text), &cwd);
+            }
+            return;
+        }
+        for path in written {
+            self.add(&path, &root);
+        }
     }
 
     /// `cd x && bash <<'EOF' … EOF` as tree-sitter reads it: the heredoc on the list. The last
@@ -545,6 +627,33 @@ impl Walker {
         let mut effects = Vec::new();
         writers::analyze(&argv, Some(&text), &mut effects);
         self.apply(effects, walk, scope, true)
+    }
+
+    /// `cd x && patch -p1 < f` as tree-sitter reads it: the `<` on the list. Only a patch the
+    /// last command applies is new.
+    fn fed_patch<'t>(
+        &mut self,
+        command: Node<'t>,
+        files: &[Node<'t>],
+        walk: &mut Walk,
+        scope: &mut Scope,
+        scratch: &mut TreeCursor<'t>,
+    ) -> Result<(), Unscannable> {
+        let Some(input) = self.input_file(files, walk, scope, scratch)? else { return Ok(()) };
+        let mut words = command_words(command, scratch);
+        words.retain(|word| walk.counts(*word));
+        let argv = self.expand_words(&words, walk, scope, scratch)?;
+        let mut effects = Vec::new();
+        writers::analyze(&argv, None, &mut effects);
+        for effect in effects {
+            if let Effect::Patch(mut read) = effect
+                && read.file.is_none()
+            {
+                read.file = Some(input.clone());
+                self.patch(read, scope);
+            }
+        }
+        Ok(())
     }
 
     /// A heredoc body as it reaches the command, or a here-string's word.
@@ -716,6 +825,7 @@ impl Walker {
                     let mut child = scope.clone();
                     self.script(&script, &mut child, walk.nesting + 1)?;
                 }
+                Effect::Patch(read) => self.patch(read, scope),
                 _ if only_new => {}
                 Effect::Eval(script) => self.script(&script, scope, walk.nesting + 1)?,
                 Effect::Forget(name) => scope.forget(&name),
@@ -774,6 +884,20 @@ impl Walker {
             self.found.push(path);
         }
     }
+}
+
+/// A patch file's text, at most [`crate::patch::MAX_PATCH_BYTES`] + 1 bytes of it (the parser
+/// refuses the rest); `None` when it cannot be read.
+fn read_bounded(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let limit = u64::try_from(crate::patch::MAX_PATCH_BYTES).unwrap_or(u64::MAX).saturating_add(1);
+    // Only a regular file: a FIFO or a terminal would block the check.
+    if !std::fs::metadata(path).ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).ok()?.take(limit).read_to_end(&mut bytes).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// The command that runs last in a list or pipeline.
