@@ -21,25 +21,27 @@ use super::{
 use crate::paths;
 
 pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
-    let mut walker = Walker {
-        budget: Budget::new(MAX_PARSE_CHECKS),
-        found: Vec::new(),
-        seen: HashSet::new(),
-        too_many: false,
-        text: TextBudget::new(MAX_EXPANDED_BYTES),
-        home: std::env::var("HOME").ok().filter(|home| home.starts_with('/')),
-    };
-    let mut scope = Scope { base: base.to_path_buf(), oldpwd: None, dirs: Vec::new(), vars: Rc::default() };
+    let mut walker = Walker::new(false);
+    let mut scope = Scope::fresh(base);
     walker.script(command, &mut scope, 0)?;
-    if walker.too_many {
-        return Err(Unscannable::TooManyTargets);
-    }
-    Ok(walker.found)
+    walker.finish().map(|(found, _)| found)
 }
 
-/// What a shell carries from one command to the next.
-#[derive(Clone)]
-struct Scope {
+/// The files `command` writes when run in `scope` (a persistent shell's state), and every state
+/// it may leave: after each `cd` of the shell itself, and at its end.
+pub fn targets_from(command: &str, scope: &Scope) -> Result<(Vec<PathBuf>, Vec<Scope>), Unscannable> {
+    let mut walker = Walker::new(true);
+    let mut scope = scope.clone();
+    walker.script(command, &mut scope, 0)?;
+    let (found, mut states) = walker.finish()?;
+    states.push(scope);
+    Ok((found, states))
+}
+
+/// What a shell carries from one command to the next. A persistent shell keeps a set of them
+/// between calls (P-15): whatever field is added here must be merged in [`Scope::merge`].
+#[derive(Clone, PartialEq)]
+pub struct Scope {
     base: PathBuf,
     oldpwd: Option<PathBuf>,
     /// `pushd`'s stack.
@@ -48,6 +50,54 @@ struct Scope {
 }
 
 impl Scope {
+    /// A shell that has just started in `base`.
+    pub fn fresh(base: &Path) -> Scope {
+        Scope { base: base.to_path_buf(), oldpwd: None, dirs: Vec::new(), vars: Rc::default() }
+    }
+
+    /// Whether `other` is in the same directories (`$PWD`, `$OLDPWD`, the `pushd` stack).
+    pub fn same_place(&self, other: &Scope) -> bool {
+        self.base == other.base && self.oldpwd == other.oldpwd && self.dirs == other.dirs
+    }
+
+    /// Folds `other` (same place) into this one: a variable takes the values of both, or, set in
+    /// one only, may also be empty; past [`MAX_VALUES`] it is unknown.
+    pub fn merge(&mut self, other: &Scope) {
+        if Rc::ptr_eq(&self.vars, &other.vars) || self.vars == other.vars {
+            return;
+        }
+        let unset = Value { text: String::new(), dynamic: false };
+        let vars = Rc::make_mut(&mut self.vars);
+        let names: Vec<String> = vars.keys().chain(other.vars.keys()).cloned().collect();
+        for name in names {
+            let mut values = vars.remove(&name).unwrap_or_else(|| vec![unset.clone()]);
+            for value in other.vars.get(&name).map_or_else(|| vec![unset.clone()], Clone::clone) {
+                if !values.contains(&value) {
+                    values.push(value);
+                }
+            }
+            if values.len() <= MAX_VALUES {
+                vars.insert(name, values);
+            }
+        }
+    }
+
+    /// Roughly the bytes this state holds.
+    pub fn weight(&self) -> usize {
+        let dirs: usize = self.dirs.iter().map(|dir| dir.as_os_str().len()).sum();
+        let vars: usize = self
+            .vars
+            .iter()
+            .map(|(name, values)| name.len() + values.iter().map(|v| v.text.len() + 8).sum::<usize>())
+            .sum();
+        self.base.as_os_str().len() + self.oldpwd.as_ref().map_or(0, |dir| dir.as_os_str().len()) + dirs + vars
+    }
+
+    /// The same directories, no variables.
+    pub fn without_vars(&self) -> Scope {
+        Scope { vars: Rc::default(), ..self.clone() }
+    }
+
     fn forget(&mut self, name: &str) {
         if self.vars.contains_key(name) {
             Rc::make_mut(&mut self.vars).remove(name);
@@ -77,6 +127,33 @@ struct Walker {
     /// The text the command, its nested scripts and its expansions may amount to.
     text: TextBudget,
     home: Option<String>,
+    /// How many scopes that are dropped when they end (subshells, functions, `bash -c`) the walk
+    /// is inside of: a `cd` at 0 changes the shell itself.
+    isolated: usize,
+    /// The shell's states after each of its own `cd`s, kept for a persistent shell.
+    states: Option<Vec<Scope>>,
+}
+
+impl Walker {
+    fn new(keep_states: bool) -> Walker {
+        Walker {
+            budget: Budget::new(MAX_PARSE_CHECKS),
+            found: Vec::new(),
+            seen: HashSet::new(),
+            too_many: false,
+            text: TextBudget::new(MAX_EXPANDED_BYTES),
+            home: std::env::var("HOME").ok().filter(|home| home.starts_with('/')),
+            isolated: 0,
+            states: keep_states.then(Vec::new),
+        }
+    }
+
+    fn finish(self) -> Result<(Vec<PathBuf>, Vec<Scope>), Unscannable> {
+        if self.too_many {
+            return Err(Unscannable::TooManyTargets);
+        }
+        Ok((self.found, self.states.unwrap_or_default()))
+    }
 }
 
 /// A node the cursor is inside of.
@@ -269,6 +346,7 @@ impl Walker {
             _ if parent_kind == Some("pipeline") && node.is_named() => frame.restore = Some(scope.clone()),
             _ => {}
         }
+        self.isolated += usize::from(frame.restore.is_some());
         match kind {
             "heredoc_body" => {
                 // A quoted delimiter makes the body plain data; otherwise its substitutions run.
@@ -394,6 +472,7 @@ impl Walker {
         }
         if let Some(saved) = &frame.restore {
             *scope = saved.clone();
+            self.isolated = self.isolated.saturating_sub(1);
         }
         Ok(())
     }
@@ -823,13 +902,23 @@ impl Walker {
                 }
                 Effect::Script(script) => {
                     let mut child = scope.clone();
-                    self.script(&script, &mut child, walk.nesting + 1)?;
+                    self.isolated += 1;
+                    let ran = self.script(&script, &mut child, walk.nesting + 1);
+                    self.isolated = self.isolated.saturating_sub(1);
+                    ran?;
                 }
                 Effect::Patch(read) => self.patch(read, scope),
                 _ if only_new => {}
                 Effect::Eval(script) => self.script(&script, scope, walk.nesting + 1)?,
                 Effect::Forget(name) => scope.forget(&name),
-                Effect::Cd(cd) => self.cd(cd, scope),
+                Effect::Cd(cd) => {
+                    self.cd(cd, scope);
+                    if self.isolated == 0
+                        && let Some(states) = &mut self.states
+                    {
+                        states.push(scope.clone());
+                    }
+                }
             }
         }
         Ok(())
