@@ -18,16 +18,17 @@ use tools::{Action, Content};
 /// Judges one tool call. `session_dir` gives the session directory (absolute); it is asked only
 /// for a call the gates look at. `None` allows the call.
 pub fn check_tool_call(name: &str, args: &dyn ToolArgs, session_dir: impl FnOnce() -> PathBuf) -> Option<Denial> {
-    check_tool_call_in(name, args, session_dir, None)
+    check_tool_call_in(name, args, session_dir, || None)
 }
 
-/// [`check_tool_call`] for a call of the persistent shell named `shell` (P-15): a shell call is
-/// judged with every state the shell's earlier calls may have left. `None` is a one-shot call.
+/// [`check_tool_call`] where `shell` may name a persistent shell (P-15), asked only for a shell
+/// call: it is judged with every state the shell's earlier calls may have left. `None` (or an
+/// empty name) is a one-shot call.
 pub fn check_tool_call_in(
     name: &str,
     args: &dyn ToolArgs,
     session_dir: impl FnOnce() -> PathBuf,
-    shell: Option<&str>,
+    shell: impl FnOnce() -> Option<String>,
 ) -> Option<Denial> {
     match tools::action(name, args) {
         Action::WriteFile { path_field, content } => {
@@ -48,8 +49,8 @@ pub fn check_tool_call_in(
         }
         Action::Patch { fields } => patches::check(args, fields, &session_dir()),
         Action::Dispatch { text_field } => dispatch::check(&args.string(text_field)?, &session_dir()),
-        Action::Bash => match shell {
-            Some(shell) => bash::check_persistent(args, &session_dir(), shell),
+        Action::Bash => match shell().filter(|shell| !shell.is_empty()) {
+            Some(shell) => bash::check_persistent(args, &session_dir(), &shell),
             None => bash::check(args, &session_dir()),
         },
         Action::Unguarded => None,

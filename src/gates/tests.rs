@@ -578,7 +578,8 @@ fn bash_patches_are_read_and_judged_by_their_headers() {
 }
 
 fn in_shell(repo: &Repo, shell: &str, command: &str) -> Option<String> {
-    check_tool_call_in("bash", &bash(command), || repo.root.clone(), Some(shell)).map(|denial| denial.to_string())
+    check_tool_call_in("bash", &bash(command), || repo.root.clone(), || Some(shell.to_string()))
+        .map(|denial| denial.to_string())
 }
 
 #[test]
