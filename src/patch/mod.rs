@@ -95,11 +95,12 @@ fn push(found: &mut Vec<Written>, path: &str, change: Change, texts: Vec<String>
 /// The `apply_patch` envelope. Lines of a file's section that start with `+` are its new text;
 /// an `@@` line starts another hunk of an update.
 fn envelope(text: &str, found: &mut Vec<Written>) {
-    let mut current: Option<(String, Change, Vec<String>)> = None;
+    // The file being read: its path, its change, and the `+` lines of each of its hunks.
+    let mut current: Option<(String, Change, Vec<Vec<&str>>)> = None;
     let mut inside = false;
-    let flush = |current: &mut Option<(String, Change, Vec<String>)>, found: &mut Vec<Written>| {
-        if let Some((path, change, mut texts)) = current.take() {
-            texts.retain(|text| !text.is_empty());
+    let flush = |current: &mut Option<(String, Change, Vec<Vec<&str>>)>, found: &mut Vec<Written>| {
+        if let Some((path, change, hunks)) = current.take() {
+            let texts = hunks.into_iter().filter(|lines| !lines.is_empty()).map(|lines| lines.join("\n")).collect();
             push(found, &path, change, texts);
         }
     };
@@ -120,29 +121,26 @@ fn envelope(text: &str, found: &mut Vec<Written>) {
         }
         if let Some(path) = header.strip_prefix("*** Add File:") {
             flush(&mut current, found);
-            current = Some((path.trim().to_string(), Change::Add, vec![String::new()]));
+            current = Some((path.trim().to_string(), Change::Add, vec![Vec::new()]));
         } else if let Some(path) = header.strip_prefix("*** Update File:") {
             flush(&mut current, found);
-            current = Some((path.trim().to_string(), Change::Update, vec![String::new()]));
+            current = Some((path.trim().to_string(), Change::Update, vec![Vec::new()]));
         } else if let Some(path) = header.strip_prefix("*** Delete File:") {
             flush(&mut current, found);
             push(found, path, Change::Delete, Vec::new());
         } else if let Some(path) = header.strip_prefix("*** Move to:") {
             // The updated file leaves its old path and lands, with the update applied, on the new one.
-            if let Some((old, _, texts)) = current.take() {
+            if let Some((old, _, hunks)) = current.take() {
                 push(found, &old, Change::MovedAway, Vec::new());
-                current = Some((path.trim().to_string(), Change::MovedHere, texts));
+                current = Some((path.trim().to_string(), Change::MovedHere, hunks));
             }
-        } else if let Some((_, change, texts)) = current.as_mut() {
+        } else if let Some((_, change, hunks)) = current.as_mut() {
             if let Some(added) = line.strip_prefix('+') {
-                if let Some(last) = texts.last_mut() {
-                    if !last.is_empty() {
-                        last.push('\n');
-                    }
-                    last.push_str(added);
+                if let Some(last) = hunks.last_mut() {
+                    last.push(added);
                 }
-            } else if line.starts_with("@@") && *change != Change::Add && texts.last().is_some_and(|t| !t.is_empty()) {
-                texts.push(String::new());
+            } else if line.starts_with("@@") && *change != Change::Add && hunks.last().is_some_and(|h| !h.is_empty()) {
+                hunks.push(Vec::new());
             }
         }
     }
@@ -323,15 +321,12 @@ fn unified(text: &str, strip: Strip, found: &mut Vec<Written>) {
             continue;
         }
         if let Some((mut old, mut new)) = hunk_counts(line) {
-            let mut added = String::new();
+            let mut added: Vec<&str> = Vec::new();
             while old > 0 || new > 0 {
                 let Some(&body) = lines.get(at) else { break };
                 match body.as_bytes().first() {
                     Some(b'+') => {
-                        if !added.is_empty() {
-                            added.push('\n');
-                        }
-                        added.push_str(body.get(1..).unwrap_or_default());
+                        added.push(body.get(1..).unwrap_or_default());
                         new = new.saturating_sub(1);
                     }
                     Some(b'-') => old = old.saturating_sub(1),
@@ -344,7 +339,7 @@ fn unified(text: &str, strip: Strip, found: &mut Vec<Written>) {
                 }
                 at += 1;
             }
-            section.get_or_insert_with(Section::default).hunks.push(added);
+            section.get_or_insert_with(Section::default).hunks.push(added.join("\n"));
             continue;
         }
         let Some(current) = section.as_mut() else { continue };

@@ -94,3 +94,58 @@ fn caps_are_errors() {
 fn a_strip_longer_than_the_path_drops_it() {
     assert_eq!(paths("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n", 3), vec![]);
 }
+
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn segment() -> impl Strategy<Value = String> {
+        "[a-zA-Z0-9_.-]{1,8}".prop_filter("not a dot segment", |s| s != "." && s != "..")
+    }
+
+    fn path() -> impl Strategy<Value = String> {
+        prop::collection::vec(segment(), 1..4).prop_map(|parts| parts.join("/"))
+    }
+
+    proptest! {
+        #[test]
+        fn any_text_parses_without_panic(text in "\\PC{0,400}") {
+            for strip in [Strip(0), Strip(1), Strip::BASENAME] {
+                let _ = files_written(&text, strip);
+            }
+        }
+
+        #[test]
+        fn every_added_file_of_an_envelope_is_found_with_its_lines(
+            files in prop::collection::vec((path(), prop::collection::vec("[^\n\r]{0,20}", 0..4)), 1..5)
+        ) {
+            let mut text = String::from("*** Begin Patch\n");
+            for (path, lines) in &files {
+                text.push_str(&format!("*** Add File: {path}\n"));
+                for line in lines {
+                    text.push_str(&format!("+{line}\n"));
+                }
+            }
+            text.push_str("*** End Patch\n");
+            let found = files_written(&text, Strip(1)).expect("parses");
+            let added: Vec<&Written> = found.iter().filter(|w| w.change == Change::Add).collect();
+            prop_assert_eq!(added.len(), files.len());
+            for (written, (path, lines)) in added.iter().zip(&files) {
+                prop_assert_eq!(&written.path, path.trim());
+                let joined = lines.join("\n");
+                prop_assert_eq!(written.texts.first().cloned().unwrap_or_default(), joined);
+            }
+        }
+
+        #[test]
+        fn every_file_of_a_git_diff_is_found(paths in prop::collection::vec(path(), 1..5)) {
+            let text: String = paths
+                .iter()
+                .map(|p| format!("diff --git a/{p} b/{p}\n--- a/{p}\n+++ b/{p}\n@@ -1 +1 @@\n-a\n+b\n"))
+                .collect();
+            let found: Vec<String> = files_written(&text, Strip(1)).expect("parses").into_iter().map(|w| w.path).collect();
+            prop_assert_eq!(found, paths);
+        }
+    }
+}
