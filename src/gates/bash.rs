@@ -48,6 +48,7 @@ pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<
     }
     let invisible = NewTexts::invisible();
     let mut next = states.clone();
+    let mut overflowed = known.overflowed;
     for state in &states {
         match shell::write_targets_from(&command, state) {
             Ok((targets, after)) => {
@@ -60,9 +61,11 @@ pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<
                 if paths::names_guarded_location(&command) {
                     return Some(Denial::CommandTooLarge { limit });
                 }
+                // Where a command too large to read leaves the shell is unknown.
+                overflowed = true;
             }
         }
     }
-    persistent::record_bash(shell, next, known.overflowed);
+    persistent::record_bash(shell, next, overflowed);
     None
 }

@@ -635,4 +635,8 @@ fn a_shell_over_its_state_cap_fails_closed_on_guarded_names() {
     assert_eq!(in_shell(&repo, "big", "ls && make test"), None);
     crate::persistent::drop_shell("big");
     assert_eq!(in_shell(&repo, "big", "cat docs/superpowers/plans/x.md"), None);
+    // A command too large to read leaves the shell somewhere unknown.
+    let huge = format!("cd sub; {}", "echo x; ".repeat(200_000));
+    assert_eq!(in_shell(&repo, "huge", &huge), None);
+    assert_eq!(in_shell(&repo, "huge", "echo x > docs/superpowers/plans/x.md").as_deref(), Some(overflow));
 }

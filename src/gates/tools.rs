@@ -185,8 +185,7 @@ fn mcp_action(rest: &str, args: &dyn ToolArgs) -> Action {
         "create_directory" => return CreateDirectory { path_field: "path" },
         _ => {}
     }
-    let words = name_words(tool);
-    let says = |list: &[&str]| words.iter().any(|word| list.contains(&word.as_str()));
+    let says = |list: &[&str]| name_words(tool).any(|word| list.iter().any(|known| known.eq_ignore_ascii_case(word)));
     if says(RUN_WORDS) && args.string("command").is_some() {
         return Bash;
     }
@@ -203,29 +202,26 @@ fn mcp_action(rest: &str, args: &dyn ToolArgs) -> Action {
     WriteEach { path_fields, content: Content::Recognised }
 }
 
-/// The lower-case words of a tool name: split at `_`, `-`, `.`, digits and camelCase humps.
-fn name_words(name: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut previous_lower = false;
-    for c in name.chars() {
-        if !c.is_alphabetic() {
-            if !word.is_empty() {
-                words.push(std::mem::take(&mut word));
+/// The words of a tool name: split at `_`, `-`, `.`, digits and camelCase humps, without
+/// allocating (every MCP call pays for this).
+fn name_words(name: &str) -> impl Iterator<Item = &str> {
+    let mut rest = name;
+    std::iter::from_fn(move || {
+        let start = rest.find(|c: char| c.is_ascii_alphabetic())?;
+        rest = rest.get(start..)?;
+        let mut end = rest.len();
+        let mut previous_lower = false;
+        for (at, c) in rest.char_indices() {
+            if !c.is_ascii_alphabetic() || (c.is_ascii_uppercase() && previous_lower) {
+                end = at;
+                break;
             }
-            previous_lower = false;
-            continue;
+            previous_lower = c.is_ascii_lowercase();
         }
-        if c.is_uppercase() && previous_lower && !word.is_empty() {
-            words.push(std::mem::take(&mut word));
-        }
-        previous_lower = c.is_lowercase();
-        word.extend(c.to_lowercase());
-    }
-    if !word.is_empty() {
-        words.push(word);
-    }
-    words
+        let word = rest.get(..end)?;
+        rest = rest.get(end..)?;
+        Some(word)
+    })
 }
 
 /// The new texts a write carries, fetched only for a target under the plans folder. `None` means
@@ -246,5 +242,20 @@ pub fn new_texts(args: &dyn ToolArgs, content: Content) -> Option<Vec<String>> {
         Content::Recognised => new_texts(args, Content::FirstOf(CONTENT_FIELDS))
             .or_else(|| new_texts(args, Content::EditsOf("newText")))
             .or_else(|| new_texts(args, Content::EditsNewStrings)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_words;
+
+    #[test]
+    fn tool_names_split_into_words() {
+        let words = |name| name_words(name).collect::<Vec<_>>();
+        assert_eq!(words("write_file"), ["write", "file"]);
+        assert_eq!(words("saveNote2Disk"), ["save", "Note", "Disk"]);
+        assert_eq!(words("append-text.v2"), ["append", "text", "v"]);
+        assert_eq!(words("URLFetch"), ["URLFetch"]);
+        assert_eq!(words("__"), Vec::<&str>::new());
     }
 }
