@@ -9,11 +9,13 @@ use crate::patch::{self, Strip};
 use crate::paths;
 use crate::texts::Denial;
 
-/// The first of `fields` that holds a string is the patch; its paths are relative to `cwd`
-/// (`apply_patch` and `git apply` both strip `a/`/`b/` from a git diff: `-p1`).
+/// The first of `fields` that holds a patch is the patch (else the first that holds a string);
+/// its paths are relative to `cwd` (`apply_patch` and `git apply` both strip `a/`/`b/` from a git
+/// diff: `-p1`).
 pub fn check(args: &dyn ToolArgs, fields: &[&str], cwd: &Path) -> Option<Denial> {
-    let text = fields.iter().find_map(|field| args.string(field))?;
-    judge_patch(&text, Strip(1), cwd)
+    let texts: Vec<String> = fields.iter().filter_map(|field| args.string(field)).collect();
+    let text = texts.iter().find(|text| patch::is_patch(text)).or(texts.first())?;
+    judge_patch(text, Strip(1), cwd)
 }
 
 pub fn judge_patch(text: &str, strip: Strip, cwd: &Path) -> Option<Denial> {

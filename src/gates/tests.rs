@@ -527,6 +527,9 @@ fn unified_diffs_in_an_mcp_patch_field() {
     let diff = format!("--- a/{APPROVAL}\n+++ b/{APPROVAL}\n@@ -1 +1 @@\n-a\n+b\n");
     let args = Args::default().with("repo", ".").with("patch", &diff);
     assert_eq!(check(&repo, "mcp__git__apply_patch", &args).as_deref(), Some(C_TEXT));
+    // The field that holds the patch, whichever comes first in the table.
+    let args = Args::default().with("input", "a message").with("diff", &diff);
+    assert_eq!(check(&repo, "mcp__git__apply_patch", &args).as_deref(), Some(C_TEXT));
     let harmless = "--- a/src/x.rs\n+++ b/src/x.rs\n@@ -1 +1 @@\n-a\n+b\n";
     assert_eq!(check(&repo, "mcp__git__apply_patch", &Args::default().with("patch", harmless)), None);
 }

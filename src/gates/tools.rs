@@ -185,20 +185,32 @@ fn mcp_action(rest: &str, args: &dyn ToolArgs) -> Action {
         "create_directory" => return CreateDirectory { path_field: "path" },
         _ => {}
     }
-    let says = |list: &[&str]| name_words(tool).any(|word| list.iter().any(|known| known.eq_ignore_ascii_case(word)));
-    if says(RUN_WORDS) && args.string("command").is_some() {
+    // One pass over the name; a word longer than any listed word is none of them.
+    let mut buffer = [0u8; 16];
+    let (mut runs, mut writes, mut moves, mut patches) = (false, false, false, false);
+    for word in name_words(tool).filter(|word| word.len() <= 16) {
+        let lower = buffer.get_mut(..word.len()).unwrap_or_default();
+        lower.copy_from_slice(word.as_bytes());
+        lower.make_ascii_lowercase();
+        let is = |list: &[&str]| list.iter().any(|known| known.as_bytes() == &*lower);
+        runs |= is(RUN_WORDS);
+        writes |= is(WRITE_WORDS);
+        moves |= is(MOVE_WORDS);
+        patches |= is(&["patch", "apply"]);
+    }
+    if runs && args.string("command").is_some() {
         return Bash;
     }
-    if !says(WRITE_WORDS) {
+    if !writes {
         return Unguarded;
     }
-    if says(&["patch", "apply"]) {
+    if patches {
         let fields: &'static [&'static str] = &["patch", "diff", "input", "content"];
         if fields.iter().any(|field| args.string(field).is_some_and(|text| crate::patch::is_patch(&text))) {
             return Patch { fields };
         }
     }
-    let path_fields = if says(MOVE_WORDS) { PATH_AND_SOURCE_FIELDS } else { PATH_FIELDS };
+    let path_fields = if moves { PATH_AND_SOURCE_FIELDS } else { PATH_FIELDS };
     WriteEach { path_fields, content: Content::Recognised }
 }
 
