@@ -562,6 +562,9 @@ fn bash_patches_are_read_and_judged_by_their_headers() {
         ("git apply plan.patch", NEEDS_SPEC),
         ("sh -c 'git apply plan.patch'", NEEDS_SPEC),
         ("git apply docs/superpowers/plans/missing.patch", NEEDS_SPEC),
+        ("cat fix.patch | git apply", C_TEXT),
+        ("cat fix.patch | patch -p1", C_TEXT),
+        ("cd sub && cat fix.diff | patch -p2", C_TEXT),
     ] {
         assert_eq!(check(&repo, "bash", &bash(command)).as_deref(), Some(denial), "{command}");
     }

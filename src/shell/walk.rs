@@ -5,6 +5,7 @@
 //! pipeline elements get a copy that is dropped when they end. Scripts nested in strings
 //! (`bash -c`, `eval`) are parsed again, at most [`MAX_SCRIPT_NESTING`] deep.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -132,6 +133,8 @@ struct Walker {
     isolated: usize,
     /// The shell's states after each of its own `cd`s, kept for a persistent shell.
     states: Option<Vec<Scope>>,
+    /// The file `cat` feeds the command being judged through a pipe, if that is all it does.
+    piped_file: RefCell<Option<Arg>>,
 }
 
 impl Walker {
@@ -145,6 +148,7 @@ impl Walker {
             home: std::env::var("HOME").ok().filter(|home| home.starts_with('/')),
             isolated: 0,
             states: keep_states.then(Vec::new),
+            piped_file: RefCell::new(None),
         }
     }
 
@@ -534,6 +538,13 @@ impl Walker {
         let Some(previous) = previous.filter(|p| node_kind(p) == "command" && walk.counts(*p)) else { return Ok(None) };
         let words = command_words(previous, scratch);
         let argv = self.expand_words(&words, walk, scope, scratch)?;
+        // `cat x.patch | git apply`: the file a patch reads through the pipe.
+        if let [cat, file] = argv.as_slice()
+            && cat.text == "cat"
+            && !cat.dynamic
+        {
+            self.piped_file.replace(Some(file.clone()));
+        }
         let Some((name, args)) = argv.split_first().filter(|(name, _)| matches!(name.text.as_str(), "echo" | "printf"))
         else {
             return Ok(None);
@@ -607,8 +618,9 @@ impl Walker {
         };
         let mut effects = Vec::new();
         writers::analyze(&argv, stdin_text.as_deref(), &mut effects);
+        let piped = self.piped_file.take();
         if effects.iter().any(|effect| matches!(effect, Effect::Patch(_))) {
-            let input = self.input_file(&files, walk, scope, scratch)?;
+            let input = self.input_file(&files, walk, scope, scratch)?.or(piped);
             for effect in &mut effects {
                 if let Effect::Patch(read) = effect
                     && read.file.is_none()
@@ -679,7 +691,8 @@ impl Walker {
                 Some((option, value)) if option.starts_with('-') => value.to_string(),
                 _ => word.to_string(),
             };
-            for word in read.words.iter().filter(|word| paths::names_guarded_location(&word.text)) {
+            let seen = read.words.iter().chain(read.file.iter());
+            for word in seen.filter(|word| paths::names_guarded_location(&word.text)) {
                 self.add(&named(&word.text), &cwd);
             }
             return;
