@@ -10,12 +10,18 @@ use crate::paths;
 use crate::texts::Denial;
 
 /// The first of `fields` that holds a patch is the patch (else the first that holds a string);
-/// its paths are relative to `cwd` (`apply_patch` and `git apply` both strip `a/`/`b/` from a git
-/// diff: `-p1`).
+/// its paths are relative to `cwd`: a git diff's `a/`/`b/` are stripped (`-p1`), a plain diff's
+/// paths are taken as they are.
 pub fn check(args: &dyn ToolArgs, fields: &[&str], cwd: &Path) -> Option<Denial> {
     let texts: Vec<String> = fields.iter().filter_map(|field| args.string(field)).collect();
     let text = texts.iter().find(|text| patch::is_patch(text)).or(texts.first())?;
-    judge_patch(text, Strip(1), cwd)
+    judge_patch(text, strip_of(text), cwd)
+}
+
+/// `-p1` for a git-style diff (`diff --git`, or `+++ b/…`), `-p0` for any other.
+fn strip_of(text: &str) -> Strip {
+    let git_style = text.lines().any(|line| line.starts_with("diff --git ") || line.starts_with("+++ b/"));
+    Strip(usize::from(git_style))
 }
 
 pub fn judge_patch(text: &str, strip: Strip, cwd: &Path) -> Option<Denial> {

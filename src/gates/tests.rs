@@ -530,6 +530,9 @@ fn unified_diffs_in_an_mcp_patch_field() {
     // The field that holds the patch, whichever comes first in the table.
     let args = Args::default().with("input", "a message").with("diff", &diff);
     assert_eq!(check(&repo, "mcp__git__apply_patch", &args).as_deref(), Some(C_TEXT));
+    // A plain diff's paths are taken as they are.
+    let plain = format!("--- {PLAN}\n+++ {PLAN}\n@@ -1 +1 @@\n-a\n+b\n");
+    assert_eq!(check(&repo, "apply_patch", &Args::default().with("patch", &plain)).as_deref(), Some(NEEDS_SPEC));
     let harmless = "--- a/src/x.rs\n+++ b/src/x.rs\n@@ -1 +1 @@\n-a\n+b\n";
     assert_eq!(check(&repo, "mcp__git__apply_patch", &Args::default().with("patch", harmless)), None);
 }
