@@ -42,8 +42,18 @@ export interface ChangeRow {
 /** `/approve` preconditions; never writes. */
 export declare function checkApproval(id: string, kind: string, cwd?: string): ApprovalCheck
 
-/** Judge one tool call. `null` allows it; otherwise the full denial text. Never throws. */
-export declare function checkGuard(toolCall: { name: string; arguments?: unknown }, cwd: string): string | null
+/**
+ * Judge one tool call. `null` allows it; otherwise the full denial text. Never throws.
+ * `options.shell` names a persistent shell: calls with the same name share its state (P-15);
+ * without it a shell call is one-shot.
+ */
+export declare function checkGuard(toolCall: { name: string; arguments?: unknown }, cwd: string, options?: { shell?: string }): string | null
+
+/**
+ * Forgets the state of persistent shell `shell` (its session ended). Returns whether it had
+ * any; never throws (a non-string is `false`).
+ */
+export declare function dropShell(shell: string): boolean
 
 /** Where every change under `openspec/changes/` stands in the loop, and its next step. */
 export declare function loopStatus(cwd?: string): Array<ChangeRow>

@@ -838,5 +838,6 @@ module.exports = nativeBinding
 module.exports.bashTargets = nativeBinding.bashTargets
 module.exports.checkApproval = nativeBinding.checkApproval
 module.exports.checkGuard = nativeBinding.checkGuard
+module.exports.dropShell = nativeBinding.dropShell
 module.exports.loopStatus = nativeBinding.loopStatus
 module.exports.writeApproval = nativeBinding.writeApproval

@@ -26,8 +26,22 @@ export declare function registerGates(ctx: Context, flags?: BundleFlags): (() =>
 /** /approve and request_approval when enabled && approvalGates; returns a disposer, or undefined when inactive. */
 export declare function registerApproval(ctx: Context, flags?: BundleFlags): (() => void) | undefined
 
-/** A `ctx.tools.guard` callback: undefined allows, a string (the full denial) refuses. */
-export declare function approvalGuard(exec: { name: string; arguments?: unknown; agent?: { session: { header: { cwd: string } } } }): string | undefined
+/**
+ * A `ctx.tools.guard` callback: undefined allows, a string (the full denial) refuses. Given the
+ * `tools` registry, a call of a persistent shell is judged with its earlier calls' state.
+ */
+export declare function approvalGuard(
+  exec: { name: string; arguments?: unknown; agent?: { session: { header: { cwd: string } } } },
+  tools?: { get(name: string, scope?: unknown): { parameters?: { properties?: object } } | undefined },
+): string | undefined
+/**
+ * The persistent shell a call runs in (a `bash`/`pwsh` registered with only a `command`
+ * parameter), per agent; undefined for any other call. Its state is dropped when the agent ends.
+ */
+export declare function persistentShell(
+  exec: { name: string; agent?: unknown },
+  tools?: { get(name: string, scope?: unknown): { parameters?: { properties?: object } } | undefined },
+): string | undefined
 /** Whether the native guard refuses a write of approval.md and allows a read. */
 export declare function selfCheck(): boolean
 

@@ -23,5 +23,5 @@ export function apply(ctx, config) {
 }
 
 export { approve } from './approval.mjs'
-export { approvalGuard, selfCheck } from './gates.mjs'
+export { approvalGuard, persistentShell, selfCheck } from './gates.mjs'
 export { registerApproval, registerGates }

@@ -5,17 +5,69 @@ import { tmpdir } from 'node:os'
 import native from '../index.js'
 import { gatesActive, resolveFlags } from './config.mjs'
 
-const { checkGuard } = native
+const { checkGuard, dropShell } = native
 
 /** The session directory of the calling agent; relative paths in a tool call resolve against it. */
 export const sessionCwd = (agent) => agent?.session.header.cwd ?? process.cwd()
 
 /**
  * A `ctx.tools.guard` callback: `undefined` allows, a string denies. DSH denies on anything but
- * `undefined`, so the native `null` (allowed) becomes `undefined`.
+ * `undefined`, so the native `null` (allowed) becomes `undefined`. Given the `tools` registry, a
+ * call of a persistent shell is judged with the state the shell's earlier calls may have left.
  */
-export function approvalGuard(exec) {
-  return checkGuard(exec, sessionCwd(exec.agent)) ?? undefined
+export function approvalGuard(exec, tools) {
+  const shell = persistentShell(exec, tools)
+  return checkGuard(exec, sessionCwd(exec.agent), shell === undefined ? undefined : { shell }) ?? undefined
+}
+
+/** DSH's shells whose persistent packages keep state between calls (tool-bash-persistent, tool-pwsh-persistent). */
+const SHELL_TOOLS = new Set(['bash', 'pwsh'])
+/** Each agent's shells: its key prefix, and the names it has used (dropped when the agent ends). */
+const agentShells = new WeakMap()
+/** The persistent shells with state, by key (for tests and diagnostics). */
+export const liveShells = new Set()
+let agents = 0
+
+/**
+ * The name of the persistent shell an execution runs in, or `undefined` for any other call. A
+ * persistent `bash`/`pwsh` is told apart from the one-shot tools of the same name by its
+ * registered parameters: it has `command` and nothing else (the one-shot tools also take
+ * `workdir`, `timeout`, `run_in_background`, …). Its shell is per agent, as the tool keeps it, and
+ * its state is dropped when the agent's scope ends.
+ */
+export function persistentShell(exec, tools) {
+  const agent = exec?.agent
+  if (!SHELL_TOOLS.has(exec?.name) || agent === undefined || typeof tools?.get !== 'function') return undefined
+  let properties
+  try {
+    properties = tools.get(exec.name, agent)?.parameters?.properties
+  } catch {
+    return undefined
+  }
+  if (properties === null || typeof properties !== 'object') return undefined
+  const fields = Object.keys(properties)
+  if (fields.length !== 1 || fields[0] !== 'command') return undefined
+  let shells = agentShells.get(agent)
+  if (shells === undefined) {
+    shells = { prefix: `dsh:${process.pid}:${++agents}:${agent.session?.id ?? ''}`, names: new Set() }
+    agentShells.set(agent, shells)
+    const dispose = () => {
+      for (const name of shells.names) {
+        dropShell(name)
+        liveShells.delete(name)
+      }
+      shells.names.clear()
+    }
+    try {
+      agent.ctx.effect(() => dispose, 'approval-gates persistent shell state')
+    } catch {
+      // No scope to hang the cleanup on: the native store's caps still bound the state.
+    }
+  }
+  const name = `${shells.prefix}:${exec.name}`
+  shells.names.add(name)
+  liveShells.add(name)
+  return name
 }
 
 /** Whether the native guard works here: it must refuse a write of approval.md and allow a read. */
@@ -40,7 +92,7 @@ export function registerGates(ctx, flags) {
   if (resolved.guardsOk === undefined) resolved.guardsOk = selfCheck()
   if (!gatesActive(resolved)) return undefined
   const fiber = ctx.inject(['tools'], function approvalGatesGuard(c) {
-    c.tools.guard(approvalGuard)
+    c.tools.guard((exec) => approvalGuard(exec, c.tools))
   })
   return () => fiber.dispose()
 }

@@ -19,6 +19,7 @@ use napi_derive::napi;
 use crate::approval;
 use crate::gates::{self, ToolArgs};
 use crate::paths;
+use crate::persistent;
 use crate::shell;
 use crate::status::{self, PlanApproval};
 use crate::texts::{self, ApprovalText, Denial, UsageProblem};
@@ -188,8 +189,13 @@ fn guarded<T>(fallback: impl FnOnce() -> T, body: impl FnOnce() -> T) -> T {
 }
 
 /// Judge one tool call. `null` allows it; otherwise the full denial text. Never throws.
-#[napi(js_name = "checkGuard", ts_args_type = "toolCall: { name: string; arguments?: unknown }, cwd: string")]
-pub fn check_guard(env: Env, tool_call: Unknown, cwd: Unknown) -> Option<String> {
+/// `options.shell` names a persistent shell: calls with the same name share its state (P-15);
+/// without it a shell call is one-shot.
+#[napi(
+    js_name = "checkGuard",
+    ts_args_type = "toolCall: { name: string; arguments?: unknown }, cwd: string, options?: { shell?: string }"
+)]
+pub fn check_guard(env: Env, tool_call: Unknown, cwd: Unknown, options: Unknown) -> Option<String> {
     guarded(
         || Some(Denial::InternalError.to_string()),
         || {
@@ -197,9 +203,18 @@ pub fn check_guard(env: Env, tool_call: Unknown, cwd: Unknown) -> Option<String>
             let name = call.property("name")?.string()?;
             let args = JsToolArgs { call, arguments: OnceCell::new() };
             let session_dir = || directory(JsRead::new(&env, &cwd).string());
-            gates::check_tool_call(&name, &args, session_dir).map(|denial| denial.to_string())
+            // Read only for a shell call, so every other call costs what it did.
+            let shell = || JsRead::new(&env, &options).property("shell").and_then(|shell| shell.string());
+            gates::check_tool_call_in(&name, &args, session_dir, shell).map(|denial| denial.to_string())
         },
     )
+}
+
+/// Forgets the state of persistent shell `shell` (its session ended). Returns whether it had
+/// any; never throws (a non-string is `false`).
+#[napi(js_name = "dropShell", ts_args_type = "shell: string")]
+pub fn drop_shell(env: Env, shell: Unknown) -> bool {
+    guarded(|| false, || JsRead::new(&env, &shell).string().is_some_and(|shell| persistent::drop_shell(&shell)))
 }
 
 #[napi(object)]

@@ -5,7 +5,9 @@
 
 pub mod approval;
 pub mod gates;
+pub mod patch;
 pub mod paths;
+pub mod persistent;
 pub mod plan;
 pub mod shell;
 pub mod status;

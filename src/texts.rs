@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::patch::PatchError;
 use crate::shell::{self, Unscannable};
 
 pub const DENIAL_PREFIX: &str = "BLOCKED [approval-gates]: ";
@@ -32,6 +33,11 @@ pub enum Denial {
     ApprovalWrittenOnlyByApprove,
     /// A bash command over one of the parser's caps whose raw text names a guarded path.
     CommandTooLarge { limit: Unscannable },
+    /// A patch over one of the patch parser's caps whose raw text names a guarded path.
+    PatchTooLarge { limit: PatchError },
+    /// A persistent shell whose possible states outgrew their cap, and a command that names a
+    /// guarded path: the earlier calls' effects are no longer all known.
+    ShellStateTooLarge,
     /// The engine itself failed (a bug); the call is refused rather than waved through.
     InternalError,
 }
@@ -54,6 +60,10 @@ impl fmt::Display for Denial {
             Denial::CommandTooLarge { limit } => {
                 write!(f, "bash command is {limit} to check and names a guarded path; split it up")
             }
+            Denial::PatchTooLarge { limit } => write!(f, "patch {limit} to check and names a guarded path; split it up"),
+            Denial::ShellStateTooLarge => f.write_str(
+                "this persistent shell's earlier commands left too many possible states to track, and this command names a guarded path; start a new shell",
+            ),
             Denial::InternalError => {
                 f.write_str("internal error while checking this call; the call is refused (please report it)")
             }

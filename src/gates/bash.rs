@@ -6,7 +6,8 @@ use std::path::Path;
 
 use super::{NewTexts, ToolArgs, judge_write};
 use crate::paths;
-use crate::shell;
+use crate::persistent::{self, States};
+use crate::shell::{self, Scope};
 use crate::texts::Denial;
 
 /// A `bash` call: `command`, and `workdir` relative to the session cwd (P-2); a persistent bash
@@ -29,4 +30,42 @@ pub fn judge_command(command: &str, base: &Path) -> Option<Denial> {
         // Over a cap: a fixed verdict on the raw text.
         Err(limit) => paths::names_guarded_location(command).then_some(Denial::CommandTooLarge { limit }),
     }
+}
+
+/// A call of persistent shell `shell` (P-15): judged against every state its earlier calls may
+/// have left; an allowed call records the states it may leave, a refused one changes nothing.
+pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<Denial> {
+    let command = args.string("command")?;
+    let fresh = Scope::fresh(cwd);
+    let known = persistent::bash_states(shell, &fresh);
+    let States::Bash(mut states) = known.states;
+    if !states.contains(&fresh) {
+        // The shell may have been reset (a timeout, an exit): it starts again in the cwd.
+        states.push(fresh);
+    }
+    if known.overflowed && paths::names_guarded_location(&command) {
+        return Some(Denial::ShellStateTooLarge);
+    }
+    let invisible = NewTexts::invisible();
+    let mut next = states.clone();
+    let mut overflowed = known.overflowed;
+    for state in &states {
+        match shell::write_targets_from(&command, state) {
+            Ok((targets, after)) => {
+                if let Some(denial) = targets.iter().find_map(|target| judge_write(target, &invisible)) {
+                    return Some(denial);
+                }
+                next.extend(after);
+            }
+            Err(limit) => {
+                if paths::names_guarded_location(&command) {
+                    return Some(Denial::CommandTooLarge { limit });
+                }
+                // Where a command too large to read leaves the shell is unknown.
+                overflowed = true;
+            }
+        }
+    }
+    persistent::record_bash(shell, next, overflowed);
+    None
 }

@@ -2,6 +2,7 @@
 
 mod bash;
 mod dispatch;
+mod patches;
 mod plan_gate;
 mod sdd_gate;
 pub mod tools;
@@ -17,13 +18,41 @@ use tools::{Action, Content};
 /// Judges one tool call. `session_dir` gives the session directory (absolute); it is asked only
 /// for a call the gates look at. `None` allows the call.
 pub fn check_tool_call(name: &str, args: &dyn ToolArgs, session_dir: impl FnOnce() -> PathBuf) -> Option<Denial> {
+    check_tool_call_in(name, args, session_dir, || None)
+}
+
+/// [`check_tool_call`] where `shell` may name a persistent shell (P-15), asked only for a shell
+/// call: it is judged with every state the shell's earlier calls may have left. `None` (or an
+/// empty name) is a one-shot call.
+pub fn check_tool_call_in(
+    name: &str,
+    args: &dyn ToolArgs,
+    session_dir: impl FnOnce() -> PathBuf,
+    shell: impl FnOnce() -> Option<String>,
+) -> Option<Denial> {
     match tools::action(name, args) {
         Action::WriteFile { path_field, content } => {
             let target = paths::absolute(args.string(path_field)?, &session_dir());
             judge_write(&target, &NewTexts::of(args, content))
         }
+        Action::WriteEach { path_fields, content } => {
+            let named: Vec<String> = path_fields.iter().filter_map(|field| args.string(field)).collect();
+            if named.is_empty() {
+                return None;
+            }
+            let (texts, dir) = (NewTexts::of(args, content), session_dir());
+            named.iter().find_map(|path| judge_write(&paths::absolute(path, &dir), &texts))
+        }
+        Action::CreateDirectory { path_field } => {
+            let target = paths::absolute(args.string(path_field)?, &session_dir());
+            if patches::is_plans_folder(&target) { None } else { judge_write(&target, &NewTexts::invisible()) }
+        }
+        Action::Patch { fields } => patches::check(args, fields, &session_dir()),
         Action::Dispatch { text_field } => dispatch::check(&args.string(text_field)?, &session_dir()),
-        Action::Bash => bash::check(args, &session_dir()),
+        Action::Bash => match shell().filter(|shell| !shell.is_empty()) {
+            Some(shell) => bash::check_persistent(args, &session_dir(), &shell),
+            None => bash::check(args, &session_dir()),
+        },
         Action::Unguarded => None,
     }
 }
@@ -37,6 +66,13 @@ pub struct NewTexts<'a> {
 impl<'a> NewTexts<'a> {
     pub fn of(args: &'a dyn ToolArgs, content: Content) -> Self {
         NewTexts { source: Some((args, content)), texts: OnceCell::new() }
+    }
+
+    /// A write whose texts are already known (a patch's `+` lines).
+    pub fn given(texts: Vec<String>) -> Self {
+        let known = OnceCell::new();
+        let _ = known.set(Some(texts));
+        NewTexts { source: None, texts: known }
     }
 
     /// A write whose text the gates cannot see (a bash target).

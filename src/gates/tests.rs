@@ -632,3 +632,289 @@ fn bash_channels_doing_ordinary_work_are_allowed() {
         assert_eq!(check(&repo, "bash", &bash(command)), None, "{command}");
     }
 }
+
+const APPROVAL: &str = "openspec/changes/c/approval.md";
+const C_TEXT: &str = "BLOCKED [approval-gates]: approval.md is written only by /approve";
+const DESIGN_C: &str = "BLOCKED [approval-gates]: design not approved; run /approve c design";
+
+#[test]
+fn mcp_filesystem_writers_by_name() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c");
+    let refused = [
+        ("mcp__filesystem__write_file", Args::default().with("path", APPROVAL).with("content", "design:\n"), C_TEXT),
+        ("mcp__fs__edit_file", Args::default().with("path", APPROVAL).edits(&[Some("x")]), C_TEXT),
+        ("mcp__filesystem__move_file", Args::default().with("source", "a.md").with("destination", APPROVAL), C_TEXT),
+        ("mcp__filesystem__move_file", Args::default().with("source", APPROVAL).with("destination", "b.md"), C_TEXT),
+        ("mcp__filesystem__create_directory", Args::default().with("path", APPROVAL), C_TEXT),
+        ("mcp__filesystem__write_file", Args::default().with("path", PLAN).with("content", "# no spec"), NEEDS_SPEC),
+        ("mcp__filesystem__edit_file", Args::default().with("path", PLAN).edits(&[Some("- [ ] task")]), NEEDS_SPEC),
+    ];
+    for (tool, args, denial) in &refused {
+        assert_eq!(check(&repo, tool, args).as_deref(), Some(*denial), "{tool}");
+    }
+    let allowed = [
+        ("mcp__filesystem__write_file", Args::default().with("path", PLAN).with("content", &Repo::plan_text("c"))),
+        ("mcp__filesystem__write_file", Args::default().with("path", "src/a.rs").with("content", "x")),
+        ("mcp__filesystem__edit_file", Args::default().with("path", "README.md").edits(&[Some("x")])),
+        ("mcp__filesystem__move_file", Args::default().with("source", "a.md").with("destination", "b.md")),
+        ("mcp__filesystem__create_directory", Args::default().with("path", "docs/superpowers/plans")),
+        ("mcp__filesystem__create_directory", Args::default().with("path", "openspec/changes/new")),
+        ("mcp__filesystem__read_file", Args::default().with("path", APPROVAL)),
+        ("mcp__filesystem__read_text_file", Args::default().with("path", PLAN)),
+        ("mcp__filesystem__list_directory", Args::default().with("path", "openspec/changes/c")),
+        ("mcp__filesystem__search_files", Args::default().with("path", ".").with("pattern", "approval.md")),
+    ];
+    for (tool, args) in &allowed {
+        assert_eq!(check(&repo, tool, args), None, "{tool}");
+    }
+}
+
+#[test]
+fn mcp_tools_by_the_words_of_their_name() {
+    let repo = Repo::new();
+    repo.change("c");
+    let refused = [
+        ("mcp__notes__saveNote", Args::default().with("filePath", APPROVAL).with("text", "x"), C_TEXT),
+        ("mcp__docs__append-text", Args::default().with("file", APPROVAL), C_TEXT),
+        ("mcp__s3__download_object", Args::default().with("key", "k").with("output", APPROVAL), C_TEXT),
+        ("mcp__files__rename", Args::default().with("from", APPROVAL).with("to", "x.md"), C_TEXT),
+        ("mcp__files__delete_path", Args::default().with("path", APPROVAL), C_TEXT),
+        (
+            "mcp__editor__create_file",
+            Args::default().with("filename", PLAN).with("new_string", "# no spec"),
+            NEEDS_SPEC,
+        ),
+        ("mcp__editor__put", Args::default().with("target", PLAN), NEEDS_SPEC),
+        ("mcp__editor__write", Args::default().with("path", PLAN).with("content", &Repo::plan_text("c")), DESIGN_C),
+    ];
+    for (tool, args, denial) in &refused {
+        assert_eq!(check(&repo, tool, args).as_deref(), Some(*denial), "{tool}");
+    }
+    repo.approve_design("c");
+    let allowed = [
+        ("mcp__editor__write", Args::default().with("path", PLAN).with("content", &Repo::plan_text("c"))),
+        ("mcp__notes__saveNote", Args::default().with("filePath", "notes/today.md").with("text", "x")),
+        // A copy's source is read, not written.
+        ("mcp__files__copy_file", Args::default().with("source", APPROVAL).with("destination", "backup/approval.bak")),
+        // Names that do not say they write: their path arguments are never read.
+        ("mcp__files__read_file", Args::default().with("path", APPROVAL)),
+        ("mcp__github__get_file_contents", Args::default().with("path", APPROVAL)),
+        ("mcp__search__find", Args::default().with("path", PLAN)),
+        // A writer whose path names nothing guarded.
+        ("mcp__editor__write", Args::default().with("path", "src/x.rs").with("content", "x")),
+        ("mcp__anything__whatever", Args::default()),
+    ];
+    for (tool, args) in &allowed {
+        assert_eq!(check(&repo, tool, args), None, "{tool}");
+    }
+}
+
+#[test]
+fn mcp_shell_tools_are_judged_as_bash() {
+    let repo = Repo::new();
+    repo.change("c");
+    let writes = Args::default().with("command", "echo x > openspec/changes/c/approval.md");
+    for tool in ["mcp__shell__run_command", "mcp__desktop__execute", "mcp__box__bash", "mcp__term__terminalExec"] {
+        assert_eq!(check(&repo, tool, &writes).as_deref(), Some(C_TEXT), "{tool}");
+    }
+    let reads = Args::default().with("command", "cat openspec/changes/c/approval.md");
+    assert_eq!(check(&repo, "mcp__shell__run_command", &reads), None);
+    // Not a runner by name, so its `command` is not a shell command.
+    assert_eq!(check(&repo, "mcp__git__status", &writes), None);
+    // `terminal_send` stays outside the gates (seed 000, T3.6).
+    let typed = Args::default().with("text", "echo x > openspec/changes/c/approval.md\n");
+    assert_eq!(check(&repo, "terminal_send", &typed), None);
+}
+
+#[test]
+fn notebooks() {
+    let repo = Repo::new();
+    repo.change("c");
+    for tool in ["notebook_edit", "NotebookEdit"] {
+        let approval = Args::default().with("notebook_path", APPROVAL).with("new_source", "x");
+        assert_eq!(check(&repo, tool, &approval).as_deref(), Some(C_TEXT), "{tool}");
+        let plan = Args::default().with("notebook_path", PLAN).with("new_source", "print(1)");
+        assert_eq!(check(&repo, tool, &plan).as_deref(), Some(NEEDS_SPEC), "{tool}");
+        let ordinary = Args::default().with("notebook_path", "analysis.ipynb").with("new_source", "print(1)");
+        assert_eq!(check(&repo, tool, &ordinary), None, "{tool}");
+    }
+}
+
+fn added_plan(id: &str) -> String {
+    let body: String = Repo::plan_text(id).lines().map(|line| format!("+{line}\n")).collect();
+    format!("*** Begin Patch\n*** Add File: {PLAN}\n{body}*** End Patch\n")
+}
+
+#[test]
+fn apply_patch_in_every_field() {
+    let repo = Repo::new();
+    repo.change("c");
+    for field in ["input", "patch", "command"] {
+        let args = Args::default().with(field, &added_plan("c"));
+        assert_eq!(check(&repo, "apply_patch", &args).as_deref(), Some(DESIGN_C), "{field}");
+    }
+    repo.approve_design("c");
+    for field in ["input", "patch", "command"] {
+        let args = Args::default().with(field, &added_plan("c"));
+        assert_eq!(check(&repo, "apply_patch", &args), None, "{field}");
+    }
+    let no_spec = "*** Begin Patch\n*** Add File: docs/superpowers/plans/y.md\n+# plan\n*** End Patch\n";
+    assert_eq!(check(&repo, "apply_patch", &Args::default().with("input", no_spec)).as_deref(), Some(NEEDS_SPEC));
+    let refused = [
+        format!("*** Begin Patch\n*** Update File: {APPROVAL}\n@@\n-design:\n+design:\n+  by: owner\n*** End Patch\n"),
+        format!("*** Begin Patch\n*** Delete File: {APPROVAL}\n*** End Patch\n"),
+        format!("*** Begin Patch\n*** Update File: notes.md\n*** Move to: {APPROVAL}\n@@\n+x\n*** End Patch\n"),
+        format!("*** Begin Patch\n*** Delete File: {PLAN}\n*** End Patch\n"),
+        format!("diff --git a/{APPROVAL} b/{APPROVAL}\n--- a/{APPROVAL}\n+++ b/{APPROVAL}\n@@ -1 +1 @@\n-a\n+b\n"),
+        format!("diff --git a/x.md b/{APPROVAL}\nrename from x.md\nrename to {APPROVAL}\n"),
+    ];
+    for text in &refused {
+        assert!(check(&repo, "apply_patch", &Args::default().with("input", text)).is_some(), "{text}");
+    }
+    let git_added = format!(
+        "diff --git a/{PLAN} b/{PLAN}\nnew file mode 100644\n--- /dev/null\n+++ b/{PLAN}\n@@ -0,0 +1,5 @@\n{}",
+        Repo::plan_text("c").lines().map(|line| format!("+{line}\n")).collect::<String>()
+    );
+    let allowed = [
+        git_added,
+        "*** Begin Patch\n*** Update File: src/lib.rs\n@@\n-a\n+b\n*** End Patch\n".to_string(),
+        "--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-see approval.md\n+see openspec/changes/c/approval.md\n"
+            .to_string(),
+        "not a patch at all".to_string(),
+    ];
+    for text in &allowed {
+        assert_eq!(check(&repo, "apply_patch", &Args::default().with("input", text)), None, "{text}");
+    }
+    assert_eq!(check(&repo, "apply_patch", &Args::default()), None);
+}
+
+#[test]
+fn unified_diffs_in_an_mcp_patch_field() {
+    let repo = Repo::new();
+    repo.change("c");
+    let diff = format!("--- a/{APPROVAL}\n+++ b/{APPROVAL}\n@@ -1 +1 @@\n-a\n+b\n");
+    let args = Args::default().with("repo", ".").with("patch", &diff);
+    assert_eq!(check(&repo, "mcp__git__apply_patch", &args).as_deref(), Some(C_TEXT));
+    // The field that holds the patch, whichever comes first in the table.
+    let args = Args::default().with("input", "a message").with("diff", &diff);
+    assert_eq!(check(&repo, "mcp__git__apply_patch", &args).as_deref(), Some(C_TEXT));
+    // A plain diff's paths are taken as they are.
+    let plain = format!("--- {PLAN}\n+++ {PLAN}\n@@ -1 +1 @@\n-a\n+b\n");
+    assert_eq!(check(&repo, "apply_patch", &Args::default().with("patch", &plain)).as_deref(), Some(NEEDS_SPEC));
+    let harmless = "--- a/src/x.rs\n+++ b/src/x.rs\n@@ -1 +1 @@\n-a\n+b\n";
+    assert_eq!(check(&repo, "mcp__git__apply_patch", &Args::default().with("patch", harmless)), None);
+}
+
+#[test]
+fn bash_patches_are_read_and_judged_by_their_headers() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c");
+    let to_approval = format!("--- a/{APPROVAL}\n+++ b/{APPROVAL}\n@@ -1 +1,2 @@\n design:\n+  by: owner\n");
+    repo.write("fix.patch", &to_approval);
+    repo.write("sub/fix.diff", &to_approval.replace("a/", "x/a/").replace("b/", "x/b/"));
+    repo.write(
+        "plan.patch",
+        &format!(
+            "diff --git a/{PLAN} b/{PLAN}\nnew file mode 100644\n--- /dev/null\n+++ b/{PLAN}\n@@ -0,0 +1 @@\n+x\n"
+        ),
+    );
+    repo.write("env.patch", &format!("*** Begin Patch\n*** Delete File: {APPROVAL}\n*** End Patch\n"));
+    repo.write("ok.patch", "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1 +1 @@\n-a\n+b\n");
+    for (command, denial) in [
+        ("git apply fix.patch", C_TEXT),
+        ("git apply -p1 --index fix.patch", C_TEXT),
+        ("git am fix.patch", C_TEXT),
+        ("patch -p1 < fix.patch", C_TEXT),
+        ("patch -p1 -i fix.patch", C_TEXT),
+        ("patch --input=fix.patch", C_TEXT),
+        ("cd sub && patch -p2 < fix.diff", C_TEXT),
+        ("patch -d sub -p2 -i fix.diff", C_TEXT),
+        ("git apply env.patch", C_TEXT),
+        ("git apply plan.patch", NEEDS_SPEC),
+        ("sh -c 'git apply plan.patch'", NEEDS_SPEC),
+        ("git apply docs/superpowers/plans/missing.patch", NEEDS_SPEC),
+        ("cat fix.patch | git apply", C_TEXT),
+        ("cat fix.patch | patch -p1", C_TEXT),
+        ("cd sub && cat fix.diff | patch -p2", C_TEXT),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(command)).as_deref(), Some(denial), "{command}");
+    }
+    for command in [
+        "git apply ok.patch",
+        "patch -p1 < ok.patch",
+        "git apply --check fix.patch",
+        "git apply --stat plan.patch",
+        "patch --dry-run -p1 < fix.patch",
+        "cat fix.patch",
+        "git diff > fix.patch",
+        "git apply missing.patch",
+        "cat ok.patch | git apply",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(command)), None, "{command}");
+    }
+}
+
+fn in_shell(repo: &Repo, shell: &str, command: &str) -> Option<String> {
+    check_tool_call_in("bash", &bash(command), || repo.root.clone(), || Some(shell.to_string()))
+        .map(|denial| denial.to_string())
+}
+
+#[test]
+fn a_persistent_shell_is_judged_with_what_its_earlier_calls_left() {
+    let repo = Repo::new();
+    repo.change("c");
+    assert_eq!(in_shell(&repo, "s1", "cd docs/superpowers/plans"), None);
+    assert_eq!(in_shell(&repo, "s1", "echo x > a.md").as_deref(), Some(NEEDS_SPEC));
+    // A later cd elsewhere may have failed: the plans folder stays possible.
+    assert_eq!(in_shell(&repo, "s1", "cd /nonexistent-dir"), None);
+    assert_eq!(in_shell(&repo, "s1", "echo x > a.md").as_deref(), Some(NEEDS_SPEC));
+    // Another shell, and a one-shot call, start in the session directory.
+    assert_eq!(in_shell(&repo, "s2", "echo x > a.md"), None);
+    assert_eq!(check(&repo, "bash", &bash("echo x > a.md")), None);
+    // Variables last too, with every value they may have.
+    assert_eq!(in_shell(&repo, "s3", "D=openspec/changes/c"), None);
+    assert_eq!(in_shell(&repo, "s3", "D=src"), None);
+    assert_eq!(in_shell(&repo, "s3", "echo x > $D/approval.md").as_deref(), Some(C_TEXT));
+    assert_eq!(in_shell(&repo, "s3", "echo x > $D/notes.md"), None);
+    // pushd's stack and OLDPWD.
+    assert_eq!(in_shell(&repo, "s4", "pushd openspec/changes/c && pushd /tmp"), None);
+    assert_eq!(in_shell(&repo, "s4", "popd && touch approval.md").as_deref(), Some(C_TEXT));
+    assert!(crate::persistent::drop_shell("s1"));
+    assert_eq!(in_shell(&repo, "s1", "echo x > a.md"), None);
+}
+
+#[test]
+fn a_refused_call_or_a_scoped_cd_leaves_no_state() {
+    let repo = Repo::new();
+    repo.change("c");
+    let refused = in_shell(&repo, "r", "cd docs/superpowers/plans && echo x > a.md");
+    assert_eq!(refused.as_deref(), Some(NEEDS_SPEC));
+    assert_eq!(in_shell(&repo, "r", "echo x > a.md"), None);
+    for scoped in
+        ["(cd docs/superpowers/plans)", "bash -c 'cd docs/superpowers/plans'", "f() { cd docs/superpowers/plans; }"]
+    {
+        assert_eq!(in_shell(&repo, "scoped", scoped), None, "{scoped}");
+        assert_eq!(in_shell(&repo, "scoped", "echo x > a.md"), None, "{scoped}");
+    }
+    // Reading and committing stay allowed from inside the plans folder.
+    assert_eq!(in_shell(&repo, "reader", "cd docs/superpowers/plans"), None);
+    assert_eq!(in_shell(&repo, "reader", "cat x.md && sha256sum x.md && git commit -m 'plan x'"), None);
+}
+
+#[test]
+fn a_shell_over_its_state_cap_fails_closed_on_guarded_names() {
+    let repo = Repo::new();
+    for n in 0..crate::persistent::MAX_STATES + 2 {
+        assert_eq!(in_shell(&repo, "big", &format!("cd /tmp/d{n}")), None);
+    }
+    let overflow = "BLOCKED [approval-gates]: this persistent shell's earlier commands left too many possible states to track, and this command names a guarded path; start a new shell";
+    assert_eq!(in_shell(&repo, "big", "cat docs/superpowers/plans/x.md").as_deref(), Some(overflow));
+    assert_eq!(in_shell(&repo, "big", "ls && make test"), None);
+    crate::persistent::drop_shell("big");
+    assert_eq!(in_shell(&repo, "big", "cat docs/superpowers/plans/x.md"), None);
+    // A command too large to read leaves the shell somewhere unknown.
+    let huge = format!("cd sub; {}", "echo x; ".repeat(200_000));
+    assert_eq!(in_shell(&repo, "huge", &huge), None);
+    assert_eq!(in_shell(&repo, "huge", "echo x > docs/superpowers/plans/x.md").as_deref(), Some(overflow));
+}

@@ -19,6 +19,13 @@ pub enum Content {
     EditsNewStrings,
     /// The gates do not judge this text (`str_replace_editor create`, per seed 000).
     Invisible,
+    /// The first of these string fields that is present.
+    FirstOf(&'static [&'static str]),
+    /// `field` of every element of `edits` (`edit_file`'s `newText`).
+    EditsOf(&'static str),
+    /// A tool this table only knows by the words of its name: the first content field it
+    /// recognises, else the new texts of its `edits`.
+    Recognised,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +33,19 @@ pub enum Action {
     WriteFile {
         path_field: &'static str,
         content: Content,
+    },
+    /// A write of every one of these path fields that is present (an MCP tool).
+    WriteEach {
+        path_fields: &'static [&'static str],
+        content: Content,
+    },
+    /// Creates a directory: a write of its path, except the plans folder itself.
+    CreateDirectory {
+        path_field: &'static str,
+    },
+    /// A patch (either format, see [`crate::patch`]) in the first of these fields that holds one.
+    Patch {
+        fields: &'static [&'static str],
     },
     Bash,
     /// Starts more work whose text may reference plans (D-7, P-4).
@@ -53,14 +73,173 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
         "Write" => WriteFile { path_field: "file_path", content: Content::Field("content") },
         "Edit" => WriteFile { path_field: "file_path", content: Content::Field("new_string") },
         "MultiEdit" => WriteFile { path_field: "file_path", content: Content::EditsNewStrings },
-        "NotebookEdit" => WriteFile { path_field: "notebook_path", content: Content::Field("new_source") },
         "Bash" => Bash,
         "Task" | "Agent" => Dispatch { text_field: "prompt" },
         "workflow" => Dispatch { text_field: "script" },
         "send_message" => Dispatch { text_field: "message" },
         "ralph" => Dispatch { text_field: "objective" },
-        _ => Unguarded,
+        "apply_patch" => Patch { fields: &["input", "patch", "command"] },
+        "notebook_edit" | "NotebookEdit" => {
+            WriteFile { path_field: "notebook_path", content: Content::Field("new_source") }
+        }
+        _ => match name.strip_prefix("mcp__") {
+            Some(rest) => mcp_action(rest, args),
+            None => Unguarded,
+        },
     }
+}
+
+/// Fields that name the file a tool writes.
+const PATH_FIELDS: &[&str] = &[
+    "path",
+    "file_path",
+    "filePath",
+    "filename",
+    "file",
+    "target",
+    "target_path",
+    "targetPath",
+    "destination",
+    "destination_path",
+    "dest",
+    "to",
+    "output",
+    "output_path",
+    "outputPath",
+    "new_path",
+    "newPath",
+    "notebook_path",
+];
+/// Path fields plus the source of a move, rename or removal, which is written too.
+const PATH_AND_SOURCE_FIELDS: &[&str] = &[
+    "path",
+    "file_path",
+    "filePath",
+    "filename",
+    "file",
+    "target",
+    "target_path",
+    "targetPath",
+    "destination",
+    "destination_path",
+    "dest",
+    "to",
+    "output",
+    "output_path",
+    "outputPath",
+    "new_path",
+    "newPath",
+    "notebook_path",
+    "source",
+    "src",
+    "from",
+    "old_path",
+    "oldPath",
+];
+/// Fields that carry the text a tool writes.
+pub const CONTENT_FIELDS: &[&str] =
+    &["content", "text", "newText", "new_string", "new_source", "file_text", "contents", "data", "body"];
+/// Words of a tool name that say it writes files.
+const WRITE_WORDS: &[&str] = &[
+    "write",
+    "edit",
+    "create",
+    "save",
+    "append",
+    "put",
+    "patch",
+    "apply",
+    "move",
+    "rename",
+    "copy",
+    "delete",
+    "remove",
+    "upload",
+    "download",
+    "replace",
+    "insert",
+    "update",
+    "overwrite",
+    "modify",
+    "set",
+    "mkdir",
+    "touch",
+    "truncate",
+    "rm",
+    "mv",
+    "cp",
+    "unlink",
+    "store",
+    "export",
+    "extract",
+];
+/// Words that say the written file's old path goes away too.
+const MOVE_WORDS: &[&str] = &["move", "rename", "delete", "remove", "mv", "rm", "unlink"];
+/// Words of a tool name that say it runs a shell command.
+const RUN_WORDS: &[&str] = &["run", "exec", "execute", "shell", "bash", "sh", "terminal", "command", "cmd"];
+
+/// `mcp__<server>__<tool>`: the filesystem server's writers by name, then the rule for the rest
+/// (P-16). Only a tool whose name says it writes or runs reads its arguments, so any other MCP
+/// tool costs a name split.
+fn mcp_action(rest: &str, args: &dyn ToolArgs) -> Action {
+    use Action::*;
+    let tool = rest.rsplit("__").next().unwrap_or(rest);
+    match tool {
+        "write_file" => return WriteFile { path_field: "path", content: Content::Field("content") },
+        "edit_file" => return WriteFile { path_field: "path", content: Content::EditsOf("newText") },
+        "move_file" => return WriteEach { path_fields: &["source", "destination"], content: Content::Invisible },
+        "create_directory" => return CreateDirectory { path_field: "path" },
+        _ => {}
+    }
+    // One pass over the name; a word longer than any listed word is none of them.
+    let mut buffer = [0u8; 16];
+    let (mut runs, mut writes, mut moves, mut patches) = (false, false, false, false);
+    for word in name_words(tool).filter(|word| word.len() <= 16) {
+        let lower = buffer.get_mut(..word.len()).unwrap_or_default();
+        lower.copy_from_slice(word.as_bytes());
+        lower.make_ascii_lowercase();
+        let is = |list: &[&str]| list.iter().any(|known| known.as_bytes() == &*lower);
+        runs |= is(RUN_WORDS);
+        writes |= is(WRITE_WORDS);
+        moves |= is(MOVE_WORDS);
+        patches |= is(&["patch", "apply"]);
+    }
+    if runs && args.string("command").is_some() {
+        return Bash;
+    }
+    if !writes {
+        return Unguarded;
+    }
+    if patches {
+        let fields: &'static [&'static str] = &["patch", "diff", "input", "content"];
+        if fields.iter().any(|field| args.string(field).is_some_and(|text| crate::patch::is_patch(&text))) {
+            return Patch { fields };
+        }
+    }
+    let path_fields = if moves { PATH_AND_SOURCE_FIELDS } else { PATH_FIELDS };
+    WriteEach { path_fields, content: Content::Recognised }
+}
+
+/// The words of a tool name: split at `_`, `-`, `.`, digits and camelCase humps, without
+/// allocating (every MCP call pays for this).
+fn name_words(name: &str) -> impl Iterator<Item = &str> {
+    let mut rest = name;
+    std::iter::from_fn(move || {
+        let start = rest.find(|c: char| c.is_ascii_alphabetic())?;
+        rest = rest.get(start..)?;
+        let mut end = rest.len();
+        let mut previous_lower = false;
+        for (at, c) in rest.char_indices() {
+            if !c.is_ascii_alphabetic() || (c.is_ascii_uppercase() && previous_lower) {
+                end = at;
+                break;
+            }
+            previous_lower = c.is_ascii_lowercase();
+        }
+        let word = rest.get(..end)?;
+        rest = rest.get(end..)?;
+        Some(word)
+    })
 }
 
 /// The new texts a write carries, fetched only for a target under the plans folder. `None` means
@@ -73,5 +252,28 @@ pub fn new_texts(args: &dyn ToolArgs, content: Content) -> Option<Vec<String>> {
             texts.filter(|texts| !texts.is_empty())
         }
         Content::Invisible => None,
+        Content::FirstOf(fields) => fields.iter().find_map(|field| args.string(field)).map(|text| vec![text]),
+        Content::EditsOf(field) => {
+            let texts: Option<Vec<String>> = args.strings_of("edits", field)?.into_iter().collect();
+            texts.filter(|texts| !texts.is_empty())
+        }
+        Content::Recognised => new_texts(args, Content::FirstOf(CONTENT_FIELDS))
+            .or_else(|| new_texts(args, Content::EditsOf("newText")))
+            .or_else(|| new_texts(args, Content::EditsNewStrings)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_words;
+
+    #[test]
+    fn tool_names_split_into_words() {
+        let words = |name| name_words(name).collect::<Vec<_>>();
+        assert_eq!(words("write_file"), ["write", "file"]);
+        assert_eq!(words("saveNote2Disk"), ["save", "Note", "Disk"]);
+        assert_eq!(words("append-text.v2"), ["append", "text", "v"]);
+        assert_eq!(words("URLFetch"), ["URLFetch"]);
+        assert_eq!(words("__"), Vec::<&str>::new());
     }
 }

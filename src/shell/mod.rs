@@ -19,6 +19,8 @@ mod writers;
 
 use std::path::{Path, PathBuf};
 
+pub use walk::Scope;
+
 /// Commands longer than this are not parsed (1 MiB).
 pub const MAX_COMMAND_BYTES: usize = 1 << 20;
 /// The parser's work budget for one command, nested scripts included, in tree-sitter progress
@@ -72,6 +74,15 @@ pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscann
         return Err(Unscannable::TooLarge);
     }
     walk::targets(command, base)
+}
+
+/// [`write_targets`] for a persistent shell in state `scope`: also every state the command may
+/// leave the shell in (P-15).
+pub fn write_targets_from(command: &str, scope: &Scope) -> Result<(Vec<PathBuf>, Vec<Scope>), Unscannable> {
+    if command.len() > MAX_COMMAND_BYTES {
+        return Err(Unscannable::TooLarge);
+    }
+    walk::targets_from(command, scope)
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! pipeline elements get a copy that is dropped when they end. Scripts nested in strings
 //! (`bash -c`, `eval`) are parsed again, at most [`MAX_SCRIPT_NESTING`] deep.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -13,7 +14,7 @@ use tree_sitter::{Node, TreeCursor};
 
 use super::parse::{Budget, field_name, node_kind, parse};
 use super::words::{self, Arg, Context, MAX_VALUES, Positional, TextBudget, Value, Vars};
-use super::writers::{self, Cd, Effect};
+use super::writers::{self, Cd, Effect, PatchRead};
 use super::{
     MAX_COMMAND_WORDS, MAX_EXPANDED_BYTES, MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH,
     Unscannable,
@@ -21,25 +22,27 @@ use super::{
 use crate::paths;
 
 pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
-    let mut walker = Walker {
-        budget: Budget::new(MAX_PARSE_CHECKS),
-        found: Vec::new(),
-        seen: HashSet::new(),
-        too_many: false,
-        text: TextBudget::new(MAX_EXPANDED_BYTES),
-        home: std::env::var("HOME").ok().filter(|home| home.starts_with('/')),
-    };
-    let mut scope = Scope::new(base);
+    let mut walker = Walker::new(false);
+    let mut scope = Scope::fresh(base);
     walker.script(command, &mut scope, 0)?;
-    if walker.too_many {
-        return Err(Unscannable::TooManyTargets);
-    }
-    Ok(walker.found)
+    walker.finish().map(|(found, _)| found)
 }
 
-/// What a shell carries from one command to the next.
-#[derive(Clone)]
-struct Scope {
+/// The files `command` writes when run in `scope` (a persistent shell's state), and every state
+/// it may leave: after each `cd` of the shell itself, and at its end.
+pub fn targets_from(command: &str, scope: &Scope) -> Result<(Vec<PathBuf>, Vec<Scope>), Unscannable> {
+    let mut walker = Walker::new(true);
+    let mut scope = scope.clone();
+    walker.script(command, &mut scope, 0)?;
+    let (found, mut states) = walker.finish()?;
+    states.push(scope);
+    Ok((found, states))
+}
+
+/// What a shell carries from one command to the next. A persistent shell keeps a set of them
+/// between calls (P-15): whatever field is added here must be merged in [`Scope::merge`].
+#[derive(Clone, PartialEq)]
+pub struct Scope {
     base: PathBuf,
     oldpwd: Option<PathBuf>,
     /// `pushd`'s stack.
@@ -50,7 +53,7 @@ struct Scope {
 }
 
 /// The state a line can define besides variables and directories.
-#[derive(Clone, Default)]
+#[derive(Clone, Default, PartialEq)]
 struct Defined {
     /// `$0`, `$1`, …: known inside a function the line calls or a `bash -c '…' a b` it runs.
     positional: Option<Rc<Positional>>,
@@ -66,6 +69,27 @@ struct Defined {
 /// A value scopes share, allocated when first written: most command lines define nothing.
 #[derive(Clone)]
 struct Shared<T>(Option<Rc<T>>);
+
+impl<T: PartialEq> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b) || a == b,
+            (a, b) => a.is_none() && b.is_none(),
+        }
+    }
+}
+
+impl Defined {
+    /// Roughly the bytes these definitions hold (a persistent shell's state cap).
+    fn weight(&self) -> usize {
+        let functions: usize = self.functions.iter().map(|(name, body)| name.len() + body.len()).sum();
+        let aliases: usize = self.aliases.iter().map(|(name, value)| name.len() + value.len()).sum();
+        let links: usize =
+            self.links.iter().map(|(link, target)| link.as_os_str().len() + target.as_os_str().len()).sum();
+        let input = self.input.as_ref().map_or(0, |input| input.len());
+        functions + aliases + links + input
+    }
+}
 
 impl<T> Default for Shared<T> {
     fn default() -> Self {
@@ -91,7 +115,8 @@ const MAX_LINK_HOPS: usize = 8;
 const MAX_READ_LINES: usize = MAX_VALUES;
 
 impl Scope {
-    fn new(base: &Path) -> Self {
+    /// A shell that has just started in `base`.
+    pub fn fresh(base: &Path) -> Scope {
         Scope {
             base: base.to_path_buf(),
             oldpwd: None,
@@ -146,6 +171,58 @@ impl Scope {
         self.defined.read()?.aliases.get(name).cloned()
     }
 
+    /// Whether `other` is in the same directories (`$PWD`, `$OLDPWD`, the `pushd` stack) with the
+    /// same functions, aliases and links: only such states fold into one.
+    pub fn same_place(&self, other: &Scope) -> bool {
+        self.base == other.base
+            && self.oldpwd == other.oldpwd
+            && self.dirs == other.dirs
+            && self.defined == other.defined
+    }
+
+    /// Folds `other` (same place) into this one: a variable takes the values of both, or, set in
+    /// one only, may also be empty; past [`MAX_VALUES`] it is unknown.
+    pub fn merge(&mut self, other: &Scope) {
+        if Rc::ptr_eq(&self.vars, &other.vars) || self.vars == other.vars {
+            return;
+        }
+        let unset = Value { text: String::new(), dynamic: false };
+        let vars = Rc::make_mut(&mut self.vars);
+        let names: Vec<String> = vars.keys().chain(other.vars.keys()).cloned().collect();
+        for name in names {
+            let mut values = vars.remove(&name).unwrap_or_else(|| vec![unset.clone()]);
+            for value in other.vars.get(&name).map_or_else(|| vec![unset.clone()], Clone::clone) {
+                if !values.contains(&value) {
+                    values.push(value);
+                }
+            }
+            if values.len() <= MAX_VALUES {
+                vars.insert(name, values);
+            }
+        }
+    }
+
+    /// Roughly the bytes this state holds.
+    pub fn weight(&self) -> usize {
+        let dirs: usize = self.dirs.iter().map(|dir| dir.as_os_str().len()).sum();
+        let vars: usize = self
+            .vars
+            .iter()
+            .map(|(name, values)| name.len() + values.iter().map(|v| v.text.len() + 8).sum::<usize>())
+            .sum();
+        let defined = self.defined.read().map_or(0, Defined::weight);
+        self.base.as_os_str().len()
+            + self.oldpwd.as_ref().map_or(0, |dir| dir.as_os_str().len())
+            + dirs
+            + vars
+            + defined
+    }
+
+    /// The same directories, no variables.
+    pub fn without_vars(&self) -> Scope {
+        Scope { vars: Rc::default(), ..self.clone() }
+    }
+
     fn forget(&mut self, name: &str) {
         if self.vars.contains_key(name) {
             Rc::make_mut(&mut self.vars).remove(name);
@@ -180,6 +257,36 @@ struct Walker {
     /// The text the command, its nested scripts and its expansions may amount to.
     text: TextBudget,
     home: Option<String>,
+    /// How many scopes that are dropped when they end (subshells, functions, `bash -c`) the walk
+    /// is inside of: a `cd` at 0 changes the shell itself.
+    isolated: usize,
+    /// The shell's states after each of its own `cd`s, kept for a persistent shell.
+    states: Option<Vec<Scope>>,
+    /// The file `cat` feeds the command being judged through a pipe, if that is all it does.
+    piped_file: RefCell<Option<Arg>>,
+}
+
+impl Walker {
+    fn new(keep_states: bool) -> Walker {
+        Walker {
+            budget: Budget::new(MAX_PARSE_CHECKS),
+            found: Vec::new(),
+            seen: HashSet::new(),
+            too_many: false,
+            text: TextBudget::new(MAX_EXPANDED_BYTES),
+            home: std::env::var("HOME").ok().filter(|home| home.starts_with('/')),
+            isolated: 0,
+            states: keep_states.then(Vec::new),
+            piped_file: RefCell::new(None),
+        }
+    }
+
+    fn finish(self) -> Result<(Vec<PathBuf>, Vec<Scope>), Unscannable> {
+        if self.too_many {
+            return Err(Unscannable::TooManyTargets);
+        }
+        Ok((self.found, self.states.unwrap_or_default()))
+    }
 }
 
 /// A node the cursor is inside of.
@@ -374,6 +481,7 @@ impl Walker {
             _ if parent_kind == Some("pipeline") && node.is_named() => frame.restore = Some(Box::new(scope.clone())),
             _ => {}
         }
+        self.isolated += usize::from(frame.restore.is_some());
         match kind {
             "heredoc_body" => {
                 // A quoted delimiter makes the body plain data; otherwise its substitutions run.
@@ -500,12 +608,16 @@ impl Walker {
                     if let (Some(stdin), Some(command)) = (parts.stdin, last_command(body, scratch)) {
                         self.fed_command(command, stdin, walk, scope, scratch)?;
                     }
+                    if let Some(command) = last_command(body, scratch) {
+                        self.fed_patch(command, &parts.files, walk, scope, scratch)?;
+                    }
                 }
             }
             _ => {}
         }
         if let Some(saved) = &frame.restore {
             *scope = Scope::clone(saved);
+            self.isolated = self.isolated.saturating_sub(1);
         }
         if let Some(input) = &frame.input {
             scope.set_input(input.clone());
@@ -583,6 +695,13 @@ impl Walker {
         };
         let words = command_words(previous, scratch);
         let argv = self.expand_words(&words, walk, scope, scratch)?;
+        // `cat x.patch | git apply`: the file a patch reads through the pipe.
+        if let [cat, file] = argv.as_slice()
+            && cat.text == "cat"
+            && !cat.dynamic
+        {
+            self.piped_file.replace(Some(file.clone()));
+        }
         // Only a line with `echo` or `printf` in it can print known text.
         let prints = argv.iter().any(|arg| matches!(arg.text.rsplit('/').next(), Some("echo" | "printf")));
         if let Some(text) = prints.then(|| writers::printed_by(&argv)).flatten() {
@@ -696,6 +815,18 @@ impl Walker {
         }
         let mut effects = Vec::new();
         writers::analyze_fed(&argv, stdin_text.as_deref(), &upstream.producer, &mut effects);
+        let piped = self.piped_file.take();
+        if effects.iter().any(|effect| matches!(effect, Effect::Patch(_))) {
+            let input = self.input_file(&files, walk, scope, scratch)?.or(piped);
+            for effect in &mut effects {
+                if let Effect::Patch(read) = effect
+                    && read.file.is_none()
+                    && read.stdin.is_none()
+                {
+                    read.file = input.clone();
+                }
+            }
+        }
         self.apply(effects, walk, scope, false)
     }
 
@@ -784,6 +915,75 @@ impl Walker {
         }
     }
 
+    /// The file a command's `<` redirection reads, when it has one.
+    fn input_file<'t>(
+        &self,
+        files: &[Node<'t>],
+        walk: &Walk,
+        scope: &Scope,
+        scratch: &mut TreeCursor<'t>,
+    ) -> Result<Option<Arg>, Unscannable> {
+        for &file in files.iter().filter(|f| walk.counts(**f)) {
+            let parts = children(file, scratch);
+            if !parts.iter().any(|(child, _)| node_kind(*child) == "<") {
+                continue;
+            }
+            let destinations: Vec<Node> =
+                parts.iter().filter(|(_, field)| *field == Some("destination")).map(|(child, _)| *child).collect();
+            if let Some(group) = word_groups(&destinations, walk.source).first().copied() {
+                let mut args = Vec::new();
+                self.expand(group, walk, scope, scratch, &mut args)?;
+                return Ok(args.into_iter().next());
+            }
+        }
+        Ok(None)
+    }
+
+    /// A patch the command applies: read at check time (bounded), each file its headers name is
+    /// written; a patch that cannot be read writes what its command's words name of the guarded
+    /// locations.
+    fn patch(&mut self, read: PatchRead, scope: &Scope) {
+        let base = paths::absolute(&read.base, &scope.base);
+        let cwd = match &read.chdir {
+            Some(dir) => paths::absolute(&dir.text, &base),
+            None => base,
+        };
+        let root = match &read.prefix {
+            Some(prefix) => paths::absolute(&prefix.text, &cwd),
+            None => cwd.clone(),
+        };
+        let text = match (&read.stdin, &read.file) {
+            (Some(text), None) => Some(text.clone()),
+            (_, Some(file)) if !file.dynamic && !file.pipe => read_bounded(&paths::absolute(&file.text, &cwd)),
+            _ => None,
+        };
+        let mut written = Vec::new();
+        let parsed = text.is_some_and(|text| {
+            read.strips.iter().all(|&strip| match crate::patch::files_written(&text, crate::patch::Strip(strip)) {
+                Ok(files) => {
+                    written.extend(files.into_iter().map(|file| file.path));
+                    true
+                }
+                Err(_) => false,
+            })
+        });
+        if !parsed {
+            // An option's value (`--directory=x`) is the word's path.
+            let named = |word: &str| match word.split_once('=') {
+                Some((option, value)) if option.starts_with('-') => value.to_string(),
+                _ => word.to_string(),
+            };
+            let seen = read.words.iter().chain(read.file.iter());
+            for word in seen.filter(|word| paths::names_guarded_location(&word.text)) {
+                self.add(&named(&word.text), &cwd, scope.links());
+            }
+            return;
+        }
+        for path in written {
+            self.add(&path, &root, scope.links());
+        }
+    }
+
     /// `cd x && bash <<'EOF' … EOF` as tree-sitter reads it: the heredoc on the list. The last
     /// command reads it; only what it runs or writes is new.
     fn fed_command<'t>(
@@ -801,6 +1001,33 @@ impl Walker {
         let mut effects = Vec::new();
         writers::analyze(&argv, Some(&text), &mut effects);
         self.apply(effects, walk, scope, true)
+    }
+
+    /// `cd x && patch -p1 < f` as tree-sitter reads it: the `<` on the list. Only a patch the
+    /// last command applies is new.
+    fn fed_patch<'t>(
+        &mut self,
+        command: Node<'t>,
+        files: &[Node<'t>],
+        walk: &mut Walk,
+        scope: &mut Scope,
+        scratch: &mut TreeCursor<'t>,
+    ) -> Result<(), Unscannable> {
+        let Some(input) = self.input_file(files, walk, scope, scratch)? else { return Ok(()) };
+        let mut words = command_words(command, scratch);
+        words.retain(|word| walk.counts(*word));
+        let argv = self.expand_words(&words, walk, scope, scratch)?;
+        let mut effects = Vec::new();
+        writers::analyze(&argv, None, &mut effects);
+        for effect in effects {
+            if let Effect::Patch(mut read) = effect
+                && read.file.is_none()
+            {
+                read.file = Some(input.clone());
+                self.patch(read, scope);
+            }
+        }
+        Ok(())
     }
 
     /// A heredoc body as it reaches the command, or a here-string's word.
@@ -1055,12 +1282,18 @@ impl Walker {
                 }
                 Effect::Script(script) => {
                     let mut child = scope.child(None);
-                    self.script(&script, &mut child, walk.nesting + 1)?;
+                    self.isolated += 1;
+                    let ran = self.script(&script, &mut child, walk.nesting + 1);
+                    self.isolated = self.isolated.saturating_sub(1);
+                    ran?;
                 }
                 Effect::Run { script, positional, complete } => {
                     let values = positional.into_iter().map(|arg| Value { text: arg.text, dynamic: arg.dynamic });
                     let mut child = scope.child(Some(Positional { values: values.collect(), complete }));
-                    self.script(&script, &mut child, walk.nesting + 1)?;
+                    self.isolated += 1;
+                    let ran = self.script(&script, &mut child, walk.nesting + 1);
+                    self.isolated = self.isolated.saturating_sub(1);
+                    ran?;
                 }
                 Effect::Link { link, target } => {
                     let link = paths::absolute(&link.text, &scope.base);
@@ -1070,10 +1303,18 @@ impl Walker {
                         scope.defined.make_mut().links.push((link, target));
                     }
                 }
+                Effect::Patch(read) => self.patch(read, scope),
                 _ if only_new => {}
                 Effect::Eval(script) => self.script(&script, scope, walk.nesting + 1)?,
                 Effect::Forget(name) => scope.forget(&name),
-                Effect::Cd(cd) => self.cd(cd, scope),
+                Effect::Cd(cd) => {
+                    self.cd(cd, scope);
+                    if self.isolated == 0
+                        && let Some(states) = &mut self.states
+                    {
+                        states.push(scope.clone());
+                    }
+                }
             }
         }
         Ok(())
@@ -1207,6 +1448,20 @@ fn read_known(args: &[Arg], input: &str, scope: &mut Scope) {
             .collect();
         scope.assign(name, values);
     }
+}
+
+/// A patch file's text, at most [`crate::patch::MAX_PATCH_BYTES`] + 1 bytes of it (the parser
+/// refuses the rest); `None` when it cannot be read.
+fn read_bounded(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let limit = u64::try_from(crate::patch::MAX_PATCH_BYTES).unwrap_or(u64::MAX).saturating_add(1);
+    // Only a regular file: a FIFO or a terminal would block the check.
+    if !std::fs::metadata(path).ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).ok()?.take(limit).read_to_end(&mut bytes).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// The command that runs last in a list or pipeline.

@@ -57,6 +57,29 @@ pub enum Effect {
     Eval(String),
     /// A variable given a value the walk cannot know (`read`, `mapfile`).
     Forget(String),
+    /// Applies a patch (`git apply`, `git am`, `patch`): the walk reads it and writes the files
+    /// its headers name (P-14).
+    Patch(PatchRead),
+}
+
+/// Where a patch comes from and how its paths are placed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PatchRead {
+    /// `None`: the command's standard input.
+    pub file: Option<Arg>,
+    /// The text on standard input when the line shows it (a heredoc, a here-string, `echo … |`).
+    pub stdin: Option<String>,
+    /// `-p` levels to try: one when given, else the tool's defaults.
+    pub strips: Vec<usize>,
+    /// `patch -d`: the directory everything, the patch file included, is relative to.
+    pub chdir: Option<Arg>,
+    /// `git apply --directory`: prepended to the patch's paths.
+    pub prefix: Option<Arg>,
+    /// The wrapper's directory (`git -C`), under which all of it happens.
+    pub base: String,
+    /// The command's words: when the patch cannot be read, those that name a guarded location
+    /// are what it writes.
+    pub words: Vec<Arg>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -681,23 +704,9 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
             perl(rest, sink);
             None
         }
-        "git" => git(rest, sink),
+        "git" => git(rest, stdin, sink),
         "patch" => {
-            let mut files = Vec::new();
-            options(
-                rest,
-                &spec("BDdFgiopruVYz", &["output", "reject-file", "input", "directory"]),
-                |item| match item {
-                    Item::Short('o' | 'r', file) | Item::Long("output" | "reject-file", Some(file)) => {
-                        sink.write(&file)
-                    }
-                    Item::Operand(arg) => files.push(arg),
-                    _ => {}
-                },
-            );
-            if let Some(original) = files.first() {
-                sink.write(original);
-            }
+            patch_command(rest, stdin, sink);
             None
         }
         "sort" => {
@@ -1722,7 +1731,7 @@ fn perl(args: &[Arg], sink: &mut Sink) {
 }
 
 /// `git [-C dir] checkout|restore … -- <paths>`, `git rm`, `git mv`.
-fn git(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+fn git(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
     let mut dir = String::new();
     let mut dynamic = false;
     let long = ["git-dir", "work-tree", "namespace", "super-prefix", "config-env", "exec-path"];
@@ -1751,7 +1760,11 @@ fn git(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
         open: sink.job.open,
     };
     let mut inner = Sink { job: &job, out: &mut *sink.out };
-    git_subcommand(&sub.text, &job.args, &mut inner);
+    match sub.text.as_str() {
+        // What they write is what their patches name.
+        "apply" | "am" => git_patch(&sub.text, &job.args, stdin, &mut inner),
+        sub => git_subcommand(sub, &job.args, &mut inner),
+    }
     None
 }
 
@@ -1890,6 +1903,93 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
         "mv" => copy_like(args, "git mv", sink),
         _ if GIT_READERS.contains(&sub) => {}
         _ => unknown::analyze(sub, args, None, sink),
+    }
+}
+
+/// GNU `patch`: `-o` names what it writes instead; an original-file operand is what it writes;
+/// otherwise every file the patch names, read from `-i` or stdin.
+fn patch_command(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    let mut operands = Vec::new();
+    let (mut input, mut chdir, mut strips, mut output, mut dry_run) = (None, None, Vec::new(), false, false);
+    let long = ["output", "reject-file", "input", "directory", "strip", "prefix", "basename-prefix", "suffix"];
+    options(args, &spec("BDdFgiopruVYz", &long), |item| match item {
+        Item::Short('o', file) | Item::Long("output", Some(file)) => {
+            output = true;
+            sink.write(&file)
+        }
+        Item::Short('r', file) | Item::Long("reject-file", Some(file)) => sink.write(&file),
+        Item::Short('i', file) | Item::Long("input", Some(file)) => input = Some(file),
+        Item::Short('d', dir) | Item::Long("directory", Some(dir)) => chdir = Some(dir),
+        Item::Short('p', level) | Item::Long("strip", Some(level)) => strips.extend(level.text.parse::<usize>().ok()),
+        Item::Long("dry-run", None) => dry_run = true,
+        Item::Operand(arg) => operands.push(arg),
+        _ => {}
+    });
+    if dry_run {
+        return;
+    }
+    if let Some(original) = operands.first() {
+        sink.write(original);
+    }
+    if output || !operands.is_empty() {
+        return;
+    }
+    if strips.is_empty() {
+        // A plain diff lands on its basenames; a git diff is read with `-p1`.
+        strips = vec![crate::patch::Strip::BASENAME.0, 1];
+    }
+    sink.push(Effect::Patch(PatchRead {
+        file: input,
+        stdin: stdin.map(str::to_string),
+        strips,
+        chdir,
+        prefix: None,
+        base: sink.job.dir.clone(),
+        words: args.to_vec(),
+    }));
+}
+
+/// `git apply` and `git am` write the files of the patches they are given (their operands, or
+/// stdin); `git apply --check`/`--stat`/… only read, `--cached` writes only the index.
+fn git_patch(sub: &str, args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    let mut files = Vec::new();
+    let (mut strips, mut prefix, mut reads_only, mut applies) = (Vec::new(), None, false, false);
+    let long = ["directory", "exclude", "include", "whitespace", "build-fake-ancestor", "patch-format", "resolvemsg"];
+    options(args, &spec("pC", &long), |item| match item {
+        Item::Short('p', level) => strips.extend(level.text.parse::<usize>().ok()),
+        Item::Long("directory", Some(dir)) => prefix = Some(dir),
+        Item::Long("check" | "stat" | "numstat" | "summary" | "cached", None) if sub == "apply" => reads_only = true,
+        Item::Long("apply" | "index", None) => applies = true,
+        Item::Long("abort" | "quit" | "skip" | "continue" | "show-current-patch" | "resolved", _) if sub == "am" => {
+            reads_only = true
+        }
+        Item::Operand(arg) => files.push(arg.clone()),
+        _ => {}
+    });
+    if reads_only && !applies {
+        return;
+    }
+    let template = PatchRead {
+        file: None,
+        stdin: stdin.map(str::to_string),
+        strips: if strips.is_empty() { vec![1] } else { strips },
+        chdir: None,
+        prefix,
+        base: sink.job.dir.clone(),
+        words: args.to_vec(),
+    };
+    if files.is_empty() {
+        sink.push(Effect::Patch(template));
+        return;
+    }
+    for file in files {
+        // `-` is standard input.
+        let read = if file.text == "-" && !file.dynamic {
+            template.clone()
+        } else {
+            PatchRead { file: Some(file), stdin: None, ..template.clone() }
+        };
+        sink.push(Effect::Patch(read));
     }
 }
 

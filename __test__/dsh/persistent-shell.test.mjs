@@ -1,0 +1,79 @@
+// A persistent shell in a real DSH context (P-15): the registered tool has the parameters of
+// @deepseek-ai/dsh-tool-bash-persistent (only `command`), so the guard keeps its state between
+// calls; a one-shot bash (command + workdir …) keeps none; the state goes with the agent.
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+
+import { defineTool } from '@deepseek-ai/dsh-tools'
+
+import { liveShells } from '../../lib/gates.mjs'
+import { createAgent } from '../../scripts/dsh-host.mjs'
+import { BLOCKED, openSession } from './helpers/session.mjs'
+
+const NEEDS_SPEC = `${BLOCKED}plan must carry **Spec:** pointing to openspec/changes/<id>`
+
+/** A `bash` with the given parameters that only reports what it would have run. */
+function registerBash(ctx, parameters) {
+  return ctx.tools.register(
+    defineTool({
+      name: 'bash',
+      description: 'bash stand-in: reports the command instead of running it',
+      parameters,
+      output: { schema: { type: 'string' }, render: (_args, value) => [{ type: 'text', text: value }] },
+      async execute(args) {
+        return `ran: ${args.command}`
+      },
+    }),
+  )
+}
+
+const PERSISTENT = { command: { type: 'string', required: true, description: 'The bash command to run.' } }
+const ONE_SHOT = {
+  command: { type: 'string', required: true },
+  workdir: { type: 'string' },
+  timeout: { type: 'integer' },
+}
+
+describe('a persistent bash', () => {
+  test('cd into the plans folder in one call, a write in the next: refused', async () => {
+    const s = await openSession()
+    registerBash(s.ctx, PERSISTENT)
+    assert.deepEqual(await s.call('bash', { command: 'cd docs/superpowers/plans' }), {
+      isError: false,
+      text: 'ran: cd docs/superpowers/plans',
+      value: 'ran: cd docs/superpowers/plans',
+    })
+    const write = await s.call('bash', { command: 'echo x > a.md' })
+    assert.equal(write.isError, true)
+    assert.equal(write.text, `Error: ${NEEDS_SPEC}`)
+    // Reading there stays allowed.
+    assert.equal((await s.call('bash', { command: 'cat a.md' })).isError, false)
+  })
+
+  test("another agent's shell starts fresh, and an agent's shell state ends with it", async () => {
+    const s = await openSession()
+    registerBash(s.ctx, PERSISTENT)
+    await s.call('bash', { command: 'cd docs/superpowers/plans' })
+    const before = liveShells.size
+    const other = await createAgent(s.ctx, s.repo.root)
+    const fromOther = await s.ctx.tools.execute({
+      callId: 'other-1',
+      name: 'bash',
+      arguments: { command: 'echo x > a.md' },
+      signal: new AbortController().signal,
+      agent: other.agent,
+    })
+    assert.equal(fromOther.isError, false)
+    assert.equal(liveShells.size, before + 1)
+    await other.dispose()
+    assert.equal(liveShells.size, before)
+  })
+
+  test('a one-shot bash keeps no state', async () => {
+    const s = await openSession()
+    registerBash(s.ctx, ONE_SHOT)
+    await s.call('bash', { command: 'cd docs/superpowers/plans' })
+    assert.equal((await s.call('bash', { command: 'echo x > a.md' })).isError, false)
+    assert.equal((await s.call('bash', { command: 'cd docs/superpowers/plans && echo x > a.md' })).isError, true)
+  })
+})

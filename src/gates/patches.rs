@@ -1,0 +1,43 @@
+//! Patch tools (P-14): `apply_patch` and a patch in an MCP tool's field. Each file the patch
+//! names is judged as a write; an added file's `+` lines are its visible content, an update's
+//! `+` lines per hunk are fragments (as an edit's), a deletion or a rename has none.
+
+use std::path::Path;
+
+use super::{NewTexts, ToolArgs, judge_write};
+use crate::patch::{self, Strip};
+use crate::paths;
+use crate::texts::Denial;
+
+/// The first of `fields` that holds a patch is the patch (else the first that holds a string);
+/// its paths are relative to `cwd`: a git diff's `a/`/`b/` are stripped (`-p1`), a plain diff's
+/// paths are taken as they are.
+pub fn check(args: &dyn ToolArgs, fields: &[&str], cwd: &Path) -> Option<Denial> {
+    let texts: Vec<String> = fields.iter().filter_map(|field| args.string(field)).collect();
+    let text = texts.iter().find(|text| patch::is_patch(text)).or(texts.first())?;
+    judge_patch(text, strip_of(text), cwd)
+}
+
+/// `-p1` for a git-style diff (`diff --git`, or `+++ b/…`), `-p0` for any other.
+fn strip_of(text: &str) -> Strip {
+    let git_style = text.lines().any(|line| line.starts_with("diff --git ") || line.starts_with("+++ b/"));
+    Strip(usize::from(git_style))
+}
+
+pub fn judge_patch(text: &str, strip: Strip, cwd: &Path) -> Option<Denial> {
+    match patch::files_written(text, strip) {
+        Ok(files) => files.iter().find_map(|file| {
+            let target = paths::absolute(&file.path, cwd);
+            let texts = if file.texts.is_empty() { NewTexts::invisible() } else { NewTexts::given(file.texts.clone()) };
+            judge_write(&target, &texts)
+        }),
+        // Over a cap: a fixed verdict on the raw text.
+        Err(limit) => paths::names_guarded_location(text).then_some(Denial::PatchTooLarge { limit }),
+    }
+}
+
+/// Whether `target` is the plans folder itself (any case), not a file in it.
+pub fn is_plans_folder(target: &Path) -> bool {
+    paths::plans_root(target)
+        .is_some_and(|root| target.components().count() == root.components().count() + paths::PLANS_DIR.len())
+}

@@ -1,0 +1,189 @@
+//! The state persistent shells keep between calls (P-15), in this process's memory.
+//!
+//! The guard cannot know which of a shell's earlier commands ran to the end, so a shell keeps a
+//! set of possible states: the fresh shell (a persistent shell is reset after a timeout or an
+//! exit), each state an allowed call started from (it may have failed at once), and each state
+//! it may have reached (after each `cd` of the shell itself, and at its end). States in the same
+//! directories are merged (a variable keeps the values of both). A refused call never ran and
+//! changes nothing.
+//!
+//! Memory is bounded: [`MAX_SHELLS`] shells (the least recently used is dropped, and its name
+//! remembered so it cannot come back fresh), [`MAX_STATES`] states and [`MAX_SHELL_BYTES`] per
+//! shell. A shell over a cap is *overflowed*: it keeps what fits, and from then on every command
+//! of it whose text names a guarded location is refused (fail closed), the rest judged against
+//! what it kept.
+//!
+//! The store is keyed by the caller's name for the shell and holds one kind of state per kind of
+//! shell ([`States`]); a second kind (PowerShell) is a second variant.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use crate::shell::Scope;
+
+/// The most persistent shells remembered at once.
+pub const MAX_SHELLS: usize = 64;
+/// The most possible states one shell keeps.
+pub const MAX_STATES: usize = 32;
+/// The most bytes (directories and variables) one shell's states may hold: 512 KiB.
+pub const MAX_SHELL_BYTES: usize = 512 << 10;
+/// The most names of dropped shells remembered; past it every unknown name counts as dropped.
+const MAX_DROPPED_NAMES: usize = 4_096;
+
+/// The states of one kind of shell.
+#[derive(Clone)]
+pub enum States {
+    Bash(Vec<Scope>),
+}
+
+/// What a call is judged against.
+#[derive(Clone)]
+pub struct Known {
+    pub states: States,
+    /// Over a cap: commands naming guarded locations are refused.
+    pub overflowed: bool,
+}
+
+struct Shell {
+    known: Known,
+    used: u64,
+}
+
+#[derive(Default)]
+struct Store {
+    shells: HashMap<String, Shell>,
+    clock: u64,
+    /// Hashes of names whose state was evicted to make room: they come back overflowed.
+    evicted: HashSet<u64>,
+    evicted_too_many: bool,
+}
+
+thread_local! {
+    /// One store per thread: N-API calls of one JS realm run on its thread, so a Node worker has
+    /// shells of its own.
+    static STORE: RefCell<Store> = RefCell::new(Store::default());
+}
+
+fn with_store<T>(body: impl FnOnce(&mut Store) -> T) -> Option<T> {
+    STORE.try_with(|store| store.try_borrow_mut().ok().map(|mut store| body(&mut store))).ok().flatten()
+}
+
+fn name_hash(name: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    name.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// The bash states of shell `name`; a shell never seen starts as `fresh` alone. A name whose
+/// state was evicted comes back overflowed.
+pub fn bash_states(name: &str, fresh: &Scope) -> Known {
+    // The store is unreachable only while the thread ends: nothing is known, so fail closed.
+    with_store(|store| store.known(name, fresh))
+        .unwrap_or_else(|| Known { states: States::Bash(vec![fresh.clone()]), overflowed: true })
+}
+
+/// Records what an allowed call of bash shell `name` may have left: `states`, merged and capped.
+pub fn record_bash(name: &str, states: Vec<Scope>, overflowed: bool) {
+    let (states, capped) = merge_capped(states);
+    let known = Known { states: States::Bash(states), overflowed: overflowed || capped };
+    with_store(|store| store.record(name, known));
+}
+
+/// Forgets shell `name` (its session ended). Returns whether it was known.
+pub fn drop_shell(name: &str) -> bool {
+    with_store(|store| store.forget(name)).unwrap_or(false)
+}
+
+impl Store {
+    fn known(&mut self, name: &str, fresh: &Scope) -> Known {
+        self.clock += 1;
+        let clock = self.clock;
+        if let Some(shell) = self.shells.get_mut(name) {
+            shell.used = clock;
+            return shell.known.clone();
+        }
+        let evicted = self.evicted_too_many || self.evicted.contains(&name_hash(name));
+        Known { states: States::Bash(vec![fresh.clone()]), overflowed: evicted }
+    }
+
+    fn record(&mut self, name: &str, known: Known) {
+        self.clock += 1;
+        let used = self.clock;
+        if !self.shells.contains_key(name) && self.shells.len() >= MAX_SHELLS {
+            self.evict_oldest();
+        }
+        self.shells.insert(name.to_string(), Shell { known, used });
+    }
+
+    fn evict_oldest(&mut self) {
+        let Some(oldest) = self.shells.iter().min_by_key(|(_, shell)| shell.used).map(|(name, _)| name.clone()) else {
+            return;
+        };
+        self.shells.remove(&oldest);
+        if self.evicted.len() >= MAX_DROPPED_NAMES {
+            self.evicted_too_many = true;
+        } else {
+            self.evicted.insert(name_hash(&oldest));
+        }
+    }
+
+    fn forget(&mut self, name: &str) -> bool {
+        self.evicted.remove(&name_hash(name));
+        self.shells.remove(name).is_some()
+    }
+}
+
+/// States in the same place folded together, in order of first appearance; past [`MAX_STATES`]
+/// or [`MAX_SHELL_BYTES`] the rest is dropped (then variables) and the result is capped.
+fn merge_capped(states: Vec<Scope>) -> (Vec<Scope>, bool) {
+    let mut merged: Vec<Scope> = Vec::new();
+    for state in states {
+        match merged.iter_mut().find(|kept| kept.same_place(&state)) {
+            Some(kept) => kept.merge(&state),
+            None => merged.push(state),
+        }
+    }
+    let mut capped = merged.len() > MAX_STATES;
+    merged.truncate(MAX_STATES);
+    if merged.iter().map(Scope::weight).sum::<usize>() > MAX_SHELL_BYTES {
+        capped = true;
+        merged = merged.iter().map(Scope::without_vars).collect();
+        merged.dedup_by(|a, b| a == b);
+    }
+    (merged, capped)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    #[test]
+    fn states_in_the_same_place_merge_and_the_count_is_capped() {
+        let states: Vec<Scope> = (0..MAX_STATES + 5).map(|n| Scope::fresh(Path::new(&format!("/d{n}")))).collect();
+        let (kept, capped) = merge_capped(states);
+        assert_eq!(kept.len(), MAX_STATES);
+        assert!(capped);
+        let same = vec![Scope::fresh(Path::new("/a")), Scope::fresh(Path::new("/a"))];
+        let (kept, capped) = merge_capped(same);
+        assert!(kept == vec![Scope::fresh(Path::new("/a"))] && !capped);
+    }
+
+    #[test]
+    fn the_least_recently_used_shell_is_evicted_and_comes_back_overflowed() {
+        let mut store = Store::default();
+        let fresh = Scope::fresh(Path::new("/repo"));
+        let known = || Known { states: States::Bash(vec![Scope::fresh(Path::new("/repo"))]), overflowed: false };
+        for n in 0..=MAX_SHELLS {
+            store.record(&format!("s{n}"), known());
+        }
+        assert_eq!(store.shells.len(), MAX_SHELLS);
+        assert!(store.known("s0", &fresh).overflowed);
+        assert!(!store.known("s1", &fresh).overflowed);
+        assert!(!store.known("never-seen", &fresh).overflowed);
+        store.forget("s0");
+        assert!(!store.known("s0", &fresh).overflowed);
+    }
+}
