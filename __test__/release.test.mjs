@@ -152,11 +152,13 @@ test('the loader finds the binding in its scoped platform package', (t) => {
   }
 })
 
-test('the Linux gnu release binary needs at most GLIBC_2.17', async (t) => {
-  const binary = join(root, 'npm/linux-x64-gnu', `${pkg.napi.binaryName}.linux-x64-gnu.node`)
-  if (!existsSync(binary)) return t.skip('npm run pack:release has not built it here')
-  if (spawnSync('readelf', ['--version']).status !== 0) return t.skip('readelf is not installed')
-  const { glibcVersionsOf } = await import('../scripts/release/tools.mjs')
-  const needed = glibcVersionsOf(binary).at(-1)
-  assert.ok(needed[0] === 2 && needed[1] <= 17, `needs GLIBC_${needed.join('.')}`)
-})
+for (const platform of ['linux-x64-gnu', 'linux-arm64-gnu']) {
+  test(`the ${platform} release binary needs at most GLIBC_2.17`, async (t) => {
+    const binary = join(root, 'npm', platform, `${pkg.napi.binaryName}.${platform}.node`)
+    if (!existsSync(binary)) return t.skip(`no release build of ${platform} here (npm run pack:release / pack:cross)`)
+    if (spawnSync('readelf', ['--version']).status !== 0) return t.skip('readelf is not installed')
+    const { glibcVersionsOf } = await import('../scripts/release/tools.mjs')
+    const needed = glibcVersionsOf(binary).at(-1)
+    assert.ok(needed[0] === 2 && needed[1] <= 17, `needs GLIBC_${needed.join('.')}`)
+  })
+}
