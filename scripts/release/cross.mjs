@@ -2,9 +2,11 @@
 // `npm run pack:cross`: the release's other Linux targets, built here as the release builds them
 // (aarch64 gnu with --use-napi-cross, both musl targets with -x / cargo-zigbuild), packed into
 // dist/ beside pack:release's tarballs. `--run-arm64` then loads the arm64 gnu package through the
-// packed main package under qemu-aarch64 (Debian's qemu-user, with its aarch64 glibc).
+// packed main package under qemu-aarch64 (Debian's qemu-user, with its aarch64 glibc and libstdc++).
+// `--run-arm64-only` skips the builds (they are in dist/ already).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 import { buildTarget, distDir, packPlatform, placeArtifacts, root, run, tarballName } from './tools.mjs'
@@ -24,20 +26,22 @@ function assertMusl(binary) {
 
 /** apt-get as root (CI), else the tool must already be there. */
 function ensureQemu() {
-  if (existsSync('/usr/bin/qemu-aarch64') && existsSync(join(ARM64_SYSROOT, 'lib/ld-linux-aarch64.so.1'))) return true
+  const sysrootFiles = ['lib/ld-linux-aarch64.so.1', 'lib/libstdc++.so.6']
+  if (existsSync('/usr/bin/qemu-aarch64') && sysrootFiles.every((file) => existsSync(join(ARM64_SYSROOT, file)))) return true
   if (process.getuid?.() !== 0) return false
   run('apt-get', ['update', '-qq'])
-  run('apt-get', ['install', '-y', '-qq', '-o', 'DPkg::Lock::Timeout=600', 'qemu-user', 'libc6-arm64-cross'])
+  run('apt-get', ['install', '-y', '-qq', '-o', 'DPkg::Lock::Timeout=600', 'qemu-user', 'libc6-arm64-cross', 'libstdc++6-arm64-cross'])
   return true
 }
 
 /** An arm64 consumer: the packed main package and arm64 platform package under node_modules. */
 function runArm64() {
   if (!ensureQemu()) {
-    console.log('SKIPPED arm64 run: qemu-user and libc6-arm64-cross are not installed and this is not root')
+    console.log('SKIPPED arm64 run: qemu-user, libc6-arm64-cross and libstdc++6-arm64-cross are not installed and this is not root')
     return
   }
-  const dir = join(root, 'target/release-arm64')
+  // Outside the repository: inside it, `require('approval-gates')` is the package's self-reference.
+  const dir = join(tmpdir(), 'approval-gates-arm64')
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(join(dir, 'node_modules/@approval-gates'), { recursive: true })
   const { name, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
@@ -63,14 +67,15 @@ function runArm64() {
 
 async function main(argv) {
   const started = Date.now()
-  for (const triple of CROSS_TARGETS) {
+  const targets = argv.includes('--run-arm64-only') ? [] : CROSS_TARGETS
+  for (const triple of targets) {
     const build = await buildTarget(triple)
     if (triple.includes('musl')) assertMusl(build.binary)
     placeArtifacts(build)
     packPlatform(build.platform)
   }
-  if (argv.includes('--run-arm64')) runArm64()
-  console.log(`pack:cross built ${CROSS_TARGETS.length} targets in ${((Date.now() - started) / 1000).toFixed(0)} s`)
+  if (argv.includes('--run-arm64') || argv.includes('--run-arm64-only')) runArm64()
+  console.log(`pack:cross built ${targets.length} targets in ${((Date.now() - started) / 1000).toFixed(0)} s`)
 }
 
 main(process.argv.slice(2)).catch((error) => {

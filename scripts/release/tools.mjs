@@ -20,7 +20,9 @@ export const node22 = () => dshNode()
 
 export function run(command, args, options = {}) {
   console.log(`$ ${[command, ...args].join(' ')}`)
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options })
+  // npm is npm.cmd on Windows, which only a shell starts.
+  const shell = process.platform === 'win32' && command === 'npm'
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', shell, ...options })
   if (result.error) throw new Error(`cannot run ${command}: ${result.error.message}`)
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`)
   return result
@@ -32,8 +34,7 @@ export function withPath(dir, env = process.env) {
 
 /** npm install of scripts/release/package.json, run by Node 22 so the lzma binding is not skipped. */
 export function installNodeTools() {
-  const marker = join(toolsDir, 'node_modules/@napi-rs/lzma-linux-x64-gnu/package.json')
-  if (existsSync(marker)) return
+  if (existsSync(join(toolsDir, 'node_modules/@napi-rs/cli/package.json'))) return
   const env = withPath(dirname(node22()))
   run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-save'], { cwd: toolsDir, env })
 }
