@@ -178,8 +178,13 @@ export function packPlatform(platform) {
   rmSync(stage, { recursive: true, force: true })
   mkdirSync(stage, { recursive: true })
   for (const file of readdirSync(source)) copyFileSync(join(source, file), join(stage, file))
+  // npm links a hoisted dependency's bin into node_modules/.bin; pnpm into the main package's
+  // node_modules/.bin (node_modules/approval-gates/node_modules/.bin/approval-gates-hook).
   const hook = readdirSync(stage).find((file) => file.startsWith('approval-gates-hook'))
-  if (hook) manifest.files = [...manifest.files, hook]
+  if (hook) {
+    manifest.files = [...manifest.files, hook]
+    manifest.bin = { 'approval-gates-hook': hook }
+  }
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`)
   copyFileSync(join(root, 'LICENSE'), join(stage, 'LICENSE'))
   return npmPack(stage, tarballName(manifest.name, manifest.version))
