@@ -81,3 +81,13 @@ export const REQUEST_APPROVAL_TOOL = {
   changeId: 'the change id: the folder name under openspec/changes/',
   kind: 'what to approve: design or plan',
 }
+
+/** `approval-gates/dsh` imported where the DSH packages it needs are not installed. */
+export function missingDshPeers(missing) {
+  const specs = missing.map(([name, range]) => `'${name}@${range}'`).join(' ')
+  return (
+    `approval-gates/dsh is the DSH plugin and needs the DSH packages ${missing.map(([name]) => name).join(', ')}, ` +
+    `which are not installed: install them beside approval-gates (npm install ${specs}), ` +
+    `or use the main entry 'approval-gates', which needs nothing of DSH`
+  )
+}

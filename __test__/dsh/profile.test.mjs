@@ -14,7 +14,7 @@ const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.me
 test('package.json declares the bundle and its patch layer; the DSH packages are optional peers', () => {
   assert.deepEqual(manifest.dsh, { bundle: { patch: './cordis.patch.yml' } })
   assert.ok(manifest.files.includes('cordis.patch.yml'))
-  assert.equal(manifest.exports['./dsh'].default, './lib/dsh.mjs')
+  assert.equal(manifest.exports['./dsh'].default, './lib/dsh-entry.mjs')
   for (const name of Object.keys(manifest.peerDependencies)) {
     assert.match(name, /^@deepseek-ai\//)
     assert.equal(manifest.peerDependenciesMeta[name]?.optional, true, name)
