@@ -5,7 +5,8 @@
 //! pipeline elements get a copy that is dropped when they end. Scripts nested in strings
 //! (`bash -c`, `eval`) are parsed again, at most [`MAX_SCRIPT_NESTING`] deep.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -19,6 +20,7 @@ use super::{
     Unscannable,
 };
 use crate::paths;
+use crate::programs::{self, Invocation, MAX_SCRIPT_FILE_BYTES, Source};
 
 pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
     let mut walker = Walker {
@@ -28,6 +30,7 @@ pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> 
         too_many: false,
         text: TextBudget::new(MAX_EXPANDED_BYTES),
         home: std::env::var("HOME").ok().filter(|home| home.starts_with('/')),
+        files: HashMap::new(),
     };
     let mut scope = Scope { base: base.to_path_buf(), oldpwd: None, dirs: Vec::new(), vars: Rc::default() };
     walker.script(command, &mut scope, 0)?;
@@ -77,6 +80,9 @@ struct Walker {
     /// The text the command, its nested scripts and its expansions may amount to.
     text: TextBudget,
     home: Option<String>,
+    /// Files this command line wrote with text it shows (`cat > s.py <<EOF`), for a script run
+    /// later in the line.
+    files: HashMap<PathBuf, String>,
 }
 
 /// A node the cursor is inside of.
@@ -512,6 +518,7 @@ impl Walker {
             words.extend(parts.words);
             stdin = parts.stdin.or(stdin);
         }
+        let written_before = self.found.len();
         // Redirections open before the command runs, in the directory it starts in.
         for file in files.iter().filter(|f| walk.counts(**f)) {
             self.redirect(*file, walk, scope, scratch, &mut words)?;
@@ -523,9 +530,16 @@ impl Walker {
             Some(node) => Some(self.stdin_text(node, walk, scope, scratch)?),
             None => upstream,
         };
+        let shown = shown_text(&argv, stdin_text.as_deref());
         let mut effects = Vec::new();
         writers::analyze(&argv, stdin_text.as_deref(), &mut effects);
-        self.apply(effects, walk, scope, false)
+        self.apply(effects, walk, scope, false)?;
+        if let Some(text) = shown {
+            for path in self.found.get(written_before..).unwrap_or_default() {
+                self.files.insert(path.clone(), text.clone());
+            }
+        }
+        Ok(())
     }
 
     /// `cd x && bash <<'EOF' … EOF` as tree-sitter reads it: the heredoc on the list. The last
@@ -716,6 +730,11 @@ impl Walker {
                     let mut child = scope.clone();
                     self.script(&script, &mut child, walk.nesting + 1)?;
                 }
+                Effect::Program { invocation, dir } => self.program(&invocation, &dir, None, walk, scope)?,
+                Effect::RunFile { path, this_shell, by_shebang } => {
+                    let this_shell = this_shell && !only_new;
+                    self.run_file(&path.text, this_shell, by_shebang, walk, scope)?;
+                }
                 _ if only_new => {}
                 Effect::Eval(script) => self.script(&script, scope, walk.nesting + 1)?,
                 Effect::Forget(name) => scope.forget(&name),
@@ -723,6 +742,94 @@ impl Walker {
             }
         }
         Ok(())
+    }
+
+    /// An interpreter's program: what its options write, what the program writes (relative to
+    /// its directory) and the commands it starts, walked as nested scripts. `text` is a script
+    /// file's text already read.
+    fn program(
+        &mut self,
+        invocation: &Invocation,
+        dir: &str,
+        text: Option<String>,
+        walk: &Walk,
+        scope: &Scope,
+    ) -> Result<(), Unscannable> {
+        let base = paths::absolute(dir, &scope.base);
+        for write in &invocation.writes {
+            self.add(write, &base);
+        }
+        let text = match (&invocation.source, text) {
+            (_, Some(text)) => Some(text),
+            (Source::Text(text), None) => Some(text.clone()),
+            (Source::File(path), None) => self.file_text(path, &base),
+            (Source::Nothing, None) => return Ok(()),
+        };
+        let verdict = programs::judge(invocation.language, text.as_deref(), &invocation.args, &base);
+        for write in &verdict.writes {
+            self.add(write, &base);
+        }
+        for command in &verdict.commands {
+            let mut child = scope.clone();
+            child.base = base.clone();
+            self.script(command, &mut child, walk.nesting + 1)?;
+        }
+        Ok(())
+    }
+
+    /// `bash x.sh`, `source x.sh`, `./x`: the file's text walked as a script (in this shell for
+    /// `source`), or judged as a program when its `#!` line names another language. A file this
+    /// walk cannot read is judged by what the command line shows.
+    fn run_file(
+        &mut self,
+        path: &str,
+        this_shell: bool,
+        by_shebang: bool,
+        walk: &Walk,
+        scope: &mut Scope,
+    ) -> Result<(), Unscannable> {
+        if walk.nesting >= MAX_SCRIPT_NESTING {
+            return Ok(());
+        }
+        let Some(text) = self.file_text(path, &scope.base) else { return Ok(()) };
+        if by_shebang {
+            if let Some(language) = programs::language_of_shebang(&text) {
+                let invocation = Invocation { language, source: Source::Nothing, args: Vec::new(), writes: Vec::new() };
+                return self.program(&invocation, "", Some(text), walk, scope);
+            }
+            let shell = text.lines().next().is_none_or(|line| {
+                !line.starts_with("#!") || ["sh", "bash", "zsh", "dash", "ksh"].iter().any(|s| line.contains(s))
+            });
+            if !shell {
+                return Ok(());
+            }
+        }
+        if this_shell {
+            self.script(&text, scope, walk.nesting + 1)
+        } else {
+            let mut child = scope.clone();
+            self.script(&text, &mut child, walk.nesting + 1)
+        }
+    }
+
+    /// A script file's text at check time: what this line wrote to it, else the file (text, at
+    /// most [`MAX_SCRIPT_FILE_BYTES`]). `None` when the line changed it in a way it does not show,
+    /// or it is missing, larger or binary.
+    fn file_text(&self, path: &str, base: &Path) -> Option<String> {
+        let path = paths::absolute(path, base);
+        if let Some(text) = self.files.get(&path) {
+            return Some(text.clone());
+        }
+        if self.seen.contains(&path) {
+            return None;
+        }
+        let file = std::fs::File::open(&path).ok()?;
+        let mut bytes = Vec::new();
+        file.take(MAX_SCRIPT_FILE_BYTES + 1).read_to_end(&mut bytes).ok()?;
+        if bytes.len() as u64 > MAX_SCRIPT_FILE_BYTES || bytes.contains(&0) {
+            return None;
+        }
+        String::from_utf8(bytes).ok()
     }
 
     fn cd(&self, cd: Cd, scope: &mut Scope) {
@@ -768,11 +875,28 @@ impl Walker {
         if is_device(&path) {
             return;
         }
+        // Written again: its text is no longer the one the line showed.
+        self.files.remove(&path);
         if self.found.len() >= MAX_TARGETS {
             self.too_many = true;
         } else if self.seen.insert(path.clone()) {
             self.found.push(path);
         }
+    }
+}
+
+/// The text a command writes when the line shows it: `cat` of its heredoc or here-string, `tee`,
+/// `echo`/`printf` of static words.
+fn shown_text(argv: &[Arg], stdin: Option<&str>) -> Option<String> {
+    let (name, args) = argv.split_first()?;
+    match name.text.as_str() {
+        "cat" if args.is_empty() => stdin.map(str::to_string),
+        "tee" => stdin.map(str::to_string),
+        "echo" | "printf" if args.iter().all(|arg| !arg.dynamic) => {
+            let texts: Vec<&str> = args.iter().map(|arg| arg.text.as_str()).collect();
+            Some(texts.join(" "))
+        }
+        _ => None,
     }
 }
 

@@ -9,6 +9,7 @@ use std::borrow::Cow;
 
 use super::words::{Arg, has_glob};
 use crate::paths;
+use crate::programs::{self, Invocation};
 
 /// What one simple command does that the gates care about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +31,19 @@ pub enum Effect {
     Eval(String),
     /// A variable given a value the walk cannot know (`read`, `mapfile`).
     Forget(String),
+    /// A program in another language (`python3 -c`, `node x.mjs`, a heredoc fed to `perl`),
+    /// judged by [`crate::programs`] in `dir` (relative to the walk's directory; empty: that one).
+    Program {
+        invocation: Invocation,
+        dir: String,
+    },
+    /// A script file a shell runs (`bash x.sh`; `source x.sh` when `this_shell`; `./x` by its
+    /// `#!` line when `by_shebang`), read by the walk at check time.
+    RunFile {
+        path: Arg,
+        this_shell: bool,
+        by_shebang: bool,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,6 +180,15 @@ impl Sink<'_, '_> {
 
     fn push(&mut self, effect: Effect) {
         self.out.push(effect);
+    }
+
+    fn run_file(&mut self, script: &Arg, this_shell: bool, by_shebang: bool) {
+        if script.dynamic || script.pipe || script.text.is_empty() {
+            return;
+        }
+        for path in self.located(script) {
+            self.out.push(Effect::RunFile { path, this_shell, by_shebang });
+        }
     }
 }
 
@@ -312,6 +335,13 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         cli(rest, sink);
         return None;
     }
+    if programs::language_of(name).is_some() {
+        program(args, stdin, sink);
+        return None;
+    }
+    if runs_a_script_file(&first.text) {
+        sink.run_file(first, false, true);
+    }
     match name {
         // Wrappers: the command they run follows their options.
         "sudo" => sudo(rest, sink),
@@ -370,8 +400,10 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
             _ => None,
         },
         "pnpm" | "yarn" => package_runner(rest),
-        "node" | "nodejs" => {
-            node(rest, stdin, sink);
+        "source" | "." => {
+            if let Some(script) = rest.first() {
+                sink.run_file(script, true, false);
+            }
             None
         }
         "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" => {
@@ -471,10 +503,6 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         }
         "sed" | "gsed" => {
             sed(rest, sink);
-            None
-        }
-        "perl" => {
-            perl(rest, sink);
             None
         }
         "git" => git(rest, sink),
@@ -728,40 +756,36 @@ fn cli(args: &[Arg], sink: &mut Sink) {
     }
 }
 
-/// `node -e '…writeApproval…'`, `node path/to/approval-gates.mjs approve …`, and a script fed on
-/// standard input.
-fn node(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
-    let mut script = None;
-    let mut print = false;
-    let long =
-        ["eval", "print", "require", "import", "loader", "experimental-loader", "conditions", "title", "env-file"];
-    let start = options(args, &prefix_spec("erC", &long), |item| match item {
-        Item::Short('e', text) | Item::Long("eval" | "print", Some(text)) => script = Some(text.text),
-        Item::Flag('p') => print = true,
-        _ => {}
-    });
-    // `node -p 'script'`: the script is the first operand.
-    if print && script.is_none() {
-        script = args.get(start).map(|arg| arg.text.clone());
-    }
-    let mentions = |text: &str| text.contains("writeApproval");
-    if let Some(script) = script {
-        if mentions(&script) {
-            sink.write_text(paths::APPROVAL_FILE);
-        }
+/// An interpreter's program, and the CLI run by `node path/to/approval-gates.mjs …`.
+fn program(argv: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    let texts: Vec<String> = argv.iter().map(|arg| arg.text.clone()).collect();
+    let Some(invocation) = programs::invocation(&texts, stdin) else { return };
+    let name = argv.first().map_or("", |first| command_name(&first.text));
+    if matches!(name, "node" | "nodejs")
+        && let programs::Source::File(script) = &invocation.source
+        && is_cli(command_name(script))
+    {
+        let at = argv.iter().position(|arg| &arg.text == script).unwrap_or(argv.len());
+        cli(argv.get(at + 1..).unwrap_or_default(), sink);
         return;
     }
-    match args.get(start) {
-        Some(path) if !path.dynamic && is_cli(command_name(&path.text)) => {
-            cli(args.get(start + 1..).unwrap_or_default(), sink)
-        }
-        Some(path) if !static_is(Some(path), "-") => {}
-        _ => {
-            if stdin.is_some_and(mentions) {
-                sink.write_text(paths::APPROVAL_FILE);
-            }
-        }
+    if name.starts_with("perl") {
+        perl(argv.get(1..).unwrap_or_default(), sink);
     }
+    sink.push(Effect::Program { invocation, dir: sink.job.dir.clone() });
+}
+
+/// A command spelled as a path to a file of this tree (`./x.sh`, `tools/gen`, `/tmp/x.py`): the
+/// walk reads its `#!` line. System programs (`/usr/bin/…`) are left to the table.
+fn runs_a_script_file(word: &str) -> bool {
+    if !word.contains('/') {
+        return false;
+    }
+    if !word.starts_with('/') {
+        return true;
+    }
+    let system = ["/usr/", "/bin/", "/sbin/", "/opt/", "/nix/", "/snap/"].iter().any(|dir| word.starts_with(dir));
+    !system && word.rsplit('/').next().is_some_and(|name| name.contains('.'))
 }
 
 /// `bash -c 'script'`, `sh -lc "…"`, and a shell reading its script from a heredoc.
@@ -798,6 +822,8 @@ fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
         && let Some(stdin) = stdin
     {
         sink.push(Effect::Script(stdin.to_string()));
+    } else if let Some(script) = args.get(at).filter(|_| !stdin_mode) {
+        sink.run_file(script, false, false);
     }
 }
 
