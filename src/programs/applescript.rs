@@ -69,7 +69,7 @@ pub fn analyze(text: &str) -> Findings {
     {
         engine.findings.sure = false;
     }
-    engine.findings
+    engine.finish()
 }
 
 pub fn invocation(args: &[String], stdin: Option<&str>) -> Invocation {

@@ -55,7 +55,7 @@ pub fn analyze(text: &str) -> Findings {
             engine.command(&command);
         }
     }
-    engine.findings
+    engine.finish()
 }
 
 /// `print … > file`, `>> file`, `| "command"` in the statement starting at `from`.

@@ -4,6 +4,7 @@
 //! names a guarded location for the fail-closed verdict. Values are strings with holes
 //! ([`HOLE`]) for what the program computes at run time.
 
+use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 
 use super::lex::{HOLE, Kind, Token};
@@ -11,6 +12,9 @@ use super::{Findings, MAX_ANALYSIS_WORK};
 
 /// The deepest expression evaluated; deeper parts are unknown.
 const MAX_EXPRESSION_DEPTH: usize = 48;
+/// The longest string value computed; a longer one is unknown (joining the same literal a
+/// thousand times must not cost quadratic time).
+const MAX_VALUE_BYTES: usize = 4 << 10;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Val {
@@ -40,6 +44,9 @@ fn concat(left: Val, right: Val, separator: &str) -> Val {
         return Val::Unknown;
     }
     let (left, right) = (piece(left), piece(right));
+    if left.len() + right.len() > MAX_VALUE_BYTES {
+        return Val::Unknown;
+    }
     if separator.is_empty() || left.is_empty() || left.ends_with('/') || right.starts_with('/') && separator == "/" {
         if separator == "/" && right.starts_with('/') {
             // An absolute right side replaces the left (os.path.join, pathlib, path.resolve).
@@ -147,7 +154,9 @@ pub struct Engine<'a> {
     grammar: &'a Grammar,
     vars: HashMap<String, Val>,
     path_vars: HashSet<String>,
-    work: usize,
+    /// Steps taken, against [`MAX_ANALYSIS_WORK`]; a cell so that the scans that only look can
+    /// count too.
+    work: Cell<usize>,
     /// Relative paths are taken against this (after a literal `chdir`).
     dir: String,
     pub findings: Findings,
@@ -160,7 +169,7 @@ impl<'a> Engine<'a> {
             grammar,
             vars: HashMap::new(),
             path_vars: HashSet::new(),
-            work: 0,
+            work: Cell::new(0),
             dir: String::new(),
             findings: Findings::sure(),
         }
@@ -174,12 +183,17 @@ impl<'a> Engine<'a> {
         self.tokens.get(at)
     }
 
-    fn spent(&mut self) -> bool {
-        self.work += 1;
-        if self.work > MAX_ANALYSIS_WORK {
-            self.findings.over_budget = true;
-        }
-        self.findings.over_budget
+    /// Counts one step; true once the budget is spent (the findings then say so).
+    fn spent(&self) -> bool {
+        let work = self.work.get().saturating_add(1);
+        self.work.set(work);
+        work > MAX_ANALYSIS_WORK
+    }
+
+    /// The findings, marked over budget when the work budget ran out anywhere.
+    pub fn finish(mut self) -> Findings {
+        self.findings.over_budget |= self.work.get() > MAX_ANALYSIS_WORK;
+        self.findings
     }
 
     pub fn var(&self, name: &str) -> Option<&Val> {
@@ -199,6 +213,7 @@ impl<'a> Engine<'a> {
         let mut at = 0;
         while at < self.tokens.len() {
             if self.spent() {
+                self.findings.over_budget = true;
                 return;
             }
             let Some(token) = self.token(at) else { break };
@@ -272,6 +287,9 @@ impl<'a> Engine<'a> {
         let mut depth = 0usize;
         let mut at = from;
         while let Some(token) = self.token(at) {
+            if self.spent() {
+                return at;
+            }
             if at > from && depth == 0 && token.line_start && !self.continues(at) {
                 return at;
             }
@@ -320,6 +338,9 @@ impl<'a> Engine<'a> {
         let mut at = dot.checked_sub(1)?;
         let mut depth = 0usize;
         loop {
+            if self.spent() {
+                return None;
+            }
             let token = self.token(at)?;
             if token.kind == Kind::Punct {
                 match token.text.as_str() {
@@ -583,6 +604,9 @@ impl<'a> Engine<'a> {
         let mut start = open + 1;
         let mut at = open + 1;
         while let Some(token) = self.token(at) {
+            if self.spent() {
+                break;
+            }
             if token.kind == Kind::Punct {
                 match token.text.as_str() {
                     "(" | "[" | "{" => depth += 1,
@@ -884,6 +908,9 @@ impl<'a> Engine<'a> {
         while *pos < end {
             let Some(token) = self.token(*pos) else { return };
             *pos += 1;
+            if self.spent() {
+                return;
+            }
             if token.kind != Kind::Punct {
                 continue;
             }

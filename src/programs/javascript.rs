@@ -144,7 +144,7 @@ pub fn analyze(text: &str, dir: &Path) -> Findings {
         }
     }
     let loads = loads(&tokens, &mut engine);
-    let mut findings = engine.findings;
+    let mut findings = engine.finish();
     if text.contains("writeApproval")
         || loads.iter().any(|load| is_this_package(load, dir)) && !read_only_use(&tokens, dir)
     {

@@ -236,7 +236,7 @@ fn run_grammar(text: &str, syntax: &lex::Syntax, grammar: &engine::Grammar) -> F
     let Some(tokens) = lex::tokens(text, syntax, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };
     let mut engine = engine::Engine::new(&tokens, grammar);
     engine.run();
-    engine.findings
+    engine.finish()
 }
 
 /// The words of `text` that name a guarded location, as paths (holes as `*`).

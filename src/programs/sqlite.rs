@@ -73,7 +73,7 @@ pub fn analyze(text: &str) -> Findings {
         }
         let _ = token;
     }
-    engine.findings
+    engine.finish()
 }
 
 /// One dot command (without its `.`).

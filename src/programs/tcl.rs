@@ -7,6 +7,9 @@ use super::engine::{Val, shell_word};
 use super::lex::{HOLE, Interpolation, Kind, Quote, Syntax, Token, quote};
 use super::{Cli, Findings, Invocation, Language, MAX_ANALYSIS_WORK, MAX_PROGRAM_TOKENS, parse_cli, simple};
 
+/// The deepest `[…]` substitution read.
+const MAX_NESTING: usize = 32;
+
 const QUOTES: &[Quote] = &[quote("\"", "\"", true, Interpolation::DollarBraces)];
 
 const SYNTAX: Syntax = Syntax {
@@ -54,7 +57,7 @@ impl Reader<'_> {
             }
             if token.is("[") {
                 // A nested command: its value is a word of this one.
-                let (value, next) = self.substitution(pos + 1);
+                let (value, next) = self.substitution(pos + 1, 0);
                 words.push(value);
                 pos = next;
                 continue;
@@ -70,17 +73,22 @@ impl Reader<'_> {
         }
     }
 
-    fn substitution(&mut self, from: usize) -> (Val, usize) {
+    /// `[cmd …]` from after its `[`: its value and where it ends. Nested deeper than
+    /// [`MAX_NESTING`], a `[` is a plain word.
+    fn substitution(&mut self, from: usize, depth: usize) -> (Val, usize) {
         let mut words = Vec::new();
         let mut pos = from;
         while let Some(token) = self.tokens.get(pos) {
             self.work += 1;
+            if self.work > MAX_ANALYSIS_WORK {
+                return (Val::Unknown, self.tokens.len());
+            }
             if token.is("]") {
                 pos += 1;
                 break;
             }
-            if token.is("[") {
-                let (value, next) = self.substitution(pos + 1);
+            if token.is("[") && depth < MAX_NESTING {
+                let (value, next) = self.substitution(pos + 1, depth + 1);
                 words.push(value);
                 pos = next;
                 continue;
