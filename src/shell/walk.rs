@@ -876,7 +876,9 @@ impl Walker {
             return;
         }
         // Written again: its text is no longer the one the line showed.
-        self.files.remove(&path);
+        if !self.files.is_empty() {
+            self.files.remove(&path);
+        }
         if self.found.len() >= MAX_TARGETS {
             self.too_many = true;
         } else if self.seen.insert(path.clone()) {
