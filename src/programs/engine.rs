@@ -218,7 +218,7 @@ impl<'a> Engine<'a> {
             }
             let Some(token) = self.token(at) else { break };
             if let Kind::Str { command } = token.kind {
-                self.note(&Val::Str(token.text.clone()));
+                self.note_text(&token.text);
                 if command {
                     self.command(&Val::Str(token.text.clone()));
                 }
@@ -231,16 +231,19 @@ impl<'a> Engine<'a> {
         }
     }
 
+    fn note_text(&mut self, text: &str) {
+        if self.findings.named.len() < 64
+            && crate::paths::names_guarded_location(text)
+            && !self.findings.named.iter().any(|named| named == text)
+        {
+            self.findings.named.push(text.to_string());
+        }
+    }
+
     /// Remembers a string that names a guarded location.
     pub fn note(&mut self, val: &Val) {
         match val {
-            Val::Str(text)
-                if crate::paths::names_guarded_location(text)
-                    && self.findings.named.len() < 64
-                    && !self.findings.named.contains(text) =>
-            {
-                self.findings.named.push(text.clone());
-            }
+            Val::Str(text) => self.note_text(text),
             Val::List(items) => {
                 for item in items.iter().take(64) {
                     self.note(item);
@@ -818,32 +821,38 @@ impl<'a> Engine<'a> {
     }
 
     /// An identifier: a variable, or a call of a function the grammar knows.
-    fn named(&mut self, token: &Token, pos: &mut usize, end: usize, depth: usize) -> Val {
-        let mut names = vec![token.text.clone()];
+    fn named(&mut self, token: &'a Token, pos: &mut usize, end: usize, depth: usize) -> Val {
+        let mut names: Vec<&'a str> = vec![&token.text];
         while *pos + 1 < end {
             let (Some(dot), Some(next)) = (self.token(*pos), self.token(*pos + 1)) else { break };
             if !self.is_member(dot) || next.kind != Kind::Ident {
                 break;
             }
-            names.push(next.text.clone());
+            names.push(&next.text);
             *pos += 2;
         }
         let called = *pos < end && self.token(*pos).is_some_and(|t| t.is("("));
         if !called {
             return match names.as_slice() {
                 [only] => self.vars.get(self.var_name(only)).cloned().unwrap_or(Val::Unknown),
-                [.., last] if matches!(last.as_str(), "curdir" | "__dirname") => Val::Str(".".to_string()),
+                [.., last] if matches!(*last, "curdir" | "__dirname") => Val::Str(".".to_string()),
                 _ => Val::Unknown,
             };
         }
         *pos += 1;
         let args = self.list(pos, end, depth, ")");
-        let last = names.last().map_or("", String::as_str);
-        let last_two = match names.as_slice() {
-            [.., a, b] => format!("{a}.{b}"),
-            _ => last.to_string(),
+        let last = names.last().copied().unwrap_or_default();
+        let before_last = names.len().checked_sub(2).and_then(|at| names.get(at)).copied();
+        // An entry is a last name (`join`) or the last two (`path.join`).
+        let known = |list: &[&str]| {
+            list.iter().any(|entry| {
+                *entry == last
+                    || entry
+                        .strip_suffix(last)
+                        .and_then(|head| head.strip_suffix('.'))
+                        .is_some_and(|qualifier| before_last == Some(qualifier))
+            })
         };
-        let known = |list: &[&str]| list.contains(&last) || list.contains(&last_two.as_str());
         if known(self.grammar.joins) || known(self.grammar.path_types) {
             return args.into_iter().reduce(|a, b| concat(a, b, "/")).unwrap_or(Val::Str(".".to_string()));
         }

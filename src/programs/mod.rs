@@ -119,26 +119,37 @@ impl Findings {
 /// The language a command runs programs in, by its name (`python3.12`, `/usr/bin/node`).
 pub fn language_of(command: &str) -> Option<Language> {
     let name = command.rsplit('/').next().unwrap_or(command);
-    let versioned = |prefix: &str| {
-        name.strip_prefix(prefix).is_some_and(|version| version.chars().all(|c| c.is_ascii_digit() || c == '.'))
-    };
-    Some(match name {
-        _ if versioned("python") || versioned("pypy") => Language::Python,
+    let language = match name {
+        "python" | "python3" | "pypy3" => Language::Python,
         "node" | "nodejs" | "deno" | "bun" => Language::JavaScript,
-        _ if versioned("perl") => Language::Perl,
-        _ if versioned("ruby") => Language::Ruby,
-        _ if versioned("php") => Language::Php,
+        "perl" => Language::Perl,
+        "ruby" => Language::Ruby,
+        "php" => Language::Php,
         "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk" => Language::Awk,
-        "luajit" => Language::Lua,
-        _ if versioned("lua") => Language::Lua,
-        "wish" | "expect" => Language::Tcl,
-        _ if versioned("tclsh") => Language::Tcl,
+        "lua" | "luajit" => Language::Lua,
+        "tclsh" | "wish" | "expect" => Language::Tcl,
         "Rscript" | "R" => Language::R,
         "osascript" => Language::AppleScript,
         "sqlite3" | "sqlite" => Language::Sqlite,
         "jq" | "yq" | "gojq" | "jaq" => Language::Jq,
+        // `python3.12`, `perl5.36`, `lua5.4`, `tclsh8.6`: only a name ending in a version.
+        _ if name.ends_with(|c: char| c.is_ascii_digit()) => return versioned(name),
         _ => return None,
-    })
+    };
+    Some(language)
+}
+
+fn versioned(name: &str) -> Option<Language> {
+    let prefix = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    match prefix {
+        "python" | "pypy" => Some(Language::Python),
+        "perl" => Some(Language::Perl),
+        "ruby" => Some(Language::Ruby),
+        "php" => Some(Language::Php),
+        "lua" => Some(Language::Lua),
+        "tclsh" => Some(Language::Tcl),
+        _ => None,
+    }
 }
 
 /// The language a script's `#!` line names, when it is not a shell.

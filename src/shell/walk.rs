@@ -5,7 +5,7 @@
 //! pipeline elements get a copy that is dropped when they end. Scripts nested in strings
 //! (`bash -c`, `eval`) are parsed again, at most [`MAX_SCRIPT_NESTING`] deep.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -30,7 +30,7 @@ pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> 
         too_many: false,
         text: TextBudget::new(MAX_EXPANDED_BYTES),
         home: std::env::var("HOME").ok().filter(|home| home.starts_with('/')),
-        files: HashMap::new(),
+        files: Vec::new(),
     };
     let mut scope = Scope { base: base.to_path_buf(), oldpwd: None, dirs: Vec::new(), vars: Rc::default() };
     walker.script(command, &mut scope, 0)?;
@@ -81,8 +81,8 @@ struct Walker {
     text: TextBudget,
     home: Option<String>,
     /// Files this command line wrote with text it shows (`cat > s.py <<EOF`), for a script run
-    /// later in the line.
-    files: HashMap<PathBuf, String>,
+    /// later in the line (a few at most: a list, not a map).
+    files: Vec<(PathBuf, String)>,
 }
 
 /// A node the cursor is inside of.
@@ -530,13 +530,14 @@ impl Walker {
             Some(node) => Some(self.stdin_text(node, walk, scope, scratch)?),
             None => upstream,
         };
-        let shown = shown_text(&argv, stdin_text.as_deref());
         let mut effects = Vec::new();
         writers::analyze(&argv, stdin_text.as_deref(), &mut effects);
         self.apply(effects, walk, scope, false)?;
-        if let Some(text) = shown {
+        if self.found.len() > written_before
+            && let Some(text) = shown_text(&argv, stdin_text.as_deref())
+        {
             for path in self.found.get(written_before..).unwrap_or_default() {
-                self.files.insert(path.clone(), text.clone());
+                self.files.push((path.clone(), text.clone()));
             }
         }
         Ok(())
@@ -817,7 +818,7 @@ impl Walker {
     /// or it is missing, larger or binary.
     fn file_text(&self, path: &str, base: &Path) -> Option<String> {
         let path = paths::absolute(path, base);
-        if let Some(text) = self.files.get(&path) {
+        if let Some((_, text)) = self.files.iter().find(|(file, _)| *file == path) {
             return Some(text.clone());
         }
         if self.seen.contains(&path) {
@@ -877,7 +878,7 @@ impl Walker {
         }
         // Written again: its text is no longer the one the line showed.
         if !self.files.is_empty() {
-            self.files.remove(&path);
+            self.files.retain(|(file, _)| *file != path);
         }
         if self.found.len() >= MAX_TARGETS {
             self.too_many = true;
