@@ -188,8 +188,13 @@ fn is_this_package(spec: &str, dir: &Path) -> bool {
         return false;
     }
     let path = paths::absolute(spec, dir);
-    let package_dir =
-        if path.extension().is_some() { path.parent().map(Path::to_path_buf).unwrap_or(path) } else { path };
+    // `require('./package.json')` reads data; only code or the native addon is the package.
+    let code = path.extension().map(|extension| matches!(extension.to_str(), Some("js" | "mjs" | "cjs" | "node")));
+    let package_dir = match code {
+        Some(false) => return false,
+        Some(true) => path.parent().map(Path::to_path_buf).unwrap_or(path),
+        None => path,
+    };
     package_name_is_ours(&package_dir.join("package.json"))
 }
 

@@ -178,5 +178,6 @@ mod on_disk {
         assert_eq!(targets("node -e \"require('./pkg/index.js').go()\"", &root), approval);
         assert!(targets("node -e \"require('./pkg/index.js').loopStatus()\"", &root).is_empty());
         assert!(targets("node -e \"require('./other/index.js').run()\"", &root).is_empty());
+        assert!(targets("node -p \"require('./pkg/package.json').version\"", &root).is_empty());
     }
 }
