@@ -74,7 +74,7 @@ const RULES: &[Rule] = &[
     rule("to_markdown", Receiver::Any, Op::Write(&[0])),
     rule("savefig", Receiver::Any, Op::Write(&[0])),
     rule("urlretrieve", Receiver::Any, Op::Write(&[1])),
-    rule("run", Receiver::Only(SUBPROCESS), Op::Run(0)),
+    rule("run", Receiver::Module(SUBPROCESS), Op::Run(0)),
     rule("call", Receiver::Module(SUBPROCESS), Op::Run(0)),
     rule("check_call", Receiver::Module(SUBPROCESS), Op::Run(0)),
     rule("check_output", Receiver::Module(SUBPROCESS), Op::Run(0)),
