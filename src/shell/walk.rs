@@ -7,6 +7,7 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -20,6 +21,7 @@ use super::{
     Unscannable,
 };
 use crate::paths;
+use crate::programs::{self, Invocation, MAX_SCRIPT_FILE_BYTES, Source};
 
 pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
     let mut walker = Walker::new(false);
@@ -264,6 +266,9 @@ struct Walker {
     states: Option<Vec<Scope>>,
     /// The file `cat` feeds the command being judged through a pipe, if that is all it does.
     piped_file: RefCell<Option<Arg>>,
+    /// Files this command line wrote with text it shows (`cat > s.py <<EOF`), for a script run
+    /// later in the line (a few at most: a list, not a map).
+    files: Vec<(PathBuf, String)>,
 }
 
 impl Walker {
@@ -278,6 +283,7 @@ impl Walker {
             isolated: 0,
             states: keep_states.then(Vec::new),
             piped_file: RefCell::new(None),
+            files: Vec::new(),
         }
     }
 
@@ -799,6 +805,7 @@ impl Walker {
             words.extend(parts.words);
             stdin = parts.stdin.or(stdin);
         }
+        let written_before = self.found.len();
         // Redirections open before the command runs, in the directory it starts in.
         for file in files.iter().filter(|f| walk.counts(**f)) {
             self.redirect(*file, walk, scope, scratch, &mut words)?;
@@ -827,7 +834,15 @@ impl Walker {
                 }
             }
         }
-        self.apply(effects, walk, scope, false)
+        self.apply(effects, walk, scope, false)?;
+        if self.found.len() > written_before
+            && let Some(text) = shown_text(&argv, stdin_text.as_deref())
+        {
+            for path in self.found.get(written_before..).unwrap_or_default() {
+                self.files.push((path.clone(), text.clone()));
+            }
+        }
+        Ok(())
     }
 
     /// What the walk keeps itself: aliases, functions called with their parameters, `set --`,
@@ -1304,6 +1319,11 @@ impl Walker {
                     }
                 }
                 Effect::Patch(read) => self.patch(read, scope),
+                Effect::Program { invocation, dir } => self.program(&invocation, &dir, None, walk, scope)?,
+                Effect::RunFile { path, this_shell, by_shebang } => {
+                    let this_shell = this_shell && !only_new;
+                    self.run_file(&path.text, this_shell, by_shebang, walk, scope)?;
+                }
                 _ if only_new => {}
                 Effect::Eval(script) => self.script(&script, scope, walk.nesting + 1)?,
                 Effect::Forget(name) => scope.forget(&name),
@@ -1318,6 +1338,99 @@ impl Walker {
             }
         }
         Ok(())
+    }
+
+    /// An interpreter's program: what its options write, what the program writes (relative to
+    /// its directory) and the commands it starts, walked as nested scripts. `text` is a script
+    /// file's text already read.
+    fn program(
+        &mut self,
+        invocation: &Invocation,
+        dir: &str,
+        text: Option<String>,
+        walk: &Walk,
+        scope: &Scope,
+    ) -> Result<(), Unscannable> {
+        let base = paths::absolute(dir, &scope.base);
+        for write in &invocation.writes {
+            self.add(write, &base, scope.links());
+        }
+        let text = match (&invocation.source, text) {
+            (_, Some(text)) => Some(text),
+            (Source::Text(text), None) => Some(text.clone()),
+            (Source::File(path), None) => self.file_text(path, &base),
+            (Source::Nothing, None) => return Ok(()),
+        };
+        let verdict = programs::judge(invocation.language, text.as_deref(), &invocation.args, &base);
+        for write in &verdict.writes {
+            self.add(write, &base, scope.links());
+        }
+        for command in &verdict.commands {
+            // A process the program starts: what it does to its shell stays there.
+            let mut child = scope.child(None);
+            child.base = base.clone();
+            self.isolated += 1;
+            let ran = self.script(command, &mut child, walk.nesting + 1);
+            self.isolated = self.isolated.saturating_sub(1);
+            ran?;
+        }
+        Ok(())
+    }
+
+    /// `bash x.sh`, `source x.sh`, `./x`: the file's text walked as a script (in this shell for
+    /// `source`), or judged as a program when its `#!` line names another language. A file this
+    /// walk cannot read is judged by what the command line shows.
+    fn run_file(
+        &mut self,
+        path: &str,
+        this_shell: bool,
+        by_shebang: bool,
+        walk: &Walk,
+        scope: &mut Scope,
+    ) -> Result<(), Unscannable> {
+        if walk.nesting >= MAX_SCRIPT_NESTING {
+            return Ok(());
+        }
+        let Some(text) = self.file_text(path, &scope.base) else { return Ok(()) };
+        if by_shebang {
+            if let Some(language) = programs::language_of_shebang(&text) {
+                let invocation = Invocation { language, source: Source::Nothing, args: Vec::new(), writes: Vec::new() };
+                return self.program(&invocation, "", Some(text), walk, scope);
+            }
+            let shell = text.lines().next().is_none_or(|line| {
+                !line.starts_with("#!") || ["sh", "bash", "zsh", "dash", "ksh"].iter().any(|s| line.contains(s))
+            });
+            if !shell {
+                return Ok(());
+            }
+        }
+        if this_shell {
+            self.script(&text, scope, walk.nesting + 1)
+        } else {
+            let mut child = scope.child(None);
+            self.isolated += 1;
+            let ran = self.script(&text, &mut child, walk.nesting + 1);
+            self.isolated = self.isolated.saturating_sub(1);
+            ran
+        }
+    }
+
+    /// A script file's text at check time: what this line wrote to it, else the file (text, at
+    /// most [`MAX_SCRIPT_FILE_BYTES`]). `None` when the line changed it in a way it does not show,
+    /// or it is missing, larger or binary.
+    fn file_text(&self, path: &str, base: &Path) -> Option<String> {
+        let path = paths::absolute(path, base);
+        if let Some((_, text)) = self.files.iter().find(|(file, _)| *file == path) {
+            return Some(text.clone());
+        }
+        if self.seen.contains(&path) {
+            return None;
+        }
+        let bytes = read_regular_file(&path, MAX_SCRIPT_FILE_BYTES)?;
+        if bytes.len() as u64 > MAX_SCRIPT_FILE_BYTES || bytes.contains(&0) {
+            return None;
+        }
+        String::from_utf8(bytes).ok()
     }
 
     fn cd(&self, cd: Cd, scope: &mut Scope) {
@@ -1370,6 +1483,10 @@ impl Walker {
                 Some(if rest.as_os_str().is_empty() { target.clone() } else { target.join(rest) })
             });
             let next = through.filter(|next| *next != path);
+            // Written again: its text is no longer the one the line showed.
+            if !self.files.is_empty() {
+                self.files.retain(|(file, _)| *file != path);
+            }
             if self.found.len() >= MAX_TARGETS {
                 self.too_many = true;
             } else if self.seen.insert(path.clone()) {
@@ -1453,15 +1570,34 @@ fn read_known(args: &[Arg], input: &str, scope: &mut Scope) {
 /// A patch file's text, at most [`crate::patch::MAX_PATCH_BYTES`] + 1 bytes of it (the parser
 /// refuses the rest); `None` when it cannot be read.
 fn read_bounded(path: &Path) -> Option<String> {
-    use std::io::Read;
-    let limit = u64::try_from(crate::patch::MAX_PATCH_BYTES).unwrap_or(u64::MAX).saturating_add(1);
-    // Only a regular file: a FIFO or a terminal would block the check.
+    let limit = u64::try_from(crate::patch::MAX_PATCH_BYTES).unwrap_or(u64::MAX);
+    read_regular_file(path, limit).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// At most `limit` + 1 bytes of a regular file (one more tells it is larger); a FIFO or a
+/// terminal would block the check, so anything else is `None`.
+fn read_regular_file(path: &Path, limit: u64) -> Option<Vec<u8>> {
     if !std::fs::metadata(path).ok()?.is_file() {
         return None;
     }
     let mut bytes = Vec::new();
-    std::fs::File::open(path).ok()?.take(limit).read_to_end(&mut bytes).ok()?;
-    Some(String::from_utf8_lossy(&bytes).into_owned())
+    std::fs::File::open(path).ok()?.take(limit.saturating_add(1)).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// The text a command writes when the line shows it: `cat` of its heredoc or here-string, `tee`,
+/// `echo`/`printf` of static words.
+fn shown_text(argv: &[Arg], stdin: Option<&str>) -> Option<String> {
+    let (name, args) = argv.split_first()?;
+    match name.text.as_str() {
+        "cat" if args.is_empty() => stdin.map(str::to_string),
+        "tee" => stdin.map(str::to_string),
+        "echo" | "printf" if args.iter().all(|arg| !arg.dynamic) => {
+            let texts: Vec<&str> = args.iter().map(|arg| arg.text.as_str()).collect();
+            Some(texts.join(" "))
+        }
+        _ => None,
+    }
 }
 
 /// The command that runs last in a list or pipeline.

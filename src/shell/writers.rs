@@ -9,6 +9,7 @@ use std::borrow::Cow;
 
 use super::words::{Arg, has_glob};
 use crate::paths::{self, glob_matches};
+use crate::programs::{self, Invocation};
 
 mod archives;
 mod readonly;
@@ -57,6 +58,19 @@ pub enum Effect {
     Eval(String),
     /// A variable given a value the walk cannot know (`read`, `mapfile`).
     Forget(String),
+    /// A program in another language (`python3 -c`, `node x.mjs`, a heredoc fed to `perl`),
+    /// judged by [`crate::programs`] in `dir` (relative to the walk's directory; empty: that one).
+    Program {
+        invocation: Invocation,
+        dir: String,
+    },
+    /// A script file a shell runs (`bash x.sh`; `source x.sh` when `this_shell`; `./x` by its
+    /// `#!` line when `by_shebang`), read by the walk at check time.
+    RunFile {
+        path: Arg,
+        this_shell: bool,
+        by_shebang: bool,
+    },
     /// Applies a patch (`git apply`, `git am`, `patch`): the walk reads it and writes the files
     /// its headers name (P-14).
     Patch(PatchRead),
@@ -336,6 +350,15 @@ impl Sink<'_, '_> {
             effect => self.out.push(effect),
         }
     }
+
+    fn run_file(&mut self, script: &Arg, this_shell: bool, by_shebang: bool) {
+        if script.dynamic || script.pipe || script.text.is_empty() {
+            return;
+        }
+        for path in self.located(script) {
+            self.out.push(Effect::RunFile { path, this_shell, by_shebang });
+        }
+    }
 }
 
 /// A command a wrapper runs: where its words start in the wrapper's words (or new words), and
@@ -500,6 +523,13 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         cli(rest, sink);
         return None;
     }
+    if programs::language_of(name).is_some() {
+        program(args, stdin, sink);
+        return None;
+    }
+    if runs_a_script_file(&first.text) {
+        sink.run_file(first, false, true);
+    }
     match name {
         // Wrappers: the command they run follows their options.
         "sudo" => sudo(rest, sink),
@@ -592,11 +622,6 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
             _ => None,
         },
         "pnpm" | "yarn" => package_runner(rest),
-        "node" | "nodejs" => {
-            unknown::approval_through_cli(rest, stdin, sink);
-            node(rest, stdin, sink);
-            None
-        }
         "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "fish" | "csh" | "tcsh" => {
             shell(rest, stdin, sink);
             None
@@ -697,11 +722,6 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         }
         "sed" | "gsed" => {
             sed(rest, sink);
-            None
-        }
-        "perl" => {
-            unknown::approval_through_cli(rest, stdin, sink);
-            perl(rest, sink);
             None
         }
         "git" => git(rest, stdin, sink),
@@ -1032,40 +1052,38 @@ fn cli(args: &[Arg], sink: &mut Sink) {
     }
 }
 
-/// `node -e '…writeApproval…'`, `node path/to/approval-gates.mjs approve …`, and a script fed on
-/// standard input.
-fn node(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
-    let mut script = None;
-    let mut print = false;
-    let long =
-        ["eval", "print", "require", "import", "loader", "experimental-loader", "conditions", "title", "env-file"];
-    let start = options(args, &prefix_spec("erC", &long), |item| match item {
-        Item::Short('e', text) | Item::Long("eval" | "print", Some(text)) => script = Some(text.text),
-        Item::Flag('p') => print = true,
-        _ => {}
-    });
-    // `node -p 'script'`: the script is the first operand.
-    if print && script.is_none() {
-        script = args.get(start).map(|arg| arg.text.clone());
-    }
-    let mentions = |text: &str| text.contains("writeApproval");
-    if let Some(script) = script {
-        if mentions(&script) {
-            sink.write_text(paths::APPROVAL_FILE);
-        }
+/// An interpreter's program, and the CLI run by `node path/to/approval-gates.mjs …`.
+fn program(argv: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    let texts: Vec<String> = argv.iter().map(|arg| arg.text.clone()).collect();
+    let Some(invocation) = programs::invocation(&texts, stdin) else { return };
+    let name = argv.first().map_or("", |first| command_name(&first.text));
+    if matches!(name, "node" | "nodejs")
+        && let programs::Source::File(script) = &invocation.source
+        && is_cli(command_name(script))
+    {
+        let at = argv.iter().position(|arg| &arg.text == script).unwrap_or(argv.len());
+        cli(argv.get(at + 1..).unwrap_or_default(), sink);
         return;
     }
-    match args.get(start) {
-        Some(path) if !path.dynamic && is_cli(command_name(&path.text)) => {
-            cli(args.get(start + 1..).unwrap_or_default(), sink)
-        }
-        Some(path) if !static_is(Some(path), "-") => {}
-        _ => {
-            if stdin.is_some_and(mentions) {
-                sink.write_text(paths::APPROVAL_FILE);
-            }
-        }
+    // P-11: the CLI's name followed by `approve` among a program's words or stdin.
+    unknown::approval_through_cli(argv.get(1..).unwrap_or_default(), stdin, sink);
+    if name.starts_with("perl") {
+        perl(argv.get(1..).unwrap_or_default(), sink);
     }
+    sink.push(Effect::Program { invocation, dir: sink.job.dir.clone() });
+}
+
+/// A command spelled as a path to a file of this tree (`./x.sh`, `tools/gen`, `/tmp/x.py`): the
+/// walk reads its `#!` line. System programs (`/usr/bin/…`) are left to the table.
+fn runs_a_script_file(word: &str) -> bool {
+    if !word.contains('/') {
+        return false;
+    }
+    if !word.starts_with('/') {
+        return true;
+    }
+    let system = ["/usr/", "/bin/", "/sbin/", "/opt/", "/nix/", "/snap/"].iter().any(|dir| word.starts_with(dir));
+    !system && word.rsplit('/').next().is_some_and(|name| name.contains('.'))
 }
 
 /// `bash -c 'script'`, `sh -lc "…"`, and a shell reading its script from a heredoc.
@@ -1113,6 +1131,10 @@ fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     } else if let Some(file) = operand.filter(|file| file.pipe && !file.dynamic) {
         // `bash <(echo …)`: the script is what the substitution prints.
         sink.push(run(&file.text, std::iter::once(Arg::literal("bash")).chain(rest.iter().cloned()).collect()));
+    } else if let Some(file) = operand.filter(|file| !stdin_mode && !static_is(Some(file), "-") && !is_stdin_path(file))
+    {
+        // `bash x.sh`: the walk reads the file.
+        sink.run_file(file, false, false);
     } else if let Some(stdin) = stdin {
         let zero = Arg::literal("bash");
         if stdin_mode {
@@ -1135,10 +1157,13 @@ fn source(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     let Some(file) = args.first() else { return };
     if file.pipe && !file.dynamic {
         sink.push(Effect::Eval(file.text.clone()));
-    } else if is_stdin_path(file)
-        && let Some(stdin) = stdin
-    {
-        sink.push(Effect::Eval(stdin.to_string()));
+    } else if is_stdin_path(file) {
+        if let Some(stdin) = stdin {
+            sink.push(Effect::Eval(stdin.to_string()));
+        }
+    } else {
+        // `source x.sh`: the walk reads the file; its `cd` counts afterwards.
+        sink.run_file(file, true, false);
     }
 }
 

@@ -1,0 +1,1 @@
+{ print $0 > ("out/" $1 ".txt") } BEGIN { system("rm x"); "cat f" | getline l; print | "sort" }

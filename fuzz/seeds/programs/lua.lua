@@ -1,0 +1,1 @@
+local f = io.open(d .. "/approval.md", "w") --[[ comment ]] local s = [==[ long ]==] os.execute("x")

@@ -1,0 +1,1 @@
+open(my $fh, ">", "$dir/approval.md"); open(F, ">>x"); unlink $a, $b; system("rm", @x); my $y = `ls`; qx{touch a}; s/a/b/g;

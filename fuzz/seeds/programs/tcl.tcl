@@ -1,0 +1,1 @@
+set f [open [file join a b approval.md] w]; file rename a b; exec rm $x > y

@@ -1,0 +1,348 @@
+//! JavaScript (node, deno, bun): `fs` writes (sync, callback and promise forms), `Deno.*`,
+//! `Bun.write`, `child_process`, `Bun.spawn`, zx's `$\`…\``; paths joined by `+`, template
+//! literals, `path.join`/`path.resolve`. A program that loads this package writes approval.md
+//! unless it provably calls only read-only exports.
+
+use std::fs;
+use std::io::Read;
+use std::path::Path;
+
+use super::engine::{Engine, Grammar, Op, Receiver, Rule, Val, rule};
+use super::lex::{Interpolation, Kind, Quote, Syntax, Token, quote};
+use super::{Cli, Findings, Invocation, Language, MAX_PROGRAM_TOKENS, Source, parse_cli, simple};
+use crate::paths;
+
+const QUOTES: &[Quote] = &[
+    quote("`", "`", true, Interpolation::DollarBraces),
+    quote("\"", "\"", true, Interpolation::None),
+    quote("'", "'", true, Interpolation::None),
+];
+
+const SYNTAX: Syntax = Syntax {
+    line_comments: &["//", "#!"],
+    block_comments: &[("/*", "*/")],
+    quotes: QUOTES,
+    string_prefixes: false,
+    regex_literals: true,
+    quote_operators: false,
+    long_brackets: false,
+    ident_chars: "$",
+};
+
+const FS: &[&str] = &[
+    "fs",
+    "fsp",
+    "promises",
+    "fse",
+    "fsPromises",
+    "Deno",
+    "Bun",
+    "fs/promises",
+    "node:fs",
+    "node:fs/promises",
+    "fs-extra",
+];
+const CHILD: &[&str] = &["child_process", "cp", "childProcess", "child", "proc", "node:child_process"];
+
+const RULES: &[Rule] = &[
+    rule("writeFile", Receiver::Any, Op::Write(&[0])),
+    rule("writeFileSync", Receiver::Any, Op::Write(&[0])),
+    rule("appendFile", Receiver::Any, Op::Write(&[0])),
+    rule("appendFileSync", Receiver::Any, Op::Write(&[0])),
+    rule("createWriteStream", Receiver::Any, Op::Write(&[0])),
+    rule("outputFile", Receiver::Any, Op::Write(&[0])),
+    rule("outputFileSync", Receiver::Any, Op::Write(&[0])),
+    rule("writeJson", Receiver::Any, Op::Write(&[0])),
+    rule("writeJsonSync", Receiver::Any, Op::Write(&[0])),
+    rule("outputJson", Receiver::Any, Op::Write(&[0])),
+    rule("truncate", Receiver::Module(FS), Op::Write(&[0])),
+    rule("truncateSync", Receiver::Any, Op::Write(&[0])),
+    rule("unlink", Receiver::Module(FS), Op::Write(&[0])),
+    rule("unlinkSync", Receiver::Any, Op::Write(&[0])),
+    rule("rm", Receiver::Module(FS), Op::Write(&[0])),
+    rule("rmSync", Receiver::Any, Op::Write(&[0])),
+    rule("rmdir", Receiver::Module(FS), Op::Write(&[0])),
+    rule("rmdirSync", Receiver::Any, Op::Write(&[0])),
+    rule("remove", Receiver::Only(FS), Op::Write(&[0])),
+    rule("removeSync", Receiver::Any, Op::Write(&[0])),
+    rule("mkdir", Receiver::Module(FS), Op::Write(&[0])),
+    rule("mkdirSync", Receiver::Any, Op::Write(&[0])),
+    rule("copyFile", Receiver::Any, Op::Write(&[1])),
+    rule("copyFileSync", Receiver::Any, Op::Write(&[1])),
+    rule("cp", Receiver::Module(FS), Op::Write(&[1])),
+    rule("cpSync", Receiver::Any, Op::Write(&[1])),
+    rule("copy", Receiver::Only(FS), Op::Write(&[1])),
+    rule("copySync", Receiver::Any, Op::Write(&[1])),
+    rule("move", Receiver::Only(FS), Op::Write(&[0, 1])),
+    rule("moveSync", Receiver::Any, Op::Write(&[0, 1])),
+    rule("rename", Receiver::Module(FS), Op::Write(&[0, 1])),
+    rule("renameSync", Receiver::Any, Op::Write(&[0, 1])),
+    rule("link", Receiver::Module(FS), Op::Write(&[0, 1])),
+    rule("linkSync", Receiver::Any, Op::Write(&[0, 1])),
+    rule("symlink", Receiver::Module(FS), Op::Write(&[1])),
+    rule("symlinkSync", Receiver::Any, Op::Write(&[1])),
+    rule("open", Receiver::Only(FS), Op::Open { path: 0, mode: 1, named: "" }),
+    rule("openSync", Receiver::Any, Op::Open { path: 0, mode: 1, named: "" }),
+    rule("writeTextFile", Receiver::Any, Op::Write(&[0])),
+    rule("writeTextFileSync", Receiver::Any, Op::Write(&[0])),
+    rule("writeFile", Receiver::Any, Op::Write(&[0])),
+    rule("create", Receiver::Only(&["Deno"]), Op::Write(&[0])),
+    rule("write", Receiver::Only(&["Bun"]), Op::Write(&[0])),
+    rule("exec", Receiver::Module(CHILD), Op::Run(0)),
+    rule("execSync", Receiver::Module(CHILD), Op::Run(0)),
+    rule("execFile", Receiver::Module(CHILD), Op::RunArgv),
+    rule("execFileSync", Receiver::Module(CHILD), Op::RunArgv),
+    rule("spawn", Receiver::Module(CHILD), Op::RunArgv),
+    rule("spawnSync", Receiver::Module(CHILD), Op::RunArgv),
+    rule("spawn", Receiver::Only(&["Bun"]), Op::RunArgv),
+    rule("spawnSync", Receiver::Only(&["Bun"]), Op::RunArgv),
+    rule("fork", Receiver::Module(CHILD), Op::Opaque),
+    rule("Command", Receiver::Only(&["Deno"]), Op::RunArgv),
+    rule("run", Receiver::Only(&["Deno"]), Op::Opaque),
+    rule("execa", Receiver::Any, Op::RunArgv),
+    rule("execaSync", Receiver::Any, Op::RunArgv),
+    rule("execaCommand", Receiver::Any, Op::Run(0)),
+    rule("execaCommandSync", Receiver::Any, Op::Run(0)),
+    rule("chdir", Receiver::Only(&["process"]), Op::Chdir(0)),
+    rule("eval", Receiver::Bare, Op::Opaque),
+    rule("Function", Receiver::Bare, Op::Opaque),
+    rule("runInThisContext", Receiver::Any, Op::Opaque),
+    rule("runInNewContext", Receiver::Any, Op::Opaque),
+    rule("runInContext", Receiver::Any, Op::Opaque),
+    rule("Script", Receiver::Only(&["vm"]), Op::Opaque),
+    rule("dlopen", Receiver::Any, Op::Opaque),
+];
+
+const GRAMMAR: Grammar = Grammar {
+    rules: RULES,
+    concat: &[("+", "")],
+    joins: &["path.join", "path.resolve", "posix.join", "posix.resolve", "join", "resolve"],
+    concats: &["concat"],
+    identities: &["normalize", "toString", "fileURLToPath", "String", "trim", "realpathSync"],
+    path_types: &[],
+    assignments: &["="],
+    sigils: "",
+    percent_format: false,
+    calls_without_parentheses: false,
+    members: &["?."],
+    dot_member: true,
+    juxtapose: false,
+};
+
+/// The exports of this package that write nothing.
+const READ_ONLY_EXPORTS: [&str; 5] = ["checkGuard", "bashTargets", "checkApproval", "loopStatus", "planStatus"];
+
+pub fn analyze(text: &str, dir: &Path) -> Findings {
+    let Some(tokens) = super::lex::tokens(text, &SYNTAX, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };
+    let mut engine = Engine::new(&tokens, &GRAMMAR);
+    engine.run();
+    for (at, token) in tokens.iter().enumerate() {
+        // zx: $`command`
+        if token.is_ident("$") && tokens.get(at + 1).is_some_and(Token::is_str) {
+            let command = tokens.get(at + 1).map(|t| t.text.clone()).unwrap_or_default();
+            engine.command(&Val::Str(command));
+        }
+    }
+    let loads = loads(&tokens, &mut engine);
+    let mut findings = engine.finish();
+    if text.contains("writeApproval")
+        || loads.iter().any(|load| is_this_package(load, dir)) && !read_only_use(&tokens, dir)
+    {
+        findings.writes.push(paths::APPROVAL_FILE.to_string());
+    }
+    findings
+}
+
+/// The module specifiers the program loads: `require('x')`, `import('x')`, `import … from 'x'`,
+/// `import 'x'`. A computed specifier leaves the analysis unsure.
+fn loads(tokens: &[Token], engine: &mut Engine) -> Vec<String> {
+    let mut found = Vec::new();
+    for (at, token) in tokens.iter().enumerate() {
+        let next = tokens.get(at + 1);
+        let loader = token.is_ident("require") || token.is_ident("import");
+        if loader && next.is_some_and(|t| t.is("(")) {
+            match (tokens.get(at + 2), tokens.get(at + 3)) {
+                (Some(spec), Some(close)) if spec.is_str() && close.is(")") => found.push(spec.text.clone()),
+                _ => engine.findings.sure = false,
+            }
+        } else if (token.is_ident("from") || token.is_ident("import")) && next.is_some_and(Token::is_str) {
+            found.extend(next.map(|t| t.text.clone()));
+        }
+    }
+    found
+}
+
+/// `approval-gates`, a file of it, its native binary, or a path to the directory or `index.js`
+/// of a package named `approval-gates`.
+fn is_this_package(spec: &str, dir: &Path) -> bool {
+    let lower = spec.to_ascii_lowercase();
+    if lower == "approval-gates"
+        || lower.starts_with("approval-gates/")
+        || lower.contains("/approval-gates")
+        || lower.contains("approval-gates.")
+    {
+        return true;
+    }
+    let local = spec.starts_with('.') || spec.starts_with('/');
+    if !local {
+        return false;
+    }
+    let path = paths::absolute(spec, dir);
+    // `require('./package.json')` reads data; only code or the native addon is the package.
+    let code = path.extension().map(|extension| matches!(extension.to_str(), Some("js" | "mjs" | "cjs" | "node")));
+    let package_dir = match code {
+        Some(false) => return false,
+        Some(true) => path.parent().map(Path::to_path_buf).unwrap_or(path),
+        None => path,
+    };
+    package_name_is_ours(&package_dir.join("package.json"))
+}
+
+fn package_name_is_ours(manifest: &Path) -> bool {
+    let Ok(file) = fs::File::open(manifest) else { return false };
+    let mut text = String::new();
+    if file.take(64 << 10).read_to_string(&mut text).is_err() {
+        return false;
+    }
+    text.contains("\"name\": \"approval-gates\"") || text.contains("\"name\":\"approval-gates\"")
+}
+
+/// The package is used only through read-only exports: every name destructured or imported from
+/// it is one, and every use of a binding of the module is `binding.readOnlyExport`.
+fn read_only_use(tokens: &[Token], dir: &Path) -> bool {
+    let mut bindings: Vec<&str> = Vec::new();
+    for (at, token) in tokens.iter().enumerate() {
+        let spec_at = if token.is_ident("require") && tokens.get(at + 1).is_some_and(|t| t.is("(")) {
+            at + 2
+        } else if token.is_ident("from") {
+            at + 1
+        } else {
+            continue;
+        };
+        let Some(spec) = tokens.get(spec_at).filter(|t| t.is_str()) else { continue };
+        if !is_this_package(&spec.text, dir) {
+            continue;
+        }
+        // `require('approval-gates').checkGuard(…)`
+        if token.is_ident("require") {
+            let after = tokens.get(spec_at + 2);
+            if tokens.get(spec_at + 1).is_some_and(|t| t.is(")")) && after.is_some_and(|t| t.is(".")) {
+                if !tokens.get(spec_at + 3).is_some_and(|t| READ_ONLY_EXPORTS.contains(&t.text.as_str())) {
+                    return false;
+                }
+                continue;
+            }
+        }
+        // What it is bound to: the tokens before `= require(` or between `import` and `from`.
+        let Some(names) = binding_tokens(tokens, at, token.is_ident("from")) else { return false };
+        match names {
+            [single] if single.kind == Kind::Ident => bindings.push(&single.text),
+            [star, as_, single] if star.is("*") && as_.is_ident("as") => bindings.push(&single.text),
+            [open, inner @ .., close] if open.is("{") && close.is("}") => {
+                if !destructured_read_only(inner) {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    // Every use of a binding reads a read-only export by name.
+    tokens.iter().enumerate().all(|(at, token)| {
+        if token.kind != Kind::Ident || !bindings.contains(&token.text.as_str()) {
+            return true;
+        }
+        let before = at.checked_sub(1).and_then(|b| tokens.get(b));
+        let declaration = before.is_some_and(|b| matches!(b.text.as_str(), "const" | "let" | "var" | "as" | "import"));
+        if declaration {
+            return true;
+        }
+        tokens.get(at + 1).is_some_and(|t| t.is(".") || t.is("?."))
+            && tokens.get(at + 2).is_some_and(|t| READ_ONLY_EXPORTS.contains(&t.text.as_str()))
+    })
+}
+
+/// The binding pattern of the load at `at`: `X` in `const X = require(…)`, `{ a, b }` in
+/// `import { a, b } from …`.
+fn binding_tokens(tokens: &[Token], at: usize, import: bool) -> Option<&[Token]> {
+    if import {
+        let start = tokens.get(..at)?.iter().rposition(|t| t.is_ident("import"))? + 1;
+        return tokens.get(start..at);
+    }
+    // `= require(`
+    let eq = at.checked_sub(1)?;
+    if !tokens.get(eq)?.is("=") {
+        return None;
+    }
+    let start = tokens.get(..eq)?.iter().rposition(|t| matches!(t.text.as_str(), "const" | "let" | "var"))? + 1;
+    tokens.get(start..eq)
+}
+
+/// `{ checkGuard, bashTargets: targets }`: every property taken is read-only.
+fn destructured_read_only(inner: &[Token]) -> bool {
+    let mut expect_property = true;
+    for token in inner {
+        if token.is(",") {
+            expect_property = true;
+        } else if token.is(":") || token.is_ident("as") {
+            expect_property = false;
+        } else if expect_property {
+            if !READ_ONLY_EXPORTS.contains(&token.text.as_str()) {
+                return false;
+            }
+            expect_property = false;
+        }
+    }
+    true
+}
+
+const NODE: Cli = Cli {
+    inline: &["-e", "--eval", "-p", "--print"],
+    file: &[],
+    valued: &[
+        "-r",
+        "--require",
+        "--import",
+        "--loader",
+        "--experimental-loader",
+        "-C",
+        "--conditions",
+        "--title",
+        "--env-file",
+        "--input-type",
+        "--stack-size",
+    ],
+    module: &[],
+};
+
+const BUN: Cli =
+    Cli { inline: &["-e", "--eval", "-p", "--print"], file: &[], valued: &["--cwd", "-r", "--preload"], module: &[] };
+
+pub fn invocation(command: &str, args: &[String], stdin: Option<&str>) -> Invocation {
+    match command {
+        "deno" => deno(args, stdin),
+        "bun" => {
+            let rest = match args.first().map(String::as_str) {
+                Some("run" | "x") => args.get(1..).unwrap_or_default(),
+                _ => args,
+            };
+            simple(Language::JavaScript, parse_cli(rest, &BUN, stdin))
+        }
+        _ => simple(Language::JavaScript, parse_cli(args, &NODE, stdin)),
+    }
+}
+
+/// `deno eval CODE`, `deno run [flags] FILE`, `deno run -` (stdin).
+fn deno(args: &[String], stdin: Option<&str>) -> Invocation {
+    let (sub, rest) = args.split_first().map_or(("", &[][..]), |(s, r)| (s.as_str(), r));
+    let operands: Vec<&String> = rest.iter().skip_while(|a| a.starts_with('-') && *a != "-").collect();
+    let source = match sub {
+        "eval" => operands.first().map_or(Source::Nothing, |code| Source::Text((*code).clone())),
+        "run" => match operands.first() {
+            Some(file) if *file != "-" => Source::File((*file).clone()),
+            _ => super::stdin_source(stdin),
+        },
+        _ => Source::Nothing,
+    };
+    let program_args = operands.iter().skip(1).map(|a| (*a).clone()).collect();
+    Invocation { language: Language::JavaScript, source, args: program_args, writes: Vec::new() }
+}

@@ -1,0 +1,59 @@
+//! Lua: `io.open` with a write mode, `io.output`, `os.remove`, `os.rename`; `os.execute`,
+//! `io.popen`; strings joined by `..`.
+
+use super::engine::{Grammar, Op, Receiver, Rule, rule};
+use super::lex::{Interpolation, Quote, Syntax, quote};
+use super::{Cli, Findings, Invocation, Language, parse_cli, run_grammar, simple};
+
+const QUOTES: &[Quote] = &[quote("\"", "\"", true, Interpolation::None), quote("'", "'", true, Interpolation::None)];
+
+const SYNTAX: Syntax = Syntax {
+    line_comments: &["--"],
+    block_comments: &[],
+    quotes: QUOTES,
+    string_prefixes: false,
+    regex_literals: false,
+    quote_operators: false,
+    long_brackets: true,
+    ident_chars: "",
+};
+
+const RULES: &[Rule] = &[
+    rule("open", Receiver::Only(&["io"]), Op::Open { path: 0, mode: 1, named: "" }),
+    rule("output", Receiver::Only(&["io"]), Op::Write(&[0])),
+    rule("remove", Receiver::Only(&["os"]), Op::Write(&[0])),
+    rule("rename", Receiver::Only(&["os"]), Op::Write(&[0, 1])),
+    rule("execute", Receiver::Only(&["os"]), Op::Run(0)),
+    rule("popen", Receiver::Only(&["io"]), Op::Run(0)),
+    rule("load", Receiver::Bare, Op::Opaque),
+    rule("loadstring", Receiver::Bare, Op::Opaque),
+    rule("dofile", Receiver::Bare, Op::Opaque),
+    rule("loadfile", Receiver::Bare, Op::Opaque),
+    rule("require", Receiver::Bare, Op::Opaque),
+];
+
+const GRAMMAR: Grammar = Grammar {
+    rules: RULES,
+    concat: &[("..", "")],
+    joins: &[],
+    concats: &[],
+    identities: &["tostring"],
+    path_types: &[],
+    assignments: &["="],
+    sigils: "",
+    percent_format: false,
+    calls_without_parentheses: true,
+    members: &[":"],
+    dot_member: true,
+    juxtapose: false,
+};
+
+pub fn analyze(text: &str) -> Findings {
+    run_grammar(text, &SYNTAX, &GRAMMAR)
+}
+
+const CLI: Cli = Cli { inline: &["-e"], file: &[], valued: &["-l"], module: &[] };
+
+pub fn invocation(args: &[String], stdin: Option<&str>) -> Invocation {
+    simple(Language::Lua, parse_cli(args, &CLI, stdin))
+}

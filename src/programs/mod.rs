@@ -1,0 +1,362 @@
+//! Interpreter programs (P-13): what a program in another language, run from bash, writes.
+//!
+//! The bash walker hands over "a program in language L with text T, run in directory D, with
+//! these arguments" ([`Invocation`], from [`invocation`] over a command's words); [`judge`]
+//! answers which paths it could write (as typed, relative to D) and which command lines it starts
+//! (judged as bash by the walker). Each language is read by a bounded lexical analysis
+//! ([`lex`], [`engine`]): string literals and the expressions that join them (`+`, f-strings,
+//! `os.path.join`, pathlib's `/`, `path.join`, `%`/`.format`, variables), and a table of the
+//! write-capable and process-starting calls of the language.
+//!
+//! Fail closed: when a program has a write or a process whose target the analysis cannot know
+//! (a computed path, `eval`, reflection), every guarded location the program or its arguments
+//! name is reported as written, and the gates judge it with their own texts. A program over a cap
+//! is judged by its raw text with [`crate::paths::names_guarded_location`], like a bash command
+//! over the parser's caps.
+
+mod applescript;
+mod awk;
+pub mod engine;
+mod javascript;
+mod jq;
+pub mod lex;
+mod lua;
+mod perl;
+mod php;
+mod python;
+mod r;
+mod ruby;
+mod sqlite;
+mod tcl;
+
+use std::path::Path;
+
+use crate::paths;
+
+/// Programs longer than this are judged by their raw text (256 KiB).
+pub const MAX_PROGRAM_BYTES: usize = 256 << 10;
+/// The most tokens one program is read into.
+pub const MAX_PROGRAM_TOKENS: usize = 64 << 10;
+/// The analysis's work budget for one program, in steps (a token visited, a value computed):
+/// deterministic, unlike a timer.
+pub const MAX_ANALYSIS_WORK: usize = 400_000;
+/// The largest script file read at check time (`python3 gen.py`, `bash x.sh`); a larger one is
+/// judged by what the command line shows.
+pub const MAX_SCRIPT_FILE_BYTES: u64 = 256 << 10;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    Python,
+    JavaScript,
+    Perl,
+    Ruby,
+    Php,
+    Awk,
+    Lua,
+    Tcl,
+    R,
+    AppleScript,
+    Sqlite,
+    Jq,
+}
+
+/// Where a program's text comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Inline (`-c`, `-e`) or fed on standard input.
+    Text(String),
+    /// A script file, read at check time (relative to the command's directory).
+    File(String),
+    /// No program the analysis can read (`python3 -m module`, an interactive interpreter).
+    Nothing,
+}
+
+/// One interpreter run, from its command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invocation {
+    pub language: Language,
+    pub source: Source,
+    /// The program's own arguments (`sys.argv[1:]`).
+    pub args: Vec<String>,
+    /// Files the interpreter's options write, whatever the program (`awk -i inplace`, `yq -i`,
+    /// a sqlite database).
+    pub writes: Vec<String>,
+}
+
+/// What a program does that the gates care about.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Verdict {
+    /// Paths as typed, relative to the program's directory.
+    pub writes: Vec<String>,
+    /// Command lines it starts, for the bash walker.
+    pub commands: Vec<String>,
+}
+
+/// What one language's analysis found.
+#[derive(Debug, Clone, Default)]
+pub struct Findings {
+    pub writes: Vec<String>,
+    pub commands: Vec<String>,
+    /// Every write and process target is known.
+    pub sure: bool,
+    /// The strings that name a guarded location.
+    pub named: Vec<String>,
+    /// The work budget ran out: judge the raw text.
+    pub over_budget: bool,
+}
+
+impl Findings {
+    pub fn sure() -> Self {
+        Findings { sure: true, ..Findings::default() }
+    }
+
+    /// A program the analysis does not read: its raw text decides.
+    pub fn unreadable() -> Self {
+        Findings { over_budget: true, ..Findings::default() }
+    }
+}
+
+/// The language a command runs programs in, by its name (`python3.12`, `/usr/bin/node`).
+pub fn language_of(command: &str) -> Option<Language> {
+    let name = command.rsplit('/').next().unwrap_or(command);
+    let language = match name {
+        "python" | "python3" | "pypy3" => Language::Python,
+        "node" | "nodejs" | "deno" | "bun" => Language::JavaScript,
+        "perl" => Language::Perl,
+        "ruby" => Language::Ruby,
+        "php" => Language::Php,
+        "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk" => Language::Awk,
+        "lua" | "luajit" => Language::Lua,
+        "tclsh" | "wish" | "expect" => Language::Tcl,
+        "Rscript" | "R" => Language::R,
+        "osascript" => Language::AppleScript,
+        "sqlite3" | "sqlite" => Language::Sqlite,
+        "jq" | "yq" | "gojq" | "jaq" => Language::Jq,
+        // `python3.12`, `perl5.36`, `lua5.4`, `tclsh8.6`: only a name ending in a version.
+        _ if name.ends_with(|c: char| c.is_ascii_digit()) => return versioned(name),
+        _ => return None,
+    };
+    Some(language)
+}
+
+fn versioned(name: &str) -> Option<Language> {
+    let prefix = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    match prefix {
+        "python" | "pypy" => Some(Language::Python),
+        "perl" => Some(Language::Perl),
+        "ruby" => Some(Language::Ruby),
+        "php" => Some(Language::Php),
+        "lua" => Some(Language::Lua),
+        "tclsh" => Some(Language::Tcl),
+        _ => None,
+    }
+}
+
+/// The language a script's `#!` line names, when it is not a shell.
+pub fn language_of_shebang(text: &str) -> Option<Language> {
+    let line = text.strip_prefix("#!")?.lines().next()?;
+    let mut words = line.split_whitespace();
+    let mut program = words.next()?;
+    if program.ends_with("/env") {
+        program = words.find(|word| !word.starts_with('-'))?;
+    }
+    language_of(program)
+}
+
+/// The interpreter run by `argv` (its name first), when it is one; `stdin` is the text of its
+/// heredoc or here-string, or what a pipeline feeds it.
+pub fn invocation(argv: &[String], stdin: Option<&str>) -> Option<Invocation> {
+    let (name, args) = argv.split_first()?;
+    let language = language_of(name)?;
+    let command = name.rsplit('/').next().unwrap_or(name);
+    Some(match language {
+        Language::Python => python::invocation(args, stdin),
+        Language::JavaScript => javascript::invocation(command, args, stdin),
+        Language::Perl => perl::invocation(args, stdin),
+        Language::Ruby => ruby::invocation(args, stdin),
+        Language::Php => php::invocation(args, stdin),
+        Language::Awk => awk::invocation(args, stdin),
+        Language::Lua => lua::invocation(args, stdin),
+        Language::Tcl => tcl::invocation(args, stdin),
+        Language::R => r::invocation(command, args, stdin),
+        Language::AppleScript => applescript::invocation(args, stdin),
+        Language::Sqlite => sqlite::invocation(args, stdin),
+        Language::Jq => jq::invocation(command, args),
+    })
+}
+
+/// What a program in `language` writes and starts when run in `dir` (absolute) with `args`.
+/// `text` is `None` when its script file could not be read (missing, oversized, binary): then
+/// only what the command line shows counts.
+pub fn judge(language: Language, text: Option<&str>, args: &[String], dir: &Path) -> Verdict {
+    let findings = match text {
+        Some(text) if text.len() > MAX_PROGRAM_BYTES => Findings::unreadable(),
+        Some(text) => analyze(language, text, dir),
+        None => Findings { sure: false, ..Findings::default() },
+    };
+    let text = text.unwrap_or_default();
+    let mut verdict = Verdict::default();
+    if findings.over_budget {
+        for text in std::iter::once(text).chain(args.iter().map(String::as_str)) {
+            guarded_words(text, &mut verdict.writes);
+        }
+        named_across_words(text, &mut verdict.writes);
+        return verdict;
+    }
+    verdict.writes = findings.writes.iter().map(|w| w.replace(lex::HOLE, "*")).collect();
+    verdict.commands = findings.commands;
+    if !findings.sure {
+        for named in findings.named.iter().map(String::as_str).chain(args.iter().map(String::as_str)) {
+            guarded_words(named, &mut verdict.writes);
+        }
+        if !verdict.writes.iter().any(|write| paths::names_guarded_location(write)) {
+            guarded_words(text, &mut verdict.writes);
+            named_across_words(text, &mut verdict.writes);
+        }
+    }
+    verdict
+}
+
+/// When `text` names a guarded location only across words or quotes and no write found names
+/// one, the guarded locations themselves.
+fn named_across_words(text: &str, out: &mut Vec<String>) {
+    if paths::names_guarded_location(text) && !out.iter().any(|write| paths::names_guarded_location(write)) {
+        out.extend(["docs/superpowers/plans/*", ".superpowers/sdd/*", paths::APPROVAL_FILE].map(String::from));
+    }
+}
+
+fn analyze(language: Language, text: &str, dir: &Path) -> Findings {
+    match language {
+        Language::Python => python::analyze(text),
+        Language::JavaScript => javascript::analyze(text, dir),
+        Language::Perl => perl::analyze(text),
+        Language::Ruby => ruby::analyze(text),
+        Language::Php => php::analyze(text),
+        Language::Awk => awk::analyze(text),
+        Language::Lua => lua::analyze(text),
+        Language::Tcl => tcl::analyze(text),
+        Language::R => r::analyze(text),
+        Language::AppleScript => applescript::analyze(text),
+        Language::Sqlite => sqlite::analyze(text),
+        Language::Jq => Findings::sure(),
+    }
+}
+
+/// Runs a language's grammar over its tokens; over the token cap, the raw text decides.
+fn run_grammar(text: &str, syntax: &lex::Syntax, grammar: &engine::Grammar) -> Findings {
+    let Some(tokens) = lex::tokens(text, syntax, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };
+    let mut engine = engine::Engine::new(&tokens, grammar);
+    engine.run();
+    engine.finish()
+}
+
+/// The words of `text` that name a guarded location, as paths (holes as `*`).
+fn guarded_words(text: &str, out: &mut Vec<String>) {
+    if !paths::names_guarded_location(text) {
+        return;
+    }
+    for word in text.split(|c: char| c.is_whitespace() || "'\"`;()<>|&,=[]{}".contains(c)) {
+        if !word.is_empty() && paths::names_guarded_location(word) {
+            let word = word.replace(lex::HOLE, "*");
+            if !out.contains(&word) {
+                out.push(word);
+            }
+        }
+    }
+}
+
+/// Options of an interpreter's command line: which take a value, which take the program text.
+struct Cli {
+    /// Options whose value is program text (`-c`, `-e`, `--eval`); several are joined by lines.
+    inline: &'static [&'static str],
+    /// Options whose value is a script file (`-f`).
+    file: &'static [&'static str],
+    /// Other options that take a value (`-m` is not here: it ends the options).
+    valued: &'static [&'static str],
+    /// Options after which the rest are arguments and no program is read (`-m module`).
+    module: &'static [&'static str],
+}
+
+/// The program text, script file or standard input an interpreter runs, and its arguments.
+fn parse_cli(args: &[String], cli: &Cli, stdin: Option<&str>) -> (Source, Vec<String>) {
+    let mut inline: Vec<String> = Vec::new();
+    let mut file = None;
+    let mut at = 0;
+    let takes = |list: &[&str], option: &str| list.contains(&option);
+    while let Some(arg) = args.get(at) {
+        at += 1;
+        if arg == "--" {
+            break;
+        }
+        if arg == "-" || !arg.starts_with('-') {
+            at -= 1;
+            break;
+        }
+        let (option, attached) = match arg.split_once('=').filter(|_| arg.starts_with("--")) {
+            Some((option, value)) => (option.to_string(), Some(value.to_string())),
+            None => (arg.clone(), None),
+        };
+        let mut handle = |option: &str, attached: Option<String>, at: &mut usize| -> bool {
+            let value = |at: &mut usize| {
+                attached.clone().or_else(|| {
+                    let value = args.get(*at).cloned();
+                    *at += 1;
+                    value
+                })
+            };
+            if takes(cli.inline, option) {
+                inline.extend(value(at));
+            } else if takes(cli.file, option) {
+                file = value(at);
+            } else if takes(cli.module, option) {
+                let _ = value(at);
+                return true;
+            } else if takes(cli.valued, option) {
+                let _ = value(at);
+            }
+            false
+        };
+        if option.starts_with("--") || option.len() == 2 {
+            if handle(&option, attached, &mut at) {
+                return (Source::Nothing, args.get(at..).unwrap_or_default().to_vec());
+            }
+            continue;
+        }
+        // A cluster of short options: `-pe`, `-uc`, `-ne 'code'`, `-cCODE`.
+        for (offset, letter) in option.char_indices().skip(1) {
+            let short = format!("-{letter}");
+            let rest = option.get(offset + letter.len_utf8()..).unwrap_or_default();
+            let value_taking = [cli.inline, cli.file, cli.valued, cli.module].iter().any(|list| takes(list, &short));
+            if value_taking {
+                let attached = (!rest.is_empty()).then(|| rest.to_string());
+                if handle(&short, attached, &mut at) {
+                    return (Source::Nothing, args.get(at..).unwrap_or_default().to_vec());
+                }
+                break;
+            }
+        }
+    }
+    let rest = args.get(at..).unwrap_or_default();
+    if !inline.is_empty() {
+        return (Source::Text(inline.join("\n")), rest.to_vec());
+    }
+    if let Some(file) = file {
+        return (Source::File(file), rest.to_vec());
+    }
+    match rest.split_first() {
+        Some((script, args)) if script != "-" => (Source::File(script.clone()), args.to_vec()),
+        Some((_, args)) => (stdin_source(stdin), args.to_vec()),
+        None => (stdin_source(stdin), Vec::new()),
+    }
+}
+
+fn stdin_source(stdin: Option<&str>) -> Source {
+    stdin.map_or(Source::Nothing, |text| Source::Text(text.to_string()))
+}
+
+fn simple(language: Language, (source, args): (Source, Vec<String>)) -> Invocation {
+    Invocation { language, source, args, writes: Vec::new() }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,105 @@
+//! Ruby: `File.write`/`IO.write`, `File.open`/`open` with a write mode, `FileUtils.*`,
+//! `File.delete`/`rename`/`symlink`, Pathname's `write`; `system`, `exec`, `spawn`, backquotes,
+//! `%x`, `IO.popen`, Open3; strings joined by `+`, interpolation, `File.join`.
+
+use super::engine::{Grammar, Op, Receiver, Rule, rule};
+use super::lex::{Interpolation, Quote, Syntax, quote};
+use super::{Cli, Findings, Invocation, Language, parse_cli, run_grammar, simple};
+
+const QUOTES: &[Quote] = &[
+    quote("\"", "\"", true, Interpolation::HashBraces),
+    quote("'", "'", true, Interpolation::None),
+    Quote { open: "`", close: "`", escapes: true, interpolation: Interpolation::HashBraces, command: true },
+    Quote { open: "%x(", close: ")", escapes: true, interpolation: Interpolation::HashBraces, command: true },
+    quote("%q(", ")", true, Interpolation::None),
+    quote("%Q(", ")", true, Interpolation::HashBraces),
+    quote("%(", ")", true, Interpolation::HashBraces),
+];
+
+const SYNTAX: Syntax = Syntax {
+    line_comments: &["#"],
+    block_comments: &[("=begin", "=end")],
+    quotes: QUOTES,
+    string_prefixes: false,
+    regex_literals: true,
+    quote_operators: false,
+    long_brackets: false,
+    ident_chars: "?!@$",
+};
+
+const FILE: &[&str] = &["File", "IO", "Pathname"];
+const FILE_UTILS: &[&str] = &["FileUtils", "FU"];
+
+const RULES: &[Rule] = &[
+    rule("write", Receiver::Only(FILE), Op::Write(&[0])),
+    rule("binwrite", Receiver::Only(FILE), Op::Write(&[0])),
+    rule("open", Receiver::Module(FILE), Op::Open { path: 0, mode: 1, named: "mode" }),
+    rule("new", Receiver::Only(&["File"]), Op::Open { path: 0, mode: 1, named: "mode" }),
+    rule("delete", Receiver::Only(FILE), Op::WriteAll),
+    rule("unlink", Receiver::Only(FILE), Op::WriteAll),
+    rule("rename", Receiver::Only(FILE), Op::Write(&[0, 1])),
+    rule("symlink", Receiver::Only(FILE), Op::Write(&[1])),
+    rule("link", Receiver::Only(FILE), Op::Write(&[0, 1])),
+    rule("truncate", Receiver::Only(FILE), Op::Write(&[0])),
+    rule("mkdir", Receiver::Only(&["Dir"]), Op::Write(&[0])),
+    rule("write", Receiver::PathLike, Op::Receiver),
+    rule("cp", Receiver::Only(FILE_UTILS), Op::Write(&[1])),
+    rule("cp_r", Receiver::Only(FILE_UTILS), Op::Write(&[1])),
+    rule("copy", Receiver::Only(FILE_UTILS), Op::Write(&[1])),
+    rule("copy_file", Receiver::Only(FILE_UTILS), Op::Write(&[1])),
+    rule("install", Receiver::Only(FILE_UTILS), Op::Write(&[1])),
+    rule("mv", Receiver::Only(FILE_UTILS), Op::Write(&[0, 1])),
+    rule("move", Receiver::Only(FILE_UTILS), Op::Write(&[0, 1])),
+    rule("ln", Receiver::Only(FILE_UTILS), Op::Write(&[0, 1])),
+    rule("ln_s", Receiver::Only(FILE_UTILS), Op::Write(&[1])),
+    rule("ln_sf", Receiver::Only(FILE_UTILS), Op::Write(&[1])),
+    rule("rm", Receiver::Only(FILE_UTILS), Op::WriteAll),
+    rule("rm_f", Receiver::Only(FILE_UTILS), Op::WriteAll),
+    rule("rm_r", Receiver::Only(FILE_UTILS), Op::WriteAll),
+    rule("rm_rf", Receiver::Only(FILE_UTILS), Op::WriteAll),
+    rule("remove", Receiver::Only(FILE_UTILS), Op::WriteAll),
+    rule("touch", Receiver::Only(FILE_UTILS), Op::WriteAll),
+    rule("mkdir_p", Receiver::Only(FILE_UTILS), Op::WriteAll),
+    rule("mkdir", Receiver::Only(FILE_UTILS), Op::WriteAll),
+    rule("system", Receiver::Bare, Op::RunArgv),
+    rule("exec", Receiver::Bare, Op::RunArgv),
+    rule("spawn", Receiver::Module(&["Process"]), Op::RunArgv),
+    rule("popen", Receiver::Only(&["IO"]), Op::Run(0)),
+    rule("capture2", Receiver::Only(&["Open3"]), Op::RunArgv),
+    rule("capture2e", Receiver::Only(&["Open3"]), Op::RunArgv),
+    rule("capture3", Receiver::Only(&["Open3"]), Op::RunArgv),
+    rule("popen3", Receiver::Only(&["Open3"]), Op::RunArgv),
+    rule("chdir", Receiver::Only(&["Dir"]), Op::Chdir(0)),
+    rule("eval", Receiver::Any, Op::Opaque),
+    rule("instance_eval", Receiver::Any, Op::Opaque),
+    rule("class_eval", Receiver::Any, Op::Opaque),
+    rule("send", Receiver::Any, Op::Opaque),
+    rule("public_send", Receiver::Any, Op::Opaque),
+    rule("load", Receiver::Bare, Op::Opaque),
+];
+
+const GRAMMAR: Grammar = Grammar {
+    rules: RULES,
+    concat: &[("+", "")],
+    joins: &["File.join", "Pathname", "join"],
+    concats: &[],
+    identities: &["expand_path", "absolute_path", "realpath", "to_s", "to_path", "cleanpath"],
+    path_types: &["Pathname"],
+    assignments: &["="],
+    sigils: "@$",
+    percent_format: false,
+    calls_without_parentheses: true,
+    members: &["::", "&."],
+    dot_member: true,
+    juxtapose: false,
+};
+
+pub fn analyze(text: &str) -> Findings {
+    run_grammar(text, &SYNTAX, &GRAMMAR)
+}
+
+const CLI: Cli = Cli { inline: &["-e"], file: &[], valued: &["-I", "-r", "-C", "-E", "--encoding"], module: &[] };
+
+pub fn invocation(args: &[String], stdin: Option<&str>) -> Invocation {
+    simple(Language::Ruby, parse_cli(args, &CLI, stdin))
+}

@@ -1,0 +1,206 @@
+//! Tcl (`tclsh`, `wish`, `expect`): `open path w|a|RDWR…`, `file delete|rename|copy|mkdir|link`,
+//! `exec`; words joined by `[file join …]`, variables from `set`.
+
+use std::collections::HashMap;
+
+use super::engine::{Val, shell_word};
+use super::lex::{HOLE, Interpolation, Kind, Quote, Syntax, Token, quote};
+use super::{Cli, Findings, Invocation, Language, MAX_ANALYSIS_WORK, MAX_PROGRAM_TOKENS, parse_cli, simple};
+
+/// The deepest `[…]` substitution read.
+const MAX_NESTING: usize = 32;
+
+const QUOTES: &[Quote] = &[quote("\"", "\"", true, Interpolation::DollarBraces)];
+
+const SYNTAX: Syntax = Syntax {
+    line_comments: &["#"],
+    block_comments: &[],
+    quotes: QUOTES,
+    string_prefixes: false,
+    regex_literals: false,
+    quote_operators: false,
+    long_brackets: false,
+    ident_chars: "$:.-/~*?",
+};
+
+pub fn analyze(text: &str) -> Findings {
+    let Some(tokens) = super::lex::tokens(text, &SYNTAX, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };
+    let mut reader = Reader { tokens: &tokens, vars: HashMap::new(), findings: Findings::sure(), work: 0 };
+    let mut at = 0;
+    while at < tokens.len() {
+        let next = reader.command(at);
+        at = next.max(at + 1);
+        if reader.work > MAX_ANALYSIS_WORK {
+            return Findings::unreadable();
+        }
+    }
+    reader.findings
+}
+
+struct Reader<'t> {
+    tokens: &'t [Token],
+    vars: HashMap<String, Val>,
+    findings: Findings,
+    work: usize,
+}
+
+impl Reader<'_> {
+    /// The words of the command starting at `at` (up to a line end, `;`, or its closing `]`),
+    /// judged; returns where the next command starts.
+    fn command(&mut self, at: usize) -> usize {
+        let mut words: Vec<Val> = Vec::new();
+        let mut pos = at;
+        while let Some(token) = self.tokens.get(pos) {
+            self.work += 1;
+            if pos > at && token.line_start || token.is(";") || token.is("]") || token.is("{") || token.is("}") {
+                break;
+            }
+            if token.is("[") {
+                // A nested command: its value is a word of this one.
+                let (value, next) = self.substitution(pos + 1, 0);
+                words.push(value);
+                pos = next;
+                continue;
+            }
+            words.push(self.word(token));
+            pos += 1;
+        }
+        self.judge(&words);
+        if self.tokens.get(pos).is_some_and(|t| t.is(";") || t.is("]") || t.is("{") || t.is("}")) {
+            pos + 1
+        } else {
+            pos
+        }
+    }
+
+    /// `[cmd …]` from after its `[`: its value and where it ends. Nested deeper than
+    /// [`MAX_NESTING`], a `[` is a plain word.
+    fn substitution(&mut self, from: usize, depth: usize) -> (Val, usize) {
+        let mut words = Vec::new();
+        let mut pos = from;
+        while let Some(token) = self.tokens.get(pos) {
+            self.work += 1;
+            if self.work > MAX_ANALYSIS_WORK {
+                return (Val::Unknown, self.tokens.len());
+            }
+            if token.is("]") {
+                pos += 1;
+                break;
+            }
+            if token.is("[") && depth < MAX_NESTING {
+                let (value, next) = self.substitution(pos + 1, depth + 1);
+                words.push(value);
+                pos = next;
+                continue;
+            }
+            words.push(self.word(token));
+            pos += 1;
+        }
+        self.judge(&words);
+        let value = match words.as_slice() {
+            [Val::Str(file), Val::Str(join), parts @ ..] if file == "file" && join == "join" => {
+                let texts: Vec<String> =
+                    parts.iter().map(|p| p.text().map_or(HOLE.to_string(), str::to_string)).collect();
+                Val::Str(texts.join("/"))
+            }
+            _ => Val::Unknown,
+        };
+        (value, pos)
+    }
+
+    fn word(&self, token: &Token) -> Val {
+        match token.kind {
+            Kind::Str { .. } => Val::Str(token.text.clone()),
+            Kind::Ident if token.text.starts_with('$') => {
+                let name = token.text.trim_start_matches('$').trim_matches(|c| c == '{' || c == '}');
+                self.vars.get(name).cloned().unwrap_or(Val::Str(HOLE.to_string()))
+            }
+            _ => Val::Str(token.text.clone()),
+        }
+    }
+
+    fn judge(&mut self, words: &[Val]) {
+        for word in words {
+            if let Val::Str(text) = word
+                && crate::paths::names_guarded_location(text)
+                && !self.findings.named.contains(text)
+            {
+                self.findings.named.push(text.clone());
+            }
+        }
+        let texts: Vec<Option<&str>> = words.iter().map(Val::text).collect();
+        match texts.as_slice() {
+            [Some("set"), Some(name), ..] => {
+                if let Some(value) = words.get(2) {
+                    self.vars.insert((*name).to_string(), value.clone());
+                }
+            }
+            [Some("open"), ..] => {
+                let mode = words.get(2).is_some_and(super::engine::writes_mode);
+                let flags = texts
+                    .get(2)
+                    .copied()
+                    .flatten()
+                    .is_some_and(|m| m.contains("WRONLY") || m.contains("RDWR") || m.contains("CREAT"));
+                if mode || flags {
+                    self.write(words.get(1));
+                }
+            }
+            [Some("file"), Some("delete" | "mkdir"), ..] => {
+                for word in words.iter().skip(2).filter(|w| !w.text().is_some_and(|t| t.starts_with('-'))) {
+                    self.write(Some(word));
+                }
+            }
+            [Some("file"), Some("rename" | "copy" | "link"), ..] => {
+                let operands: Vec<&Val> =
+                    words.iter().skip(2).filter(|w| !w.text().is_some_and(|t| t.starts_with('-'))).collect();
+                let subcommand = texts.get(1).copied().flatten();
+                for (index, operand) in operands.iter().enumerate() {
+                    // `file rename` writes both names, `file copy` its destination, `file link`
+                    // the link it makes.
+                    let written = match subcommand {
+                        Some("rename") => true,
+                        Some("link") => index == 0,
+                        _ => index + 1 == operands.len(),
+                    };
+                    if written {
+                        self.write(Some(operand));
+                    }
+                }
+            }
+            [Some("exec"), ..] => {
+                let mut line = Vec::new();
+                for word in words.iter().skip(1) {
+                    match word.text() {
+                        Some(redirect @ (">" | ">>" | "2>" | "<" | "|" | "&")) => line.push(redirect.to_string()),
+                        Some(text) => line.push(shell_word(text).replace(HOLE, "${PROGRAM_VALUE}")),
+                        None => line.push("${PROGRAM_VALUE}".to_string()),
+                    }
+                }
+                if !line.is_empty() {
+                    self.findings.commands.push(line.join(" "));
+                }
+            }
+            [Some("eval" | "uplevel" | "source" | "interp" | "load"), ..] => self.findings.sure = false,
+            _ => {}
+        }
+    }
+
+    fn write(&mut self, word: Option<&Val>) {
+        match word {
+            Some(Val::Str(path)) if !path.is_empty() => {
+                if path.contains(HOLE) {
+                    self.findings.sure = false;
+                }
+                self.findings.writes.push(path.clone());
+            }
+            _ => self.findings.sure = false,
+        }
+    }
+}
+
+const CLI: Cli = Cli { inline: &[], file: &["-f"], valued: &["-encoding"], module: &[] };
+
+pub fn invocation(args: &[String], stdin: Option<&str>) -> Invocation {
+    simple(Language::Tcl, parse_cli(args, &CLI, stdin))
+}

@@ -1,0 +1,183 @@
+//! The program corpus `__test__/fixtures/program-targets.jsonl` (also run through the binding by
+//! `__test__/programs.test.mjs`), script files read from disk, the package rule, and the caps.
+
+use std::path::{Path, PathBuf};
+
+use super::*;
+use crate::shell::write_targets;
+
+const CORPUS: &str = include_str!("../../__test__/fixtures/program-targets.jsonl");
+
+fn sorted(targets: &[PathBuf]) -> Vec<String> {
+    let mut texts: Vec<String> = targets.iter().map(|p| p.display().to_string()).collect();
+    texts.sort();
+    texts
+}
+
+#[test]
+fn corpus() {
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for line in CORPUS.lines().filter(|line| !line.trim().is_empty()) {
+        count += 1;
+        let row: serde_json::Value = serde_json::from_str(line).expect("corpus line is JSON");
+        let command = row["cmd"].as_str().expect("cmd");
+        let mut expected: Vec<String> = row["targets"]
+            .as_array()
+            .expect("targets")
+            .iter()
+            .map(|t| t.as_str().expect("target").to_string())
+            .collect();
+        expected.sort();
+        match write_targets(command, Path::new("/repo")) {
+            Ok(targets) if sorted(&targets) == expected => {}
+            actual => failures
+                .push(format!("{command:?} ({}):\n    expected {expected:?}\n    actual   {actual:?}", row["why"])),
+        }
+    }
+    assert!(count >= 150, "the corpus has {count} lines");
+    assert!(failures.is_empty(), "{} of {count} corpus lines fail:\n{}", failures.len(), failures.join("\n"));
+}
+
+fn judged(language: Language, text: &str) -> Vec<String> {
+    let mut writes = judge(language, Some(text), &[], Path::new("/repo")).writes;
+    writes.sort();
+    writes
+}
+
+#[test]
+fn a_program_over_the_size_cap_is_judged_by_its_raw_text() {
+    let padding = "x = 1\n".repeat(MAX_PROGRAM_BYTES / 6 + 1);
+    let writes = judged(Language::Python, &format!("{padding}print('openspec/changes/c/approval.md')"));
+    assert_eq!(writes, ["openspec/changes/c/approval.md"]);
+    assert!(judged(Language::Python, &format!("{padding}open('out.txt', 'w')")).is_empty());
+}
+
+#[test]
+fn a_program_over_the_token_cap_is_judged_by_its_raw_text() {
+    let many = "a ".repeat(MAX_PROGRAM_TOKENS + 1);
+    assert_eq!(judged(Language::JavaScript, &format!("{many} 'approval.md'")), ["approval.md"]);
+    assert!(judged(Language::JavaScript, &many).is_empty());
+}
+
+#[test]
+fn a_program_over_the_work_budget_is_judged_by_its_raw_text() {
+    // Each assignment scans to the end of the statement: quadratic without the budget.
+    let chained = "a = ".repeat(30_000);
+    assert_eq!(
+        judged(Language::Python, &format!("{chained}'docs/superpowers/plans/x.md'")),
+        ["docs/superpowers/plans/x.md"]
+    );
+    assert!(judged(Language::Python, &format!("{chained}'notes.md'")).is_empty());
+}
+
+#[test]
+fn long_concatenations_and_deep_nesting_stay_bounded() {
+    let joined = format!("open({}'approval.md', 'w')", "'aaaaaaaaaaaaaaaa' + ".repeat(5_000));
+    // Past the value cap the start is unknown; the guarded name at its end is still written.
+    let writes = judged(Language::Python, &joined);
+    assert!(
+        writes.len() == 1 && writes.iter().all(|w| w.starts_with('*') && w.ends_with("aapproval.md")),
+        "{writes:?}"
+    );
+    let deep = format!("open({}'x.md'{}, 'w')", "(".repeat(5_000), ")".repeat(5_000));
+    assert!(judged(Language::Python, &deep).is_empty());
+    let tcl = format!("set f [open {}approval.md{} w]", "[".repeat(5_000), "]".repeat(5_000));
+    let _ = judged(Language::Tcl, &tcl);
+}
+
+#[test]
+fn a_missing_script_is_judged_by_what_the_command_line_shows() {
+    let args = ["docs/superpowers/plans/x.md".to_string(), "README.md".to_string()];
+    assert_eq!(judge(Language::Python, None, &args, Path::new("/repo")).writes, ["docs/superpowers/plans/x.md"]);
+    assert!(judge(Language::Python, None, &args[1..], Path::new("/repo")).writes.is_empty());
+}
+
+#[test]
+fn languages_by_name_and_shebang() {
+    for (name, language) in [
+        ("python3.12", Language::Python),
+        ("/usr/bin/python", Language::Python),
+        ("nodejs", Language::JavaScript),
+        ("perl5.36", Language::Perl),
+        ("gawk", Language::Awk),
+        ("lua5.4", Language::Lua),
+        ("tclsh8.6", Language::Tcl),
+        ("Rscript", Language::R),
+        ("sqlite3", Language::Sqlite),
+        ("yq", Language::Jq),
+    ] {
+        assert_eq!(language_of(name), Some(language), "{name}");
+    }
+    for name in ["pythonista", "nodemon", "perldoc", "lualatex", "bash", "cat"] {
+        assert_eq!(language_of(name), None, "{name}");
+    }
+    assert_eq!(language_of_shebang("#!/usr/bin/env -S python3 -u\n"), Some(Language::Python));
+    assert_eq!(language_of_shebang("#!/usr/bin/node\n"), Some(Language::JavaScript));
+    assert_eq!(language_of_shebang("#!/bin/bash\n"), None);
+    assert_eq!(language_of_shebang("echo hi\n"), None);
+}
+
+mod on_disk {
+    use std::fs;
+
+    use super::*;
+
+    fn repo() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().expect("test fixture");
+        let root = fs::canonicalize(dir.path()).expect("test fixture");
+        (dir, root)
+    }
+
+    fn targets(command: &str, base: &Path) -> Vec<String> {
+        sorted(&write_targets(command, base).expect("scannable"))
+    }
+
+    #[test]
+    fn script_files_are_read_relative_to_the_command_directory() {
+        let (_dir, root) = repo();
+        fs::create_dir_all(root.join("tools")).expect("test fixture");
+        fs::write(root.join("tools/gen.py"), "open('approval.md', 'w')\n").expect("test fixture");
+        fs::write(root.join("tools/read.py"), "print(open('approval.md').read())\n").expect("test fixture");
+        fs::write(root.join("tools/x.sh"), "touch approval.md\n").expect("test fixture");
+        let approval = |dir: &str| vec![root.join(dir).join("approval.md").display().to_string()];
+        assert_eq!(targets("python3 tools/gen.py", &root), approval(""));
+        assert_eq!(targets("cd tools && python3 gen.py", &root), approval("tools"));
+        assert!(targets("python3 tools/read.py", &root).is_empty());
+        assert_eq!(targets("sh tools/x.sh", &root), approval(""));
+        assert_eq!(targets(". tools/x.sh", &root), approval(""));
+    }
+
+    #[test]
+    fn oversized_and_binary_scripts_are_not_read() {
+        let (_dir, root) = repo();
+        let big =
+            format!("open('approval.md', 'w')\n{}", "# padding\n".repeat(MAX_SCRIPT_FILE_BYTES as usize / 10 + 1));
+        fs::write(root.join("big.py"), big).expect("test fixture");
+        fs::write(root.join("bin.py"), b"open('approval.md', 'w')\0").expect("test fixture");
+        assert!(targets("python3 big.py", &root).is_empty());
+        assert!(targets("python3 bin.py", &root).is_empty());
+    }
+
+    #[test]
+    fn a_script_running_itself_stops_at_the_nesting_cap() {
+        let (_dir, root) = repo();
+        fs::write(root.join("loop.sh"), "bash loop.sh\ntouch approval.md\n").expect("test fixture");
+        assert_eq!(targets("bash loop.sh", &root), [root.join("approval.md").display().to_string()]);
+    }
+
+    #[test]
+    fn a_directory_holding_a_package_named_approval_gates_is_the_package() {
+        let (_dir, root) = repo();
+        fs::create_dir_all(root.join("pkg")).expect("test fixture");
+        fs::write(root.join("pkg/package.json"), "{ \"name\": \"approval-gates\" }").expect("test fixture");
+        fs::create_dir_all(root.join("other")).expect("test fixture");
+        fs::write(root.join("other/package.json"), "{ \"name\": \"other\" }").expect("test fixture");
+        let approval = vec![root.join("approval.md").display().to_string()];
+        assert_eq!(targets("node -e \"require('./pkg').run()\"", &root), approval);
+        assert_eq!(targets("node -e \"require('./pkg/index.js').go()\"", &root), approval);
+        assert!(targets("node -e \"require('./pkg/index.js').loopStatus()\"", &root).is_empty());
+        assert!(targets("node -e \"require('./other/index.js').run()\"", &root).is_empty());
+        assert!(targets("node -p \"require('./pkg/package.json').version\"", &root).is_empty());
+    }
+}
