@@ -7,6 +7,7 @@ pub mod approval;
 pub mod gates;
 pub mod paths;
 pub mod plan;
+pub mod powershell;
 pub mod shell;
 pub mod status;
 pub mod texts;

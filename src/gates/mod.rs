@@ -3,6 +3,7 @@
 mod bash;
 mod dispatch;
 mod plan_gate;
+mod powershell;
 mod sdd_gate;
 pub mod tools;
 
@@ -24,6 +25,7 @@ pub fn check_tool_call(name: &str, args: &dyn ToolArgs, session_dir: impl FnOnce
         }
         Action::Dispatch { text_field } => dispatch::check(&args.string(text_field)?, &session_dir()),
         Action::Bash => bash::check(args, &session_dir()),
+        Action::PowerShell => powershell::check(args, &session_dir()),
         Action::Unguarded => None,
     }
 }

@@ -28,6 +28,8 @@ pub enum Action {
         content: Content,
     },
     Bash,
+    /// DSH's `pwsh`: the same fields as `bash`, a PowerShell command line.
+    PowerShell,
     /// Starts more work whose text may reference plans (D-7, P-4).
     Dispatch {
         text_field: &'static str,
@@ -48,6 +50,7 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
             _ => WriteFile { path_field: "path", content: Content::Invisible },
         },
         "bash" => Bash,
+        "pwsh" => PowerShell,
         "subagent" | "subagent_fork" => Dispatch { text_field: "prompt" },
         "workflow" => Dispatch { text_field: "script" },
         "send_message" => Dispatch { text_field: "message" },

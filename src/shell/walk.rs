@@ -716,6 +716,11 @@ impl Walker {
                     let mut child = scope.clone();
                     self.script(&script, &mut child, walk.nesting + 1)?;
                 }
+                Effect::PowerShell(script) => {
+                    for target in crate::powershell::write_targets(&script, &scope.base)? {
+                        self.add(&target.to_string_lossy(), &scope.base);
+                    }
+                }
                 _ if only_new => {}
                 Effect::Eval(script) => self.script(&script, scope, walk.nesting + 1)?,
                 Effect::Forget(name) => scope.forget(&name),

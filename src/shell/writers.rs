@@ -28,6 +28,9 @@ pub enum Effect {
     Script(String),
     /// A string run by this shell (`eval`): its `cd` counts afterwards.
     Eval(String),
+    /// A script run by PowerShell (`pwsh -c`, `powershell -EncodedCommand`): judged by
+    /// [`crate::powershell`] in the current directory.
+    PowerShell(String),
     /// A variable given a value the walk cannot know (`read`, `mapfile`).
     Forget(String),
 }
@@ -376,6 +379,13 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         }
         "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" => {
             shell(rest, stdin, sink);
+            None
+        }
+        _ if crate::powershell::is_powershell(name) => {
+            let words: Vec<String> = rest.iter().map(|arg| arg.text.clone()).collect();
+            if let Some(script) = crate::powershell::invoked_script(&words, stdin) {
+                sink.push(Effect::PowerShell(script));
+            }
             None
         }
         "eval" => {

@@ -1,0 +1,68 @@
+//! The write targets of a PowerShell command line (issue 12, P-16): DSH's `pwsh` tool, and
+//! `pwsh -c`/`powershell -Command`/`-EncodedCommand` run from bash.
+//!
+//! The command is parsed with a real PowerShell grammar (tree-sitter-powershell, maintained by
+//! Airbus CERT) and the tree is walked ([`walk`]); argument values are read the way PowerShell
+//! reads them as far as they are static ([`words`]); which parameter of which cmdlet names a
+//! written file lives in one table ([`cmdlets`]). Programs (anything not `Verb-Noun` and not an
+//! alias) are judged by the bash writer table, `cmd /c` lines by [`cmd`]. Paths typed for
+//! Windows are mapped by [`crate::paths::from_windows`]; every target comes back absolute and
+//! lexically normalized against the location in effect where it is written.
+//!
+//! A command over one of the caps below is [`Unscannable`]; the gates then judge its raw text
+//! with [`crate::paths::names_guarded_location`].
+
+mod cmd;
+mod cmdlets;
+mod invocation;
+mod parse;
+mod walk;
+mod words;
+
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+
+pub use crate::shell::Unscannable;
+pub use invocation::{decode_utf16_base64, invoked_script, is_powershell};
+
+/// Commands longer than this are not parsed (1 MiB).
+pub const MAX_COMMAND_BYTES: usize = 1 << 20;
+/// The parser's work budget for one command, nested scripts included, in tree-sitter progress
+/// checks (each is about 100 parser operations).
+pub const MAX_PARSE_CHECKS: usize = 4_000;
+/// The deepest syntax tree walked. The walk recurses; this bounds its stack.
+pub const MAX_TREE_DEPTH: usize = 400;
+/// The most syntax nodes one command line may make the walk visit, nested scripts included.
+pub const MAX_NODES: usize = 500_000;
+/// How deep `Invoke-Expression`, `pwsh -c` and `cmd /c` may nest inside one another.
+pub const MAX_SCRIPT_NESTING: usize = 8;
+/// The most script text one command line may make the walk parse, nested scripts included.
+pub const MAX_SCRIPT_BYTES: usize = 2 << 20;
+/// The most distinct files one command line may write (as for bash).
+pub const MAX_TARGETS: usize = crate::shell::MAX_TARGETS;
+/// How deep PowerShell and bash may run one another (`pwsh -c "bash -c 'pwsh -c …'"`), each
+/// analysis counting once.
+pub const MAX_HOST_NESTING: usize = 4;
+
+thread_local! {
+    static HOST_NESTING: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The files `command` writes when run by PowerShell in `base` (absolute), absolute and
+/// lexically normalized, without duplicates, in the order they appear.
+pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
+    if command.len() > MAX_COMMAND_BYTES {
+        return Err(Unscannable::TooLarge);
+    }
+    let nesting = HOST_NESTING.get();
+    if nesting >= MAX_HOST_NESTING {
+        return Err(Unscannable::ScriptsTooDeep);
+    }
+    HOST_NESTING.set(nesting + 1);
+    let result = walk::targets(command, base);
+    HOST_NESTING.set(nesting);
+    result
+}
+
+#[cfg(test)]
+mod tests;
