@@ -458,12 +458,9 @@ pub fn bind(elements: &[Element], spec: &Spec) -> Bound {
     }
     // `-LiteralPath` is in another parameter set than the positional `-Path`/`-FilePath`.
     let literal = bound.has("literalpath");
-    let free: Vec<&'static str> = spec
-        .positional
-        .iter()
-        .copied()
-        .filter(|param| !bound.has(param) && !(literal && matches!(*param, "path" | "filepath")))
-        .collect();
+    let in_set = |param: &&str| !literal || !matches!(*param, "path" | "filepath");
+    let free: Vec<&'static str> =
+        spec.positional.iter().copied().filter(|param| !bound.has(param)).filter(in_set).collect();
     let mut slots = free.into_iter();
     for values in positional {
         match slots.next() {

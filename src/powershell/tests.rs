@@ -142,3 +142,117 @@ fn invocation_reads_the_host_command_line() {
     assert!(is_powershell("/usr/bin/powershell"));
     assert!(!is_powershell("pwshx"));
 }
+
+#[test]
+fn a_deep_tree_stops_at_the_depth_cap_on_a_small_stack() {
+    // cargo's test threads have 2 MiB of stack, less than Node's main thread.
+    let deep = format!("{}ni approval.md{}", "(".repeat(200), ")".repeat(200));
+    let result = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || write_targets(&deep, Path::new("/repo")))
+        .expect("thread")
+        .join()
+        .expect("no stack overflow");
+    assert!(matches!(result, Err(Unscannable::TooDeep | Unscannable::TooComplex)), "{result:?}");
+}
+
+mod properties {
+    use std::path::{Component, Path};
+
+    use proptest::prelude::*;
+
+    use super::super::write_targets;
+
+    fn fragment() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "sc ",
+            "ni ",
+            "rm ",
+            "cd ",
+            "Set-Content ",
+            "-Path ",
+            "-Pa:",
+            "'",
+            "\"",
+            "`",
+            "$p",
+            "${p}",
+            "$(",
+            ")",
+            "(",
+            "{",
+            "}",
+            "@'\n",
+            "\n'@",
+            "@\"\n",
+            "\n\"@",
+            " | ",
+            "; ",
+            " && ",
+            " > ",
+            " 2>&1 ",
+            "*> ",
+            "approval.md",
+            "docs\\superpowers\\plans\\",
+            "C:\\",
+            "..\\",
+            "/",
+            "*",
+            ",",
+            " = ",
+            "iex ",
+            "pwsh -c ",
+            "cmd /c ",
+            "& ",
+            ". ",
+            "[IO.File]::WriteAllText(",
+            "foreach ($f in 'a','b') ",
+            "# ",
+            "--% ",
+            "^",
+            "\u{2019}",
+        ])
+        .prop_map(str::to_string)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_text_gives_absolute_normalized_targets_or_a_cap(parts in prop::collection::vec(fragment(), 0..40)) {
+            let command = parts.concat();
+            if let Ok(targets) = write_targets(&command, Path::new("/repo")) {
+                for target in targets {
+                    prop_assert!(target.is_absolute());
+                    prop_assert!(target.components().all(|c| matches!(c, Component::RootDir | Component::Normal(_))));
+                }
+            }
+        }
+
+        #[test]
+        fn arbitrary_unicode_never_panics(command in "\\PC{0,200}") {
+            let _ = write_targets(&command, Path::new("/repo"));
+        }
+    }
+}
+
+#[test]
+fn deeply_nested_text_costs_no_stack() {
+    let run = |command: String| {
+        std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(move || write_targets(&command, Path::new("/repo")).map(|targets| strings(&targets)))
+            .expect("thread")
+            .join()
+            .expect("no stack overflow")
+    };
+    // The grammar cannot place a Unix program path, so these reach the fallback word splitter.
+    let brackets = format!("/bin/x {}approval.md", "(".repeat(100_000));
+    assert!(run(brackets).is_ok());
+    let strings_in_strings = format!("/bin/x \"{}\"", "$(\"".repeat(50_000));
+    assert!(run(strings_in_strings).is_ok());
+    // Past the tree's depth cap, or within it and past the expression evaluator's: never a crash.
+    let _ = run(format!("$p = {}'approval.md'{}; rm $p", "(".repeat(5_000), ")".repeat(5_000)));
+    let shallow = run(format!("$p = {}'approval.md'{}; rm $p", "(".repeat(20), ")".repeat(20)));
+    assert!(matches!(shallow, Ok(_) | Err(Unscannable::TooDeep)), "{shallow:?}");
+}

@@ -72,10 +72,20 @@ pub fn argument(text: &str, cx: &Context) -> Result<Vec<Value>, Unscannable> {
 /// The values of an expression: the right side of `=`, a `foreach` list. `None` parts are
 /// unknown and come back as dynamic placeholders.
 pub fn expression(text: &str, cx: &Context) -> Result<Vec<Value>, Unscannable> {
+    expression_within(text, cx, 0)
+}
+
+/// Parentheses nested deeper than this in an expression leave it unknown.
+const MAX_EXPRESSION_DEPTH: usize = 16;
+
+fn expression_within(text: &str, cx: &Context, depth: usize) -> Result<Vec<Value>, Unscannable> {
     let trimmed = text.trim();
+    if depth > MAX_EXPRESSION_DEPTH {
+        return Ok(vec![Value::unknown(trimmed)]);
+    }
     let chars: Vec<char> = trimmed.chars().collect();
     if let Some(inner) = wrapped(&chars) {
-        return expression(&inner.iter().collect::<String>(), cx);
+        return expression_within(&inner.iter().collect::<String>(), cx, depth + 1);
     }
     if trimmed.get(..9).is_some_and(|head| head.eq_ignore_ascii_case("join-path"))
         && trimmed.chars().nth(9).is_none_or(char::is_whitespace)
@@ -86,7 +96,7 @@ pub fn expression(text: &str, cx: &Context) -> Result<Vec<Value>, Unscannable> {
     for element in split_top(&chars, ',') {
         let mut products = vec![Value::literal("")];
         for term in split_top(element, '+') {
-            products = product(&products, &term_values(trim(term), cx)?)?;
+            products = product(&products, &term_values(trim(term), cx, depth)?)?;
         }
         values.extend(products);
         if values.len() > MAX_VALUES {
@@ -113,7 +123,7 @@ fn trim(chars: &[char]) -> &[char] {
     chars.get(start..end).unwrap_or_default()
 }
 
-fn term_values(term: &[char], cx: &Context) -> Result<Vec<Value>, Unscannable> {
+fn term_values(term: &[char], cx: &Context, depth: usize) -> Result<Vec<Value>, Unscannable> {
     let text: String = term.iter().collect();
     let quoted = term.first().is_some_and(|&c| is_single_quote(c) || is_double_quote(c))
         || matches!(term, ['@', q, ..] if is_single_quote(*q) || is_double_quote(*q));
@@ -130,7 +140,7 @@ fn term_values(term: &[char], cx: &Context) -> Result<Vec<Value>, Unscannable> {
         return Ok(vec![Value::literal(&text)]);
     }
     if let Some(inner) = wrapped(term) {
-        return expression(&inner.iter().collect::<String>(), cx);
+        return expression_within(&inner.iter().collect::<String>(), cx, depth + 1);
     }
     Ok(vec![Value::unknown(&text)])
 }
@@ -241,42 +251,91 @@ fn split_top(chars: &[char], separator: char) -> Vec<&[char]> {
 }
 
 /// The index after the lexical unit that starts at `at`: a quoted string, a bracketed group, an
-/// escaped character, or one character.
+/// escaped character, or one character; the end of the text when it is not closed.
 fn skip_unit(chars: &[char], at: usize) -> usize {
-    let Some(&c) = chars.get(at) else { return at + 1 };
-    match c {
-        '`' => at + 2,
-        '@' if chars.get(at + 1).is_some_and(|&q| is_single_quote(q) || is_double_quote(q)) => {
-            here_string(chars, at).map_or(at + 1, |(_, end)| end)
-        }
-        c if is_single_quote(c) => single_quoted(chars, at).1,
-        c if is_double_quote(c) => closing_double(chars, at + 1).map_or(chars.len(), |end| end + 1),
-        '(' | '{' | '[' => matching(chars, at).map_or(chars.len(), |end| end + 1),
-        _ => at + 1,
-    }
+    unit_end(chars, at).unwrap_or(chars.len())
 }
 
 /// The index of the bracket closing the one at `open`.
 fn matching(chars: &[char], open: usize) -> Option<usize> {
-    let opener = *chars.get(open)?;
-    let closer = match opener {
-        '(' => ')',
-        '{' => '}',
-        '[' => ']',
-        _ => return None,
-    };
-    let mut at = open + 1;
-    while let Some(&c) = chars.get(at) {
-        if c == closer {
-            return Some(at);
-        }
-        at = skip_unit(chars, at);
-    }
-    None
+    unit_end(chars, open).map(|end| end - 1)
 }
 
-/// `'…'` from `at` (the quote): its text (`''` is one quote) and the index after it.
-fn single_quoted(chars: &[char], at: usize) -> (String, usize) {
+/// The index of the quote ending a `"…"` whose text starts at `from` (after its opening quote).
+fn closing_double(chars: &[char], from: usize) -> Option<usize> {
+    unit_end(chars, from.checked_sub(1)?).map(|end| end - 1)
+}
+
+/// The index after the unit at `at`, `None` when it is not closed. Iterative with its own stack
+/// of expected closers, so nesting depth costs no call stack.
+fn unit_end(chars: &[char], at: usize) -> Option<usize> {
+    // `"` on the stack: inside a double-quoted string.
+    let mut stack: Vec<char> = Vec::new();
+    let mut i = at;
+    loop {
+        let c = *chars.get(i)?;
+        if stack.last() == Some(&'"') {
+            match c {
+                '`' => i += 2,
+                c if is_double_quote(c) => {
+                    if chars.get(i + 1).is_some_and(|&next| is_double_quote(next)) {
+                        i += 2;
+                    } else {
+                        stack.pop();
+                        i += 1;
+                    }
+                }
+                '$' if chars.get(i + 1) == Some(&'(') => {
+                    stack.push(')');
+                    i += 2;
+                }
+                _ => i += 1,
+            }
+        } else {
+            match c {
+                '`' => i += 2,
+                '@' if chars.get(i + 1).is_some_and(|&q| is_single_quote(q) || is_double_quote(q)) => {
+                    i = here_string(chars, i).map_or(i + 1, |(_, end)| end);
+                }
+                c if is_single_quote(c) => {
+                    let (_, end, closed) = single_quoted(chars, i);
+                    if !closed {
+                        return None;
+                    }
+                    i = end;
+                }
+                c if is_double_quote(c) => {
+                    stack.push('"');
+                    i += 1;
+                }
+                '(' => {
+                    stack.push(')');
+                    i += 1;
+                }
+                '{' => {
+                    stack.push('}');
+                    i += 1;
+                }
+                '[' => {
+                    stack.push(']');
+                    i += 1;
+                }
+                c if stack.last() == Some(&c) => {
+                    stack.pop();
+                    i += 1;
+                }
+                _ => i += 1,
+            }
+        }
+        if stack.is_empty() {
+            return Some(i.min(chars.len()));
+        }
+    }
+}
+
+/// `'…'` from `at` (the quote): its text (`''` is one quote), the index after it, and whether it
+/// is closed.
+fn single_quoted(chars: &[char], at: usize) -> (String, usize, bool) {
     let mut text = String::new();
     let mut i = at + 1;
     while let Some(&c) = chars.get(i) {
@@ -286,32 +345,12 @@ fn single_quoted(chars: &[char], at: usize) -> (String, usize) {
                 i += 2;
                 continue;
             }
-            return (text, i + 1);
+            return (text, i + 1, true);
         }
         text.push(c);
         i += 1;
     }
-    (text, chars.len())
-}
-
-/// The index of the quote ending a `"…"` whose text starts at `from`.
-fn closing_double(chars: &[char], from: usize) -> Option<usize> {
-    let mut at = from;
-    while let Some(&c) = chars.get(at) {
-        match c {
-            '`' => at += 2,
-            c if is_double_quote(c) => {
-                if chars.get(at + 1).is_some_and(|&next| is_double_quote(next)) {
-                    at += 2;
-                } else {
-                    return Some(at);
-                }
-            }
-            '$' if chars.get(at + 1) == Some(&'(') => at = matching(chars, at + 1).map_or(chars.len(), |end| end + 1),
-            _ => at += 1,
-        }
-    }
-    None
+    (text, chars.len(), false)
 }
 
 /// A here-string at `at` (`@'` or `@"`, a line break, the body, a line starting with `'@`/`"@`):
@@ -387,7 +426,7 @@ fn word(chars: &[char], cx: &Context) -> Result<Vec<Value>, Unscannable> {
                 }
             }
             c if is_single_quote(c) => {
-                let (text, after) = single_quoted(chars, at);
+                let (text, after, _) = single_quoted(chars, at);
                 builder.push_str(&text);
                 at = after;
             }
