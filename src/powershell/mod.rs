@@ -28,8 +28,9 @@ pub use invocation::{decode_utf16_base64, invoked_script, is_powershell};
 /// Commands longer than this are not parsed (1 MiB).
 pub const MAX_COMMAND_BYTES: usize = 1 << 20;
 /// The parser's work budget for one command, nested scripts included, in tree-sitter progress
-/// checks (each is about 100 parser operations).
-pub const MAX_PARSE_CHECKS: usize = 4_000;
+/// checks (each is about 100 parser operations): about 70 KB of PowerShell. The grammar is heavier than
+/// bash's (a check costs about 0.1 ms in a release build), so the budget is smaller.
+pub const MAX_PARSE_CHECKS: usize = 1_000;
 /// The deepest syntax tree walked. The walk recurses; this bounds its stack.
 pub const MAX_TREE_DEPTH: usize = 400;
 /// The most syntax nodes one command line may make the walk visit, nested scripts included.
