@@ -26,7 +26,7 @@ pub fn judge_command(command: &str, base: &Path) -> Option<Denial> {
             targets.iter().find_map(|target| judge_write(target, &invisible))
         }
         // Over a cap: a fixed verdict on the raw text.
-        Err(limit) => paths::names_guarded_location(command).then_some(Denial::CommandTooLarge { limit }),
+        Err(limit) => powershell::names_guarded_location(command).then_some(Denial::CommandTooLarge { limit }),
     }
 }
 
@@ -100,7 +100,9 @@ mod tests {
         assert_eq!(pwsh(&repo, "ni notes.md", Some(r"openspec\changes\feat")), None);
         let long = "Get-Content a.md | ".repeat(20_000) + "Out-Null";
         assert_eq!(pwsh(&repo, &long, None), None);
-        let denial = pwsh(&repo, &format!("{long}; ni approval.md"), None).unwrap_or_default();
-        assert!(denial.contains("too complex"), "{denial}");
+        for named in ["ni approval.md", r"ni docs\superpowers\plans\x.md", "ni approv`al.md"] {
+            let denial = pwsh(&repo, &format!("{long}; {named}"), None).unwrap_or_default();
+            assert!(denial.contains("too complex"), "{named}: {denial}");
+        }
     }
 }

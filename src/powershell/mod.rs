@@ -65,5 +65,30 @@ pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscann
     result
 }
 
+/// The raw-text fallback for PowerShell text: [`crate::paths::names_guarded_location`] once `\\`
+/// separates like `/` and backtick escapes are gone (`docs\\superpowers\\plans`,
+/// ``approv`al.md``).
+pub fn names_guarded_location(text: &str) -> bool {
+    let unescaped: String = text.chars().filter(|&c| c != '`').map(|c| if c == '\\' { '/' } else { c }).collect();
+    crate::paths::names_guarded_location(&unescaped)
+}
+
+/// A guarded location named in `text`, as a path relative to where the text runs: what a write
+/// whose path is only known at run time (`"{0}\\approval.md" -f $d`) is taken to reach.
+pub fn guarded_location_named(text: &str) -> Option<&'static str> {
+    let unescaped: String =
+        text.chars().filter(|&c| !matches!(c, '`' | '\'' | '"')).map(|c| if c == '\\' { '/' } else { c }).collect();
+    let lower = unescaped.to_lowercase();
+    if lower.contains("docs/superpowers/plans") {
+        Some("docs/superpowers/plans")
+    } else if lower.contains(".superpowers/sdd") {
+        Some(".superpowers/sdd/*")
+    } else if lower.contains(crate::paths::APPROVAL_FILE) {
+        Some(crate::paths::APPROVAL_FILE)
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -842,6 +842,14 @@ impl Walker {
         if wildcard && let Some(approval) = self.wildcard_approval(text, &path) {
             self.add_absolute(approval);
         }
+        // A path computed at run time (`"{0}\approval.md" -f $d`) that names a guarded location
+        // is taken to reach it.
+        if text.contains(['$', '('])
+            && !is_guarded(&path)
+            && let Some(named) = super::guarded_location_named(text)
+        {
+            self.add_absolute(paths::absolute(named, base));
+        }
         self.add_absolute(path);
     }
 

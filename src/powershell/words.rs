@@ -87,6 +87,9 @@ fn expression_within(text: &str, cx: &Context, depth: usize) -> Result<Vec<Value
     if let Some(inner) = wrapped(&chars) {
         return expression_within(&inner.iter().collect::<String>(), cx, depth + 1);
     }
+    if let Some(parts) = path_combine(trimmed) {
+        return join_parts(&parts, cx, depth);
+    }
     if trimmed.get(..9).is_some_and(|head| head.eq_ignore_ascii_case("join-path"))
         && trimmed.chars().nth(9).is_none_or(char::is_whitespace)
     {
@@ -143,6 +146,45 @@ fn term_values(term: &[char], cx: &Context, depth: usize) -> Result<Vec<Value>, 
         return expression_within(&inner.iter().collect::<String>(), cx, depth + 1);
     }
     Ok(vec![Value::unknown(&text)])
+}
+
+/// `[IO.Path]::Combine(a, b, …)`, `[System.IO.Path]::Join(…)`: the texts of its arguments.
+fn path_combine(text: &str) -> Option<Vec<String>> {
+    let lower = text.to_lowercase().replace(' ', "");
+    let call = ["[io.path]::combine(", "[system.io.path]::combine(", "[io.path]::join(", "[system.io.path]::join("]
+        .iter()
+        .any(|head| lower.starts_with(head));
+    if !call || !text.ends_with(')') {
+        return None;
+    }
+    let open = text.find('(')?;
+    let chars: Vec<char> = text.get(open..)?.chars().collect();
+    let inner = wrapped(&chars)?;
+    Some(split_top(inner, ',').into_iter().map(|part| part.iter().collect()).collect())
+}
+
+/// Expressions joined with `/`, every combination of their values.
+fn join_parts(parts: &[String], cx: &Context, depth: usize) -> Result<Vec<Value>, Unscannable> {
+    let mut products = vec![Value::literal("")];
+    for part in parts {
+        let values = expression_within(part, cx, depth + 1)?;
+        let mut joined = Vec::new();
+        for left in &products {
+            for right in &values {
+                let text = if left.text.is_empty() {
+                    right.text.clone()
+                } else {
+                    format!("{}/{}", left.text.trim_end_matches(['/', '\\']), right.text)
+                };
+                joined.push(Value { text, dynamic: left.dynamic || right.dynamic });
+                if joined.len() > MAX_VALUES {
+                    return Err(Unscannable::ExpansionTooLarge);
+                }
+            }
+        }
+        products = joined;
+    }
+    Ok(products)
 }
 
 /// `Join-Path a b [c …]`, `-Path`/`-ChildPath` named or not: the parts joined with `/`.
