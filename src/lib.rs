@@ -9,6 +9,7 @@ pub mod patch;
 pub mod paths;
 pub mod persistent;
 pub mod plan;
+pub mod powershell;
 pub mod programs;
 pub mod shell;
 pub mod status;

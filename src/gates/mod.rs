@@ -4,6 +4,7 @@ mod bash;
 mod dispatch;
 mod patches;
 mod plan_gate;
+mod powershell;
 mod sdd_gate;
 pub mod tools;
 
@@ -53,6 +54,7 @@ pub fn check_tool_call_in(
             Some(shell) => bash::check_persistent(args, &session_dir(), &shell),
             None => bash::check(args, &session_dir()),
         },
+        Action::PowerShell => powershell::check(args, &session_dir()),
         Action::Unguarded => None,
     }
 }

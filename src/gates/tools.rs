@@ -48,6 +48,8 @@ pub enum Action {
         fields: &'static [&'static str],
     },
     Bash,
+    /// DSH's `pwsh`: the same fields as `bash`, a PowerShell command line.
+    PowerShell,
     /// Starts more work whose text may reference plans (D-7, P-4).
     Dispatch {
         text_field: &'static str,
@@ -68,6 +70,7 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
             _ => WriteFile { path_field: "path", content: Content::Invisible },
         },
         "bash" => Bash,
+        "pwsh" => PowerShell,
         "subagent" | "subagent_fork" => Dispatch { text_field: "prompt" },
         // Claude Code's names (P-16): a harness passes its raw call, `tool_input` as the arguments.
         "Write" => WriteFile { path_field: "file_path", content: Content::Field("content") },

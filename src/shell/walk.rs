@@ -1324,6 +1324,11 @@ impl Walker {
                     let this_shell = this_shell && !only_new;
                     self.run_file(&path.text, this_shell, by_shebang, walk, scope)?;
                 }
+                Effect::PowerShell(script) => {
+                    for target in crate::powershell::write_targets(&script, &scope.base)? {
+                        self.add(&target.to_string_lossy(), &scope.base, scope.links());
+                    }
+                }
                 _ if only_new => {}
                 Effect::Eval(script) => self.script(&script, scope, walk.nesting + 1)?,
                 Effect::Forget(name) => scope.forget(&name),

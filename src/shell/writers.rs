@@ -56,6 +56,9 @@ pub enum Effect {
     },
     /// A string run by this shell (`eval`): its `cd` counts afterwards.
     Eval(String),
+    /// A script run by PowerShell (`pwsh -c`, `powershell -EncodedCommand`): judged by
+    /// [`crate::powershell`] in the current directory.
+    PowerShell(String),
     /// A variable given a value the walk cannot know (`read`, `mapfile`).
     Forget(String),
     /// A program in another language (`python3 -c`, `node x.mjs`, a heredoc fed to `perl`),
@@ -624,6 +627,13 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         "pnpm" | "yarn" => package_runner(rest),
         "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "fish" | "csh" | "tcsh" => {
             shell(rest, stdin, sink);
+            None
+        }
+        _ if crate::powershell::is_powershell(name) => {
+            let words: Vec<String> = rest.iter().map(|arg| arg.text.clone()).collect();
+            if let Some(script) = crate::powershell::invoked_script(&words, stdin) {
+                sink.push(Effect::PowerShell(script));
+            }
             None
         }
         "eval" => {

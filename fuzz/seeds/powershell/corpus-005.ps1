@@ -1,0 +1,1 @@
+'x' > docs\superpowers\plans\p.md

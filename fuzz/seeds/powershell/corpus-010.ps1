@@ -1,0 +1,1 @@
+Set-Content docs\superpowers\plans\p.md 'text'

@@ -1,0 +1,1 @@
+Set-Content -LiteralPath 'openspec\changes\c\approval.md' 'x'

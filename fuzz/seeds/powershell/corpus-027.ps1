@@ -1,0 +1,1 @@
+Get-Content a.md | Out-File -FilePath b.md

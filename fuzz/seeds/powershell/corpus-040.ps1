@@ -1,0 +1,1 @@
+Copy-Item draft.md docs\superpowers\plans\p.md

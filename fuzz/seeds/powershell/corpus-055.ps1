@@ -1,0 +1,1 @@
+Remove-Item openspec/changes/c/*

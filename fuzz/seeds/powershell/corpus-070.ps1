@@ -1,0 +1,1 @@
+$doc.Save('openspec/changes/c/approval.md')

@@ -1,0 +1,1 @@
+$p = 'docs\superpowers\plans\x.md'; Set-Content $p 'x'

@@ -1,0 +1,1 @@
+sc $HOME/notes.md 1

@@ -1,0 +1,1 @@
+Set-Content C:\repo\docs\superpowers\plans\w.md 1

@@ -1,0 +1,1 @@
+Invoke-Expression "sc approval.md x"

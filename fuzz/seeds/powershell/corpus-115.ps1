@@ -1,0 +1,1 @@
+try { ni approval.md } catch { }

@@ -1,0 +1,1 @@
+powershell.exe -Command Remove-Item docs\superpowers\plans\x.md

@@ -1,0 +1,1 @@
+cmd.exe /C move openspec\changes\c\approval.md old.md

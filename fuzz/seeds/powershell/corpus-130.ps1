@@ -1,0 +1,1 @@
+cmd /c type openspec\changes\c\approval.md

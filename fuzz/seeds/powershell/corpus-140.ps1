@@ -1,0 +1,1 @@
+New-Object IO.StreamWriter 'openspec/changes/c/approval.md'

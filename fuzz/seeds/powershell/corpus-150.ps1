@@ -1,0 +1,1 @@
+Write-Output 'edit docs/superpowers/plans/p.md next'; echo approval.md

@@ -1,0 +1,94 @@
+//! The write targets of a PowerShell command line (issue 12, P-16): DSH's `pwsh` tool, and
+//! `pwsh -c`/`powershell -Command`/`-EncodedCommand` run from bash.
+//!
+//! The command is parsed with a real PowerShell grammar (tree-sitter-powershell, maintained by
+//! Airbus CERT) and the tree is walked ([`walk`]); argument values are read the way PowerShell
+//! reads them as far as they are static ([`words`]); which parameter of which cmdlet names a
+//! written file lives in one table ([`cmdlets`]). Programs (anything not `Verb-Noun` and not an
+//! alias) are judged by the bash writer table, `cmd /c` lines by [`cmd`]. Paths typed for
+//! Windows are mapped by [`crate::paths::from_windows`]; every target comes back absolute and
+//! lexically normalized against the location in effect where it is written.
+//!
+//! A command over one of the caps below is [`Unscannable`]; the gates then judge its raw text
+//! with [`crate::paths::names_guarded_location`].
+
+mod cmd;
+mod cmdlets;
+mod invocation;
+mod parse;
+mod walk;
+mod words;
+
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+
+pub use crate::shell::Unscannable;
+pub use invocation::{decode_utf16_base64, invoked_script, is_powershell};
+
+/// Commands longer than this are not parsed (1 MiB).
+pub const MAX_COMMAND_BYTES: usize = 1 << 20;
+/// The parser's work budget for one command, nested scripts included, in tree-sitter progress
+/// checks (each is about 100 parser operations): about 70 KB of PowerShell. The grammar is heavier than
+/// bash's (a check costs about 0.1 ms in a release build), so the budget is smaller.
+pub const MAX_PARSE_CHECKS: usize = 1_000;
+/// The deepest syntax tree walked. The walk recurses; this bounds its stack.
+pub const MAX_TREE_DEPTH: usize = 400;
+/// The most syntax nodes one command line may make the walk visit, nested scripts included.
+pub const MAX_NODES: usize = 500_000;
+/// How deep `Invoke-Expression`, `pwsh -c` and `cmd /c` may nest inside one another.
+pub const MAX_SCRIPT_NESTING: usize = 8;
+/// The most script text one command line may make the walk parse, nested scripts included.
+pub const MAX_SCRIPT_BYTES: usize = 2 << 20;
+/// The most distinct files one command line may write (as for bash).
+pub const MAX_TARGETS: usize = crate::shell::MAX_TARGETS;
+/// How deep PowerShell and bash may run one another (`pwsh -c "bash -c 'pwsh -c …'"`), each
+/// analysis counting once.
+pub const MAX_HOST_NESTING: usize = 4;
+
+thread_local! {
+    static HOST_NESTING: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The files `command` writes when run by PowerShell in `base` (absolute), absolute and
+/// lexically normalized, without duplicates, in the order they appear.
+pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
+    if command.len() > MAX_COMMAND_BYTES {
+        return Err(Unscannable::TooLarge);
+    }
+    let nesting = HOST_NESTING.get();
+    if nesting >= MAX_HOST_NESTING {
+        return Err(Unscannable::ScriptsTooDeep);
+    }
+    HOST_NESTING.set(nesting + 1);
+    let result = walk::targets(command, base);
+    HOST_NESTING.set(nesting);
+    result
+}
+
+/// The raw-text fallback for PowerShell text: [`crate::paths::names_guarded_location`] once `\\`
+/// separates like `/` and backtick escapes are gone (`docs\\superpowers\\plans`,
+/// ``approv`al.md``).
+pub fn names_guarded_location(text: &str) -> bool {
+    let unescaped: String = text.chars().filter(|&c| c != '`').map(|c| if c == '\\' { '/' } else { c }).collect();
+    crate::paths::names_guarded_location(&unescaped)
+}
+
+/// A guarded location named in `text`, as a path relative to where the text runs: what a write
+/// whose path is only known at run time (`"{0}\\approval.md" -f $d`) is taken to reach.
+pub fn guarded_location_named(text: &str) -> Option<&'static str> {
+    let unescaped: String =
+        text.chars().filter(|&c| !matches!(c, '`' | '\'' | '"')).map(|c| if c == '\\' { '/' } else { c }).collect();
+    let lower = unescaped.to_lowercase();
+    if lower.contains("docs/superpowers/plans") {
+        Some("docs/superpowers/plans")
+    } else if lower.contains(".superpowers/sdd") {
+        Some(".superpowers/sdd/*")
+    } else if lower.contains(crate::paths::APPROVAL_FILE) {
+        Some(crate::paths::APPROVAL_FILE)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,50 @@
+//! One tree-sitter PowerShell parser per thread, reused across calls, with a deterministic work
+//! budget shared by a command and the scripts nested in it.
+
+use std::cell::RefCell;
+use std::ops::ControlFlow;
+
+use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
+
+use crate::shell::Unscannable;
+
+thread_local! {
+    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+}
+
+/// Parses `source` as PowerShell, charging `checks_left` (tree-sitter progress checks, each about
+/// 100 parser operations). tree-sitter always returns a tree; syntax errors are nodes in it.
+pub fn parse(source: &str, checks_left: &mut usize) -> Result<Tree, Unscannable> {
+    PARSER.with(|cell| {
+        let mut slot = cell.try_borrow_mut().map_err(|_| Unscannable::ParserUnavailable)?;
+        if slot.is_none() {
+            let mut parser = Parser::new();
+            parser
+                .set_language(&tree_sitter_powershell::LANGUAGE.into())
+                .map_err(|_| Unscannable::ParserUnavailable)?;
+            *slot = Some(parser);
+        }
+        let parser = slot.as_mut().ok_or(Unscannable::ParserUnavailable)?;
+        // A parse cut short would otherwise resume on the next call.
+        parser.reset();
+        let bytes = source.as_bytes();
+        let mut exhausted = false;
+        let mut progress = |_: &ParseState| {
+            if *checks_left == 0 {
+                exhausted = true;
+                ControlFlow::Break(())
+            } else {
+                *checks_left -= 1;
+                ControlFlow::Continue(())
+            }
+        };
+        let options = ParseOptions::new().progress_callback(&mut progress);
+        let mut read = |offset: usize, _| bytes.get(offset..).unwrap_or_default();
+        let tree = parser.parse_with_options(&mut read, None, Some(options));
+        if exhausted {
+            parser.reset();
+            return Err(Unscannable::TooComplex);
+        }
+        tree.ok_or(Unscannable::ParserUnavailable)
+    })
+}

@@ -1,0 +1,258 @@
+//! The walk against the corpus `__test__/fixtures/pwsh-targets.jsonl` (also run through
+//! `checkGuard` by `__test__/pwsh.test.mjs`), and the caps.
+
+use std::path::{Path, PathBuf};
+
+use super::*;
+
+const CORPUS: &str = include_str!("../../__test__/fixtures/pwsh-targets.jsonl");
+
+fn strings(targets: &[PathBuf]) -> Vec<String> {
+    let mut found: Vec<String> = targets.iter().map(|p| p.display().to_string()).collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn corpus() {
+    let home = std::env::var("HOME").ok().filter(|home| home.starts_with('/'));
+    let mut failures = Vec::new();
+    for line in CORPUS.lines().filter(|line| !line.trim().is_empty()) {
+        let row: serde_json::Value = serde_json::from_str(line).expect("corpus line is JSON");
+        let command = row["cmd"].as_str().expect("cmd");
+        let expected: Vec<&str> =
+            row["targets"].as_array().expect("targets").iter().map(|t| t.as_str().expect("target")).collect();
+        if home.is_none() && expected.iter().any(|t| t.contains("{HOME}")) {
+            continue;
+        }
+        let home = home.as_deref().unwrap_or_default();
+        let mut expected: Vec<String> = expected
+            .iter()
+            .map(|t| crate::paths::normalize(Path::new(&t.replace("{HOME}", home))).display().to_string())
+            .collect();
+        expected.sort();
+        match write_targets(command, Path::new("/repo")) {
+            Ok(actual) if strings(&actual) == expected => {}
+            actual => {
+                failures.push(format!("{}: {command:?}\n   expected {expected:?}\n   got      {actual:?}", row["why"]))
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} corpus failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn corpus_is_large_enough() {
+    assert!(CORPUS.lines().count() >= 150);
+}
+
+#[test]
+fn caps_are_deterministic() {
+    let base = Path::new("/repo");
+    let big = format!("sc approval.md '{}'", "x".repeat(MAX_COMMAND_BYTES));
+    assert_eq!(write_targets(&big, base), Err(Unscannable::TooLarge));
+    let deep = format!("{}sc approval.md x{}", "& { ".repeat(300), " }".repeat(300));
+    assert!(matches!(write_targets(&deep, base), Err(Unscannable::TooDeep | Unscannable::TooComplex)));
+    let mut nested = "sc approval.md x".to_string();
+    for _ in 0..12 {
+        nested = format!("iex '{}'", nested.replace('\'', "''"));
+    }
+    assert_eq!(write_targets(&nested, base), Err(Unscannable::ScriptsTooDeep));
+    let many: String = (0..MAX_TARGETS + 1).map(|i| format!("ni f{i}.txt\n")).collect();
+    assert_eq!(write_targets(&many, base), Err(Unscannable::TooManyTargets));
+    let long: String = "Get-Content a.md | ".repeat(20_000) + "Out-Null";
+    assert_eq!(write_targets(&long, base), Err(Unscannable::TooComplex));
+    let wide = format!("$a = {}; rm \"$a$a$a\"", (0..10).map(|i| format!("'{i}'")).collect::<Vec<_>>().join(","));
+    assert_eq!(write_targets(&wide, base), Err(Unscannable::ExpansionTooLarge));
+}
+
+#[test]
+fn hosts_running_one_another_are_bounded() {
+    let base = Path::new("/repo");
+    assert_eq!(
+        strings(&write_targets("bash -c \"pwsh -c 'ni approval.md'\"", base).expect("scans")),
+        ["/repo/approval.md"]
+    );
+    let mut nested = "ni approval.md".to_string();
+    for _ in 0..MAX_HOST_NESTING {
+        nested = format!("bash -c 'pwsh -EncodedCommand {}'", encode(&nested));
+    }
+    assert_eq!(write_targets(&nested, base), Err(Unscannable::ScriptsTooDeep));
+    let mut shallow = "ni approval.md".to_string();
+    for _ in 0..MAX_HOST_NESTING / 2 - 1 {
+        shallow = format!("bash -c 'pwsh -EncodedCommand {}'", encode(&shallow));
+    }
+    assert_eq!(strings(&write_targets(&shallow, base).expect("scans")), ["/repo/approval.md"]);
+}
+
+/// `-EncodedCommand`'s form: base64 of UTF-16LE.
+fn encode(text: &str) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let bytes: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let word = chunk.iter().enumerate().fold(0u32, |word, (i, &b)| word | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(word >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn bash_runs_powershell() {
+    let base = Path::new("/repo");
+    let bash = |command: &str| strings(&crate::shell::write_targets(command, base).expect("scans"));
+    assert_eq!(bash("pwsh -c 'Set-Content docs\\superpowers\\plans\\x.md y'"), ["/repo/docs/superpowers/plans/x.md"]);
+    assert_eq!(
+        bash("powershell -Command \"Remove-Item openspec/changes/c/approval.md\""),
+        ["/repo/openspec/changes/c/approval.md"]
+    );
+    assert_eq!(bash("pwsh -EncodedCommand cwBjACAAYQBwAHAAcgBvAHYAYQBsAC4AbQBkACAAeAA="), ["/repo/approval.md"]);
+    assert_eq!(
+        bash("cd openspec/changes/c && pwsh -NoProfile -c 'ni approval.md'"),
+        ["/repo/openspec/changes/c/approval.md"]
+    );
+    assert!(bash("pwsh -c 'Get-Content approval.md; Get-FileHash docs/superpowers/plans/x.md'").is_empty());
+    assert!(bash("pwsh -File build.ps1").is_empty());
+}
+
+#[test]
+fn encoded_commands_decode() {
+    assert_eq!(
+        decode_utf16_base64("cwBjACAAYQBwAHAAcgBvAHYAYQBsAC4AbQBkACAAeAA=").as_deref(),
+        Some("sc approval.md x")
+    );
+    assert_eq!(decode_utf16_base64("not base64!"), None);
+}
+
+#[test]
+fn invocation_reads_the_host_command_line() {
+    let words = |line: &str| line.split(' ').map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(invoked_script(&words("-NoLogo -c sc a x"), None).as_deref(), Some("sc a x"));
+    assert_eq!(invoked_script(&words("-ExecutionPolicy Bypass -Command rm x"), None).as_deref(), Some("rm x"));
+    assert_eq!(invoked_script(&words("-File x.ps1 -c y"), None), None);
+    assert_eq!(invoked_script(&words("script.ps1"), None), None);
+    assert_eq!(invoked_script(&words("-c -"), Some("ni a")).as_deref(), Some("ni a"));
+    assert!(is_powershell("C:\\Program Files\\PowerShell\\7\\pwsh.exe"));
+    assert!(is_powershell("/usr/bin/powershell"));
+    assert!(!is_powershell("pwshx"));
+}
+
+#[test]
+fn a_deep_tree_stops_at_the_depth_cap_on_a_small_stack() {
+    // cargo's test threads have 2 MiB of stack, less than Node's main thread.
+    let deep = format!("{}ni approval.md{}", "(".repeat(200), ")".repeat(200));
+    let result = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || write_targets(&deep, Path::new("/repo")))
+        .expect("thread")
+        .join()
+        .expect("no stack overflow");
+    assert!(matches!(result, Err(Unscannable::TooDeep | Unscannable::TooComplex)), "{result:?}");
+}
+
+mod properties {
+    use std::path::{Component, Path};
+
+    use proptest::prelude::*;
+
+    use super::super::write_targets;
+
+    fn fragment() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "sc ",
+            "ni ",
+            "rm ",
+            "cd ",
+            "Set-Content ",
+            "-Path ",
+            "-Pa:",
+            "'",
+            "\"",
+            "`",
+            "$p",
+            "${p}",
+            "$(",
+            ")",
+            "(",
+            "{",
+            "}",
+            "@'\n",
+            "\n'@",
+            "@\"\n",
+            "\n\"@",
+            " | ",
+            "; ",
+            " && ",
+            " > ",
+            " 2>&1 ",
+            "*> ",
+            "approval.md",
+            "docs\\superpowers\\plans\\",
+            "C:\\",
+            "..\\",
+            "/",
+            "*",
+            ",",
+            " = ",
+            "iex ",
+            "pwsh -c ",
+            "cmd /c ",
+            "& ",
+            ". ",
+            "[IO.File]::WriteAllText(",
+            "foreach ($f in 'a','b') ",
+            "# ",
+            "--% ",
+            "^",
+            "\u{2019}",
+        ])
+        .prop_map(str::to_string)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_text_gives_absolute_normalized_targets_or_a_cap(parts in prop::collection::vec(fragment(), 0..40)) {
+            let command = parts.concat();
+            if let Ok(targets) = write_targets(&command, Path::new("/repo")) {
+                for target in targets {
+                    prop_assert!(target.is_absolute());
+                    prop_assert!(target.components().all(|c| matches!(c, Component::RootDir | Component::Normal(_))));
+                }
+            }
+        }
+
+        #[test]
+        fn arbitrary_unicode_never_panics(command in "\\PC{0,200}") {
+            let _ = write_targets(&command, Path::new("/repo"));
+        }
+    }
+}
+
+#[test]
+fn deeply_nested_text_costs_no_stack() {
+    let run = |command: String| {
+        std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(move || write_targets(&command, Path::new("/repo")).map(|targets| strings(&targets)))
+            .expect("thread")
+            .join()
+            .expect("no stack overflow")
+    };
+    // The grammar cannot place a Unix program path, so these reach the fallback word splitter.
+    let brackets = format!("/bin/x {}approval.md", "(".repeat(100_000));
+    assert!(run(brackets).is_ok());
+    let strings_in_strings = format!("/bin/x \"{}\"", "$(\"".repeat(50_000));
+    assert!(run(strings_in_strings).is_ok());
+    // Past the tree's depth cap, or within it and past the expression evaluator's: never a crash.
+    let _ = run(format!("$p = {}'approval.md'{}; rm $p", "(".repeat(5_000), ")".repeat(5_000)));
+    let shallow = run(format!("$p = {}'approval.md'{}; rm $p", "(".repeat(20), ")".repeat(20)));
+    assert!(matches!(shallow, Ok(_) | Err(Unscannable::TooDeep)), "{shallow:?}");
+}

@@ -1,0 +1,863 @@
+//! The walk over a PowerShell syntax tree. Statements are read in order; `Set-Location`, `cd`,
+//! `Push-Location`, `Pop-Location` and assignments change the scope as they come; script blocks,
+//! sub-expressions and function bodies are walked where they stand (as if they ran). Each command
+//! is bound against the cmdlet table ([`super::cmdlets`]); a cmdlet the table does not know writes
+//! every guarded location its arguments name; a program is judged by the bash writer table.
+//! Nested scripts (`Invoke-Expression`, `pwsh -c`, `cmd /c`) are parsed again, at most
+//! [`MAX_SCRIPT_NESTING`] deep.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use tree_sitter::Node;
+
+use super::cmdlets::{self, Bound, Element, Kind};
+use super::words::{self, Context, Value, Vars};
+use super::{MAX_NODES, MAX_PARSE_CHECKS, MAX_SCRIPT_BYTES, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH};
+use super::{cmd, invocation, parse};
+use crate::paths;
+use crate::shell::{self, Unscannable};
+
+pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
+    let mut walker = Walker {
+        found: Vec::new(),
+        seen: HashSet::new(),
+        too_many: false,
+        home: std::env::var("HOME").ok().filter(|home| home.starts_with('/')),
+        checks_left: MAX_PARSE_CHECKS,
+        nodes_left: MAX_NODES,
+        text_left: MAX_SCRIPT_BYTES,
+    };
+    let mut scope = Scope { base: base.to_path_buf(), stack: Vec::new(), vars: Vars::new() };
+    walker.script(command, &mut scope, 0)?;
+    if walker.too_many {
+        return Err(Unscannable::TooManyTargets);
+    }
+    Ok(walker.found)
+}
+
+/// What a PowerShell session carries from one statement to the next.
+#[derive(Clone)]
+struct Scope {
+    base: PathBuf,
+    /// `Push-Location`'s stack.
+    stack: Vec<PathBuf>,
+    vars: Vars,
+}
+
+struct Walker {
+    found: Vec<PathBuf>,
+    seen: HashSet<PathBuf>,
+    too_many: bool,
+    home: Option<String>,
+    /// The parser's work budget, shared by nested scripts.
+    checks_left: usize,
+    /// Nodes the walk may still visit.
+    nodes_left: usize,
+    /// Bytes of script text (nested scripts included) that may still be parsed.
+    text_left: usize,
+}
+
+/// One parsed script: its text and how deep it is nested.
+struct Walk<'s> {
+    source: &'s str,
+    nesting: usize,
+}
+
+impl Walk<'_> {
+    fn text(&self, node: Node) -> &str {
+        self.source.get(node.byte_range()).unwrap_or_default()
+    }
+}
+
+/// Programs PowerShell on Windows runs as a cmdlet alias and elsewhere as the program itself:
+/// both are judged.
+const NATIVE_ON_UNIX: [&str; 8] = ["cp", "mv", "rm", "rmdir", "tee", "sort", "cat", "ls"];
+
+/// Does the word so far end with an unescaped backtick, so the blank after it belongs to it?
+fn escapes_blank(group: Option<(usize, usize)>, walk: &Walk) -> bool {
+    let Some((start, end)) = group else { return false };
+    let text = walk.source.get(start..end).unwrap_or_default();
+    text.chars().rev().take_while(|&c| c == '`').count() % 2 == 1
+}
+
+fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+    let mut cursor = node.walk();
+    node.children(&mut cursor).collect()
+}
+
+fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    children(node).into_iter().find(|child| child.kind() == kind)
+}
+
+/// Is `path` one of the guarded locations of `paths.rs`?
+fn is_guarded(path: &Path) -> bool {
+    paths::plans_root(path).is_some() || paths::sdd_target(path).is_some() || paths::is_approval_file(path)
+}
+
+/// A provider-qualified path (`FileSystem::C:\x`, `Microsoft.PowerShell.Core\FileSystem::/x`)
+/// without its provider.
+fn without_provider(text: &str) -> &str {
+    match text.split_once("::") {
+        Some((provider, rest)) if provider.to_ascii_lowercase().ends_with("filesystem") => rest,
+        _ => text,
+    }
+}
+
+/// Where `text`, typed as a PowerShell path, lands; `None` for the null device.
+fn resolve(text: &str, base: &Path) -> Option<PathBuf> {
+    let text = without_provider(text.trim());
+    let lower = text.to_ascii_lowercase();
+    if matches!(lower.as_str(), "" | "nul" | "nul:" | "$null" | "/dev/null" | "/dev/stdout" | "/dev/stderr") {
+        return None;
+    }
+    Some(paths::absolute(paths::from_windows(text), base))
+}
+
+/// A word for bash: single-quoted.
+fn bash_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// Arguments as a program receives them; a path typed with `\` reaches it with `/`.
+fn program_words(elements: &[Element]) -> Vec<String> {
+    let mut words = Vec::new();
+    for element in elements {
+        match element {
+            Element::Param { text, value, .. } => {
+                let mut word = text.clone();
+                if let Some(values) = value {
+                    word.push(':');
+                    word.push_str(&values.iter().map(|v| v.text.as_str()).collect::<Vec<_>>().join(","));
+                }
+                words.push(word);
+            }
+            Element::Arg(values) => words.extend(values.iter().map(|value| value.text.clone())),
+        }
+    }
+    words
+}
+
+fn as_path_word(word: &str) -> String {
+    if word.contains('\\') && !word.contains(char::is_whitespace) {
+        paths::from_windows(word)
+    } else {
+        word.to_string()
+    }
+}
+
+fn texts(values: &[&Value]) -> Vec<String> {
+    values.iter().map(|value| value.text.clone()).collect()
+}
+
+/// The last component of a path as typed (`\` or `/`).
+fn basename(text: &str) -> &str {
+    let trimmed = text.trim_end_matches(['/', '\\']);
+    trimmed.rsplit(['/', '\\']).next().unwrap_or(trimmed)
+}
+
+fn parent(text: &str) -> &str {
+    let trimmed = text.trim_end_matches(['/', '\\']);
+    match trimmed.rfind(['/', '\\']) {
+        Some(0) => "/",
+        Some(at) => trimmed.get(..at).unwrap_or_default(),
+        None => ".",
+    }
+}
+
+fn joined(dir: &str, name: &str) -> String {
+    format!("{}/{name}", dir.trim_end_matches(['/', '\\']))
+}
+
+impl Walker {
+    fn script(&mut self, source: &str, scope: &mut Scope, nesting: usize) -> Result<(), Unscannable> {
+        if nesting > MAX_SCRIPT_NESTING {
+            return Err(Unscannable::ScriptsTooDeep);
+        }
+        self.text_left = self.text_left.checked_sub(source.len()).ok_or(Unscannable::TooMuchText)?;
+        let tree = parse::parse(source, &mut self.checks_left)?;
+        let walk = Walk { source, nesting };
+        self.node(tree.root_node(), &walk, scope, 0)
+    }
+
+    fn context<'a>(&'a self, scope: &'a Scope) -> Context<'a> {
+        Context { vars: &scope.vars, base: &scope.base, home: self.home.as_deref() }
+    }
+
+    fn node(&mut self, node: Node, walk: &Walk, scope: &mut Scope, depth: usize) -> Result<(), Unscannable> {
+        if depth > MAX_TREE_DEPTH {
+            return Err(Unscannable::TooDeep);
+        }
+        self.nodes_left = self.nodes_left.checked_sub(1).ok_or(Unscannable::TooComplex)?;
+        match node.kind() {
+            "pipeline_chain" => self.pipeline_chain(node, walk, scope, depth),
+            "command" => self.command(node, walk, scope, depth, None).map(drop),
+            "assignment_expression" => self.assignment(node, walk, scope, depth),
+            "foreach_statement" => self.foreach(node, walk, scope, depth),
+            "invokation_expression" => {
+                self.invocation(node, walk, scope)?;
+                self.children(node, walk, scope, depth)
+            }
+            "redirection" => self.redirection(node, walk, scope),
+            "ERROR" => {
+                // Inside a command's arguments an error node is argument text (`$env:X\y`).
+                if node.parent().is_none_or(|parent| parent.kind() != "command_elements") {
+                    self.unparsed(node, walk, scope)?;
+                }
+                self.children(node, walk, scope, depth)
+            }
+            _ => self.children(node, walk, scope, depth),
+        }
+    }
+
+    fn children(&mut self, node: Node, walk: &Walk, scope: &mut Scope, depth: usize) -> Result<(), Unscannable> {
+        for child in children(node) {
+            self.node(child, walk, scope, depth + 1)?;
+        }
+        Ok(())
+    }
+
+    /// A pipeline: what each element receives is what the one before it produced, where known.
+    fn pipeline_chain(&mut self, node: Node, walk: &Walk, scope: &mut Scope, depth: usize) -> Result<(), Unscannable> {
+        let mut piped: Option<Vec<Value>> = None;
+        for child in children(node) {
+            match child.kind() {
+                "|" => {}
+                "command" => piped = self.command(child, walk, scope, depth + 1, piped.as_deref())?,
+                "redirections" => self.node(child, walk, scope, depth + 1)?,
+                _ => {
+                    self.node(child, walk, scope, depth + 1)?;
+                    piped = Some(words::expression(walk.text(child), &self.context(scope))?);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One command; returns the paths it passes down a pipeline when they are known.
+    fn command(
+        &mut self,
+        node: Node,
+        walk: &Walk,
+        scope: &mut Scope,
+        depth: usize,
+        piped: Option<&[Value]>,
+    ) -> Result<Option<Vec<Value>>, Unscannable> {
+        if let Some(piped) = piped {
+            for name in ["_", "psitem"] {
+                scope.vars.insert(name.to_string(), piped.to_vec());
+            }
+        }
+        let name_node = node.child_by_field_name("command_name");
+        let mut name = None;
+        if let Some(name_node) = name_node {
+            if name_node.kind() == "command_name_expr" {
+                self.children(name_node, walk, scope, depth + 1)?;
+                let invoked = children(name_node).into_iter().find(|child| child.is_named());
+                if invoked.is_some_and(|child| child.kind() != "script_block_expression") {
+                    name = words::argument(walk.text(name_node), &self.context(scope))?.into_iter().next();
+                }
+            } else {
+                name = Some(Value::literal(walk.text(name_node)));
+            }
+        }
+        let mut elements = Vec::new();
+        if let Some(list) = node.child_by_field_name("command_elements") {
+            self.elements(list, walk, scope, depth + 1, &mut elements)?;
+        }
+        let Some(name) = name else { return Ok(None) };
+        if name.dynamic {
+            self.unknown(&elements, scope);
+            return Ok(None);
+        }
+        self.run(&name.text, &elements, walk, scope, piped)
+    }
+
+    /// A command's arguments: words separated by blanks, `-Param` and `-Param:value`; the code
+    /// inside them (script blocks, sub-expressions) is walked; redirections are judged.
+    fn elements(
+        &mut self,
+        list: Node,
+        walk: &Walk,
+        scope: &mut Scope,
+        depth: usize,
+        elements: &mut Vec<Element>,
+    ) -> Result<(), Unscannable> {
+        let mut group: Option<(usize, usize)> = None;
+        let mut attach = false;
+        for child in children(list) {
+            match child.kind() {
+                "command_argument_sep" if escapes_blank(group, walk) => {
+                    group = group.map(|(start, _)| (start, child.end_byte()));
+                }
+                "command_argument_sep" => {
+                    self.flush(&mut group, &mut attach, walk, scope, elements)?;
+                    attach = walk.text(child).trim() == ":" && matches!(elements.last(), Some(Element::Param { .. }));
+                }
+                "command_parameter" => {
+                    self.flush(&mut group, &mut attach, walk, scope, elements)?;
+                    let text = walk.text(child);
+                    let name = text.trim_start_matches('-').trim_end_matches(':').to_lowercase();
+                    if name.is_empty() {
+                        elements.push(Element::Arg(vec![Value::literal(text)]));
+                        continue;
+                    }
+                    attach = text.ends_with(':');
+                    elements.push(Element::Param { name, text: text.trim_end_matches(':').to_string(), value: None });
+                }
+                "redirection" => {
+                    self.flush(&mut group, &mut attach, walk, scope, elements)?;
+                    self.redirection(child, walk, scope)?;
+                }
+                "stop_parsing" => {
+                    self.flush(&mut group, &mut attach, walk, scope, elements)?;
+                    let rest: Vec<char> = walk.text(child).trim_start_matches("--%").chars().collect();
+                    for word in words::split_blank(&rest) {
+                        elements.push(Element::Arg(vec![Value::literal(&word.iter().collect::<String>())]));
+                    }
+                }
+                kind => {
+                    let range = child.byte_range();
+                    group = Some(match group {
+                        Some((start, _)) => (start, range.end),
+                        None => (range.start, range.end),
+                    });
+                    if kind != "generic_token" {
+                        self.node(child, walk, scope, depth + 1)?;
+                    }
+                }
+            }
+        }
+        self.flush(&mut group, &mut attach, walk, scope, elements)
+    }
+
+    fn flush(
+        &self,
+        group: &mut Option<(usize, usize)>,
+        attach: &mut bool,
+        walk: &Walk,
+        scope: &Scope,
+        elements: &mut Vec<Element>,
+    ) -> Result<(), Unscannable> {
+        let Some((start, end)) = group.take() else { return Ok(()) };
+        let values = words::argument(walk.source.get(start..end).unwrap_or_default(), &self.context(scope))?;
+        match elements.last_mut() {
+            Some(Element::Param { value, .. }) if *attach => *value = Some(values),
+            _ => elements.push(Element::Arg(values)),
+        }
+        *attach = false;
+        Ok(())
+    }
+
+    /// `>`, `>>`, `2>`, `*>`, `N>>`: the file written; `2>&1` merges streams.
+    fn redirection(&mut self, node: Node, walk: &Walk, scope: &mut Scope) -> Result<(), Unscannable> {
+        if child_of_kind(node, "file_redirection_operator").is_none() {
+            return Ok(());
+        }
+        let Some(file) = child_of_kind(node, "redirected_file_name") else { return Ok(()) };
+        for value in words::argument(walk.text(file).trim(), &self.context(scope))? {
+            self.add(&value.text, &scope.base.clone(), false);
+        }
+        Ok(())
+    }
+
+    fn assignment(&mut self, node: Node, walk: &Walk, scope: &mut Scope, depth: usize) -> Result<(), Unscannable> {
+        let value = node.child_by_field_name("value");
+        if let Some(value) = value {
+            self.node(value, walk, scope, depth + 1)?;
+        }
+        let Some(left) = child_of_kind(node, "left_assignment_expression") else { return Ok(()) };
+        let left = walk.text(left).trim();
+        // `[string]$p = …`: the cast does not change the text.
+        let name = left.rsplit(']').next().unwrap_or(left).trim();
+        let name = name.strip_prefix("${").and_then(|n| n.strip_suffix('}')).map(|n| format!("${n}"));
+        let name = name.as_deref().unwrap_or(left.rsplit(']').next().unwrap_or(left).trim());
+        let Some(name) = name.strip_prefix('$').filter(|n| !n.is_empty() && !n.contains(['.', '['])) else {
+            return Ok(());
+        };
+        let key = words::variable_key(name);
+        let operator = child_of_kind(node, "assignement_operator").map(|op| walk.text(op)).unwrap_or("=");
+        let values = match (operator, value) {
+            ("=", Some(value)) => words::expression(walk.text(value), &self.context(scope))?,
+            _ => vec![Value { text: format!("${name}"), dynamic: true }],
+        };
+        scope.vars.insert(key, values);
+        Ok(())
+    }
+
+    /// `foreach ($x in list) { … }`: the body is walked once with `$x` taking every value.
+    fn foreach(&mut self, node: Node, walk: &Walk, scope: &mut Scope, depth: usize) -> Result<(), Unscannable> {
+        let variable = child_of_kind(node, "variable").map(|v| walk.text(v).to_string());
+        if let Some(list) = child_of_kind(node, "pipeline") {
+            self.node(list, walk, scope, depth + 1)?;
+            if let Some(variable) = &variable {
+                let values = words::expression(walk.text(list), &self.context(scope))?;
+                scope.vars.insert(words::variable_key(variable), values);
+            }
+        }
+        for child in children(node) {
+            if child.kind() == "statement_block" {
+                self.node(child, walk, scope, depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `[IO.File]::WriteAllText(path, …)` and the like; a method of any other object whose name
+    /// says it writes is judged like an unknown command on its arguments.
+    fn invocation(&mut self, node: Node, walk: &Walk, scope: &mut Scope) -> Result<(), Unscannable> {
+        let parts = children(node);
+        let Some(member) = parts.iter().find(|part| part.kind() == "member_name") else { return Ok(()) };
+        let member = walk.text(*member).to_lowercase();
+        let target: String =
+            parts.first().map(|first| walk.text(*first)).unwrap_or_default().to_lowercase().replace(' ', "");
+        let mut args: Vec<Vec<Value>> = Vec::new();
+        if let Some(list) = parts.iter().find(|part| part.kind() == "argument_list")
+            && let Some(expressions) = list.child_by_field_name("argument_expression_list")
+        {
+            for argument in children(expressions).into_iter().filter(|a| a.kind() == "argument_expression") {
+                args.push(words::expression(walk.text(argument), &self.context(scope))?);
+            }
+        }
+        let base = scope.base.clone();
+        let is_file_type = matches!(target.as_str(), "[io.file]" | "[system.io.file]" | "[file]");
+        if is_file_type {
+            let written: &[usize] = match member.as_str() {
+                m if m.starts_with("read") || m.starts_with("get") || m.starts_with("exists") => &[],
+                "openread" | "opentext" | "equals" | "tostring" => &[],
+                "copy" => &[1],
+                "move" => &[0, 1],
+                "replace" => &[0, 1, 2],
+                _ => &[0],
+            };
+            for &at in written {
+                for value in args.get(at).into_iter().flatten() {
+                    self.add(&value.text, &base, false);
+                }
+            }
+            return Ok(());
+        }
+        const WRITING: [&str; 14] = [
+            "write", "append", "save", "create", "copy", "move", "delete", "replace", "open", "set", "remove",
+            "rename", "export", "new",
+        ];
+        let reads = member == "openread" || member == "opentext";
+        if !reads && WRITING.iter().any(|verb| member.starts_with(verb)) {
+            for value in args.iter().flatten() {
+                self.add_if_guarded(&value.text, &base);
+            }
+        }
+        Ok(())
+    }
+
+    /// Text the grammar could not place (it reads Windows PowerShell best: `/bin/cp a b` is an
+    /// error to it): cut into commands at `;`, `|`, line breaks, each run as a command line when
+    /// it starts with a command name, else judged like an unknown command on its words.
+    fn unparsed(&mut self, node: Node, walk: &Walk, scope: &mut Scope) -> Result<(), Unscannable> {
+        let mut text = String::new();
+        let mut at = node.start_byte();
+        for child in children(node).into_iter().filter(|child| child.kind() == "comment") {
+            text.push_str(walk.source.get(at..child.start_byte()).unwrap_or_default());
+            text.push(' ');
+            at = child.end_byte();
+        }
+        text.push_str(walk.source.get(at..node.end_byte()).unwrap_or_default());
+        let chars: Vec<char> = text.chars().collect();
+        for piece in words::split_commands(&chars) {
+            let parts = words::split_blank(piece);
+            let mut elements = Vec::new();
+            for part in parts.iter().skip(1) {
+                let part: String = part.iter().collect();
+                match part.strip_prefix('-').filter(|name| name.chars().next().is_some_and(char::is_alphabetic)) {
+                    Some(name) => elements.push(Element::Param {
+                        name: name.trim_end_matches(':').to_lowercase(),
+                        text: part.trim_end_matches(':').to_string(),
+                        value: None,
+                    }),
+                    None => elements.push(Element::Arg(words::argument(&part, &self.context(scope))?)),
+                }
+            }
+            let Some(first) = parts.first().map(|first| first.iter().collect::<String>()) else { continue };
+            let is_name = first.chars().next().is_some_and(|c| c.is_alphanumeric() || matches!(c, '/' | '.' | '\\'))
+                && !matches!(
+                    first.to_lowercase().as_str(),
+                    "if" | "else"
+                        | "elseif"
+                        | "for"
+                        | "foreach"
+                        | "while"
+                        | "do"
+                        | "function"
+                        | "filter"
+                        | "try"
+                        | "catch"
+                        | "finally"
+                        | "switch"
+                        | "param"
+                        | "class"
+                        | "return"
+                        | "throw"
+                        | "trap"
+                );
+            if is_name {
+                let mut inner = Walk { source: walk.source, nesting: walk.nesting };
+                inner.nesting = walk.nesting;
+                self.run(&first, &elements, &inner, scope, None)?;
+            } else {
+                let mut all = elements;
+                all.push(Element::Arg(words::argument(&first, &self.context(scope))?));
+                self.unknown(&all, scope);
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the command named `name` (as typed) with `elements`.
+    fn run(
+        &mut self,
+        name: &str,
+        elements: &[Element],
+        walk: &Walk,
+        scope: &mut Scope,
+        piped: Option<&[Value]>,
+    ) -> Result<Option<Vec<Value>>, Unscannable> {
+        // `Microsoft.PowerShell.Management\Set-Content`: the module does not change the cmdlet.
+        let unqualified = match name.rsplit_once('\\') {
+            Some((_, cmdlet)) if cmdlets::is_cmdlet_name(cmdlet) => cmdlet,
+            _ => name,
+        };
+        let program = basename(name).to_ascii_lowercase();
+        let program = program.strip_suffix(".exe").unwrap_or(&program).to_string();
+        if invocation::is_powershell(name) {
+            if let Some(script) = invocation::invoked_script(&program_words(elements), None) {
+                let mut child = Scope { base: scope.base.clone(), stack: Vec::new(), vars: Vars::new() };
+                self.script(&script, &mut child, walk.nesting + 1)?;
+            }
+            return Ok(None);
+        }
+        if program == "cmd" {
+            if let Some(line) = cmd::script(&program_words(elements)) {
+                self.cmd_line(&line, scope, walk.nesting + 1)?;
+            }
+            return Ok(None);
+        }
+        let cmdlet = cmdlets::canonical(unqualified);
+        match cmdlets::lookup(&cmdlet) {
+            Some((spec, kind)) => {
+                let bound = cmdlets::bind(elements, spec);
+                let output = self.cmdlet(&cmdlet, kind, &bound, walk, scope, piped)?;
+                if NATIVE_ON_UNIX.contains(&unqualified.to_ascii_lowercase().as_str()) {
+                    self.program(name, &program_words(elements), scope)?;
+                }
+                Ok(output)
+            }
+            None if cmdlets::is_cmdlet_name(&cmdlet) => {
+                self.unknown(elements, scope);
+                Ok(None)
+            }
+            None => {
+                self.program(name, &program_words(elements), scope)?;
+                Ok(None)
+            }
+        }
+    }
+
+    fn cmdlet(
+        &mut self,
+        cmdlet: &str,
+        kind: Kind,
+        bound: &Bound,
+        walk: &Walk,
+        scope: &mut Scope,
+        piped: Option<&[Value]>,
+    ) -> Result<Option<Vec<Value>>, Unscannable> {
+        let base = scope.base.clone();
+        let whatif = bound.switch("whatif");
+        // Only these bind what the pipeline passes to their `-Path`; the others take it as content.
+        let takes_piped_path =
+            matches!(cmdlet, "remove-item" | "clear-content" | "copy-item" | "move-item" | "rename-item");
+        let piped: Vec<&Value> = piped
+            .filter(|_| takes_piped_path || kind == Kind::InvokeExpression)
+            .map(|v| v.iter().collect())
+            .unwrap_or_default();
+        // `-Path` (wildcards) or `-LiteralPath`, else what the pipeline passes in.
+        let sources = |bound: &Bound| -> Vec<(String, bool)> {
+            let mut found: Vec<(String, bool)> = bound.values("path").iter().map(|v| (v.text.clone(), true)).collect();
+            found.extend(bound.values("literalpath").iter().map(|v| (v.text.clone(), false)));
+            if found.is_empty() {
+                found.extend(piped.iter().map(|v| (v.text.clone(), true)));
+            }
+            found
+        };
+        match kind {
+            Kind::WritesPaths if !whatif => {
+                let mut written = sources(bound);
+                for param in ["filepath", "outputmodule"] {
+                    written.extend(bound.values(param).iter().map(|v| (v.text.clone(), false)));
+                }
+                for (path, wildcard) in written {
+                    self.add(&path, &base, wildcard);
+                }
+            }
+            Kind::NewItem if !whatif => {
+                let item_type = bound.values("itemtype").first().map(|v| v.text.to_lowercase()).unwrap_or_default();
+                let mut paths = texts(&bound.values("path"));
+                let names = texts(&bound.values("name"));
+                if paths.is_empty() {
+                    paths.push(".".to_string());
+                }
+                if item_type.starts_with('d') {
+                    return Ok(None);
+                }
+                for path in &paths {
+                    if names.is_empty() {
+                        self.add(path, &base, false);
+                    }
+                    for name in &names {
+                        self.add(&joined(path, name), &base, false);
+                    }
+                }
+                if ["symboliclink", "hardlink", "junction"].iter().any(|link| link.starts_with(&item_type))
+                    && !item_type.is_empty()
+                {
+                    for target in bound.values("value") {
+                        self.add(&target.text, &base, false);
+                    }
+                }
+            }
+            Kind::Copy | Kind::Move if !whatif => {
+                let sources = sources(bound);
+                let mut destinations = texts(&bound.values("destination"));
+                if destinations.is_empty() {
+                    destinations.push(".".to_string());
+                }
+                for destination in &destinations {
+                    self.add(destination, &base, false);
+                    for (source, _) in &sources {
+                        let name = basename(source);
+                        if !name.is_empty() && name != "." && name != ".." {
+                            self.add(&joined(destination, name), &base, true);
+                        }
+                    }
+                }
+                if kind == Kind::Move {
+                    for (source, wildcard) in &sources {
+                        self.add(source, &base, *wildcard);
+                    }
+                }
+            }
+            Kind::Rename if !whatif => {
+                let new_names = texts(&bound.values("newname"));
+                for (source, wildcard) in sources(bound) {
+                    self.add(&source, &base, wildcard);
+                    for new_name in &new_names {
+                        self.add(&joined(parent(&source), basename(new_name)), &base, false);
+                    }
+                }
+            }
+            Kind::SetLocation | Kind::PushLocation => {
+                let to = bound.values("path").into_iter().chain(bound.values("literalpath")).next().cloned();
+                let to = match to {
+                    Some(to) if to.text == "-" || to.text == "+" => return Ok(None),
+                    Some(to) => resolve(&to.text, &base),
+                    None if kind == Kind::SetLocation => self.home.as_ref().map(PathBuf::from),
+                    None => None,
+                };
+                if let Some(to) = to {
+                    if kind == Kind::PushLocation {
+                        scope.stack.push(base);
+                    }
+                    scope.base = to;
+                }
+            }
+            Kind::PopLocation => {
+                if let Some(top) = scope.stack.pop() {
+                    scope.base = top;
+                }
+            }
+            Kind::InvokeExpression => {
+                let mut commands = texts(&bound.values("command"));
+                if commands.is_empty() {
+                    commands.extend(piped.iter().map(|v| v.text.clone()));
+                }
+                for command in commands {
+                    self.script(&command, scope, walk.nesting + 1)?;
+                }
+            }
+            Kind::StartProcess => {
+                for param in ["redirectstandardoutput", "redirectstandarderror"] {
+                    for file in bound.values(param) {
+                        self.add(&file.text, &base, false);
+                    }
+                }
+                let Some(program) = bound.values("filepath").first().map(|v| v.text.clone()) else { return Ok(None) };
+                let line = texts(&bound.values("argumentlist")).join(" ");
+                let chars: Vec<char> = line.chars().collect();
+                let mut elements = Vec::new();
+                for word in words::split_blank(&chars) {
+                    elements
+                        .push(Element::Arg(words::argument(&word.iter().collect::<String>(), &self.context(scope))?));
+                }
+                let mut child = scope.clone();
+                if let Some(dir) = bound.values("workingdirectory").first().and_then(|dir| resolve(&dir.text, &base)) {
+                    child.base = dir;
+                }
+                self.run(&program, &elements, walk, &mut child, None)?;
+            }
+            Kind::ReadOnly if matches!(cmdlet, "get-childitem" | "get-item") => {
+                let listing = cmdlet == "get-childitem";
+                let mut output = Vec::new();
+                let mut listed = sources(bound);
+                listed.extend(bound.rest.iter().flatten().map(|v| (v.text.clone(), true)));
+                for (path, _) in listed {
+                    if listing {
+                        output.push(Value { text: joined(&path, "*"), dynamic: false });
+                    }
+                    output.push(Value::literal(&path));
+                }
+                if output.is_empty() && listing {
+                    output.push(Value::literal("*"));
+                }
+                return Ok(Some(output));
+            }
+            _ => {}
+        }
+        Ok(None)
+    }
+
+    /// A cmdlet this table does not know, or one run through a name only known at run time:
+    /// every guarded location its arguments name is written.
+    fn unknown(&mut self, elements: &[Element], scope: &Scope) {
+        for value in cmdlets::all_values(elements) {
+            self.add_if_guarded(&value.text, &scope.base.clone());
+        }
+    }
+
+    /// A program: judged by the bash writer table on the same words.
+    fn program(&mut self, name: &str, args: &[String], scope: &Scope) -> Result<(), Unscannable> {
+        let program = basename(name);
+        let program = program.strip_suffix(".exe").unwrap_or(program);
+        let mut line = bash_quote(program);
+        for arg in args {
+            line.push(' ');
+            line.push_str(&bash_quote(&as_path_word(arg)));
+        }
+        for target in shell::write_targets(&line, &scope.base)? {
+            self.add_absolute(target);
+        }
+        Ok(())
+    }
+
+    /// A `cmd /c` line, run in the current location.
+    fn cmd_line(&mut self, line: &str, scope: &Scope, nesting: usize) -> Result<(), Unscannable> {
+        if nesting > MAX_SCRIPT_NESTING {
+            return Err(Unscannable::ScriptsTooDeep);
+        }
+        let mut base = scope.base.clone();
+        for step in cmd::steps(line) {
+            for file in &step.redirected {
+                self.add(file, &base, false);
+            }
+            let Some(first) = step.words.first() else { continue };
+            let program = basename(first).to_ascii_lowercase();
+            let program = program.strip_suffix(".exe").unwrap_or(&program).to_string();
+            let rest = step.words.get(1..).unwrap_or_default();
+            // `/y`, `/-y`, `/s`: options; a longer word starting with `/` is a path.
+            let operands: Vec<&String> =
+                rest.iter().filter(|word| !(word.starts_with('/') && word.len() <= 3)).collect();
+            match program.as_str() {
+                "copy" | "xcopy" | "move" => {
+                    let mut parts: Vec<&str> = operands.iter().flat_map(|word| word.split('+')).collect();
+                    parts.retain(|part| !part.is_empty());
+                    let destination = if parts.len() >= 2 { parts.pop().unwrap_or(".") } else { "." };
+                    self.add(destination, &base, false);
+                    for source in &parts {
+                        self.add(&joined(destination, basename(source)), &base, true);
+                        if program == "move" {
+                            self.add(source, &base, true);
+                        }
+                    }
+                }
+                "del" | "erase" | "rd" | "rmdir" => {
+                    for operand in operands {
+                        self.add(operand, &base, true);
+                    }
+                }
+                "ren" | "rename" => {
+                    if let [source, new_name, ..] = operands.as_slice() {
+                        self.add(source, &base, true);
+                        self.add(&joined(parent(source), basename(new_name)), &base, false);
+                    }
+                }
+                "cd" | "chdir" | "pushd" => {
+                    if let Some(to) = operands.first().and_then(|dir| resolve(dir, &base)) {
+                        base = to;
+                    }
+                }
+                "type" | "echo" | "dir" | "more" | "findstr" | "find" | "fc" | "comp" | "popd" | "mkdir" | "md"
+                | "set" | "rem" | "ver" | "where" | "cls" | "title" | "exit" | "call" => {}
+                "cmd" => {
+                    if let Some(inner) = cmd::script(rest) {
+                        let mut inner_scope = scope.clone();
+                        inner_scope.base = base.clone();
+                        self.cmd_line(&inner, &inner_scope, nesting + 1)?;
+                    }
+                }
+                _ if invocation::is_powershell(first) => {
+                    if let Some(script) = invocation::invoked_script(rest, None) {
+                        let mut child = Scope { base: base.clone(), stack: Vec::new(), vars: Vars::new() };
+                        self.script(&script, &mut child, nesting + 1)?;
+                    }
+                }
+                _ => {
+                    let mut at_base = scope.clone();
+                    at_base.base = base.clone();
+                    self.program(first, rest, &at_base)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn add_if_guarded(&mut self, text: &str, base: &Path) {
+        if let Some(path) = resolve(text, base)
+            && (is_guarded(&path) || self.wildcard_approval(text, &path).is_some())
+        {
+            self.add(text, base, true);
+        }
+    }
+
+    /// A wildcard whose last component could match approval.md names it too.
+    fn wildcard_approval(&self, text: &str, path: &Path) -> Option<PathBuf> {
+        let name = basename(text);
+        (words::has_wildcard(name) && words::wildcard_matches(name, paths::APPROVAL_FILE))
+            .then(|| path.parent().map(|dir| dir.join(paths::APPROVAL_FILE)))
+            .flatten()
+    }
+
+    /// A write of `text` (a PowerShell path) from `base`; a wildcard path writes approval.md too
+    /// when its last component could match it.
+    fn add(&mut self, text: &str, base: &Path, wildcard: bool) {
+        let Some(path) = resolve(text, base) else { return };
+        if wildcard && let Some(approval) = self.wildcard_approval(text, &path) {
+            self.add_absolute(approval);
+        }
+        // A path computed at run time (`"{0}\approval.md" -f $d`) that names a guarded location
+        // is taken to reach it.
+        if text.contains(['$', '('])
+            && !is_guarded(&path)
+            && let Some(named) = super::guarded_location_named(text)
+        {
+            self.add_absolute(paths::absolute(named, base));
+        }
+        self.add_absolute(path);
+    }
+
+    fn add_absolute(&mut self, path: PathBuf) {
+        if self.found.len() >= MAX_TARGETS {
+            self.too_many = true;
+        } else if self.seen.insert(path.clone()) {
+            self.found.push(path);
+        }
+    }
+}

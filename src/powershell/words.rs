@@ -1,0 +1,701 @@
+//! PowerShell values as far as they are static: arguments in argument mode (barewords, `'…'` with
+//! `''`, `"…"` with backtick escapes and `""`, here-strings `@'…'@` and `@"…"@`, `$var`, `${var}`,
+//! arrays `a,b`, a leading `~`) and the simple expressions assigned to variables (strings,
+//! variables, numbers, `+`, `,`, `Join-Path`). Whatever stays unknown (`$(…)`, `(…)`, an unknown
+//! variable) is kept as its source text and the value is marked dynamic, so the rest of its path
+//! still counts.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::shell::Unscannable;
+
+/// One possible value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Value {
+    pub text: String,
+    /// Part of the value is unknown and kept as source text (`$d\approval.md`).
+    pub dynamic: bool,
+}
+
+impl Value {
+    pub fn literal(text: &str) -> Value {
+        Value { text: text.to_string(), dynamic: false }
+    }
+
+    fn unknown(text: &str) -> Value {
+        let text: String = text.chars().take(MAX_PLACEHOLDER_CHARS).collect();
+        Value { text, dynamic: true }
+    }
+}
+
+/// The variables the walk knows, by lower-case name without `$` or scope, with their values.
+pub type Vars = HashMap<String, Vec<Value>>;
+
+/// The most values one word or one variable may take (arrays, a loop's list, their products);
+/// more is [`Unscannable::ExpansionTooLarge`].
+pub const MAX_VALUES: usize = 64;
+/// Placeholders for unknown parts are cut to this many characters.
+const MAX_PLACEHOLDER_CHARS: usize = 64;
+
+/// What evaluation reads from the walk.
+pub struct Context<'a> {
+    pub vars: &'a Vars,
+    pub base: &'a Path,
+    pub home: Option<&'a str>,
+}
+
+const SINGLE_QUOTES: [char; 5] = ['\'', '\u{2018}', '\u{2019}', '\u{201A}', '\u{201B}'];
+const DOUBLE_QUOTES: [char; 4] = ['"', '\u{201C}', '\u{201D}', '\u{201E}'];
+
+fn is_single_quote(c: char) -> bool {
+    SINGLE_QUOTES.contains(&c)
+}
+
+fn is_double_quote(c: char) -> bool {
+    DOUBLE_QUOTES.contains(&c)
+}
+
+/// The values of one command argument (`a,'b'` is two).
+pub fn argument(text: &str, cx: &Context) -> Result<Vec<Value>, Unscannable> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut values = Vec::new();
+    for element in split_top(&chars, ',') {
+        values.extend(word(element, cx)?);
+        if values.len() > MAX_VALUES {
+            return Err(Unscannable::ExpansionTooLarge);
+        }
+    }
+    Ok(values)
+}
+
+/// The values of an expression: the right side of `=`, a `foreach` list. `None` parts are
+/// unknown and come back as dynamic placeholders.
+pub fn expression(text: &str, cx: &Context) -> Result<Vec<Value>, Unscannable> {
+    expression_within(text, cx, 0)
+}
+
+/// Parentheses nested deeper than this in an expression leave it unknown.
+const MAX_EXPRESSION_DEPTH: usize = 16;
+
+fn expression_within(text: &str, cx: &Context, depth: usize) -> Result<Vec<Value>, Unscannable> {
+    let trimmed = text.trim();
+    if depth > MAX_EXPRESSION_DEPTH {
+        return Ok(vec![Value::unknown(trimmed)]);
+    }
+    let chars: Vec<char> = trimmed.chars().collect();
+    if let Some(inner) = wrapped(&chars) {
+        return expression_within(&inner.iter().collect::<String>(), cx, depth + 1);
+    }
+    if let Some(parts) = path_combine(trimmed) {
+        return join_parts(&parts, cx, depth);
+    }
+    if trimmed.get(..9).is_some_and(|head| head.eq_ignore_ascii_case("join-path"))
+        && trimmed.chars().nth(9).is_none_or(char::is_whitespace)
+    {
+        return join_path(trimmed.get(9..).unwrap_or_default(), cx);
+    }
+    let mut values = Vec::new();
+    for element in split_top(&chars, ',') {
+        let mut products = vec![Value::literal("")];
+        for term in split_top(element, '+') {
+            products = product(&products, &term_values(trim(term), cx, depth)?)?;
+        }
+        values.extend(products);
+        if values.len() > MAX_VALUES {
+            return Err(Unscannable::ExpansionTooLarge);
+        }
+    }
+    Ok(values)
+}
+
+/// `(…)` or `@(…)` around the whole text: its inside.
+fn wrapped(chars: &[char]) -> Option<&[char]> {
+    let open = match chars {
+        ['@', '(', ..] => 1,
+        ['(', ..] => 0,
+        _ => return None,
+    };
+    let close = matching(chars, open)?;
+    (close + 1 == chars.len()).then(|| chars.get(open + 1..close)).flatten()
+}
+
+fn trim(chars: &[char]) -> &[char] {
+    let start = chars.iter().position(|c| !c.is_whitespace()).unwrap_or(chars.len());
+    let end = chars.iter().rposition(|c| !c.is_whitespace()).map_or(start, |at| at + 1);
+    chars.get(start..end).unwrap_or_default()
+}
+
+fn term_values(term: &[char], cx: &Context, depth: usize) -> Result<Vec<Value>, Unscannable> {
+    let text: String = term.iter().collect();
+    let quoted = term.first().is_some_and(|&c| is_single_quote(c) || is_double_quote(c))
+        || matches!(term, ['@', q, ..] if is_single_quote(*q) || is_double_quote(*q));
+    if quoted {
+        return word(term, cx);
+    }
+    if let ['$', name @ ..] = term
+        && !name.is_empty()
+        && name.iter().all(|&c| is_name_char(c) || c == ':')
+    {
+        return Ok(lookup(&name.iter().collect::<String>(), cx));
+    }
+    if !term.is_empty() && term.iter().all(|c| c.is_ascii_digit()) {
+        return Ok(vec![Value::literal(&text)]);
+    }
+    if let Some(inner) = wrapped(term) {
+        return expression_within(&inner.iter().collect::<String>(), cx, depth + 1);
+    }
+    Ok(vec![Value::unknown(&text)])
+}
+
+/// `[IO.Path]::Combine(a, b, …)`, `[System.IO.Path]::Join(…)`: the texts of its arguments.
+fn path_combine(text: &str) -> Option<Vec<String>> {
+    let lower = text.to_lowercase().replace(' ', "");
+    let call = ["[io.path]::combine(", "[system.io.path]::combine(", "[io.path]::join(", "[system.io.path]::join("]
+        .iter()
+        .any(|head| lower.starts_with(head));
+    if !call || !text.ends_with(')') {
+        return None;
+    }
+    let open = text.find('(')?;
+    let chars: Vec<char> = text.get(open..)?.chars().collect();
+    let inner = wrapped(&chars)?;
+    Some(split_top(inner, ',').into_iter().map(|part| part.iter().collect()).collect())
+}
+
+/// Expressions joined with `/`, every combination of their values.
+fn join_parts(parts: &[String], cx: &Context, depth: usize) -> Result<Vec<Value>, Unscannable> {
+    let mut products = vec![Value::literal("")];
+    for part in parts {
+        let values = expression_within(part, cx, depth + 1)?;
+        let mut joined = Vec::new();
+        for left in &products {
+            for right in &values {
+                let text = if left.text.is_empty() {
+                    right.text.clone()
+                } else {
+                    format!("{}/{}", left.text.trim_end_matches(['/', '\\']), right.text)
+                };
+                joined.push(Value { text, dynamic: left.dynamic || right.dynamic });
+                if joined.len() > MAX_VALUES {
+                    return Err(Unscannable::ExpansionTooLarge);
+                }
+            }
+        }
+        products = joined;
+    }
+    Ok(products)
+}
+
+/// `Join-Path a b [c …]`, `-Path`/`-ChildPath` named or not: the parts joined with `/`.
+fn join_path(arguments: &str, cx: &Context) -> Result<Vec<Value>, Unscannable> {
+    let chars: Vec<char> = arguments.chars().collect();
+    let mut products = vec![Value::literal("")];
+    for part in split_blank(&chars) {
+        if part.first() == Some(&'-') {
+            continue;
+        }
+        let values = argument(&part.iter().collect::<String>(), cx)?;
+        let joined: Vec<Value> = products
+            .iter()
+            .flat_map(|left| {
+                values.iter().map(move |right| {
+                    let text = if left.text.is_empty() {
+                        right.text.clone()
+                    } else {
+                        format!("{}/{}", left.text.trim_end_matches(['/', '\\']), right.text)
+                    };
+                    Value { text, dynamic: left.dynamic || right.dynamic }
+                })
+            })
+            .collect();
+        if joined.len() > MAX_VALUES {
+            return Err(Unscannable::ExpansionTooLarge);
+        }
+        products = joined;
+    }
+    Ok(products)
+}
+
+/// Every concatenation of a left value with a right one.
+fn product(left: &[Value], right: &[Value]) -> Result<Vec<Value>, Unscannable> {
+    if left.len().saturating_mul(right.len()) > MAX_VALUES {
+        return Err(Unscannable::ExpansionTooLarge);
+    }
+    Ok(left
+        .iter()
+        .flat_map(|l| {
+            right.iter().map(move |r| Value { text: format!("{}{}", l.text, r.text), dynamic: l.dynamic || r.dynamic })
+        })
+        .collect())
+}
+
+/// Splits on blanks outside quotes and brackets: the words of a command line.
+pub fn split_blank(chars: &[char]) -> Vec<&[char]> {
+    let mut parts = Vec::new();
+    let mut start = None;
+    let mut at = 0;
+    while at < chars.len() {
+        let c = chars.get(at).copied().unwrap_or(' ');
+        if c.is_whitespace() {
+            if let Some(from) = start.take() {
+                parts.extend(chars.get(from..at));
+            }
+            at += 1;
+            continue;
+        }
+        start.get_or_insert(at);
+        at = skip_unit(chars, at);
+    }
+    if let Some(from) = start {
+        parts.extend(chars.get(from..));
+    }
+    parts
+}
+
+/// Splits a command line into commands at `;`, `|`, `&&`, `||` and line breaks outside quotes and
+/// brackets.
+pub fn split_commands(chars: &[char]) -> Vec<&[char]> {
+    let mut parts = Vec::new();
+    let mut from = 0;
+    let mut at = 0;
+    while at < chars.len() {
+        let c = chars.get(at).copied().unwrap_or(' ');
+        if matches!(c, ';' | '|' | '\n' | '\r') || (c == '&' && chars.get(at + 1) == Some(&'&')) {
+            parts.extend(chars.get(from..at));
+            at += if matches!(c, '|' | '&') && chars.get(at + 1) == Some(&c) { 2 } else { 1 };
+            from = at;
+            continue;
+        }
+        at = skip_unit(chars, at);
+    }
+    parts.extend(chars.get(from..));
+    parts.retain(|part| part.iter().any(|c| !c.is_whitespace()));
+    parts
+}
+
+/// Splits on `separator` outside quotes and brackets.
+fn split_top(chars: &[char], separator: char) -> Vec<&[char]> {
+    let mut parts = Vec::new();
+    let mut from = 0;
+    let mut at = 0;
+    while at < chars.len() {
+        if chars.get(at) == Some(&separator) {
+            parts.extend(chars.get(from..at));
+            at += 1;
+            from = at;
+            continue;
+        }
+        at = skip_unit(chars, at);
+    }
+    parts.extend(chars.get(from..));
+    parts
+}
+
+/// The index after the lexical unit that starts at `at`: a quoted string, a bracketed group, an
+/// escaped character, or one character; the end of the text when it is not closed.
+fn skip_unit(chars: &[char], at: usize) -> usize {
+    unit_end(chars, at).unwrap_or(chars.len())
+}
+
+/// The index of the bracket closing the one at `open`.
+fn matching(chars: &[char], open: usize) -> Option<usize> {
+    unit_end(chars, open).map(|end| end - 1)
+}
+
+/// The index of the quote ending a `"…"` whose text starts at `from` (after its opening quote).
+fn closing_double(chars: &[char], from: usize) -> Option<usize> {
+    unit_end(chars, from.checked_sub(1)?).map(|end| end - 1)
+}
+
+/// The index after the unit at `at`, `None` when it is not closed. Iterative with its own stack
+/// of expected closers, so nesting depth costs no call stack.
+fn unit_end(chars: &[char], at: usize) -> Option<usize> {
+    // `"` on the stack: inside a double-quoted string.
+    let mut stack: Vec<char> = Vec::new();
+    let mut i = at;
+    loop {
+        let c = *chars.get(i)?;
+        if stack.last() == Some(&'"') {
+            match c {
+                '`' => i += 2,
+                c if is_double_quote(c) => {
+                    if chars.get(i + 1).is_some_and(|&next| is_double_quote(next)) {
+                        i += 2;
+                    } else {
+                        stack.pop();
+                        i += 1;
+                    }
+                }
+                '$' if chars.get(i + 1) == Some(&'(') => {
+                    stack.push(')');
+                    i += 2;
+                }
+                _ => i += 1,
+            }
+        } else {
+            match c {
+                '`' => i += 2,
+                '@' if chars.get(i + 1).is_some_and(|&q| is_single_quote(q) || is_double_quote(q)) => {
+                    i = here_string(chars, i).map_or(i + 1, |(_, end)| end);
+                }
+                c if is_single_quote(c) => {
+                    let (_, end, closed) = single_quoted(chars, i);
+                    if !closed {
+                        return None;
+                    }
+                    i = end;
+                }
+                c if is_double_quote(c) => {
+                    stack.push('"');
+                    i += 1;
+                }
+                '(' => {
+                    stack.push(')');
+                    i += 1;
+                }
+                '{' => {
+                    stack.push('}');
+                    i += 1;
+                }
+                '[' => {
+                    stack.push(']');
+                    i += 1;
+                }
+                c if stack.last() == Some(&c) => {
+                    stack.pop();
+                    i += 1;
+                }
+                _ => i += 1,
+            }
+        }
+        if stack.is_empty() {
+            return Some(i.min(chars.len()));
+        }
+    }
+}
+
+/// `'…'` from `at` (the quote): its text (`''` is one quote), the index after it, and whether it
+/// is closed.
+fn single_quoted(chars: &[char], at: usize) -> (String, usize, bool) {
+    let mut text = String::new();
+    let mut i = at + 1;
+    while let Some(&c) = chars.get(i) {
+        if is_single_quote(c) {
+            if chars.get(i + 1).is_some_and(|&next| is_single_quote(next)) {
+                text.push(c);
+                i += 2;
+                continue;
+            }
+            return (text, i + 1, true);
+        }
+        text.push(c);
+        i += 1;
+    }
+    (text, chars.len(), false)
+}
+
+/// A here-string at `at` (`@'` or `@"`, a line break, the body, a line starting with `'@`/`"@`):
+/// the body's range and the index after it.
+fn here_string(chars: &[char], at: usize) -> Option<((usize, usize), usize)> {
+    let quote = *chars.get(at + 1)?;
+    let mut i = at + 2;
+    while chars.get(i).is_some_and(|&c| c == ' ' || c == '\t') {
+        i += 1;
+    }
+    match chars.get(i) {
+        Some('\r') if chars.get(i + 1) == Some(&'\n') => i += 2,
+        Some('\n') => i += 1,
+        _ => return None,
+    }
+    let body = i;
+    let same_kind = |c: char| if is_single_quote(quote) { is_single_quote(c) } else { is_double_quote(c) };
+    let mut line = body;
+    loop {
+        if chars.get(line).is_some_and(|&c| same_kind(c)) && chars.get(line + 1) == Some(&'@') {
+            let mut end = line;
+            if end > body && chars.get(end - 1) == Some(&'\n') {
+                end -= 1;
+                if end > body && chars.get(end - 1) == Some(&'\r') {
+                    end -= 1;
+                }
+            }
+            return Some(((body, end.max(body)), line + 2));
+        }
+        let next = chars.get(line..)?.iter().position(|&c| c == '\n')?;
+        line += next + 1;
+    }
+}
+
+/// The values of one argument element: the concatenation of its parts.
+fn word(chars: &[char], cx: &Context) -> Result<Vec<Value>, Unscannable> {
+    let mut builder = Builder::new();
+    let mut at = 0;
+    if let ['~', rest @ ..] = chars
+        && rest.first().is_none_or(|&c| c == '/' || c == '\\')
+        && let Some(home) = cx.home
+    {
+        builder.push_str(home);
+        at = 1;
+    }
+    if matches!(chars, ['(', ..] | ['@', '(', ..] | ['{', ..]) {
+        let text: String = chars.iter().collect();
+        return Ok(vec![Value::unknown(&text)]);
+    }
+    while let Some(&c) = chars.get(at) {
+        match c {
+            '`' => {
+                if let Some(&escaped) = chars.get(at + 1) {
+                    builder.push(escape(escaped));
+                }
+                at += 2;
+            }
+            '@' if chars.get(at + 1).is_some_and(|&q| is_single_quote(q) || is_double_quote(q)) => {
+                match here_string(chars, at) {
+                    Some(((start, end), after)) => {
+                        let body = chars.get(start..end).unwrap_or_default();
+                        if chars.get(at + 1).is_some_and(|&q| is_single_quote(q)) {
+                            builder.push_str(&body.iter().collect::<String>());
+                        } else {
+                            expandable(body, cx, &mut builder, false)?;
+                        }
+                        at = after;
+                    }
+                    None => {
+                        builder.push(c);
+                        at += 1;
+                    }
+                }
+            }
+            c if is_single_quote(c) => {
+                let (text, after, _) = single_quoted(chars, at);
+                builder.push_str(&text);
+                at = after;
+            }
+            c if is_double_quote(c) => {
+                let end = closing_double(chars, at + 1).unwrap_or(chars.len());
+                expandable(chars.get(at + 1..end).unwrap_or_default(), cx, &mut builder, true)?;
+                at = end + 1;
+            }
+            '$' => at = variable(chars, at, cx, &mut builder)?,
+            _ => {
+                builder.push(c);
+                at += 1;
+            }
+        }
+    }
+    Ok(builder.values)
+}
+
+/// The text of a `"…"` string or `@"…"@` body (`doubled`: `""` stands for one quote).
+fn expandable(chars: &[char], cx: &Context, builder: &mut Builder, doubled: bool) -> Result<(), Unscannable> {
+    let mut at = 0;
+    while let Some(&c) = chars.get(at) {
+        match c {
+            '`' => {
+                if let Some(&escaped) = chars.get(at + 1) {
+                    builder.push(escape(escaped));
+                }
+                at += 2;
+            }
+            c if doubled && is_double_quote(c) && chars.get(at + 1).is_some_and(|&n| is_double_quote(n)) => {
+                builder.push(c);
+                at += 2;
+            }
+            '$' => at = variable(chars, at, cx, builder)?,
+            _ => {
+                builder.push(c);
+                at += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A backtick escape.
+fn escape(c: char) -> char {
+    match c {
+        '0' => '\0',
+        'a' => '\u{7}',
+        'b' => '\u{8}',
+        'e' => '\u{1b}',
+        'f' => '\u{c}',
+        'n' => '\n',
+        'r' => '\r',
+        't' => '\t',
+        'v' => '\u{b}',
+        other => other,
+    }
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '?'
+}
+
+/// A `$` expansion at `at`: appends its values; returns the index after it.
+fn variable(chars: &[char], at: usize, cx: &Context, builder: &mut Builder) -> Result<usize, Unscannable> {
+    match chars.get(at + 1) {
+        Some('(') => {
+            let end = matching(chars, at + 1).map_or(chars.len(), |end| end + 1);
+            let text: String = chars.get(at..end).unwrap_or_default().iter().collect();
+            builder.append(&[Value::unknown(&text)])?;
+            Ok(end)
+        }
+        Some('{') => {
+            let close = chars.get(at + 2..).and_then(|rest| rest.iter().position(|&c| c == '}'));
+            let end = close.map_or(chars.len(), |offset| at + 2 + offset);
+            let name: String = chars.get(at + 2..end).unwrap_or_default().iter().collect();
+            builder.append(&lookup(&name, cx))?;
+            Ok(end + 1)
+        }
+        Some(&c) if is_name_char(c) || c == '$' || c == '^' => {
+            let mut end = at + 1;
+            if c == '$' || c == '^' {
+                end += 1;
+            } else {
+                while let Some(&next) = chars.get(end) {
+                    // `$env:NAME`, `$script:x`: one colon, followed by a name.
+                    let qualifier = next == ':' && chars.get(end + 1).is_some_and(|&n| is_name_char(n));
+                    if is_name_char(next) || qualifier {
+                        end += 1;
+                    } else {
+                        break;
+                    }
+                }
+            }
+            let name: String = chars.get(at + 1..end).unwrap_or_default().iter().collect();
+            builder.append(&lookup(&name, cx))?;
+            Ok(end)
+        }
+        _ => {
+            builder.push('$');
+            Ok(at + 1)
+        }
+    }
+}
+
+/// A variable's name as the walk keys it: lower case, without `script:`, `global:`, `local:`,
+/// `private:`, `using:`.
+pub fn variable_key(name: &str) -> String {
+    let lower = name.trim_start_matches('$').to_lowercase();
+    for scope in ["script:", "global:", "local:", "private:", "using:"] {
+        if let Some(rest) = lower.strip_prefix(scope) {
+            return rest.to_string();
+        }
+    }
+    lower
+}
+
+/// The values of `$name`.
+fn lookup(name: &str, cx: &Context) -> Vec<Value> {
+    let key = variable_key(name);
+    let home = || cx.home.map(Value::literal).unwrap_or_else(|| Value::unknown(&format!("${name}")));
+    match key.as_str() {
+        "null" => vec![Value::literal("")],
+        "true" => vec![Value::literal("True")],
+        "false" => vec![Value::literal("False")],
+        "pwd" => vec![Value::literal(&cx.base.to_string_lossy())],
+        "home" | "env:home" | "env:userprofile" => vec![home()],
+        _ => match cx.vars.get(&key) {
+            Some(values) => values.clone(),
+            None => vec![Value::unknown(&format!("${name}"))],
+        },
+    }
+}
+
+/// The values a word may take as it is read left to right.
+struct Builder {
+    values: Vec<Value>,
+}
+
+impl Builder {
+    fn new() -> Self {
+        Builder { values: vec![Value::literal("")] }
+    }
+
+    fn push(&mut self, c: char) {
+        for value in &mut self.values {
+            value.text.push(c);
+        }
+    }
+
+    fn push_str(&mut self, text: &str) {
+        for value in &mut self.values {
+            value.text.push_str(text);
+        }
+    }
+
+    fn append(&mut self, values: &[Value]) -> Result<(), Unscannable> {
+        self.values = product(&self.values, values)?;
+        Ok(())
+    }
+}
+
+/// A PowerShell wildcard (`*`, `?`, `[…]`) matched against `name`, ignoring case.
+pub fn wildcard_matches(pattern: &str, name: &str) -> bool {
+    let pattern: Vec<char> = pattern.to_lowercase().chars().collect();
+    let name: Vec<char> = name.to_lowercase().chars().collect();
+    matches_from(&pattern, &name)
+}
+
+fn matches_from(pattern: &[char], name: &[char]) -> bool {
+    // Iterative with one backtrack point for `*`: linear in practice, never exponential.
+    let (mut p, mut n) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while n < name.len() {
+        let step = match pattern.get(p) {
+            Some('*') => {
+                star = Some((p, n));
+                p += 1;
+                continue;
+            }
+            Some('?') => Some(p + 1),
+            Some('[') => class_end(pattern, p).filter(|&end| in_class(pattern, p, end, name.get(n))).map(|end| end + 1),
+            Some(&c) if name.get(n) == Some(&c) => Some(p + 1),
+            _ => None,
+        };
+        match (step, star) {
+            (Some(next), _) => {
+                p = next;
+                n += 1;
+            }
+            (None, Some((star_p, star_n))) => {
+                p = star_p + 1;
+                n = star_n + 1;
+                star = Some((star_p, star_n + 1));
+            }
+            (None, None) => return false,
+        }
+    }
+    pattern.get(p..).unwrap_or_default().iter().all(|&c| c == '*')
+}
+
+fn class_end(pattern: &[char], open: usize) -> Option<usize> {
+    pattern.get(open + 1..)?.iter().position(|&c| c == ']').map(|offset| open + 1 + offset)
+}
+
+fn in_class(pattern: &[char], open: usize, close: usize, c: Option<&char>) -> bool {
+    let Some(&c) = c else { return false };
+    let class = pattern.get(open + 1..close).unwrap_or_default();
+    let mut at = 0;
+    while let Some(&first) = class.get(at) {
+        if class.get(at + 1) == Some(&'-')
+            && let Some(&last) = class.get(at + 2)
+        {
+            if first <= c && c <= last {
+                return true;
+            }
+            at += 3;
+            continue;
+        }
+        if first == c {
+            return true;
+        }
+        at += 1;
+    }
+    false
+}
+
+pub fn has_wildcard(text: &str) -> bool {
+    text.contains(['*', '?', '['])
+}
