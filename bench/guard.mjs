@@ -87,6 +87,9 @@ const TEN_KB = [
   ['a 10 KB && chain', Array.from({ length: 330 }, (_, i) => `echo step${i}`).join(' && ')],
 ]
 
+// The 1 KB program of issue 11: reads the plan, writes a report (allowed, so the whole analysis runs).
+const PROGRAM_1K = `python3 - <<'EOF'\nimport hashlib, json\nfrom pathlib import Path\ntext = (Path('docs/superpowers/plans') / 'p.md').read_text()\n${Array.from({ length: 11 }, (_, i) => `count_${i} = sum(1 for line in text.splitlines() if line.startswith('- [${i}]'))`).join('\n')}\nopen('report.json', 'w').write(json.dumps({'sha': hashlib.sha256(text.encode()).hexdigest()}))\nEOF`
+
 const kb = 'x'.repeat(1024)
 const mb = 'x'.repeat(1 << 20)
 const CASES = {
@@ -98,10 +101,11 @@ const CASES = {
   dispatch: [() => checkGuard(call('subagent', { prompt: 'Implement task 3 of docs/superpowers/plans/p.md' }), root), 'subagent naming an approved 20 KB plan'],
   dispatch1m: [() => checkGuard(call('subagent', { prompt: 'Implement task 3 of docs/superpowers/plans/big.md' }), root), 'subagent naming an approved 1 MB plan'],
   readHash1m: [() => createHash('sha256').update(readFileSync(join(root, 'docs/superpowers/plans/big.md'))).digest('hex'), 'floor: read + sha256 the 1 MB plan once (node)'],
-  // ROWS OF OTHER ANALYSES (issue 14 goal 4): the lead adds one case each after merging, e.g.
-  //   program: [() => checkGuard(bashCall(`python3 -c "open('out.txt','w')"`), root), 'interpreter program (P-13)'],
-  //   mcp: [() => checkGuard(call('mcp__filesystem__write_file', { path: 'src/a.txt', content: 'x' }), root), 'MCP write_file'],
-  //   pwsh: [() => checkGuard(call('pwsh', { command: 'Set-Content -Path out.txt -Value x' }), root), 'PowerShell command'],
+  unknownTool: [() => checkGuard(call('fetch_url', { url: 'https://example.com/docs' }), root), 'a tool the engine does not know, no path-like argument'],
+  program1k: [() => checkGuard(bashCall(PROGRAM_1K), root), 'interpreter program (P-13): python3 heredoc of 1 KB (reads the plan, writes report.json)'],
+  mcpWrite: [() => checkGuard(call('mcp__filesystem__write_file', { path: 'src/a.txt', content: 'x' }), root), 'MCP tool call (P-16): mcp__filesystem__write_file src/a.txt'],
+  mcpRead: [() => checkGuard(call('mcp__weather__get_forecast', { city: 'Paris' }), root), 'MCP tool call (P-16) whose name says it does not write'],
+  pwsh: [() => checkGuard(call('pwsh', { command: "Get-ChildItem src | Select-String 'fn main'; Set-Content -Path out.txt -Value x" }), root), 'PowerShell command (P-16): Get-ChildItem | Select-String; Set-Content out.txt'],
 }
 /** The analyses of other branches, measured in the same run once merged (see ROWS OF OTHER ANALYSES). */
 const PENDING_ROWS = ['interpreter program (P-13)', 'MCP tool call (P-16)', 'PowerShell command (P-16)'].filter(
@@ -270,6 +274,8 @@ const checks = [
   [`10 KB commands (worst: ${worstTenKb[0]})`, worstTenKb[1], '≤ 1 ms', (v) => v <= 1e6, fmt],
   ['edit src/x.rs vs the napi floor', results.edit / results.floor, '≤ 15×', (r) => r <= 15, times],
   ['read src/x.rs vs the napi floor', results.read / results.floor, '≤ 3×', (r) => r <= 3, times],
+  ['a 1 KB inline program (P-13)', results.program1k, 'well under 1 ms (≤ 0.5 ms)', (v) => v <= 0.5e6, fmt],
+  ['an unknown tool with no path-like argument vs read (a tool the gates do not judge)', results.unknownTool / results.read, '≤ 1.5× (costs what it did)', (r) => r <= 1.5, times],
   ['1 MB write vs 1 KB write', results.write1m / results.write1k, '≤ 2×', (r) => r <= 2, times],
   ['approved 1 MB plan dispatch vs reading + hashing it once', results.dispatch1m / results.readHash1m, '≤ 1.2×', (r) => r <= 1.2, times],
   ['RSS growth over the calls', rss.after - rss.before, 'flat (< 16 MiB)', (d) => d < 16 * 2 ** 20, mib],
