@@ -5,9 +5,15 @@
 
 /// Is this program a PowerShell host?
 pub fn is_powershell(program: &str) -> bool {
-    let name = program.rsplit(['/', '\\']).next().unwrap_or(program).to_ascii_lowercase();
-    let name = name.strip_suffix(".exe").unwrap_or(&name);
-    matches!(name, "pwsh" | "powershell" | "pwsh-preview" | "pwsh-lts")
+    // Asked of every bash command's name: no allocation.
+    let name = program.rsplit(['/', '\\']).next().unwrap_or(program);
+    let stem = name
+        .len()
+        .checked_sub(4)
+        .filter(|&at| name.get(at..).is_some_and(|ext| ext.eq_ignore_ascii_case(".exe")))
+        .and_then(|at| name.get(..at))
+        .unwrap_or(name);
+    ["pwsh", "powershell", "pwsh-preview", "pwsh-lts"].iter().any(|host| stem.eq_ignore_ascii_case(host))
 }
 
 /// The PowerShell text `args` (after the program name) make the host run, prefixed with a

@@ -580,7 +580,9 @@ impl Walker {
                     depth.checked_sub(1).and_then(|d| ancestors.get(d)),
                     depth.checked_sub(2).and_then(|d| ancestors.get(d)),
                 ) {
-                    (Some(pipeline), grand) if node_kind(pipeline.node) == "pipeline" => {
+                    (Some(pipeline), grand)
+                        if node_kind(pipeline.node) == "pipeline" && !ignores_what_it_reads(node, walk) =>
+                    {
                         self.upstream(element, pipeline.node, grand.map(|g| g.node), walk, scope, scratch)?
                     }
                     _ => Input::default(),
@@ -1603,6 +1605,17 @@ fn shown_text(argv: &[Arg], stdin: Option<&str>) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// Filters whose standard input no analysis reads (it is neither code, nor a patch, nor text a
+/// file is shown to get): a pipeline element named so, as typed, needs no look at its producer.
+fn ignores_what_it_reads(command: Node, walk: &Walk) -> bool {
+    const FILTERS: [&str; 16] = [
+        "column", "cut", "egrep", "fgrep", "fold", "grep", "head", "less", "more", "nl", "rg", "sort", "tail", "tr",
+        "uniq", "wc",
+    ];
+    let name = command.child_by_field_name("name").map(|name| walk.text(name)).unwrap_or_default();
+    FILTERS.binary_search(&name).is_ok()
 }
 
 /// The command that runs last in a list or pipeline.

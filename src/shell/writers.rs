@@ -275,11 +275,16 @@ impl Sink<'_, '_> {
     }
 
     /// An unknown command's word that may be a path (P-12).
-    fn write_named(&mut self, arg: &Arg) {
+    fn write_named(&mut self, arg: Arg) {
         if arg.pipe || arg.dynamic || arg.text.is_empty() {
             return;
         }
-        for located in self.located(arg) {
+        // Most commands run where the walk is: the word as it is.
+        if self.job.dir.is_empty() && self.job.roots.is_empty() {
+            self.out.push(Effect::WriteNamed(arg));
+            return;
+        }
+        for located in self.located(&arg) {
             self.out.push(Effect::WriteNamed(located));
         }
     }
@@ -810,7 +815,7 @@ fn curl(args: &[Arg], sink: &mut Sink) {
         }
     }
     if server_name {
-        sink.write_named(&dir);
+        sink.write_named(dir);
     }
 }
 
@@ -847,7 +852,7 @@ fn wget(args: &[Arg], sink: &mut Sink) {
     if recursive {
         sink.write_tree(&dir, None, true);
     }
-    sink.write_named(&dir);
+    sink.write_named(dir.clone());
     for url in urls {
         let name = url_file_name(&url.text).unwrap_or("index.html");
         sink.write_into(&dir, &Arg { text: name.to_string(), ..url.clone() }, true);

@@ -34,20 +34,28 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
     if name == "alias" || outputs_only(name, args, sink) {
         return;
     }
+    let mut candidates = Vec::new();
     for arg in args {
-        for candidate in path_candidates(&arg.text) {
+        candidates.clear();
+        path_candidates(&arg.text, &mut candidates);
+        for &candidate in &candidates {
             if has_glob(candidate) {
                 glob_named(candidate, arg, sink);
             } else {
-                sink.write_named(&Arg { text: candidate.to_string(), ..arg.clone() });
+                let named = Arg { text: candidate.to_string(), dynamic: arg.dynamic, glob: arg.glob, pipe: arg.pipe };
+                sink.write_named(named);
             }
         }
     }
     if STDIN_COMMANDS.contains(&name)
         && let Some(stdin) = stdin
     {
-        for candidate in stdin.split(char::is_whitespace).flat_map(path_candidates) {
-            sink.write_named(&Arg::literal(candidate));
+        for word in stdin.split(char::is_whitespace) {
+            candidates.clear();
+            path_candidates(word, &mut candidates);
+            for &candidate in &candidates {
+                sink.write_named(Arg::literal(candidate));
+            }
         }
     }
 }
@@ -67,7 +75,7 @@ fn glob_named(pattern: &str, arg: &Arg, sink: &mut Sink) {
     let last = components.last().copied().unwrap_or_default();
     let descends = first_glob + 1 < components.len() || last == "**";
     let dir = Arg { text: prefix, glob: false, ..arg.clone() };
-    sink.write_named(&dir);
+    sink.write_named(dir.clone());
     if descends && glob_matches(last, paths::APPROVAL_FILE) {
         sink.write_tree(&dir, None, true);
     }
@@ -75,12 +83,14 @@ fn glob_named(pattern: &str, arg: &Arg, sink: &mut Sink) {
 
 /// The words of one argument that could be a path it writes: the word, an option's value
 /// (`--out=x`, `-ox`), and, in a word that holds a script (`vim -c 'w x'`), each token.
-fn path_candidates(word: &str) -> Vec<&str> {
+fn path_candidates<'w>(word: &'w str, found: &mut Vec<&'w str>) {
     fn worth(text: &str) -> bool {
         !text.is_empty() && !text.starts_with('-') && !text.contains(':')
     }
     // A word with spaces holds a script or a message: its tokens, not the whole.
-    let mut found = if word.contains(char::is_whitespace) { Vec::new() } else { vec![word] };
+    if !word.contains(char::is_whitespace) {
+        found.push(word);
+    }
     if let Some((_, value)) = word.split_once('=') {
         found.push(value);
     }
@@ -91,7 +101,6 @@ fn path_candidates(word: &str) -> Vec<&str> {
         found.extend(path_tokens(word));
     }
     found.retain(|text| worth(text));
-    found
 }
 
 /// Any word (or the standard input) of a command that can run programs: the CLI's name followed
