@@ -68,9 +68,12 @@ function startWeb(repo, model) {
 
 /** Picks the session's workspace the way the owner does: the directory picker, by path. */
 async function chooseWorkspace(page, root) {
-  const notice = page.getByRole('button', { name: 'Continue' })
-  await page.getByText('Choose workspace').or(notice).first().waitFor({ timeout: STEP_TIMEOUT_MS })
-  if (await notice.isVisible()) await notice.click()
+  // DSH's "Internal Testing Notice" opens once per browser profile, sometimes after the page is up,
+  // and makes the page inert: whenever it stands in the way of an action, it is dismissed first.
+  await page.addLocatorHandler(page.getByRole('dialog').getByRole('button', { name: 'Continue' }), (button) =>
+    button.click(),
+  )
+  await page.getByText('Choose workspace').waitFor({ timeout: STEP_TIMEOUT_MS })
   await page.getByText('Choose workspace').click()
   await page.getByRole('button', { name: 'Edit path' }).click()
   const path = page.getByRole('dialog').getByRole('textbox', { name: 'Edit path' })
