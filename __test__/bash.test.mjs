@@ -240,6 +240,8 @@ describe('checkGuard: self-approval, unknown writers and directory writes (P-11,
     assert.equal(checkGuard(bash('mv openspec/changes/feat openspec/changes/archive/2026-12-01-feat'), repo.root), null)
     assert.equal(checkGuard(bash('rm -rf openspec/changes/other'), repo.root), null)
   })
+})
+
 describe('checkGuard: shell channels (issue 10, items 2 to 5)', () => {
   const refusedApproval = [
     "watch -n 1 'echo x > openspec/changes/feat/approval.md'",
