@@ -62,6 +62,23 @@ function runArm64() {
   ].join(';')
   const node = join(dir, 'node/bin/node')
   run('qemu-aarch64', ['-L', ARM64_SYSROOT, node, '-e', probe], { cwd: dir })
+  runArm64Hook(dir, join(dir, 'node_modules/@approval-gates/binding-linux-arm64-gnu/approval-gates-hook'))
+}
+
+/** The arm64 hook executable from its packed platform package: exit 2 and the denial, exit 0. */
+function runArm64Hook(dir, hook) {
+  const judge = (file) => {
+    const payload = { hook_event_name: 'PreToolUse', tool_name: 'Write', cwd: dir, tool_input: { file_path: join(dir, file), content: 'x' } }
+    const args = ['-L', ARM64_SYSROOT, hook, 'check']
+    return spawnSync('qemu-aarch64', args, { cwd: dir, encoding: 'utf8', input: JSON.stringify(payload) })
+  }
+  const denied = judge('openspec/changes/x/approval.md')
+  if (denied.status !== 2 || !denied.stderr.includes('approval.md is written only by /approve')) {
+    throw new Error(`the arm64 hook did not refuse approval.md: exit ${denied.status ?? denied.signal} ${denied.stderr}`)
+  }
+  const allowed = judge('src/a.rs')
+  if (allowed.status !== 0) throw new Error(`the arm64 hook refused a normal write: exit ${allowed.status ?? allowed.signal} ${allowed.stderr}`)
+  console.log('arm64 hook executable judged both calls')
 }
 
 async function main(argv) {
