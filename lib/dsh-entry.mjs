@@ -39,6 +39,7 @@ export const {
   apply,
   approve,
   approvalGuard,
+  persistentShell,
   selfCheck,
   registerApproval,
   registerGates,
