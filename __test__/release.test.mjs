@@ -3,7 +3,7 @@
 // the glibc the Linux binary needs. The release workflow runs this file against each built target.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -152,13 +152,39 @@ test('the loader finds the binding in its scoped platform package', (t) => {
   }
 })
 
+const hookName = (platform) => (platform.startsWith('win32') ? 'approval-gates-hook.exe' : 'approval-gates-hook')
+
 for (const platform of ['linux-x64-gnu', 'linux-arm64-gnu']) {
-  test(`the ${platform} release binary needs at most GLIBC_2.17`, async (t) => {
-    const binary = join(root, 'npm', platform, `${pkg.napi.binaryName}.${platform}.node`)
-    if (!existsSync(binary)) return t.skip(`no release build of ${platform} here (npm run pack:release / pack:cross)`)
-    if (spawnSync('readelf', ['--version']).status !== 0) return t.skip('readelf is not installed')
-    const { glibcVersionsOf } = await import('../scripts/release/tools.mjs')
-    const needed = glibcVersionsOf(binary).at(-1)
-    assert.ok(needed[0] === 2 && needed[1] <= 17, `needs GLIBC_${needed.join('.')}`)
-  })
+  for (const file of [`${pkg.napi.binaryName}.${platform}.node`, hookName(platform)]) {
+    test(`the ${platform} release ${file} needs at most GLIBC_2.17`, async (t) => {
+      const binary = join(root, 'npm', platform, file)
+      if (!existsSync(binary)) return t.skip(`no release build of ${platform} here (npm run pack:release / pack:cross)`)
+      if (spawnSync('readelf', ['--version']).status !== 0) return t.skip('readelf is not installed')
+      const { glibcVersionsOf } = await import('../scripts/release/tools.mjs')
+      const needed = glibcVersionsOf(binary).at(-1)
+      assert.ok(needed[0] === 2 && needed[1] <= 17, `needs GLIBC_${needed.join('.')}`)
+    })
+  }
 }
+
+test('the release hook executable judges a Claude Code payload as `approval-gates check` does', (t) => {
+  const platform = hostPlatform()
+  const built = join(root, 'npm', platform, hookName(platform))
+  if (!existsSync(built)) return t.skip(`no release build of the ${platform} hook here (npm run pack:release)`)
+  const dir = mkdtempSync(join(tmpdir(), 'approval-gates-hook-'))
+  try {
+    // A CI artifact download drops the mode; npm and pnpm set it on a package's `bin` at install.
+    const hook = join(dir, hookName(platform))
+    cpSync(built, hook)
+    chmodSync(hook, 0o755)
+    const payload = (file) => JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Write', cwd: dir, tool_input: { file_path: join(dir, file), content: 'x' } })
+    const denied = spawnSync(hook, ['check'], { cwd: dir, encoding: 'utf8', input: payload('openspec/changes/a/approval.md') })
+    assert.equal(denied.status, 2, denied.stderr)
+    assert.equal(denied.stderr.trim().split('\n').at(-1), 'BLOCKED [approval-gates]: approval.md is written only by /approve')
+    const allowed = spawnSync(hook, ['check'], { cwd: dir, encoding: 'utf8', input: payload('src/a.rs') })
+    assert.equal(allowed.status, 0, allowed.stderr)
+    assert.equal(allowed.stderr, '')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})

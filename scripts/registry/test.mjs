@@ -6,7 +6,7 @@
 // peers, and `npx approval-gates check` on a Claude Code payload. publint and attw lint the main
 // tarball first. A tool that cannot be installed is reported as SKIPPED; any other failure fails.
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
@@ -20,6 +20,44 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const dist = join(root, 'dist')
 const PEERS = ['@deepseek-ai/dsh-tools@0.1.0-rc.8', '@deepseek-ai/schemastery@3.18.4', '@deepseek-ai/cordis@4.0.4']
 const DENIAL = 'BLOCKED [approval-gates]: approval.md is written only by /approve'
+
+/**
+ * Where each manager links the platform package's `bin`: npm hoists the platform package and links
+ * its bin at the top; pnpm links a dependency's bin only beside the package that depends on it.
+ */
+const linkedHook = {
+  npm: 'node_modules/.bin/approval-gates-hook',
+  pnpm: 'node_modules/approval-gates/node_modules/.bin/approval-gates-hook',
+}
+/**
+ * The Claude Code hook commands the README gives, exactly. `platform` names the executable itself
+ * through the main package's directory: `..` after pnpm's node_modules/approval-gates symlink is
+ * taken in the symlink's target (.pnpm/<id>/node_modules), where pnpm puts the platform package, and
+ * npm hoists it beside the main package. The bin links are the platform-independent ones: npm's is
+ * a symlink to the executable, pnpm's a sh shim that execs it.
+ */
+const HOOK_COMMAND = {
+  platform: '"$CLAUDE_PROJECT_DIR"/node_modules/approval-gates/../@approval-gates/binding-linux-x64-gnu/approval-gates-hook check',
+  npm: '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/approval-gates-hook check',
+  pnpm: '"$CLAUDE_PROJECT_DIR"/node_modules/approval-gates/node_modules/.bin/approval-gates-hook check',
+  either:
+    'h="$CLAUDE_PROJECT_DIR"/node_modules/.bin/approval-gates-hook; [ -x "$h" ] || h="$CLAUDE_PROJECT_DIR"/node_modules/approval-gates/node_modules/.bin/approval-gates-hook; exec "$h" check',
+}
+const hookCommands = (manager) => [
+  ['platform-path', HOOK_COMMAND.platform],
+  [manager, HOOK_COMMAND[manager]],
+  ['npm-or-pnpm', HOOK_COMMAND.either],
+]
+
+/** The bin link reaches the executable without node: npm's links to it, pnpm's shim execs it. */
+function assertLinkRunsExecutable(link) {
+  const target = readFileSync(realpathSync(link))
+  if (target.subarray(0, 4).toString('latin1') === '\x7fELF') return
+  const execLine = target.toString('utf8').split('\n').find((line) => line.startsWith('exec '))
+  if (!execLine?.includes('/@approval-gates/binding-linux-x64-gnu/approval-gates-hook"') || /\bnode\b/.test(execLine)) {
+    throw new Error(`${link} neither is the executable nor execs it: ${execLine}`)
+  }
+}
 
 const results = { passed: 0, failed: 0, skipped: [] }
 
@@ -132,6 +170,18 @@ function platformTarballs() {
   return Object.keys(pkg.optionalDependencies).filter((name) => existsSync(tarball(name)))
 }
 
+/** The host's platform tarball must ship the hook as an executable `bin`: no consumer step skips it. */
+function assertHookShipped() {
+  const platformTarball = tarball(`${pkg.napi.packageName}-linux-x64-gnu`)
+  step('the linux-x64-gnu platform tarball ships the hook with its exec bit and a bin entry', () => {
+    const listing = mustRun('tar', ['-tvzf', platformTarball]).stdout.split('\n')
+    const entry = listing.find((line) => line.endsWith(' package/approval-gates-hook'))
+    if (!entry || !/^-..x/.test(entry)) throw new Error(`no executable package/approval-gates-hook in ${platformTarball}:\n${listing.join('\n')}`)
+    const manifest = JSON.parse(mustRun('tar', ['-xOzf', platformTarball, 'package/package.json']).stdout)
+    if (manifest.bin?.['approval-gates-hook'] !== 'approval-gates-hook') throw new Error(`bin is ${JSON.stringify(manifest.bin)}`)
+  })
+}
+
 function lint() {
   const main = tarball(pkg.name)
   step('publint: the main tarball', () => {
@@ -238,13 +288,31 @@ function consumer(node, major, manager, registry, npmrc) {
     platformDir = dirname(result.stdout.trim())
     console.log(`  ${platformDir.slice(dir.length + 1)}`)
   })
-  step(`${label}: the hook executable, when the platform package ships one`, () => {
+  const hookPayload = (file) => JSON.stringify({ ...payload, tool_input: { file_path: `${dir}/${file}`, content: 'x' } })
+  /** Exit 2 and the denial for approval.md, exit 0 and silence for a normal write. */
+  const assertHookJudges = (run) => {
+    const denied = run(hookPayload('openspec/changes/a/approval.md'))
+    if (denied.status !== 2 || denied.stderr.trim().split('\n').at(-1) !== DENIAL) throw new Error(`exit ${denied.status}: ${denied.stdout}${denied.stderr}`)
+    const allowed = run(hookPayload('src/a.rs'))
+    if (allowed.status !== 0 || allowed.stderr !== '') throw new Error(`a normal write: exit ${allowed.status}: ${allowed.stderr}`)
+  }
+  step(`${label}: the platform package ships the hook executable, executable`, () => {
     if (!platformDir) throw new Error('the platform package was not found')
     const hook = join(platformDir, 'approval-gates-hook')
-    if (!existsSync(hook)) return skip(`${label}: hook executable`, 'the platform package ships none (not built on this branch)')
-    const result = exec(hook, ['check'], { cwd: dir, env, input: JSON.stringify({ tool_name: 'Write', tool_input: { file_path: 'approval.md', content: 'x' } }) })
-    if (result.status !== 2) throw new Error(`exit ${result.status}: ${result.stderr}`)
+    if (!existsSync(hook)) throw new Error(`${hook} is missing`)
+    if ((statSync(hook).mode & 0o111) === 0) throw new Error(`${hook} has no exec bit (mode ${statSync(hook).mode.toString(8)})`)
+    assertHookJudges((input) => exec(hook, ['check'], { cwd: dir, env, input }))
   })
+  for (const [what, command] of hookCommands(manager)) {
+    step(`${label}: the README's ${what} hook command runs the native hook (sh -c, as Claude Code runs it)`, () => {
+      assertLinkRunsExecutable(join(dir, linkedHook[manager]))
+      const hookEnv = { ...env, CLAUDE_PROJECT_DIR: dir }
+      assertHookJudges((input) => exec('sh', ['-c', command], { cwd: dir, env: hookEnv, input }))
+      // Claude Code may run the hook from a subdirectory of the project.
+      mkdirSync(join(dir, 'src'), { recursive: true })
+      assertHookJudges((input) => exec('sh', ['-c', command], { cwd: join(dir, 'src'), env: hookEnv, input }))
+    })
+  }
   step(`${label}: with the DSH peers installed the plugin entry loads`, () => {
     add(PEERS)
     const result = js(['-e', importDsh])
@@ -264,6 +332,7 @@ async function main() {
   rmSync(work, { recursive: true, force: true })
   mkdirSync(join(work, 'home'), { recursive: true })
   lint()
+  assertHookShipped()
   const { child, url } = await startRegistry()
   try {
     const npmrc = await login(url)

@@ -10,16 +10,17 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
-import { platformOf, root, tarballName } from './tools.mjs'
+import { hookFileName, platformOf, root, tarballName } from './tools.mjs'
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
-/** Every platform package the targets call for, with its name and the file it must ship. */
+/** Every platform package the targets call for, with its name and the files it must ship. */
 export async function expectedPlatformPackages(pkg) {
   return Promise.all(
     pkg.napi.targets.map(async (triple) => {
       const platform = await platformOf(triple)
-      return { triple, platform, name: `${pkg.napi.packageName}-${platform}`, binary: `${pkg.napi.binaryName}.${platform}.node` }
+      const binary = `${pkg.napi.binaryName}.${platform}.node`
+      return { triple, platform, name: `${pkg.napi.packageName}-${platform}`, binary, hook: hookFileName(triple) }
     }),
   )
 }
@@ -37,14 +38,16 @@ export function problemsOfManifest(pkg, expected) {
   return problems
 }
 
-function problemOfNpmDir({ platform, name, binary }) {
+function problemOfNpmDir({ platform, name, binary, hook }) {
   const dir = join(root, 'npm', platform)
   if (!existsSync(join(dir, 'package.json'))) return `npm/${platform}/package.json is missing (napi create-npm-dirs)`
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
   if (manifest.name !== name || manifest.version !== pkg.version) {
     return `npm/${platform} is ${manifest.name}@${manifest.version}, not ${name}@${pkg.version} (napi version)`
   }
-  return existsSync(join(dir, binary)) ? null : `npm/${platform}/${binary} is missing (napi artifacts)`
+  if (!existsSync(join(dir, binary))) return `npm/${platform}/${binary} is missing (napi artifacts)`
+  // The README's hook command runs it from the platform package, so none ships without it.
+  return existsSync(join(dir, hook)) ? null : `npm/${platform}/${hook} is missing (the build job's artifact)`
 }
 
 function problemOfDist(dist, { name }) {

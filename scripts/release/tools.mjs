@@ -99,8 +99,19 @@ export const hookFileName = (triple) => (triple.includes('windows') ? 'approval-
  * (cargo-zigbuild) builds musl. The same commands run in .github/workflows/release.yml.
  */
 export function napiBuildArgs(triple, outDir) {
-  const cross = triple.endsWith('-linux-gnu') ? ['--use-napi-cross'] : triple.includes('-linux-musl') ? ['-x'] : []
-  return [napiCli(), 'build', '--platform', '--release', '--target', triple, ...cross, '-o', outDir]
+  return [napiCli(), 'build', '--platform', '--release', '--target', triple, ...crossArgs(triple), '-o', outDir]
+}
+
+const crossArgs = (triple) => (triple.endsWith('-linux-gnu') ? ['--use-napi-cross'] : triple.includes('-linux-musl') ? ['-x'] : [])
+
+/**
+ * The native hook, built by the same CLI with the same toolchain as the addon (the CLI builds a
+ * plain `[[bin]]` with `--bin`): glibc 2.17 for Linux gnu, zig for musl, MACOSX_DEPLOYMENT_TARGET
+ * on macOS, the static CRT of .cargo/config.toml on Windows. It lands in outDir beside the addon.
+ */
+export function hookBuildArgs(triple, outDir) {
+  const hook = ['-p', 'approval-gates-hook', '--bin', 'approval-gates-hook']
+  return [napiCli(), 'build', '--release', '--target', triple, ...crossArgs(triple), ...hook, '-o', outDir]
 }
 
 export async function buildTarget(triple, env = process.env) {
@@ -112,11 +123,14 @@ export async function buildTarget(triple, env = process.env) {
   const outDir = join(root, 'target/release-out', platform)
   const started = Date.now()
   run(node22(), napiBuildArgs(triple, outDir), { env })
+  run(node22(), hookBuildArgs(triple, outDir), { env })
   console.log(`built ${triple} in ${((Date.now() - started) / 1000).toFixed(0)} s`)
   assertLoaderCurrent(outDir)
   const binary = join(outDir, `${rootPackage().napi.binaryName}.${platform}.node`)
-  if (triple.endsWith('-linux-gnu')) assertGlibcAtMost(binary, [2, 17])
-  return { triple, platform, outDir, binary }
+  const hook = join(outDir, hookFileName(triple))
+  if (!existsSync(hook)) throw new Error(`the hook build wrote no ${hook}`)
+  if (triple.endsWith('-linux-gnu')) for (const built of [binary, hook]) assertGlibcAtMost(built, [2, 17])
+  return { triple, platform, outDir, binary, hook }
 }
 
 /** The loader the CLI generated for this build must be the committed one (the CLI is the author). */
@@ -152,14 +166,13 @@ export function assertGlibcAtMost(binary, limit) {
 }
 
 /**
- * Copies one build into npm/<platform>/, with the hook executable if it was built. (`napi
+ * Copies one build into npm/<platform>/: the addon and the hook executable. (`napi
  * artifacts` does this for the release's publish job, but refuses while any target is missing.)
  */
-export function placeArtifacts({ triple, platform, binary }) {
+export function placeArtifacts({ platform, binary, hook }) {
   const packageDir = join(root, 'npm', platform)
   copyFileSync(binary, join(packageDir, basename(binary)))
-  const hook = join(root, 'target', triple, 'release', hookFileName(triple))
-  if (existsSync(hook)) copyFileSync(hook, join(packageDir, hookFileName(triple)))
+  copyFileSync(hook, join(packageDir, basename(hook)))
 }
 
 export const distDir = join(root, 'dist')
@@ -182,6 +195,8 @@ export function packPlatform(platform) {
   // node_modules/.bin (node_modules/approval-gates/node_modules/.bin/approval-gates-hook).
   const hook = readdirSync(stage).find((file) => file.startsWith('approval-gates-hook'))
   if (hook) {
+    // A CI artifact download loses the mode; npm and pnpm also set it on a `bin` at install.
+    chmodSync(join(stage, hook), 0o755)
     manifest.files = [...manifest.files, hook]
     manifest.bin = { 'approval-gates-hook': hook }
   }
