@@ -105,7 +105,7 @@ const CASES = {
   program1k: [() => checkGuard(bashCall(PROGRAM_1K), root), 'interpreter program (P-13): python3 heredoc of 1 KB (reads the plan, writes report.json)'],
   mcpWrite: [() => checkGuard(call('mcp__filesystem__write_file', { path: 'src/a.txt', content: 'x' }), root), 'MCP tool call (P-16): mcp__filesystem__write_file src/a.txt'],
   mcpRead: [() => checkGuard(call('mcp__weather__get_forecast', { city: 'Paris' }), root), 'MCP tool call (P-16) whose name says it does not write'],
-  pwsh: [() => checkGuard(call('pwsh', { command: "Get-ChildItem src | Select-String 'fn main'; Set-Content -Path out.txt -Value x" }), root), 'PowerShell command (P-16): Get-ChildItem | Select-String; Set-Content out.txt'],
+  pwsh: [() => checkGuard(call('pwsh', { command: "Get-ChildItem src | Select-String 'fn main'; Set-Content -Path out.txt -Value x" }), root), 'PowerShell command (P-16): Get-ChildItem piped to Select-String; Set-Content out.txt'],
 }
 /** The analyses of other branches, measured in the same run once merged (see ROWS OF OTHER ANALYSES). */
 const PENDING_ROWS = ['interpreter program (P-13)', 'MCP tool call (P-16)', 'PowerShell command (P-16)'].filter(
