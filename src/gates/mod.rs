@@ -36,8 +36,9 @@ pub fn check_tool_call_in(
             let target = paths::absolute(args.string(path_field)?, &session_dir());
             judge_write(&target, &NewTexts::of(args, content))
         }
-        Action::WriteEach { path_fields, content } => {
-            let named: Vec<String> = path_fields.iter().filter_map(|field| args.string(field)).collect();
+        Action::WriteEach { path_fields, source_fields, content } => {
+            let fields = path_fields.iter().chain(source_fields);
+            let named: Vec<String> = fields.filter_map(|field| args.string(field)).collect();
             if named.is_empty() {
                 return None;
             }

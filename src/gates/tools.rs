@@ -34,9 +34,11 @@ pub enum Action {
         path_field: &'static str,
         content: Content,
     },
-    /// A write of every one of these path fields that is present (an MCP tool).
+    /// A write of every one of these path fields that is present (an MCP tool), and of these
+    /// source fields (a move, rename or removal writes its source too).
     WriteEach {
         path_fields: &'static [&'static str],
+        source_fields: &'static [&'static str],
         content: Content,
     },
     /// Creates a directory: a write of its path, except the plans folder itself.
@@ -113,32 +115,8 @@ const PATH_FIELDS: &[&str] = &[
     "newPath",
     "notebook_path",
 ];
-/// Path fields plus the source of a move, rename or removal, which is written too.
-const PATH_AND_SOURCE_FIELDS: &[&str] = &[
-    "path",
-    "file_path",
-    "filePath",
-    "filename",
-    "file",
-    "target",
-    "target_path",
-    "targetPath",
-    "destination",
-    "destination_path",
-    "dest",
-    "to",
-    "output",
-    "output_path",
-    "outputPath",
-    "new_path",
-    "newPath",
-    "notebook_path",
-    "source",
-    "src",
-    "from",
-    "old_path",
-    "oldPath",
-];
+/// The source of a move, rename or removal, which is written too.
+const SOURCE_FIELDS: &[&str] = &["source", "src", "from", "old_path", "oldPath"];
 /// Fields that carry the text a tool writes.
 pub const CONTENT_FIELDS: &[&str] =
     &["content", "text", "newText", "new_string", "new_source", "file_text", "contents", "data", "body"];
@@ -190,7 +168,13 @@ fn mcp_action(rest: &str, args: &dyn ToolArgs) -> Action {
     match tool {
         "write_file" => return WriteFile { path_field: "path", content: Content::Field("content") },
         "edit_file" => return WriteFile { path_field: "path", content: Content::EditsOf("newText") },
-        "move_file" => return WriteEach { path_fields: &["source", "destination"], content: Content::Invisible },
+        "move_file" => {
+            return WriteEach {
+                path_fields: &["source", "destination"],
+                source_fields: &[],
+                content: Content::Invisible,
+            };
+        }
         "create_directory" => return CreateDirectory { path_field: "path" },
         _ => {}
     }
@@ -219,8 +203,8 @@ fn mcp_action(rest: &str, args: &dyn ToolArgs) -> Action {
             return Patch { fields };
         }
     }
-    let path_fields = if moves { PATH_AND_SOURCE_FIELDS } else { PATH_FIELDS };
-    WriteEach { path_fields, content: Content::Recognised }
+    let source_fields = if moves { SOURCE_FIELDS } else { &[] };
+    WriteEach { path_fields: PATH_FIELDS, source_fields, content: Content::Recognised }
 }
 
 /// The words of a tool name: split at `_`, `-`, `.`, digits and camelCase humps, without

@@ -2,11 +2,10 @@
 //! budget shared by a command and the scripts nested in it.
 
 use std::cell::RefCell;
-use std::ops::ControlFlow;
 
-use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
+use tree_sitter::{Parser, Tree};
 
-use crate::shell::Unscannable;
+use crate::shell::{Unscannable, parse_within};
 
 thread_local! {
     static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
@@ -25,26 +24,6 @@ pub fn parse(source: &str, checks_left: &mut usize) -> Result<Tree, Unscannable>
             *slot = Some(parser);
         }
         let parser = slot.as_mut().ok_or(Unscannable::ParserUnavailable)?;
-        // A parse cut short would otherwise resume on the next call.
-        parser.reset();
-        let bytes = source.as_bytes();
-        let mut exhausted = false;
-        let mut progress = |_: &ParseState| {
-            if *checks_left == 0 {
-                exhausted = true;
-                ControlFlow::Break(())
-            } else {
-                *checks_left -= 1;
-                ControlFlow::Continue(())
-            }
-        };
-        let options = ParseOptions::new().progress_callback(&mut progress);
-        let mut read = |offset: usize, _| bytes.get(offset..).unwrap_or_default();
-        let tree = parser.parse_with_options(&mut read, None, Some(options));
-        if exhausted {
-            parser.reset();
-            return Err(Unscannable::TooComplex);
-        }
-        tree.ok_or(Unscannable::ParserUnavailable)
+        parse_within(parser, source, checks_left)
     })
 }

@@ -17,6 +17,8 @@ mod walk;
 mod words;
 mod writers;
 
+pub(crate) use parse::parse_within;
+
 use std::path::{Path, PathBuf};
 
 pub use walk::Scope;
