@@ -328,7 +328,8 @@ impl Walk<'_> {
 const QUOTES: [&str; 5] = ["'", "\"", "`", "$'", "$\""];
 
 fn children<'t>(node: Node<'t>, cursor: &mut TreeCursor<'t>) -> Vec<(Node<'t>, Option<&'t str>)> {
-    let mut out = Vec::new();
+    // Sized once: growing from empty reallocates on most nodes.
+    let mut out = Vec::with_capacity(usize::try_from(node.child_count()).unwrap_or_default());
     cursor.reset(node);
     if cursor.goto_first_child() {
         loop {
@@ -343,7 +344,7 @@ fn children<'t>(node: Node<'t>, cursor: &mut TreeCursor<'t>) -> Vec<(Node<'t>, O
 
 /// A command's name and argument nodes, in order.
 fn command_words<'t>(command: Node<'t>, cursor: &mut TreeCursor<'t>) -> Vec<Node<'t>> {
-    let mut words = Vec::new();
+    let mut words = Vec::with_capacity(usize::try_from(command.child_count()).unwrap_or_default());
     for (child, field) in children(command, cursor) {
         match field {
             Some("name") => words.extend(child.named_child(0)),
