@@ -33,6 +33,9 @@ pub enum Denial {
     ApprovalWrittenOnlyByApprove,
     /// A bash command over one of the parser's caps whose raw text names a guarded path.
     CommandTooLarge { limit: Unscannable },
+    /// A PowerShell command over one of its analysis's caps whose raw text names a guarded path
+    /// (its caps are not bash's, so the text names the kind of limit only).
+    PowerShellTooLarge { limit: Unscannable },
     /// A patch over one of the patch parser's caps whose raw text names a guarded path.
     PatchTooLarge { limit: PatchError },
     /// A persistent shell whose possible states outgrew their cap, and a command that names a
@@ -59,6 +62,15 @@ impl fmt::Display for Denial {
             Denial::ApprovalWrittenOnlyByApprove => f.write_str("approval.md is written only by /approve"),
             Denial::CommandTooLarge { limit } => {
                 write!(f, "bash command is {limit} to check and names a guarded path; split it up")
+            }
+            Denial::PowerShellTooLarge { limit } => {
+                let kind = match limit {
+                    Unscannable::TooComplex => "too complex",
+                    Unscannable::TooDeep | Unscannable::ScriptsTooDeep => "too deeply nested",
+                    Unscannable::ParserUnavailable => "not parseable (the PowerShell parser could not be set up)",
+                    _ => "too large",
+                };
+                write!(f, "PowerShell command is {kind} to check and names a guarded path; split it up")
             }
             Denial::PatchTooLarge { limit } => write!(f, "patch {limit} to check and names a guarded path; split it up"),
             Denial::ShellStateTooLarge => f.write_str(

@@ -26,7 +26,7 @@ pub fn judge_command(command: &str, base: &Path) -> Option<Denial> {
             targets.iter().find_map(|target| judge_write(target, &invisible))
         }
         // Over a cap: a fixed verdict on the raw text.
-        Err(limit) => powershell::names_guarded_location(command).then_some(Denial::CommandTooLarge { limit }),
+        Err(limit) => powershell::names_guarded_location(command).then_some(Denial::PowerShellTooLarge { limit }),
     }
 }
 
@@ -102,7 +102,11 @@ mod tests {
         assert_eq!(pwsh(&repo, &long, None), None);
         for named in ["ni approval.md", r"ni docs\superpowers\plans\x.md", "ni approv`al.md"] {
             let denial = pwsh(&repo, &format!("{long}; {named}"), None).unwrap_or_default();
-            assert!(denial.contains("too complex"), "{named}: {denial}");
+            assert_eq!(
+                denial,
+                "BLOCKED [approval-gates]: PowerShell command is too complex to check and names a guarded path; split it up",
+                "{named}"
+            );
         }
     }
 }
