@@ -54,11 +54,12 @@ pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<
     let mut overflowed = known.overflowed;
     for state in &states {
         match powershell::write_targets_from(&command, state) {
-            Ok((targets, after)) => {
+            Ok((targets, after, complete)) => {
                 if let Some(denial) = targets.iter().find_map(|target| judge_write(target, &invisible)) {
                     return Some(denial);
                 }
                 next.extend(after);
+                overflowed |= !complete;
             }
             Err(limit) => {
                 if powershell::names_guarded_location(&command) {
@@ -224,6 +225,19 @@ mod tests {
             assert_eq!(in_shell(&repo, "elsewhere", elsewhere), None, "{elsewhere}");
             assert_eq!(in_shell(&repo, "elsewhere", "Set-Content a.md x"), None, "{elsewhere}");
         }
+        // A block that moves the location may run here or elsewhere: the shell fails closed.
+        let overflow = Denial::ShellStateTooLarge.to_string();
+        for block in ["Start-Job { cd src }; cd docs", "function f { Set-Location src }", "& { cd src }"] {
+            assert_eq!(in_shell(&repo, "block", block), None, "{block}");
+            assert_eq!(in_shell(&repo, "block", "ni docs/superpowers/plans/x.md"), Some(overflow.clone()), "{block}");
+            assert_eq!(in_shell(&repo, "block", "Set-Content notes.txt x"), None, "{block}");
+            persistent::drop_shell("block");
+        }
+        // One that comes back where it started leaves the shell as it was.
+        let balanced = "Get-ChildItem -Directory | ForEach-Object { Push-Location $_; git status; Pop-Location }";
+        assert_eq!(in_shell(&repo, "balanced", balanced), None);
+        assert_eq!(in_shell(&repo, "balanced", "Get-Content docs/superpowers/plans/x.md"), None);
+        persistent::drop_shell("balanced");
         persistent::drop_shell("r");
         persistent::drop_shell("elsewhere");
     }

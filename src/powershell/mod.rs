@@ -67,8 +67,8 @@ pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscann
 }
 
 /// [`write_targets`] for a call of a persistent shell in `state`: also the states the call may
-/// leave the shell in (see [`walk::targets_from`]).
-pub fn write_targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<State>), Unscannable> {
+/// leave the shell in, and whether that list is complete (see [`walk::targets_from`]).
+pub fn write_targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<State>, bool), Unscannable> {
     if command.len() > MAX_COMMAND_BYTES {
         return Err(Unscannable::TooLarge);
     }

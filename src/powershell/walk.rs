@@ -19,14 +19,17 @@ use crate::paths;
 use crate::shell::{self, Unscannable};
 
 pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
-    targets_from(command, &State::fresh(base)).map(|(targets, _)| targets)
+    targets_from(command, &State::fresh(base)).map(|(targets, _, _)| targets)
 }
 
 /// The files `command` writes when run by a shell in `state`, and the states it may leave that
 /// shell in: each one its own `Set-Location`/`Push-Location`/`Pop-Location` reached, and its end
 /// (not the start: the caller keeps that). Past [`MAX_REACHED`] distinct states the list stops
-/// growing, already longer than a persistent shell keeps.
-pub fn targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<State>), Unscannable> {
+/// growing, already longer than a persistent shell keeps. The third value is false when the
+/// list may miss where the shell is: a script block or function body moved the location, and
+/// the walk cannot tell whether it ran in this shell (`& {…}`, `ForEach-Object`) or elsewhere
+/// (`Start-Job`, a function never called), so later relative `cd`s may resolve elsewhere.
+pub fn targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<State>, bool), Unscannable> {
     let mut walker = Walker {
         found: Vec::new(),
         seen: HashSet::new(),
@@ -36,6 +39,7 @@ pub fn targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<S
         nodes_left: MAX_NODES,
         text_left: MAX_SCRIPT_BYTES,
         reached: Vec::new(),
+        moved_in_block: false,
     };
     let mut scope = Scope { own: true, ..state.clone().into_scope() };
     walker.script(command, &mut scope, 0)?;
@@ -43,7 +47,7 @@ pub fn targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<S
         return Err(Unscannable::TooManyTargets);
     }
     walker.reach(&scope);
-    Ok((walker.found, walker.reached))
+    Ok((walker.found, walker.reached, !walker.moved_in_block))
 }
 
 /// The most distinct states one call records: one more than a persistent shell keeps, so a
@@ -97,6 +101,8 @@ struct Walker {
     text_left: usize,
     /// The states the shell's own location changes reached, at most [`MAX_REACHED`].
     reached: Vec<State>,
+    /// A script block or function body left the shell's location elsewhere than it found it.
+    moved_in_block: bool,
 }
 
 /// One parsed script: its text and how deep it is nested.
@@ -251,6 +257,14 @@ impl Walker {
                 self.children(node, walk, scope, depth)
             }
             "redirection" => self.redirection(node, walk, scope),
+            "script_block_expression" | "function_statement" if scope.own => {
+                let before = (scope.base.clone(), scope.stack.clone());
+                self.children(node, walk, scope, depth)?;
+                if (&scope.base, &scope.stack) != (&before.0, &before.1) {
+                    self.moved_in_block = true;
+                }
+                Ok(())
+            }
             "ERROR" => {
                 // Inside a command's arguments an error node is argument text (`$env:X\y`).
                 if node.parent().is_none_or(|parent| parent.kind() != "command_elements") {
