@@ -124,6 +124,36 @@ describe('persistent shells (options.shell)', () => {
     dropShell('refused')
   })
 
+  test('a persistent pwsh keeps the locations its Set-Location, Push-Location and Pop-Location left', () => {
+    const repo = makeRepo().change('c')
+    const pwsh = (command, shell) => checkGuard(call('pwsh', { command }), repo.root, shell === undefined ? undefined : { shell })
+    const shell = `session-1:pwsh:${process.pid}`
+    assert.equal(pwsh('Set-Location docs/superpowers/plans', shell), null)
+    assert.equal(pwsh('Set-Content a.md x', shell), NEEDS_SPEC)
+    assert.equal(pwsh('Get-Content a.md; Get-FileHash a.md', shell), null)
+    // One-shot calls and other shells are not affected.
+    assert.equal(pwsh('Set-Content a.md x'), null)
+    assert.equal(pwsh('Set-Content a.md x', 'pwsh-other'), null)
+    assert.equal(dropShell(shell), true)
+    assert.equal(pwsh('Set-Content a.md x', shell), null)
+    // The Push-Location stack lasts between calls.
+    assert.equal(pwsh('Push-Location openspec\\changes\\c; Push-Location src', 'pwsh-stack'), null)
+    assert.equal(pwsh('Pop-Location; New-Item approval.md', 'pwsh-stack'), ONLY_APPROVE)
+    assert.equal(pwsh('New-Item notes.md', 'pwsh-stack'), null)
+    dropShell('pwsh-stack')
+  })
+
+  test('a refused pwsh call, or a location changed in a nested pwsh, leaves no state', () => {
+    const repo = makeRepo().change('c')
+    const pwsh = (command, shell) => checkGuard(call('pwsh', { command }), repo.root, { shell })
+    assert.equal(pwsh('cd docs/superpowers/plans; Set-Content a.md x', 'pwsh-refused'), NEEDS_SPEC)
+    assert.equal(pwsh('Set-Content a.md x', 'pwsh-refused'), null)
+    assert.equal(pwsh("pwsh -c 'cd docs/superpowers/plans'", 'pwsh-nested'), null)
+    assert.equal(pwsh('Set-Content a.md x', 'pwsh-nested'), null)
+    dropShell('pwsh-refused')
+    dropShell('pwsh-nested')
+  })
+
   test('hostile options never throw', () => {
     const hostile = [
       undefined, null, 1, 'bash', Symbol('s'), [], {}, { shell: 1 }, { shell: '' }, { shell: {} },

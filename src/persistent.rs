@@ -14,12 +14,14 @@
 //! what it kept.
 //!
 //! The store is keyed by the caller's name for the shell and holds one kind of state per kind of
-//! shell ([`States`]); a second kind (PowerShell) is a second variant.
+//! shell ([`States`]): bash scopes, or PowerShell locations ([`crate::powershell::State`]). A
+//! name recorded with one kind and asked for with the other starts fresh and overflowed.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
+use crate::powershell::State as PwshState;
 use crate::shell::Scope;
 
 /// The most persistent shells remembered at once.
@@ -35,6 +37,7 @@ const MAX_DROPPED_NAMES: usize = 4_096;
 #[derive(Clone)]
 pub enum States {
     Bash(Vec<Scope>),
+    PowerShell(Vec<PwshState>),
 }
 
 /// What a call is judged against.
@@ -79,8 +82,32 @@ fn name_hash(name: &str) -> u64 {
 /// state was evicted comes back overflowed.
 pub fn bash_states(name: &str, fresh: &Scope) -> Known {
     // The store is unreachable only while the thread ends: nothing is known, so fail closed.
-    with_store(|store| store.known(name, fresh))
-        .unwrap_or_else(|| Known { states: States::Bash(vec![fresh.clone()]), overflowed: true })
+    let fresh = States::Bash(vec![fresh.clone()]);
+    with_store(|store| store.known(name, &fresh)).unwrap_or(Known { states: fresh, overflowed: true })
+}
+
+/// The PowerShell states of shell `name`, as [`bash_states`].
+pub fn pwsh_states(name: &str, fresh: &PwshState) -> Known {
+    let fresh = States::PowerShell(vec![fresh.clone()]);
+    with_store(|store| store.known(name, &fresh)).unwrap_or(Known { states: fresh, overflowed: true })
+}
+
+/// Records what an allowed call of PowerShell shell `name` may have left: `states`, without
+/// duplicates and capped as bash states are.
+pub fn record_pwsh(name: &str, states: Vec<PwshState>, overflowed: bool) {
+    let mut kept: Vec<PwshState> = Vec::new();
+    for state in states {
+        if !kept.contains(&state) {
+            kept.push(state);
+        }
+    }
+    let mut capped = kept.len() > MAX_STATES;
+    kept.truncate(MAX_STATES);
+    while kept.iter().map(PwshState::weight).sum::<usize>() > MAX_SHELL_BYTES && kept.pop().is_some() {
+        capped = true;
+    }
+    let known = Known { states: States::PowerShell(kept), overflowed: overflowed || capped };
+    with_store(|store| store.record(name, known));
 }
 
 /// Records what an allowed call of bash shell `name` may have left: `states`, merged and capped.
@@ -96,15 +123,19 @@ pub fn drop_shell(name: &str) -> bool {
 }
 
 impl Store {
-    fn known(&mut self, name: &str, fresh: &Scope) -> Known {
+    fn known(&mut self, name: &str, fresh: &States) -> Known {
         self.clock += 1;
         let clock = self.clock;
         if let Some(shell) = self.shells.get_mut(name) {
             shell.used = clock;
-            return shell.known.clone();
+            if std::mem::discriminant(&shell.known.states) == std::mem::discriminant(fresh) {
+                return shell.known.clone();
+            }
+            // The same name for two kinds of shell: the other kind's state says nothing here.
+            return Known { states: fresh.clone(), overflowed: true };
         }
         let evicted = self.evicted_too_many || self.evicted.contains(&name_hash(name));
-        Known { states: States::Bash(vec![fresh.clone()]), overflowed: evicted }
+        Known { states: fresh.clone(), overflowed: evicted }
     }
 
     fn record(&mut self, name: &str, known: Known) {
@@ -174,7 +205,7 @@ mod tests {
     #[test]
     fn the_least_recently_used_shell_is_evicted_and_comes_back_overflowed() {
         let mut store = Store::default();
-        let fresh = Scope::fresh(Path::new("/repo"));
+        let fresh = States::Bash(vec![Scope::fresh(Path::new("/repo"))]);
         let known = || Known { states: States::Bash(vec![Scope::fresh(Path::new("/repo"))]), overflowed: false };
         for n in 0..=MAX_SHELLS {
             store.record(&format!("s{n}"), known());

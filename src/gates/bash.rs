@@ -38,7 +38,10 @@ pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<
     let command = args.string("command")?;
     let fresh = Scope::fresh(cwd);
     let known = persistent::bash_states(shell, &fresh);
-    let States::Bash(mut states) = known.states;
+    let mut states = match known.states {
+        States::Bash(states) => states,
+        States::PowerShell(_) => vec![fresh.clone()],
+    };
     if !states.contains(&fresh) {
         // The shell may have been reset (a timeout, an exit): it starts again in the cwd.
         states.push(fresh);

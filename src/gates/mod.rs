@@ -55,7 +55,10 @@ pub fn check_tool_call_in(
             Some(shell) => bash::check_persistent(args, &session_dir(), &shell),
             None => bash::check(args, &session_dir()),
         },
-        Action::PowerShell => powershell::check(args, &session_dir()),
+        Action::PowerShell => match shell().filter(|shell| !shell.is_empty()) {
+            Some(shell) => powershell::check_persistent(args, &session_dir(), &shell),
+            None => powershell::check(args, &session_dir()),
+        },
         Action::Unguarded => None,
     }
 }

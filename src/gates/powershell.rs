@@ -5,7 +5,8 @@ use std::path::Path;
 
 use super::{NewTexts, ToolArgs, judge_write};
 use crate::paths;
-use crate::powershell;
+use crate::persistent::{self, States};
+use crate::powershell::{self, State};
 use crate::texts::Denial;
 
 /// A `pwsh` call: `command`, and `workdir` relative to the session cwd (as for bash; a Windows
@@ -30,11 +31,54 @@ pub fn judge_command(command: &str, base: &Path) -> Option<Denial> {
     }
 }
 
+/// A call of persistent PowerShell `shell` (P-15): judged against every location its earlier
+/// calls may have left; an allowed call records the locations it may leave, a refused one
+/// changes nothing. Variables are not carried between calls.
+pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<Denial> {
+    let command = args.string("command")?;
+    let fresh = State::fresh(cwd);
+    let known = persistent::pwsh_states(shell, &fresh);
+    let mut states = match known.states {
+        States::PowerShell(states) => states,
+        States::Bash(_) => Vec::new(),
+    };
+    if !states.contains(&fresh) {
+        // The shell may have been reset (a timeout, an exit): it starts again in the cwd.
+        states.push(fresh);
+    }
+    if known.overflowed && powershell::names_guarded_location(&command) {
+        return Some(Denial::ShellStateTooLarge);
+    }
+    let invisible = NewTexts::invisible();
+    let mut next = states.clone();
+    let mut overflowed = known.overflowed;
+    for state in &states {
+        match powershell::write_targets_from(&command, state) {
+            Ok((targets, after, complete)) => {
+                if let Some(denial) = targets.iter().find_map(|target| judge_write(target, &invisible)) {
+                    return Some(denial);
+                }
+                next.extend(after);
+                overflowed |= !complete;
+            }
+            Err(limit) => {
+                if powershell::names_guarded_location(&command) {
+                    return Some(Denial::CommandTooLarge { limit });
+                }
+                // Where a command too large to read leaves the shell is unknown.
+                overflowed = true;
+            }
+        }
+    }
+    persistent::record_pwsh(shell, next, overflowed);
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;
 
-    use super::super::check_tool_call;
+    use super::super::{check_tool_call, check_tool_call_in};
     use super::*;
     use crate::test_repo::Repo;
 
@@ -108,5 +152,120 @@ mod tests {
                 "{named}"
             );
         }
+    }
+
+    fn in_shell(repo: &Repo, shell: &str, command: &str) -> Option<String> {
+        let args = Args(HashMap::from([("command", command.to_string())]));
+        check_tool_call_in("pwsh", &args, || repo.root.clone(), || Some(shell.to_string()))
+            .map(|denial| denial.to_string())
+    }
+
+    #[test]
+    fn a_persistent_pwsh_is_judged_where_its_earlier_calls_left_it() {
+        let repo = Repo::new();
+        repo.change("feat").approve_design("feat");
+        let needs_spec = Denial::PlanNeedsSpec.to_string();
+        for cd in
+            ["Set-Location docs/superpowers/plans", r"cd docs\superpowers\plans", "sl -Path docs/superpowers/plans"]
+        {
+            let shell = format!("ps-{cd}");
+            assert_eq!(in_shell(&repo, &shell, cd), None, "{cd}");
+            assert_eq!(in_shell(&repo, &shell, "Set-Content a.md x").as_deref(), Some(needs_spec.as_str()), "{cd}");
+            // Reading, hashing and committing there stay allowed.
+            assert_eq!(in_shell(&repo, &shell, "Get-Content a.md; Get-FileHash a.md; git commit -m plan"), None);
+            assert!(persistent::drop_shell(&shell));
+            assert_eq!(in_shell(&repo, &shell, "Set-Content a.md x"), None, "{cd}: dropped");
+        }
+        assert_eq!(in_shell(&repo, "ps-a", "cd docs/superpowers/plans"), None);
+        // A later cd elsewhere may have failed: the plans folder stays possible.
+        assert_eq!(in_shell(&repo, "ps-a", "cd C:/nowhere"), None);
+        assert_eq!(in_shell(&repo, "ps-a", "Set-Content a.md x").as_deref(), Some(needs_spec.as_str()));
+        // Another shell, and a one-shot call, start in the session directory.
+        assert_eq!(in_shell(&repo, "ps-b", "Set-Content a.md x"), None);
+        assert_eq!(pwsh(&repo, "Set-Content a.md x", None), None);
+        // A name used for a bash shell first: its state says nothing about PowerShell, so
+        // commands naming guarded locations fail closed.
+        let bash = Args(HashMap::from([("command", "cd docs/superpowers/plans".to_string())]));
+        assert_eq!(check_tool_call_in("bash", &bash, || repo.root.clone(), || Some("mixed".to_string())), None);
+        assert_eq!(in_shell(&repo, "mixed", "Set-Content a.md x"), None);
+        let overflow = Denial::ShellStateTooLarge.to_string();
+        assert_eq!(in_shell(&repo, "mixed", "Get-Content docs/superpowers/plans/a.md"), Some(overflow));
+        persistent::drop_shell("mixed");
+        persistent::drop_shell("ps-a");
+        persistent::drop_shell("ps-b");
+    }
+
+    #[test]
+    fn push_and_pop_location_last_between_calls() {
+        let repo = Repo::new();
+        repo.change("feat");
+        let only_approve = Denial::ApprovalWrittenOnlyByApprove.to_string();
+        assert_eq!(in_shell(&repo, "pp", r"Push-Location openspec\changes\feat; Push-Location src"), None);
+        // The stack lasts: the pop lands in the change folder.
+        assert_eq!(in_shell(&repo, "pp", "Pop-Location; ni approval.md").as_deref(), Some(only_approve.as_str()));
+        assert_eq!(in_shell(&repo, "pp", "ni notes.md"), None, "the change folder is not guarded");
+        assert_eq!(in_shell(&repo, "pp", "ni approval.md").as_deref(), Some(only_approve.as_str()));
+        persistent::drop_shell("pp");
+        assert_eq!(in_shell(&repo, "pp2", r"pushd openspec\changes\feat"), None);
+        assert_eq!(in_shell(&repo, "pp2", "popd"), None);
+        // The pop may have failed or run: both places stay possible.
+        assert_eq!(in_shell(&repo, "pp2", "ni approval.md").as_deref(), Some(only_approve.as_str()));
+        persistent::drop_shell("pp2");
+    }
+
+    #[test]
+    fn a_refused_call_or_a_location_change_elsewhere_leaves_no_state() {
+        let repo = Repo::new();
+        repo.change("feat").approve_design("feat");
+        let refused = in_shell(&repo, "r", "cd docs/superpowers/plans; Set-Content a.md x");
+        assert_eq!(refused, Some(Denial::PlanNeedsSpec.to_string()));
+        assert_eq!(in_shell(&repo, "r", "Set-Content a.md x"), None);
+        for elsewhere in [
+            "pwsh -c 'cd docs/superpowers/plans'",
+            "powershell -Command \"Set-Location docs/superpowers/plans\"",
+            "Start-Process pwsh -ArgumentList '-c','cd docs/superpowers/plans'",
+            r"cmd /c cd docs\superpowers\plans",
+        ] {
+            assert_eq!(in_shell(&repo, "elsewhere", elsewhere), None, "{elsewhere}");
+            assert_eq!(in_shell(&repo, "elsewhere", "Set-Content a.md x"), None, "{elsewhere}");
+        }
+        // A block that moves the location may run here or elsewhere: the shell fails closed.
+        let overflow = Denial::ShellStateTooLarge.to_string();
+        for block in ["Start-Job { cd src }; cd docs", "function f { Set-Location src }", "& { cd src }"] {
+            assert_eq!(in_shell(&repo, "block", block), None, "{block}");
+            assert_eq!(in_shell(&repo, "block", "ni docs/superpowers/plans/x.md"), Some(overflow.clone()), "{block}");
+            assert_eq!(in_shell(&repo, "block", "Set-Content notes.txt x"), None, "{block}");
+            persistent::drop_shell("block");
+        }
+        // One that comes back where it started leaves the shell as it was.
+        let balanced = "Get-ChildItem -Directory | ForEach-Object { Push-Location $_; git status; Pop-Location }";
+        assert_eq!(in_shell(&repo, "balanced", balanced), None);
+        assert_eq!(in_shell(&repo, "balanced", "Get-Content docs/superpowers/plans/x.md"), None);
+        persistent::drop_shell("balanced");
+        persistent::drop_shell("r");
+        persistent::drop_shell("elsewhere");
+    }
+
+    #[test]
+    fn a_persistent_pwsh_over_its_state_cap_fails_closed_on_guarded_names() {
+        let repo = Repo::new();
+        for n in 0..persistent::MAX_STATES + 2 {
+            assert_eq!(in_shell(&repo, "big", &format!("cd /tmp/d{n}")), None);
+        }
+        let overflow = Denial::ShellStateTooLarge.to_string();
+        assert_eq!(in_shell(&repo, "big", r"Get-Content docs\superpowers\plans\x.md"), Some(overflow.clone()));
+        assert_eq!(in_shell(&repo, "big", "Get-ChildItem; npm test"), None);
+        persistent::drop_shell("big");
+        assert_eq!(in_shell(&repo, "big", r"Get-Content docs\superpowers\plans\x.md"), None);
+        // One call with more locations than a shell keeps overflows it too.
+        let many: String = (0..persistent::MAX_STATES + 2).map(|n| format!("cd /tmp/e{n}; ")).collect();
+        assert_eq!(in_shell(&repo, "many", &many), None);
+        assert_eq!(in_shell(&repo, "many", "ni approval.md"), Some(overflow.clone()));
+        // A command too large to read leaves the shell somewhere unknown.
+        let huge = format!("cd sub; {}", "Get-Content a.md | ".repeat(20_000) + "Out-Null");
+        assert_eq!(in_shell(&repo, "huge", &huge), None);
+        assert_eq!(in_shell(&repo, "huge", "ni docs/superpowers/plans/x.md"), Some(overflow));
+        persistent::drop_shell("many");
+        persistent::drop_shell("huge");
     }
 }

@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 
 pub use crate::shell::Unscannable;
 pub use invocation::{decode_utf16_base64, invoked_script, is_powershell};
+pub use walk::State;
 
 /// Commands longer than this are not parsed (1 MiB).
 pub const MAX_COMMAND_BYTES: usize = 1 << 20;
@@ -61,6 +62,22 @@ pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscann
     }
     HOST_NESTING.set(nesting + 1);
     let result = walk::targets(command, base);
+    HOST_NESTING.set(nesting);
+    result
+}
+
+/// [`write_targets`] for a call of a persistent shell in `state`: also the states the call may
+/// leave the shell in, and whether that list is complete (see [`walk::targets_from`]).
+pub fn write_targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<State>, bool), Unscannable> {
+    if command.len() > MAX_COMMAND_BYTES {
+        return Err(Unscannable::TooLarge);
+    }
+    let nesting = HOST_NESTING.get();
+    if nesting >= MAX_HOST_NESTING {
+        return Err(Unscannable::ScriptsTooDeep);
+    }
+    HOST_NESTING.set(nesting + 1);
+    let result = walk::targets_from(command, state);
     HOST_NESTING.set(nesting);
     result
 }

@@ -19,6 +19,17 @@ use crate::paths;
 use crate::shell::{self, Unscannable};
 
 pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
+    targets_from(command, &State::fresh(base)).map(|(targets, _, _)| targets)
+}
+
+/// The files `command` writes when run by a shell in `state`, and the states it may leave that
+/// shell in: each one its own `Set-Location`/`Push-Location`/`Pop-Location` reached, and its end
+/// (not the start: the caller keeps that). Past [`MAX_REACHED`] distinct states the list stops
+/// growing, already longer than a persistent shell keeps. The third value is false when the
+/// list may miss where the shell is: a script block or function body moved the location, and
+/// the walk cannot tell whether it ran in this shell (`& {…}`, `ForEach-Object`) or elsewhere
+/// (`Start-Job`, a function never called), so later relative `cd`s may resolve elsewhere.
+pub fn targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<State>, bool), Unscannable> {
     let mut walker = Walker {
         found: Vec::new(),
         seen: HashSet::new(),
@@ -27,13 +38,43 @@ pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> 
         checks_left: MAX_PARSE_CHECKS,
         nodes_left: MAX_NODES,
         text_left: MAX_SCRIPT_BYTES,
+        reached: Vec::new(),
+        moved_in_block: false,
     };
-    let mut scope = Scope { base: base.to_path_buf(), stack: Vec::new(), vars: Vars::new() };
+    let mut scope = Scope { own: true, ..state.clone().into_scope() };
     walker.script(command, &mut scope, 0)?;
     if walker.too_many {
         return Err(Unscannable::TooManyTargets);
     }
-    Ok(walker.found)
+    walker.reach(&scope);
+    Ok((walker.found, walker.reached, !walker.moved_in_block))
+}
+
+/// The most distinct states one call records: one more than a persistent shell keeps, so a
+/// call past it overflows the shell.
+pub const MAX_REACHED: usize = crate::persistent::MAX_STATES + 1;
+
+/// Where a persistent PowerShell is between calls: its location and `Push-Location` stack.
+/// Variables are not carried (a later call reads them as unknown).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    base: PathBuf,
+    stack: Vec<PathBuf>,
+}
+
+impl State {
+    pub fn fresh(base: &Path) -> State {
+        State { base: base.to_path_buf(), stack: Vec::new() }
+    }
+
+    /// Bytes this state holds, for the persistent store's cap.
+    pub fn weight(&self) -> usize {
+        self.base.as_os_str().len() + self.stack.iter().map(|dir| dir.as_os_str().len()).sum::<usize>()
+    }
+
+    fn into_scope(self) -> Scope {
+        Scope { base: self.base, stack: self.stack, vars: Vars::new(), own: false }
+    }
 }
 
 /// What a PowerShell session carries from one statement to the next.
@@ -43,6 +84,8 @@ struct Scope {
     /// `Push-Location`'s stack.
     stack: Vec<PathBuf>,
     vars: Vars,
+    /// The location is the shell's own (not a nested `pwsh -c`, `Start-Process` or `cmd /c`).
+    own: bool,
 }
 
 struct Walker {
@@ -56,6 +99,10 @@ struct Walker {
     nodes_left: usize,
     /// Bytes of script text (nested scripts included) that may still be parsed.
     text_left: usize,
+    /// The states the shell's own location changes reached, at most [`MAX_REACHED`].
+    reached: Vec<State>,
+    /// A script block or function body left the shell's location elsewhere than it found it.
+    moved_in_block: bool,
 }
 
 /// One parsed script: its text and how deep it is nested.
@@ -170,6 +217,17 @@ fn joined(dir: &str, name: &str) -> String {
 }
 
 impl Walker {
+    /// Records where the shell's own location is now, if `scope` is the shell's.
+    fn reach(&mut self, scope: &Scope) {
+        if !scope.own || self.reached.len() >= MAX_REACHED {
+            return;
+        }
+        let state = State { base: scope.base.clone(), stack: scope.stack.clone() };
+        if !self.reached.contains(&state) {
+            self.reached.push(state);
+        }
+    }
+
     fn script(&mut self, source: &str, scope: &mut Scope, nesting: usize) -> Result<(), Unscannable> {
         if nesting > MAX_SCRIPT_NESTING {
             return Err(Unscannable::ScriptsTooDeep);
@@ -199,6 +257,14 @@ impl Walker {
                 self.children(node, walk, scope, depth)
             }
             "redirection" => self.redirection(node, walk, scope),
+            "script_block_expression" | "function_statement" if scope.own => {
+                let before = (scope.base.clone(), scope.stack.clone());
+                self.children(node, walk, scope, depth)?;
+                if (&scope.base, &scope.stack) != (&before.0, &before.1) {
+                    self.moved_in_block = true;
+                }
+                Ok(())
+            }
             "ERROR" => {
                 // Inside a command's arguments an error node is argument text (`$env:X\y`).
                 if node.parent().is_none_or(|parent| parent.kind() != "command_elements") {
@@ -530,7 +596,7 @@ impl Walker {
         let program = program.strip_suffix(".exe").unwrap_or(&program).to_string();
         if invocation::is_powershell(name) {
             if let Some(script) = invocation::invoked_script(&program_words(elements), None) {
-                let mut child = Scope { base: scope.base.clone(), stack: Vec::new(), vars: Vars::new() };
+                let mut child = Scope { base: scope.base.clone(), stack: Vec::new(), vars: Vars::new(), own: false };
                 self.script(&script, &mut child, walk.nesting + 1)?;
             }
             return Ok(None);
@@ -668,11 +734,13 @@ impl Walker {
                         scope.stack.push(base);
                     }
                     scope.base = to;
+                    self.reach(scope);
                 }
             }
             Kind::PopLocation => {
                 if let Some(top) = scope.stack.pop() {
                     scope.base = top;
+                    self.reach(scope);
                 }
             }
             Kind::InvokeExpression => {
@@ -698,7 +766,7 @@ impl Walker {
                     elements
                         .push(Element::Arg(words::argument(&word.iter().collect::<String>(), &self.context(scope))?));
                 }
-                let mut child = scope.clone();
+                let mut child = Scope { own: false, ..scope.clone() };
                 if let Some(dir) = bound.values("workingdirectory").first().and_then(|dir| resolve(&dir.text, &base)) {
                     child.base = dir;
                 }
@@ -798,19 +866,19 @@ impl Walker {
                 | "set" | "rem" | "ver" | "where" | "cls" | "title" | "exit" | "call" => {}
                 "cmd" => {
                     if let Some(inner) = cmd::script(rest) {
-                        let mut inner_scope = scope.clone();
+                        let mut inner_scope = Scope { own: false, ..scope.clone() };
                         inner_scope.base = base.clone();
                         self.cmd_line(&inner, &inner_scope, nesting + 1)?;
                     }
                 }
                 _ if invocation::is_powershell(first) => {
                     if let Some(script) = invocation::invoked_script(rest, None) {
-                        let mut child = Scope { base: base.clone(), stack: Vec::new(), vars: Vars::new() };
+                        let mut child = Scope { base: base.clone(), stack: Vec::new(), vars: Vars::new(), own: false };
                         self.script(&script, &mut child, nesting + 1)?;
                     }
                 }
                 _ => {
-                    let mut at_base = scope.clone();
+                    let mut at_base = Scope { own: false, ..scope.clone() };
                     at_base.base = base.clone();
                     self.program(first, rest, &at_base)?;
                 }
