@@ -63,7 +63,7 @@ pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<
             }
             Err(limit) => {
                 if powershell::names_guarded_location(&command) {
-                    return Some(Denial::CommandTooLarge { limit });
+                    return Some(Denial::PowerShellTooLarge { limit });
                 }
                 // Where a command too large to read leaves the shell is unknown.
                 overflowed = true;
