@@ -204,7 +204,8 @@ pub fn judge(language: Language, text: Option<&str>, args: &[String], dir: &Path
         return verdict;
     }
     verdict.writes = findings.writes.iter().map(|w| w.replace(lex::HOLE, "*")).collect();
-    verdict.commands = findings.commands;
+    // An empty command line starts nothing (`` `  ` ``, `system('')`).
+    verdict.commands = findings.commands.into_iter().filter(|command| !command.trim().is_empty()).collect();
     if !findings.sure {
         for named in findings.named.iter().map(String::as_str).chain(args.iter().map(String::as_str)) {
             guarded_words(named, &mut verdict.writes);

@@ -181,3 +181,17 @@ mod on_disk {
         assert!(targets("node -p \"require('./pkg/package.json').version\"", &root).is_empty());
     }
 }
+
+#[test]
+fn an_empty_command_a_program_starts_is_no_command() {
+    // Found by fuzzing: Ruby backquotes around nothing but NULs and a JavaScript-looking rest.
+    let input = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/seeds/programs/empty-command-crash"))
+        .expect("the fuzz seed");
+    let text = std::str::from_utf8(input.get(1..).unwrap_or_default()).expect("utf-8 seed");
+    let verdict = judge(Language::Ruby, Some(text), &[], Path::new("/repo"));
+    assert!(verdict.commands.iter().all(|command| !command.trim().is_empty()), "{:?}", verdict.commands);
+    for text in ["x = ``", "system('')", "`   `"] {
+        let verdict = judge(Language::Ruby, Some(text), &[], Path::new("/repo"));
+        assert!(verdict.commands.is_empty(), "{text}: {:?}", verdict.commands);
+    }
+}
