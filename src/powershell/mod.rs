@@ -53,22 +53,17 @@ thread_local! {
 /// The files `command` writes when run by PowerShell in `base` (absolute), absolute and
 /// lexically normalized, without duplicates, in the order they appear.
 pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
-    if command.len() > MAX_COMMAND_BYTES {
-        return Err(Unscannable::TooLarge);
-    }
-    let nesting = HOST_NESTING.get();
-    if nesting >= MAX_HOST_NESTING {
-        return Err(Unscannable::ScriptsTooDeep);
-    }
-    HOST_NESTING.set(nesting + 1);
-    let result = walk::targets(command, base);
-    HOST_NESTING.set(nesting);
-    result
+    as_host(command, || walk::targets(command, base))
 }
 
 /// [`write_targets`] for a call of a persistent shell in `state`: also the states the call may
 /// leave the shell in, and whether that list is complete (see [`walk::targets_from`]).
 pub fn write_targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<State>, bool), Unscannable> {
+    as_host(command, || walk::targets_from(command, state))
+}
+
+/// One more PowerShell host around `analysis`, within the size and host-nesting caps.
+fn as_host<T>(command: &str, analysis: impl FnOnce() -> Result<T, Unscannable>) -> Result<T, Unscannable> {
     if command.len() > MAX_COMMAND_BYTES {
         return Err(Unscannable::TooLarge);
     }
@@ -77,7 +72,7 @@ pub fn write_targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>,
         return Err(Unscannable::ScriptsTooDeep);
     }
     HOST_NESTING.set(nesting + 1);
-    let result = walk::targets_from(command, state);
+    let result = analysis();
     HOST_NESTING.set(nesting);
     result
 }
