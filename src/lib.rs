@@ -19,4 +19,6 @@ pub mod texts;
 mod binding;
 
 #[cfg(test)]
+mod test_corpus;
+#[cfg(test)]
 mod test_repo;

@@ -1,36 +1,20 @@
 //! The walk against the corpus `__test__/fixtures/pwsh-targets.jsonl` (also run through
 //! `checkGuard` by `__test__/pwsh.test.mjs`), and the caps.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::*;
+use crate::test_corpus::{expected_targets, sorted_strings as strings};
 
 const CORPUS: &str = include_str!("../../__test__/fixtures/pwsh-targets.jsonl");
 
-fn strings(targets: &[PathBuf]) -> Vec<String> {
-    let mut found: Vec<String> = targets.iter().map(|p| p.display().to_string()).collect();
-    found.sort();
-    found
-}
-
 #[test]
 fn corpus() {
-    let home = std::env::var("HOME").ok().filter(|home| home.starts_with('/'));
     let mut failures = Vec::new();
     for line in CORPUS.lines().filter(|line| !line.trim().is_empty()) {
         let row: serde_json::Value = serde_json::from_str(line).expect("corpus line is JSON");
         let command = row["cmd"].as_str().expect("cmd");
-        let expected: Vec<&str> =
-            row["targets"].as_array().expect("targets").iter().map(|t| t.as_str().expect("target")).collect();
-        if home.is_none() && expected.iter().any(|t| t.contains("{HOME}")) {
-            continue;
-        }
-        let home = home.as_deref().unwrap_or_default();
-        let mut expected: Vec<String> = expected
-            .iter()
-            .map(|t| crate::paths::normalize(Path::new(&t.replace("{HOME}", home))).display().to_string())
-            .collect();
-        expected.sort();
+        let Some(expected) = expected_targets(&row) else { continue };
         match write_targets(command, Path::new("/repo")) {
             Ok(actual) if strings(&actual) == expected => {}
             actual => {

@@ -5,14 +5,9 @@ use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::shell::write_targets;
+use crate::test_corpus::sorted_strings as sorted;
 
 const CORPUS: &str = include_str!("../../__test__/fixtures/program-targets.jsonl");
-
-fn sorted(targets: &[PathBuf]) -> Vec<String> {
-    let mut texts: Vec<String> = targets.iter().map(|p| p.display().to_string()).collect();
-    texts.sort();
-    texts
-}
 
 #[test]
 fn corpus() {

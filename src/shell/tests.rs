@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
+use crate::test_corpus::{expected_targets, sorted_strings};
 
 const CORPUS: &str = include_str!("../../__test__/fixtures/bash-targets.jsonl");
 
@@ -13,7 +14,6 @@ fn strings(targets: &[PathBuf]) -> Vec<String> {
 
 #[test]
 fn corpus() {
-    let home = std::env::var("HOME").ok().filter(|home| home.starts_with('/'));
     let mut failures = Vec::new();
     let mut count = 0;
     for line in CORPUS.lines().filter(|line| !line.trim().is_empty()) {
@@ -27,21 +27,10 @@ fn corpus() {
             }
             continue;
         }
-        let expected: Vec<&str> =
-            row["targets"].as_array().expect("targets").iter().map(|t| t.as_str().expect("target")).collect();
-        if home.is_none() && expected.iter().any(|t| t.contains("{HOME}")) {
-            continue;
-        }
-        let home = home.as_deref().unwrap_or_default();
-        let mut expected: Vec<String> = expected
-            .iter()
-            .map(|t| crate::paths::normalize(Path::new(&t.replace("{HOME}", home))).display().to_string())
-            .collect();
-        expected.sort();
+        let Some(expected) = expected_targets(&row) else { continue };
         match actual {
             Ok(targets) => {
-                let mut actual = strings(&targets);
-                actual.sort();
+                let actual = sorted_strings(&targets);
                 if actual != expected {
                     failures.push(format!(
                         "{command:?} ({}):\n    expected {expected:?}\n    actual   {actual:?}",
