@@ -8,9 +8,7 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::path::Path;
 
-use tree_sitter::{Node, TreeCursor};
-
-use super::parse::{field_name, node_kind};
+use super::tree::{Node, node_kind};
 use super::{MAX_WORD_EXPANSION, Unscannable};
 
 /// One word after expansion.
@@ -210,12 +208,7 @@ fn placeholder(cx: &Context, node: Node, short: &str) -> String {
 
 /// Expands one shell word made of `group` (nodes that bash reads as one word: a literal, or
 /// several joined by line continuations) into zero or more words.
-pub fn expand<'t>(
-    group: &[Node<'t>],
-    cx: &Context,
-    cursor: &mut TreeCursor<'t>,
-    out: &mut Vec<Arg>,
-) -> Result<(), Unscannable> {
+pub fn expand(group: &[Node], cx: &Context, out: &mut Vec<Arg>) -> Result<(), Unscannable> {
     if let [node] = group {
         let text = cx.text(*node);
         if node_kind(node) == "word" && node.child_count() == 0 && !text.contains('\\') && !text.starts_with('~') {
@@ -234,7 +227,7 @@ pub fn expand<'t>(
         }
     }
     let mut builder = Builder::new();
-    build(group, cx, cursor, &mut builder);
+    build(group, cx, &mut builder);
     let pipe = builder.pipe;
     let mut words = Vec::new();
     brace_expand(builder.toks, &mut words, cx.budget)?;
@@ -246,9 +239,9 @@ pub fn expand<'t>(
 }
 
 /// A variable's values as they would be assigned: no brace expansion, no word splitting.
-pub fn value<'t>(node: Node<'t>, cx: &Context, cursor: &mut TreeCursor<'t>) -> Vec<Value> {
+pub fn value(node: Node, cx: &Context) -> Vec<Value> {
     let mut builder = Builder::new();
-    build(&[node], cx, cursor, &mut builder);
+    build(&[node], cx, &mut builder);
     expand_tilde(&mut builder.toks, cx.home);
     let mut args = Vec::new();
     substitute(&builder.toks, &builder.slots, false, &mut args, cx.budget);
@@ -274,21 +267,14 @@ fn split_expansion(node: Node, cx: &Context, out: &mut Vec<Arg>) {
 /// The known values of `$NAME`/`${NAME}` (and `${NAME:-default}` & co., whose default counts
 /// when NAME is unknown).
 fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
-    let mut cursor = node.walk();
     let mut named: [Option<Node>; 4] = [None; 4];
     let mut count = 0;
-    if cursor.goto_first_child() {
-        loop {
-            let child = cursor.node();
-            if child.is_named() || field_name(&cursor) == Some("operator") {
-                if let Some(slot) = named.get_mut(count) {
-                    *slot = Some(child);
-                }
-                count += 1;
+    for (child, field) in node.children() {
+        if child.is_named() || field == Some("operator") {
+            if let Some(slot) = named.get_mut(count) {
+                *slot = Some(child);
             }
-            if !cursor.goto_next_sibling() {
-                break;
-            }
+            count += 1;
         }
     }
     let subscript;
@@ -338,7 +324,7 @@ fn static_text(node: Node, cx: &Context) -> Option<String> {
 }
 
 /// Lays the word out as characters (quoted or not) and expansion slots, iteratively.
-fn build<'t>(group: &[Node<'t>], cx: &Context, cursor: &mut TreeCursor<'t>, builder: &mut Builder) {
+fn build(group: &[Node], cx: &Context, builder: &mut Builder) {
     for (at, &node) in group.iter().enumerate() {
         // What tree-sitter leaves between the nodes of one word: line continuations and escaped
         // characters (`'a'\ b` is the word `a b`).
@@ -346,11 +332,11 @@ fn build<'t>(group: &[Node<'t>], cx: &Context, cursor: &mut TreeCursor<'t>, buil
             let gap = cx.source.get(previous.end_byte()..node.start_byte()).unwrap_or_default();
             unescape_unquoted(&gap.replace("\\\r\n", ""), builder);
         }
-        build_node(node, cx, cursor, builder);
+        build_node(node, cx, builder);
     }
 }
 
-fn build_node<'t>(node: Node<'t>, cx: &Context, cursor: &mut TreeCursor<'t>, builder: &mut Builder) {
+fn build_node<'t>(node: Node<'t>, cx: &Context, builder: &mut Builder) {
     // (node, inside double quotes)
     let mut stack: Vec<(Node<'t>, bool)> = vec![(node, false)];
     while let Some((node, quoted)) = stack.pop() {
@@ -391,17 +377,10 @@ fn build_node<'t>(node: Node<'t>, cx: &Context, cursor: &mut TreeCursor<'t>, bui
             "string" | "translated_string" | "concatenation" => {
                 let inner_quoted = quoted || kind != "concatenation";
                 let from = stack.len();
-                cursor.reset(node);
-                if cursor.goto_first_child() {
-                    loop {
-                        let child = cursor.node();
-                        // `$"…"`: the `$` marks a translation, not a character.
-                        if kind != "translated_string" || child.is_named() {
-                            stack.push((child, inner_quoted));
-                        }
-                        if !cursor.goto_next_sibling() {
-                            break;
-                        }
+                for (child, _) in node.children() {
+                    // `$"…"`: the `$` marks a translation, not a character.
+                    if kind != "translated_string" || child.is_named() {
+                        stack.push((child, inner_quoted));
                     }
                 }
                 if let Some(pushed) = stack.get_mut(from..) {
@@ -424,8 +403,7 @@ fn substitution_output(node: Node, cx: &Context) -> Option<String> {
     if !cx.outputs {
         return None;
     }
-    let mut cursor = node.walk();
-    let mut commands = node.named_children(&mut cursor);
+    let mut commands = node.named_children();
     let command = commands.next().filter(|command| node_kind(command) == "command")?;
     if commands.next().is_some() {
         return None;
@@ -436,22 +414,15 @@ fn substitution_output(node: Node, cx: &Context) -> Option<String> {
     }
     let inner = Context { outputs: false, ..*cx };
     let mut argv = Vec::new();
-    let mut words = command.walk();
-    if words.goto_first_child() {
-        loop {
-            let child = words.node();
-            match field_name(&words) {
-                Some("name") => {
-                    let literal = child.named_child(0)?;
-                    expand(&[literal], &inner, &mut child.walk(), &mut argv).ok()?;
-                }
-                Some("argument") => expand(&[child], &inner, &mut child.walk(), &mut argv).ok()?,
-                Some(_) => return None,
-                None => {}
+    for (child, field) in command.children() {
+        match field {
+            Some("name") => {
+                let literal = child.named_child(0)?;
+                expand(&[literal], &inner, &mut argv).ok()?;
             }
-            if !words.goto_next_sibling() {
-                break;
-            }
+            Some("argument") => expand(&[child], &inner, &mut argv).ok()?,
+            Some(_) => return None,
+            None => {}
         }
     }
     let output = printed(&argv)?;
