@@ -1,9 +1,10 @@
-//! The walk over a bash syntax tree, flattened once ([`super::tree`]), with no recursion over the tree (nesting can
-//! be thousands deep). Commands are judged when the cursor leaves them, after the substitutions
-//! in their words; redirections are judged in the directory they open in. `cd`, `pushd`,
-//! `popd` and variable assignments change the scope in sequence; subshells, substitutions and
-//! pipeline elements get a copy that is dropped when they end. Scripts nested in strings
-//! (`bash -c`, `eval`) are parsed again, at most [`MAX_SCRIPT_NESTING`] deep.
+//! The walk over a bash syntax tree, read once into a flat array ([`super::tree`]), with no
+//! recursion over the tree (nesting can be thousands deep). Commands are judged when the walk
+//! leaves them, after the substitutions in their words; redirections are judged in the directory
+//! they open in. `cd`, `pushd`, `popd` and variable assignments change the scope in sequence;
+//! subshells, substitutions and pipeline elements get a copy that is dropped when they end.
+//! Scripts nested in strings (`bash -c`, `eval`) are parsed again, at most
+//! [`MAX_SCRIPT_NESTING`] deep.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
