@@ -5,8 +5,9 @@
 
 use std::borrow::Borrow;
 use std::ops::Range;
+use std::sync::OnceLock;
 
-use tree_sitter::Tree;
+use tree_sitter::{Language, Tree};
 
 use super::Unscannable;
 use super::parse::{field_name, node_kind as kind_of};
@@ -57,6 +58,10 @@ impl Flat {
         let root = tree.root_node();
         let mut entries: Vec<Entry> = Vec::with_capacity(root.descendant_count());
         let offset = |byte: usize| u32::try_from(byte).map_err(|_| Unscannable::TooLarge);
+        // A missing node is an error, and an error marks every node around it: in a tree without
+        // one, no node needs asking.
+        let clean = !root.has_error();
+        let named = named_kinds();
         let mut cursor = root.walk();
         let mut parent = NONE;
         loop {
@@ -73,9 +78,9 @@ impl Flat {
                 parent,
                 next_sibling: NONE,
                 child_count: 0,
-                named: node.is_named(),
-                missing: node.is_missing(),
-                error: node.has_error(),
+                named: named.get(usize::from(node.kind_id())).copied().unwrap_or(true),
+                missing: !clean && node.is_missing(),
+                error: !clean && node.has_error(),
             });
             if cursor.goto_first_child() {
                 parent = at;
@@ -105,6 +110,19 @@ impl Flat {
     pub fn root(&self) -> Node<'_> {
         Node { flat: self, at: 0 }
     }
+}
+
+/// Whether nodes of each kind id are named: an alias's kind is its own, so this is
+/// `Node::is_named` without a call per node. Ids past the grammar's are tree-sitter's own error
+/// symbols, named.
+fn named_kinds() -> &'static [bool] {
+    static NAMED: OnceLock<Vec<bool>> = OnceLock::new();
+    NAMED.get_or_init(|| {
+        let language: Language = tree_sitter_bash::LANGUAGE.into();
+        (0..language.node_kind_count())
+            .map(|id| u16::try_from(id).is_ok_and(|id| language.node_kind_is_named(id)))
+            .collect()
+    })
 }
 
 fn index(at: u32) -> usize {
@@ -191,8 +209,13 @@ impl<'t> Node<'t> {
         self.named_children().nth(index(i))
     }
 
-    /// The first child in field `name`.
+    /// The first child in field `name`. Of an error node, none, as tree-sitter answers (it reads the
+    /// error node's own, empty, field map; its cursor, which [`Node::children`] follows, the fields
+    /// of the hidden nodes inside).
     pub fn child_by_field_name(&self, name: &str) -> Option<Node<'t>> {
+        if self.kind() == "ERROR" {
+            return None;
+        }
         self.children().find(|(_, field)| *field == Some(name)).map(|(child, _)| child)
     }
 }
@@ -217,5 +240,117 @@ impl<'t> Iterator for Children<'t> {
         let entry = self.flat.entries.get(index(self.next))?;
         self.next = entry.next_sibling;
         Some((node, entry.field))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use tree_sitter::Parser;
+
+    use super::*;
+
+    const CORPUS: &str = include_str!("../../__test__/fixtures/bash-targets.jsonl");
+    /// Every field of the bash grammar the walk asks for.
+    const FIELDS: [&str; 14] = [
+        "argument",
+        "body",
+        "descriptor",
+        "destination",
+        "index",
+        "name",
+        "operator",
+        "redirect",
+        "right",
+        "value",
+        "variable",
+        "left",
+        "condition",
+        "operand",
+    ];
+
+    /// Every command of the corpus and every bash fuzz seed, with broken variants of each (cut in
+    /// half, an unclosed quote) so that error and missing nodes are in the trees too.
+    fn sources() -> Vec<String> {
+        let mut sources: Vec<String> = CORPUS
+            .lines()
+            .filter(|line| !line.trim().is_empty())
+            .map(|line| {
+                let row: serde_json::Value = serde_json::from_str(line).expect("corpus line is JSON");
+                row["cmd"].as_str().expect("cmd").to_string()
+            })
+            .collect();
+        let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/bash_targets");
+        for entry in std::fs::read_dir(seeds).expect("seed folder") {
+            let bytes = std::fs::read(entry.expect("seed").path()).expect("seed file");
+            sources.push(String::from_utf8_lossy(&bytes).into_owned());
+        }
+        let broken: Vec<String> = sources
+            .iter()
+            .flat_map(|source| {
+                let half = (0..=source.len() / 2).rev().find(|&at| source.is_char_boundary(at)).unwrap_or(0);
+                [source[..half].to_string(), format!("{source} \"x"), format!("$( {source}")]
+            })
+            .collect();
+        sources.extend(broken);
+        sources
+    }
+
+    /// The node and its flat twin agree on everything the walk reads, children included.
+    fn assert_same(tree_node: tree_sitter::Node, node: Node, source: &str) {
+        let what = || format!("{:?} in {source:?}", tree_node.to_sexp());
+        assert_eq!(node.kind(), kind_of(tree_node), "{}", what());
+        assert_eq!(node.byte_range(), tree_node.byte_range(), "{}", what());
+        assert_eq!(node.is_named(), tree_node.is_named(), "{}", what());
+        assert_eq!(node.is_missing(), tree_node.is_missing(), "{}", what());
+        assert_eq!(node.has_error(), tree_node.has_error(), "{}", what());
+        assert_eq!(node.child_count(), tree_node.child_count(), "{}", what());
+        for i in 0..tree_node.child_count() {
+            let (theirs, ours) = (tree_node.child(i).expect("child"), node.child(i).expect("flat child"));
+            assert_eq!(ours.byte_range(), theirs.byte_range(), "child {i} of {}", what());
+            assert_eq!(ours.field(), tree_node.field_name_for_child(i), "field of child {i} of {}", what());
+        }
+        for i in 0..=u32::try_from(tree_node.named_child_count()).expect("count") {
+            let theirs = tree_node.named_child(i).map(|child| child.byte_range());
+            assert_eq!(node.named_child(i).map(|child| child.byte_range()), theirs, "named child {i} of {}", what());
+        }
+        for field in FIELDS {
+            let theirs = tree_node.child_by_field_name(field).map(|child| (child.byte_range(), kind_of(child)));
+            let ours = node.child_by_field_name(field).map(|child| (child.byte_range(), child.kind()));
+            assert_eq!(ours, theirs, "field {field} of {}", what());
+        }
+    }
+
+    #[test]
+    fn the_flat_tree_reads_as_tree_sitter_does() {
+        let mut parser = Parser::new();
+        parser.set_language(&tree_sitter_bash::LANGUAGE.into()).expect("bash grammar");
+        let (mut trees, mut broken) = (0, 0);
+        for source in sources() {
+            let tree = parser.parse(&source, None).expect("a tree");
+            let flat = Flat::new(&tree).expect("flat tree");
+            broken += usize::from(tree.root_node().has_error());
+            // Pre-order, as the walk meets them.
+            let mut cursor = tree.root_node().walk();
+            let mut at = 0;
+            'walk: loop {
+                let node = Node { flat: &flat, at };
+                assert_same(cursor.node(), node, &source);
+                assert_eq!(node.field(), field_name(&cursor), "field of {:?} in {source:?}", cursor.node().to_sexp());
+                at += 1;
+                if cursor.goto_first_child() {
+                    continue;
+                }
+                while !cursor.goto_next_sibling() {
+                    if !cursor.goto_parent() {
+                        break 'walk;
+                    }
+                }
+            }
+            assert_eq!(index(at), flat.entries.len(), "{source:?}");
+            trees += 1;
+        }
+        assert!(trees > 1_000 && broken > 300, "{trees} trees, {broken} with errors");
     }
 }

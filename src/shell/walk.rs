@@ -347,8 +347,8 @@ fn is_device(path: &Path) -> bool {
 
 /// Literal nodes that bash reads as one word: adjacent, or separated only by backslash escapes
 /// (tree-sitter splits `a\<newline>b` in two, and drops the escaped blank of `'a'\ b`).
-fn word_groups<'n, 't>(nodes: &'n [Node<'t>], source: &str) -> Vec<&'n [Node<'t>]> {
-    let joined = |before: Node, after: Node| {
+fn word_groups<'n, 't>(nodes: &'n [Node<'t>], source: &'n str) -> impl Iterator<Item = &'n [Node<'t>]> {
+    let joined = |before: &Node, after: &Node| {
         let gap = source.get(before.end_byte()..after.start_byte()).unwrap_or(" ");
         let mut chars = gap.chars();
         while let Some(c) = chars.next() {
@@ -364,21 +364,7 @@ fn word_groups<'n, 't>(nodes: &'n [Node<'t>], source: &str) -> Vec<&'n [Node<'t>
         }
         true
     };
-    let mut groups = Vec::new();
-    let mut start = 0;
-    for at in 1..=nodes.len() {
-        let split = match (nodes.get(at - 1), nodes.get(at)) {
-            (Some(&before), Some(&after)) => !joined(before, after),
-            _ => true,
-        };
-        if split {
-            if let Some(group) = nodes.get(start..at).filter(|g| !g.is_empty()) {
-                groups.push(group);
-            }
-            start = at;
-        }
-    }
-    groups
+    nodes.chunk_by(joined)
 }
 
 /// The parts of a statement's redirections that belong to its command.
@@ -403,7 +389,8 @@ impl Walker {
         }
         let tree = Flat::new(&parse(source, &mut self.budget)?)?;
         let mut walk = Walk { source, nesting, cutoff: usize::MAX };
-        let mut frames: Vec<Frame> = Vec::new();
+        // Deep enough for most lines without growing.
+        let mut frames: Vec<Frame> = Vec::with_capacity(32);
         let mut node = tree.root();
         loop {
             if frames.len() >= MAX_TREE_DEPTH {
@@ -912,7 +899,7 @@ impl Walker {
             }
             let destinations: Vec<Node> =
                 parts.filter(|(_, field)| *field == Some("destination")).map(|(child, _)| child).collect();
-            if let Some(group) = word_groups(&destinations, walk.source).first().copied() {
+            if let Some(group) = word_groups(&destinations, walk.source).next() {
                 let mut args = Vec::new();
                 self.expand(group, walk, scope, &mut args)?;
                 return Ok(args.into_iter().next());
@@ -1056,7 +1043,7 @@ impl Walker {
             let mut child = scope.clone();
             self.script(rest, &mut child, walk.nesting + 1)?;
         }
-        let Some(first_group) = word_groups(&destinations, walk.source).first().copied() else { return Ok(()) };
+        let Some(first_group) = word_groups(&destinations, walk.source).next() else { return Ok(()) };
         extra.extend(destinations.get(first_group.len()..).unwrap_or_default());
         if !(writes || duplicates) {
             return Ok(());
