@@ -4,6 +4,7 @@
 //! the tree is read once with a cursor (one step per node) and every later question is a load.
 
 use std::borrow::Borrow;
+use std::cell::RefCell;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -56,7 +57,9 @@ impl Flat {
     /// over 4 GiB (far past every cap) is [`Unscannable::TooLarge`].
     pub fn new(tree: &Tree) -> Result<Flat, Unscannable> {
         let root = tree.root_node();
-        let mut entries: Vec<Entry> = Vec::with_capacity(root.descendant_count());
+        let mut entries =
+            POOL.with(|pool| pool.try_borrow_mut().ok().and_then(|mut pool| pool.pop())).unwrap_or_default();
+        entries.reserve(root.descendant_count());
         let offset = |byte: usize| u32::try_from(byte).map_err(|_| Unscannable::TooLarge);
         // A missing node is an error, and an error marks every node around it: in a tree without
         // one, no node needs asking.
@@ -109,6 +112,34 @@ impl Flat {
 
     pub fn root(&self) -> Node<'_> {
         Node { flat: self, at: 0 }
+    }
+}
+
+/// A few arrays kept per thread for the next trees (a command and the scripts nested in it):
+/// each is one large allocation, the walk's largest.
+const POOLED_ARRAYS: usize = 8;
+/// Arrays with room for more nodes than this are freed, not kept (a 60 KB script's).
+const MAX_POOLED_NODES: usize = 4_096;
+
+thread_local! {
+    static POOL: RefCell<Vec<Vec<Entry>>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Drop for Flat {
+    fn drop(&mut self) {
+        let mut entries = std::mem::take(&mut self.entries);
+        if entries.capacity() > MAX_POOLED_NODES {
+            return;
+        }
+        entries.clear();
+        // A thread that is exiting keeps nothing.
+        let _ = POOL.try_with(|pool| {
+            if let Ok(mut pool) = pool.try_borrow_mut()
+                && pool.len() < POOLED_ARRAYS
+            {
+                pool.push(entries);
+            }
+        });
     }
 }
 

@@ -390,7 +390,7 @@ impl Walker {
         let tree = Flat::new(&parse(source, &mut self.budget)?)?;
         let mut walk = Walk { source, nesting, cutoff: usize::MAX };
         // Deep enough for most lines without growing.
-        let mut frames: Vec<Frame> = Vec::with_capacity(32);
+        let mut frames: Vec<Frame> = Vec::with_capacity(16);
         let mut node = tree.root();
         loop {
             if frames.len() >= MAX_TREE_DEPTH {
