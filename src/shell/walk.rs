@@ -14,7 +14,7 @@ use std::rc::Rc;
 
 use super::parse::{Budget, parse};
 use super::tree::{Flat, Node, node_kind};
-use super::words::{self, Arg, Context, MAX_VALUES, Positional, TextBudget, Value, Vars};
+use super::words::{self, Arg, Context, Home, MAX_VALUES, Positional, TextBudget, Value, Vars};
 use super::writers::{self, Cd, Effect, PatchRead};
 use super::{
     MAX_COMMAND_WORDS, MAX_EXPANDED_BYTES, MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH,
@@ -258,7 +258,7 @@ struct Walker {
     too_many: bool,
     /// The text the command, its nested scripts and its expansions may amount to.
     text: TextBudget,
-    home: Option<String>,
+    home: Home,
     /// How many scopes that are dropped when they end (subshells, functions, `bash -c`) the walk
     /// is inside of: a `cd` at 0 changes the shell itself.
     isolated: usize,
@@ -279,7 +279,7 @@ impl Walker {
             seen: HashSet::new(),
             too_many: false,
             text: TextBudget::new(MAX_EXPANDED_BYTES),
-            home: std::env::var("HOME").ok().filter(|home| home.starts_with('/')),
+            home: Home::default(),
             isolated: 0,
             states: keep_states.then(Vec::new),
             piped_file: RefCell::new(None),
@@ -340,9 +340,10 @@ fn command_words(command: Node) -> Vec<Node> {
 }
 
 fn is_device(path: &Path) -> bool {
-    matches!(path.to_str(), Some("/dev/null" | "/dev/stdin" | "/dev/stdout" | "/dev/stderr" | "/dev/tty"))
-        || path.starts_with("/dev/fd")
-        || path.starts_with("/proc/self/fd")
+    let bytes = path.as_os_str().as_encoded_bytes();
+    matches!(bytes, b"/dev/null" | b"/dev/stdin" | b"/dev/stdout" | b"/dev/stderr" | b"/dev/tty")
+        // Both folders end in a component `fd`; comparing components costs more than finding one.
+        || bytes.windows(3).any(|w| w == b"/fd") && (path.starts_with("/dev/fd") || path.starts_with("/proc/self/fd"))
 }
 
 /// Literal nodes that bash reads as one word: adjacent, or separated only by backslash escapes
@@ -1076,7 +1077,7 @@ impl Walker {
             vars: &scope.vars,
             pwd: &scope.base,
             oldpwd: scope.oldpwd.as_deref(),
-            home: self.home.as_deref(),
+            home: &self.home,
             positional: scope.positional().map(Rc::as_ref),
             outputs: true,
         }
@@ -1383,7 +1384,7 @@ impl Walker {
                 scope.cd(to);
             }
             Cd::Home => {
-                if let Some(home) = &self.home {
+                if let Some(home) = self.home.get() {
                     scope.cd(PathBuf::from(home));
                 }
             }

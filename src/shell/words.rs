@@ -4,7 +4,7 @@
 //! `$(…)`, `$((…))`) is kept as its source text and the word is marked dynamic, so its basename
 //! and the rest of its path still count.
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -78,13 +78,24 @@ impl TextBudget {
     }
 }
 
+/// `$HOME` (absolute, else unknown), read from the environment when a word first needs it: most
+/// command lines never do.
+#[derive(Default)]
+pub struct Home(OnceCell<Option<String>>);
+
+impl Home {
+    pub fn get(&self) -> Option<&str> {
+        self.0.get_or_init(|| std::env::var("HOME").ok().filter(|home| home.starts_with('/'))).as_deref()
+    }
+}
+
 pub struct Context<'a> {
     pub source: &'a str,
     pub budget: &'a TextBudget,
     pub vars: &'a Vars,
     pub pwd: &'a Path,
     pub oldpwd: Option<&'a Path>,
-    pub home: Option<&'a str>,
+    pub home: &'a Home,
     /// `$0`, `$1`, … when the line itself gave them (a function it calls, `bash -c '…' a b`).
     pub positional: Option<&'a Positional>,
     /// `$(echo …)` and `$(printf …)` of known words count as their output (not inside another).
@@ -109,7 +120,7 @@ impl Context<'_> {
         match name {
             "PWD" => Some(path_value(self.pwd)),
             "OLDPWD" => self.oldpwd.map(path_value),
-            "HOME" => self.home.map(|home| vec![Value { text: home.to_string(), dynamic: false }]),
+            "HOME" => self.home.get().map(|home| vec![Value { text: home.to_string(), dynamic: false }]),
             _ => None,
         }
     }
@@ -154,7 +165,7 @@ pub fn element_name(array: &str, index: &str) -> String {
 }
 
 pub fn has_glob(text: &str) -> bool {
-    text.contains(['*', '?', '['])
+    text.bytes().any(|b| matches!(b, b'*' | b'?' | b'['))
 }
 
 /// A character of a word and whether bash would still interpret it (unquoted), or an expansion.
@@ -688,9 +699,11 @@ pub fn ansi_c(inner: &str) -> String {
     out
 }
 
-fn expand_tilde(toks: &mut Vec<Tok>, home: Option<&str>) {
-    let Some(home) = home else { return };
-    if toks.first() == Some(&Tok::Ch('~', true)) && matches!(toks.get(1), None | Some(Tok::Ch('/', _))) {
+fn expand_tilde(toks: &mut Vec<Tok>, home: &Home) {
+    if toks.first() == Some(&Tok::Ch('~', true))
+        && matches!(toks.get(1), None | Some(Tok::Ch('/', _)))
+        && let Some(home) = home.get()
+    {
         toks.splice(0..1, home.chars().map(|c| Tok::Ch(c, false)));
     }
 }
