@@ -13,6 +13,7 @@
 //! [`crate::paths::names_guarded_location`].
 
 mod parse;
+mod tree;
 mod walk;
 mod words;
 mod writers;

@@ -1,9 +1,10 @@
-//! The walk over a bash syntax tree: one `TreeCursor`, no recursion over the tree (nesting can
-//! be thousands deep). Commands are judged when the cursor leaves them, after the substitutions
-//! in their words; redirections are judged in the directory they open in. `cd`, `pushd`,
-//! `popd` and variable assignments change the scope in sequence; subshells, substitutions and
-//! pipeline elements get a copy that is dropped when they end. Scripts nested in strings
-//! (`bash -c`, `eval`) are parsed again, at most [`MAX_SCRIPT_NESTING`] deep.
+//! The walk over a bash syntax tree, read once into a flat array ([`super::tree`]), with no
+//! recursion over the tree (nesting can be thousands deep). Commands are judged when the walk
+//! leaves them, after the substitutions in their words; redirections are judged in the directory
+//! they open in. `cd`, `pushd`, `popd` and variable assignments change the scope in sequence;
+//! subshells, substitutions and pipeline elements get a copy that is dropped when they end.
+//! Scripts nested in strings (`bash -c`, `eval`) are parsed again, at most
+//! [`MAX_SCRIPT_NESTING`] deep.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -11,10 +12,9 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use tree_sitter::{Node, TreeCursor};
-
-use super::parse::{Budget, field_name, node_kind, parse};
-use super::words::{self, Arg, Context, MAX_VALUES, Positional, TextBudget, Value, Vars};
+use super::parse::{Budget, parse};
+use super::tree::{Flat, Node, node_kind};
+use super::words::{self, Arg, Context, Home, MAX_VALUES, Positional, TextBudget, Value, Vars};
 use super::writers::{self, Cd, Effect, PatchRead};
 use super::{
     MAX_COMMAND_WORDS, MAX_EXPANDED_BYTES, MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH,
@@ -258,7 +258,7 @@ struct Walker {
     too_many: bool,
     /// The text the command, its nested scripts and its expansions may amount to.
     text: TextBudget,
-    home: Option<String>,
+    home: Home,
     /// How many scopes that are dropped when they end (subshells, functions, `bash -c`) the walk
     /// is inside of: a `cd` at 0 changes the shell itself.
     isolated: usize,
@@ -279,7 +279,7 @@ impl Walker {
             seen: HashSet::new(),
             too_many: false,
             text: TextBudget::new(MAX_EXPANDED_BYTES),
-            home: std::env::var("HOME").ok().filter(|home| home.starts_with('/')),
+            home: Home::default(),
             isolated: 0,
             states: keep_states.then(Vec::new),
             piped_file: RefCell::new(None),
@@ -298,7 +298,6 @@ impl Walker {
 /// A node the cursor is inside of.
 struct Frame<'t> {
     node: Node<'t>,
-    field: Option<&'t str>,
     /// The scope to restore when the node ends (a subshell).
     restore: Option<Box<Scope>>,
     /// Nothing in it counts (after an unterminated quote, or data).
@@ -327,25 +326,10 @@ impl Walk<'_> {
 
 const QUOTES: [&str; 5] = ["'", "\"", "`", "$'", "$\""];
 
-fn children<'t>(node: Node<'t>, cursor: &mut TreeCursor<'t>) -> Vec<(Node<'t>, Option<&'t str>)> {
-    // Sized once: growing from empty reallocates on most nodes.
-    let mut out = Vec::with_capacity(usize::try_from(node.child_count()).unwrap_or_default());
-    cursor.reset(node);
-    if cursor.goto_first_child() {
-        loop {
-            out.push((cursor.node(), field_name(cursor)));
-            if !cursor.goto_next_sibling() {
-                break;
-            }
-        }
-    }
-    out
-}
-
 /// A command's name and argument nodes, in order.
-fn command_words<'t>(command: Node<'t>, cursor: &mut TreeCursor<'t>) -> Vec<Node<'t>> {
+fn command_words(command: Node) -> Vec<Node> {
     let mut words = Vec::with_capacity(usize::try_from(command.child_count()).unwrap_or_default());
-    for (child, field) in children(command, cursor) {
+    for (child, field) in command.children() {
         match field {
             Some("name") => words.extend(child.named_child(0)),
             Some("argument") => words.push(child),
@@ -356,15 +340,16 @@ fn command_words<'t>(command: Node<'t>, cursor: &mut TreeCursor<'t>) -> Vec<Node
 }
 
 fn is_device(path: &Path) -> bool {
-    matches!(path.to_str(), Some("/dev/null" | "/dev/stdin" | "/dev/stdout" | "/dev/stderr" | "/dev/tty"))
-        || path.starts_with("/dev/fd")
-        || path.starts_with("/proc/self/fd")
+    let bytes = path.as_os_str().as_encoded_bytes();
+    matches!(bytes, b"/dev/null" | b"/dev/stdin" | b"/dev/stdout" | b"/dev/stderr" | b"/dev/tty")
+        // Both folders end in a component `fd`; comparing components costs more than finding one.
+        || bytes.windows(3).any(|w| w == b"/fd") && (path.starts_with("/dev/fd") || path.starts_with("/proc/self/fd"))
 }
 
 /// Literal nodes that bash reads as one word: adjacent, or separated only by backslash escapes
 /// (tree-sitter splits `a\<newline>b` in two, and drops the escaped blank of `'a'\ b`).
-fn word_groups<'n, 't>(nodes: &'n [Node<'t>], source: &str) -> Vec<&'n [Node<'t>]> {
-    let joined = |before: Node, after: Node| {
+fn word_groups<'n, 't>(nodes: &'n [Node<'t>], source: &'n str) -> impl Iterator<Item = &'n [Node<'t>]> {
+    let joined = |before: &Node, after: &Node| {
         let gap = source.get(before.end_byte()..after.start_byte()).unwrap_or(" ");
         let mut chars = gap.chars();
         while let Some(c) = chars.next() {
@@ -380,21 +365,7 @@ fn word_groups<'n, 't>(nodes: &'n [Node<'t>], source: &str) -> Vec<&'n [Node<'t>
         }
         true
     };
-    let mut groups = Vec::new();
-    let mut start = 0;
-    for at in 1..=nodes.len() {
-        let split = match (nodes.get(at - 1), nodes.get(at)) {
-            (Some(&before), Some(&after)) => !joined(before, after),
-            _ => true,
-        };
-        if split {
-            if let Some(group) = nodes.get(start..at).filter(|g| !g.is_empty()) {
-                groups.push(group);
-            }
-            start = at;
-        }
-    }
-    groups
+    nodes.chunk_by(joined)
 }
 
 /// The parts of a statement's redirections that belong to its command.
@@ -417,12 +388,11 @@ impl Walker {
         if nesting > 0 && !self.text.charge(source.len()) {
             return Err(Unscannable::TooMuchText);
         }
-        let tree = parse(source, &mut self.budget)?;
-        let root = tree.root_node();
-        let mut cursor = root.walk();
-        let mut scratch = root.walk();
+        let tree = Flat::new(&parse(source, &mut self.budget)?)?;
         let mut walk = Walk { source, nesting, cutoff: usize::MAX };
-        let mut frames: Vec<Frame> = Vec::new();
+        // Deep enough for most lines without growing.
+        let mut frames: Vec<Frame> = Vec::with_capacity(16);
+        let mut node = tree.root();
         loop {
             if frames.len() >= MAX_TREE_DEPTH {
                 return Err(Unscannable::TooDeep);
@@ -430,22 +400,23 @@ impl Walker {
             if self.text.exhausted() {
                 return Err(Unscannable::TooMuchText);
             }
-            let frame = self.enter(cursor.node(), field_name(&cursor), &frames, &mut walk, scope, &mut scratch)?;
+            let frame = self.enter(node, &frames, &mut walk, scope)?;
             let descend = !frame.skip;
             frames.push(frame);
-            if descend && cursor.goto_first_child() {
+            if let Some((child, _)) = node.children().next().filter(|_| descend) {
+                node = child;
                 continue;
             }
             loop {
                 let Some(frame) = frames.pop() else { return Ok(()) };
-                self.leave(&frame, &frames, &mut walk, scope, &mut scratch)?;
+                self.leave(&frame, &frames, &mut walk, scope)?;
                 if frames.is_empty() {
                     return Ok(());
                 }
-                if cursor.goto_next_sibling() {
+                if let Some(next) = frame.node.next_sibling() {
+                    node = next;
                     break;
                 }
-                cursor.goto_parent();
             }
         }
     }
@@ -453,11 +424,9 @@ impl Walker {
     fn enter<'t>(
         &mut self,
         node: Node<'t>,
-        field: Option<&'t str>,
         frames: &[Frame<'t>],
         walk: &mut Walk,
         scope: &mut Scope,
-        scratch: &mut TreeCursor<'t>,
     ) -> Result<Frame<'t>, Unscannable> {
         let kind = node_kind(node);
         let parent = frames.last().map(|frame| frame.node);
@@ -475,7 +444,7 @@ impl Walker {
         if unterminated {
             walk.cutoff = walk.cutoff.min(start);
         }
-        let mut frame = Frame { node, field, restore: None, skip: !walk.counts(node), input: None };
+        let mut frame = Frame { node, restore: None, skip: !walk.counts(node), input: None };
         if frame.skip {
             return Ok(frame);
         }
@@ -493,8 +462,8 @@ impl Walker {
             "heredoc_body" => {
                 // A quoted delimiter makes the body plain data; otherwise its substitutions run.
                 let quoted = parent.is_some_and(|heredoc| {
-                    children(heredoc, scratch).iter().any(|(child, _)| {
-                        node_kind(child) == "heredoc_start" && walk.text(*child).contains(['\'', '"', '\\'])
+                    heredoc.children().any(|(child, _)| {
+                        node_kind(child) == "heredoc_start" && walk.text(child).contains(['\'', '"', '\\'])
                     })
                 });
                 frame.skip = quoted;
@@ -513,19 +482,19 @@ impl Walker {
                     self.script(inner, &mut child, walk.nesting + 1)?;
                 }
             }
-            "for_statement" => self.for_loop(node, walk, scope, scratch)?,
+            "for_statement" => self.for_loop(node, walk, scope)?,
             "while_statement" => {
-                let input = self.loop_input(node, frames, walk, scope, scratch)?;
+                let input = self.loop_input(node, frames, walk, scope)?;
                 frame.input = Some(scope.input().cloned());
                 scope.set_input(input.map(Rc::from));
             }
             "redirected_statement" => {
                 let body = node.child_by_field_name("body");
                 if !body.is_some_and(|b| matches!(node_kind(b), "command" | "list" | "pipeline")) {
-                    let parts = self.redirections(node, walk, scratch);
+                    let parts = self.redirections(node, walk);
                     let mut ignored = Vec::new();
                     for file in parts.files {
-                        self.redirect(file, walk, scope, scratch, &mut ignored)?;
+                        self.redirect(file, walk, scope, &mut ignored)?;
                     }
                 }
             }
@@ -533,17 +502,17 @@ impl Walker {
                 if !matches!(parent_kind, Some("command" | "redirected_statement" | "heredoc_redirect")) =>
             {
                 let mut ignored = Vec::new();
-                self.redirect(node, walk, scope, scratch, &mut ignored)?;
+                self.redirect(node, walk, scope, &mut ignored)?;
             }
             // `[ a > b ]` is a redirection in bash (unlike `[[ a > b ]]`).
             "test_command" if node.child(0).is_some_and(|open| node_kind(open) == "[") => {
-                for (child, _) in children(node, scratch) {
+                for (child, _) in node.children() {
                     if node_kind(child) == "binary_expression"
                         && child.child_by_field_name("operator").is_some_and(|op| matches!(node_kind(op), ">" | ">>"))
                         && let Some(right) = child.child_by_field_name("right")
                     {
                         let mut args = Vec::new();
-                        self.expand(&[right], walk, scope, scratch, &mut args)?;
+                        self.expand(&[right], walk, scope, &mut args)?;
                         for arg in args {
                             self.add(&arg.text, &scope.base, scope.links());
                         }
@@ -561,7 +530,6 @@ impl Walker {
         ancestors: &[Frame<'t>],
         walk: &mut Walk,
         scope: &mut Scope,
-        scratch: &mut TreeCursor<'t>,
     ) -> Result<(), Unscannable> {
         if frame.skip {
             return Ok(());
@@ -572,8 +540,8 @@ impl Walker {
         match node_kind(node) {
             "function_definition" => defined = node.child_by_field_name("name").zip(node.child_by_field_name("body")),
             "command" => {
-                let statement =
-                    parent.filter(|p| node_kind(p.node) == "redirected_statement" && frame.field == Some("body"));
+                let statement = parent
+                    .filter(|p| node_kind(p.node) == "redirected_statement" && frame.node.field() == Some("body"));
                 // The element of a pipeline this command is (with its redirections).
                 let depth = ancestors.len().saturating_sub(usize::from(statement.is_some()));
                 let element = statement.map_or(node, |s| s.node);
@@ -584,17 +552,17 @@ impl Walker {
                     (Some(pipeline), grand)
                         if node_kind(pipeline.node) == "pipeline" && !ignores_what_it_reads(node, walk) =>
                     {
-                        self.upstream(element, pipeline.node, grand.map(|g| g.node), walk, scope, scratch)?
+                        self.upstream(element, pipeline.node, grand.map(|g| g.node), walk, scope)?
                     }
                     _ => Input::default(),
                 };
-                self.command(node, statement.map(|p| p.node), upstream, walk, scope, scratch)?;
+                self.command(node, statement.map(|p| p.node), upstream, walk, scope)?;
             }
             "variable_assignment" if parent.is_some_and(|p| node_kind(p.node) != "command") => {
-                self.assignment(node, walk, scope, scratch);
+                self.assignment(node, walk, scope);
             }
             "unset_command" => {
-                for (child, _) in children(node, scratch) {
+                for (child, _) in node.children() {
                     if matches!(node_kind(child), "word" | "variable_name") {
                         scope.forget(walk.text(child));
                         if scope.function(walk.text(child)).is_some() {
@@ -609,16 +577,16 @@ impl Walker {
                 if let Some(body) =
                     node.child_by_field_name("body").filter(|b| matches!(node_kind(b), "list" | "pipeline"))
                 {
-                    let parts = self.redirections(node, walk, scratch);
+                    let parts = self.redirections(node, walk);
                     let mut ignored = Vec::new();
                     for file in &parts.files {
-                        self.redirect(*file, walk, scope, scratch, &mut ignored)?;
+                        self.redirect(*file, walk, scope, &mut ignored)?;
                     }
-                    if let (Some(stdin), Some(command)) = (parts.stdin, last_command(body, scratch)) {
-                        self.fed_command(command, stdin, walk, scope, scratch)?;
+                    if let (Some(stdin), Some(command)) = (parts.stdin, last_command(body)) {
+                        self.fed_command(command, stdin, walk, scope)?;
                     }
-                    if let Some(command) = last_command(body, scratch) {
-                        self.fed_patch(command, &parts.files, walk, scope, scratch)?;
+                    if let Some(command) = last_command(body) {
+                        self.fed_patch(command, &parts.files, walk, scope)?;
                     }
                 }
             }
@@ -639,9 +607,9 @@ impl Walker {
     }
 
     /// The redirections of a `redirected_statement`, those inside its heredocs included.
-    fn redirections<'t>(&self, statement: Node<'t>, walk: &Walk, scratch: &mut TreeCursor<'t>) -> Redirections<'t> {
+    fn redirections<'t>(&self, statement: Node<'t>, walk: &Walk) -> Redirections<'t> {
         let mut parts = Redirections::default();
-        for (child, field) in children(statement, scratch) {
+        for (child, field) in statement.children() {
             if field != Some("redirect") || !walk.counts(child) {
                 continue;
             }
@@ -649,7 +617,7 @@ impl Walker {
                 "file_redirect" => parts.files.push(child),
                 "herestring_redirect" => parts.stdin = Some(child),
                 "heredoc_redirect" => {
-                    for (part, field) in children(child, scratch) {
+                    for (part, field) in child.children() {
                         if !walk.counts(part) {
                             continue;
                         }
@@ -678,14 +646,13 @@ impl Walker {
         outer: Option<Node<'t>>,
         walk: &Walk,
         scope: &Scope,
-        scratch: &mut TreeCursor<'t>,
     ) -> Result<Input, Unscannable> {
         if let Some(heredoc) = outer.filter(|outer| node_kind(outer) == "heredoc_redirect") {
-            let body = children(heredoc, scratch).into_iter().find(|(child, _)| node_kind(child) == "heredoc_body");
+            let body = heredoc.children().find(|(child, _)| node_kind(child) == "heredoc_body");
             return Ok(Input { text: body.map(|(body, _)| walk.text(body).to_string()), producer: Vec::new() });
         }
         let mut previous = None;
-        for (child, _) in children(pipeline, scratch) {
+        for (child, _) in pipeline.children() {
             if child.id() == element.id() {
                 break;
             }
@@ -702,8 +669,8 @@ impl Walker {
         let Some(previous) = previous.filter(|p| node_kind(p) == "command" && walk.counts(*p)) else {
             return Ok(Input::default());
         };
-        let words = command_words(previous, scratch);
-        let argv = self.expand_words(&words, walk, scope, scratch)?;
+        let words = command_words(previous);
+        let argv = self.expand_words(&words, walk, scope)?;
         // `cat x.patch | git apply`: the file a patch reads through the pipe.
         if let [cat, file] = argv.as_slice()
             && cat.text == "cat"
@@ -727,31 +694,29 @@ impl Walker {
         frames: &[Frame<'t>],
         walk: &Walk,
         scope: &Scope,
-        scratch: &mut TreeCursor<'t>,
     ) -> Result<Option<String>, Unscannable> {
         let parent = frames.last().map(|frame| frame.node);
         let grand = frames.len().checked_sub(2).and_then(|at| frames.get(at)).map(|frame| frame.node);
         match parent {
             Some(statement) if node_kind(statement) == "redirected_statement" => {
-                let mut stdin = self.redirections(statement, walk, scratch).stdin;
-                for (child, _) in children(statement, scratch) {
+                let mut stdin = self.redirections(statement, walk).stdin;
+                for (child, _) in statement.children() {
                     match node_kind(child) {
                         "herestring_redirect" => stdin = Some(child),
                         "heredoc_redirect" => {
-                            let body =
-                                children(child, scratch).into_iter().find(|(c, _)| node_kind(c) == "heredoc_body");
+                            let body = child.children().find(|(c, _)| node_kind(c) == "heredoc_body");
                             stdin = body.map(|(body, _)| body).or(stdin);
                         }
                         _ => {}
                     }
                 }
                 match stdin.filter(|stdin| walk.counts(*stdin)) {
-                    Some(stdin) => Ok(Some(self.stdin_text(stdin, walk, scope, scratch)?)),
+                    Some(stdin) => Ok(Some(self.stdin_text(stdin, walk, scope)?)),
                     None => Ok(None),
                 }
             }
             Some(pipeline) if node_kind(pipeline) == "pipeline" => {
-                let input = self.upstream(node, pipeline, grand, walk, scope, scratch)?;
+                let input = self.upstream(node, pipeline, grand, walk, scope)?;
                 // An unknown producer feeds the loop the guarded locations it names.
                 let fed = writers::fed_words(&input.producer);
                 let fed = || fed.iter().map(|arg| arg.text.as_str()).collect::<Vec<_>>().join("\n");
@@ -762,16 +727,10 @@ impl Walker {
     }
 
     /// The words bash would pass, after grouping the nodes of each word and expanding them.
-    fn expand_words<'t>(
-        &self,
-        words: &[Node<'t>],
-        walk: &Walk,
-        scope: &Scope,
-        scratch: &mut TreeCursor<'t>,
-    ) -> Result<Vec<Arg>, Unscannable> {
+    fn expand_words<'t>(&self, words: &[Node<'t>], walk: &Walk, scope: &Scope) -> Result<Vec<Arg>, Unscannable> {
         let mut argv = Vec::with_capacity(words.len());
         for group in word_groups(words, walk.source) {
-            self.expand(group, walk, scope, scratch, &mut argv)?;
+            self.expand(group, walk, scope, &mut argv)?;
         }
         Ok(argv)
     }
@@ -784,12 +743,11 @@ impl Walker {
         upstream: Input,
         walk: &mut Walk,
         scope: &mut Scope,
-        scratch: &mut TreeCursor<'t>,
     ) -> Result<(), Unscannable> {
         let mut words = Vec::new();
         let mut files = Vec::new();
         let mut stdin = None;
-        for (child, field) in children(node, scratch) {
+        for (child, field) in node.children() {
             match field {
                 Some("name") => {
                     if let Some(literal) = child.named_child(0) {
@@ -803,7 +761,7 @@ impl Walker {
             }
         }
         if let Some(statement) = statement {
-            let parts = self.redirections(statement, walk, scratch);
+            let parts = self.redirections(statement, walk);
             files.extend(parts.files);
             words.extend(parts.words);
             stdin = parts.stdin.or(stdin);
@@ -811,13 +769,13 @@ impl Walker {
         let written_before = self.found.len();
         // Redirections open before the command runs, in the directory it starts in.
         for file in files.iter().filter(|f| walk.counts(**f)) {
-            self.redirect(*file, walk, scope, scratch, &mut words)?;
+            self.redirect(*file, walk, scope, &mut words)?;
         }
         words.retain(|word| walk.counts(*word));
         words.sort_by_key(Node::start_byte);
-        let argv = self.expand_words(&words, walk, scope, scratch)?;
+        let argv = self.expand_words(&words, walk, scope)?;
         let stdin_text = match stdin {
-            Some(node) => Some(self.stdin_text(node, walk, scope, scratch)?),
+            Some(node) => Some(self.stdin_text(node, walk, scope)?),
             None => upstream.text,
         };
         if self.shell_state(&argv, stdin_text.as_deref(), walk, scope)? {
@@ -827,7 +785,7 @@ impl Walker {
         writers::analyze_fed(&argv, stdin_text.as_deref(), &upstream.producer, &mut effects);
         let piped = self.piped_file.take();
         if effects.iter().any(|effect| matches!(effect, Effect::Patch(_))) {
-            let input = self.input_file(&files, walk, scope, scratch)?.or(piped);
+            let input = self.input_file(&files, walk, scope)?.or(piped);
             for effect in &mut effects {
                 if let Effect::Patch(read) = effect
                     && read.file.is_none()
@@ -934,23 +892,17 @@ impl Walker {
     }
 
     /// The file a command's `<` redirection reads, when it has one.
-    fn input_file<'t>(
-        &self,
-        files: &[Node<'t>],
-        walk: &Walk,
-        scope: &Scope,
-        scratch: &mut TreeCursor<'t>,
-    ) -> Result<Option<Arg>, Unscannable> {
+    fn input_file<'t>(&self, files: &[Node<'t>], walk: &Walk, scope: &Scope) -> Result<Option<Arg>, Unscannable> {
         for &file in files.iter().filter(|f| walk.counts(**f)) {
-            let parts = children(file, scratch);
-            if !parts.iter().any(|(child, _)| node_kind(*child) == "<") {
+            let parts = file.children();
+            if !parts.clone().any(|(child, _)| node_kind(child) == "<") {
                 continue;
             }
             let destinations: Vec<Node> =
-                parts.iter().filter(|(_, field)| *field == Some("destination")).map(|(child, _)| *child).collect();
-            if let Some(group) = word_groups(&destinations, walk.source).first().copied() {
+                parts.filter(|(_, field)| *field == Some("destination")).map(|(child, _)| child).collect();
+            if let Some(group) = word_groups(&destinations, walk.source).next() {
                 let mut args = Vec::new();
-                self.expand(group, walk, scope, scratch, &mut args)?;
+                self.expand(group, walk, scope, &mut args)?;
                 return Ok(args.into_iter().next());
             }
         }
@@ -1010,12 +962,11 @@ impl Walker {
         stdin: Node<'t>,
         walk: &mut Walk,
         scope: &mut Scope,
-        scratch: &mut TreeCursor<'t>,
     ) -> Result<(), Unscannable> {
-        let mut words = command_words(command, scratch);
+        let mut words = command_words(command);
         words.retain(|word| walk.counts(*word));
-        let argv = self.expand_words(&words, walk, scope, scratch)?;
-        let text = self.stdin_text(stdin, walk, scope, scratch)?;
+        let argv = self.expand_words(&words, walk, scope)?;
+        let text = self.stdin_text(stdin, walk, scope)?;
         let mut effects = Vec::new();
         writers::analyze(&argv, Some(&text), &mut effects);
         self.apply(effects, walk, scope, true)
@@ -1029,12 +980,11 @@ impl Walker {
         files: &[Node<'t>],
         walk: &mut Walk,
         scope: &mut Scope,
-        scratch: &mut TreeCursor<'t>,
     ) -> Result<(), Unscannable> {
-        let Some(input) = self.input_file(files, walk, scope, scratch)? else { return Ok(()) };
-        let mut words = command_words(command, scratch);
+        let Some(input) = self.input_file(files, walk, scope)? else { return Ok(()) };
+        let mut words = command_words(command);
         words.retain(|word| walk.counts(*word));
-        let argv = self.expand_words(&words, walk, scope, scratch)?;
+        let argv = self.expand_words(&words, walk, scope)?;
         let mut effects = Vec::new();
         writers::analyze(&argv, None, &mut effects);
         for effect in effects {
@@ -1049,20 +999,14 @@ impl Walker {
     }
 
     /// A heredoc body as it reaches the command, or a here-string's word.
-    fn stdin_text<'t>(
-        &self,
-        node: Node<'t>,
-        walk: &Walk,
-        scope: &Scope,
-        scratch: &mut TreeCursor<'t>,
-    ) -> Result<String, Unscannable> {
+    fn stdin_text<'t>(&self, node: Node<'t>, walk: &Walk, scope: &Scope) -> Result<String, Unscannable> {
         if node_kind(node) != "herestring_redirect" {
             return Ok(walk.text(node).to_string());
         }
         let mut args = Vec::new();
-        let word = node.named_children(scratch).find(|child| node_kind(child) != "file_descriptor");
+        let word = node.named_children().find(|child| node_kind(child) != "file_descriptor");
         if let Some(word) = word {
-            self.expand(&[word], walk, scope, scratch, &mut args)?;
+            self.expand(&[word], walk, scope, &mut args)?;
         }
         Ok(args.into_iter().map(|arg| arg.text).collect::<Vec<_>>().join(" "))
     }
@@ -1074,7 +1018,6 @@ impl Walker {
         node: Node<'t>,
         walk: &Walk,
         scope: &Scope,
-        scratch: &mut TreeCursor<'t>,
         extra: &mut Vec<Node<'t>>,
     ) -> Result<(), Unscannable> {
         let mut writes = false;
@@ -1084,7 +1027,7 @@ impl Walker {
         // Where tree-sitter lost the statement: `cat <<EOF > a.md | tee b.md` puts `| tee b.md`
         // inside the redirection.
         let mut broken_at = None;
-        for (child, field) in children(node, scratch) {
+        for (child, field) in node.children() {
             match (node_kind(child), field) {
                 (_, Some("destination")) if broken_at.is_none() && walk.counts(child) => destinations.push(child),
                 (_, Some("descriptor")) => {}
@@ -1101,13 +1044,13 @@ impl Walker {
             let mut child = scope.clone();
             self.script(rest, &mut child, walk.nesting + 1)?;
         }
-        let Some(first_group) = word_groups(&destinations, walk.source).first().copied() else { return Ok(()) };
+        let Some(first_group) = word_groups(&destinations, walk.source).next() else { return Ok(()) };
         extra.extend(destinations.get(first_group.len()..).unwrap_or_default());
         if !(writes || duplicates) {
             return Ok(());
         }
         let mut args = Vec::new();
-        self.expand(first_group, walk, scope, scratch, &mut args)?;
+        self.expand(first_group, walk, scope, &mut args)?;
         for arg in args {
             // `>&2`, `>&-`, `2>&1-` duplicate descriptors; `>& file` writes the file.
             let descriptor = !arg.dynamic && {
@@ -1134,7 +1077,7 @@ impl Walker {
             vars: &scope.vars,
             pwd: &scope.base,
             oldpwd: scope.oldpwd.as_deref(),
-            home: self.home.as_deref(),
+            home: &self.home,
             positional: scope.positional().map(Rc::as_ref),
             outputs: true,
         }
@@ -1145,10 +1088,9 @@ impl Walker {
         group: &[Node<'t>],
         walk: &Walk,
         scope: &Scope,
-        scratch: &mut TreeCursor<'t>,
         out: &mut Vec<Arg>,
     ) -> Result<(), Unscannable> {
-        words::expand(group, &self.context(walk, scope), scratch, out)?;
+        words::expand(group, &self.context(walk, scope), out)?;
         if self.text.exhausted() {
             return Err(Unscannable::TooMuchText);
         }
@@ -1159,17 +1101,11 @@ impl Walker {
         Ok(())
     }
 
-    fn for_loop<'t>(
-        &mut self,
-        node: Node<'t>,
-        walk: &Walk,
-        scope: &mut Scope,
-        scratch: &mut TreeCursor<'t>,
-    ) -> Result<(), Unscannable> {
+    fn for_loop<'t>(&mut self, node: Node<'t>, walk: &Walk, scope: &mut Scope) -> Result<(), Unscannable> {
         let mut name = None;
         let mut values = Vec::new();
         let mut listed = false;
-        for (child, field) in children(node, scratch) {
+        for (child, field) in node.children() {
             match field {
                 Some("variable") => name = Some(walk.text(child)),
                 Some("value") => values.push(child),
@@ -1179,7 +1115,7 @@ impl Walker {
         let Some(name) = name else { return Ok(()) };
         let mut args = Vec::new();
         for group in word_groups(&values, walk.source) {
-            self.expand(group, walk, scope, scratch, &mut args)?;
+            self.expand(group, walk, scope, &mut args)?;
         }
         if listed {
             scope.assign(name, args.into_iter().map(|arg| Value { text: arg.text, dynamic: arg.dynamic }).collect());
@@ -1189,7 +1125,7 @@ impl Walker {
         Ok(())
     }
 
-    fn assignment<'t>(&self, node: Node<'t>, walk: &Walk, scope: &mut Scope, scratch: &mut TreeCursor<'t>) {
+    fn assignment<'t>(&self, node: Node<'t>, walk: &Walk, scope: &mut Scope) {
         let Some(target) = node.child_by_field_name("name") else { return };
         let name = match node_kind(target) {
             "variable_name" => walk.text(target).to_string(),
@@ -1203,7 +1139,7 @@ impl Walker {
                 let array = walk.text(array);
                 let known = matches!(node_kind(index), "number" | "word");
                 let values = match node.child_by_field_name("value") {
-                    Some(value) => words::value(value, &self.context(walk, scope), scratch),
+                    Some(value) => words::value(value, &self.context(walk, scope)),
                     None => vec![Value { text: String::new(), dynamic: false }],
                 };
                 let any = words::element_name(array, "@");
@@ -1217,15 +1153,15 @@ impl Walker {
             }
             _ => return,
         };
-        let appends = children(node, scratch).iter().any(|(child, _)| node_kind(child) == "+=");
+        let appends = node.children().any(|(child, _)| node_kind(child) == "+=");
         if appends {
             scope.forget(&name);
             return;
         }
         match node.child_by_field_name("value") {
-            Some(value) if node_kind(value) == "array" => self.array(&name, value, walk, scope, scratch),
+            Some(value) if node_kind(value) == "array" => self.array(&name, value, walk, scope),
             Some(value) => {
-                let values = words::value(value, &self.context(walk, scope), scratch);
+                let values = words::value(value, &self.context(walk, scope));
                 scope.assign(&name, values);
             }
             None => scope.assign(&name, vec![Value { text: String::new(), dynamic: false }]),
@@ -1233,12 +1169,12 @@ impl Walker {
     }
 
     /// `a=(x y)`: `${a[0]}` is x, `${a[1]}` y, `$a` x, `${a[@]}` both.
-    fn array<'t>(&self, name: &str, value: Node<'t>, walk: &Walk, scope: &mut Scope, scratch: &mut TreeCursor<'t>) {
+    fn array<'t>(&self, name: &str, value: Node<'t>, walk: &Walk, scope: &mut Scope) {
         scope.forget(name);
-        let elements: Vec<Node> = children(value, scratch).into_iter().map(|(c, _)| c).filter(Node::is_named).collect();
+        let elements: Vec<Node> = value.children().map(|(c, _)| c).filter(Node::is_named).collect();
         let mut args = Vec::new();
         for group in word_groups(&elements, walk.source) {
-            if self.expand(group, walk, scope, scratch, &mut args).is_err() {
+            if self.expand(group, walk, scope, &mut args).is_err() {
                 return;
             }
         }
@@ -1448,7 +1384,7 @@ impl Walker {
                 scope.cd(to);
             }
             Cd::Home => {
-                if let Some(home) = &self.home {
+                if let Some(home) = self.home.get() {
                     scope.cd(PathBuf::from(home));
                 }
             }
@@ -1620,11 +1556,11 @@ fn ignores_what_it_reads(command: Node, walk: &Walk) -> bool {
 }
 
 /// The command that runs last in a list or pipeline.
-fn last_command<'t>(mut node: Node<'t>, scratch: &mut TreeCursor<'t>) -> Option<Node<'t>> {
+fn last_command<'t>(mut node: Node<'t>) -> Option<Node<'t>> {
     for _ in 0..MAX_TREE_DEPTH {
         match node_kind(node) {
             "command" => return Some(node),
-            "list" | "pipeline" => node = node.named_children(scratch).last()?,
+            "list" | "pipeline" => node = node.named_children().last()?,
             "redirected_statement" => node = node.child_by_field_name("body")?,
             _ => return None,
         }

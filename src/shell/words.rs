@@ -4,13 +4,11 @@
 //! `$(…)`, `$((…))`) is kept as its source text and the word is marked dynamic, so its basename
 //! and the rest of its path still count.
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::collections::HashMap;
 use std::path::Path;
 
-use tree_sitter::{Node, TreeCursor};
-
-use super::parse::{field_name, node_kind};
+use super::tree::{Node, node_kind};
 use super::{MAX_WORD_EXPANSION, Unscannable};
 
 /// One word after expansion.
@@ -80,13 +78,24 @@ impl TextBudget {
     }
 }
 
+/// `$HOME` (absolute, else unknown), read from the environment when a word first needs it: most
+/// command lines never do.
+#[derive(Default)]
+pub struct Home(OnceCell<Option<String>>);
+
+impl Home {
+    pub fn get(&self) -> Option<&str> {
+        self.0.get_or_init(|| std::env::var("HOME").ok().filter(|home| home.starts_with('/'))).as_deref()
+    }
+}
+
 pub struct Context<'a> {
     pub source: &'a str,
     pub budget: &'a TextBudget,
     pub vars: &'a Vars,
     pub pwd: &'a Path,
     pub oldpwd: Option<&'a Path>,
-    pub home: Option<&'a str>,
+    pub home: &'a Home,
     /// `$0`, `$1`, … when the line itself gave them (a function it calls, `bash -c '…' a b`).
     pub positional: Option<&'a Positional>,
     /// `$(echo …)` and `$(printf …)` of known words count as their output (not inside another).
@@ -111,7 +120,7 @@ impl Context<'_> {
         match name {
             "PWD" => Some(path_value(self.pwd)),
             "OLDPWD" => self.oldpwd.map(path_value),
-            "HOME" => self.home.map(|home| vec![Value { text: home.to_string(), dynamic: false }]),
+            "HOME" => self.home.get().map(|home| vec![Value { text: home.to_string(), dynamic: false }]),
             _ => None,
         }
     }
@@ -156,7 +165,7 @@ pub fn element_name(array: &str, index: &str) -> String {
 }
 
 pub fn has_glob(text: &str) -> bool {
-    text.contains(['*', '?', '['])
+    text.bytes().any(|b| matches!(b, b'*' | b'?' | b'['))
 }
 
 /// A character of a word and whether bash would still interpret it (unquoted), or an expansion.
@@ -210,12 +219,7 @@ fn placeholder(cx: &Context, node: Node, short: &str) -> String {
 
 /// Expands one shell word made of `group` (nodes that bash reads as one word: a literal, or
 /// several joined by line continuations) into zero or more words.
-pub fn expand<'t>(
-    group: &[Node<'t>],
-    cx: &Context,
-    cursor: &mut TreeCursor<'t>,
-    out: &mut Vec<Arg>,
-) -> Result<(), Unscannable> {
+pub fn expand(group: &[Node], cx: &Context, out: &mut Vec<Arg>) -> Result<(), Unscannable> {
     if let [node] = group {
         let text = cx.text(*node);
         if node_kind(node) == "word" && node.child_count() == 0 && !text.contains('\\') && !text.starts_with('~') {
@@ -234,7 +238,7 @@ pub fn expand<'t>(
         }
     }
     let mut builder = Builder::new();
-    build(group, cx, cursor, &mut builder);
+    build(group, cx, &mut builder);
     let pipe = builder.pipe;
     let mut words = Vec::new();
     brace_expand(builder.toks, &mut words, cx.budget)?;
@@ -246,9 +250,9 @@ pub fn expand<'t>(
 }
 
 /// A variable's values as they would be assigned: no brace expansion, no word splitting.
-pub fn value<'t>(node: Node<'t>, cx: &Context, cursor: &mut TreeCursor<'t>) -> Vec<Value> {
+pub fn value(node: Node, cx: &Context) -> Vec<Value> {
     let mut builder = Builder::new();
-    build(&[node], cx, cursor, &mut builder);
+    build(&[node], cx, &mut builder);
     expand_tilde(&mut builder.toks, cx.home);
     let mut args = Vec::new();
     substitute(&builder.toks, &builder.slots, false, &mut args, cx.budget);
@@ -274,21 +278,14 @@ fn split_expansion(node: Node, cx: &Context, out: &mut Vec<Arg>) {
 /// The known values of `$NAME`/`${NAME}` (and `${NAME:-default}` & co., whose default counts
 /// when NAME is unknown).
 fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
-    let mut cursor = node.walk();
     let mut named: [Option<Node>; 4] = [None; 4];
     let mut count = 0;
-    if cursor.goto_first_child() {
-        loop {
-            let child = cursor.node();
-            if child.is_named() || field_name(&cursor) == Some("operator") {
-                if let Some(slot) = named.get_mut(count) {
-                    *slot = Some(child);
-                }
-                count += 1;
+    for (child, field) in node.children() {
+        if child.is_named() || field == Some("operator") {
+            if let Some(slot) = named.get_mut(count) {
+                *slot = Some(child);
             }
-            if !cursor.goto_next_sibling() {
-                break;
-            }
+            count += 1;
         }
     }
     let subscript;
@@ -338,7 +335,7 @@ fn static_text(node: Node, cx: &Context) -> Option<String> {
 }
 
 /// Lays the word out as characters (quoted or not) and expansion slots, iteratively.
-fn build<'t>(group: &[Node<'t>], cx: &Context, cursor: &mut TreeCursor<'t>, builder: &mut Builder) {
+fn build(group: &[Node], cx: &Context, builder: &mut Builder) {
     for (at, &node) in group.iter().enumerate() {
         // What tree-sitter leaves between the nodes of one word: line continuations and escaped
         // characters (`'a'\ b` is the word `a b`).
@@ -346,11 +343,11 @@ fn build<'t>(group: &[Node<'t>], cx: &Context, cursor: &mut TreeCursor<'t>, buil
             let gap = cx.source.get(previous.end_byte()..node.start_byte()).unwrap_or_default();
             unescape_unquoted(&gap.replace("\\\r\n", ""), builder);
         }
-        build_node(node, cx, cursor, builder);
+        build_node(node, cx, builder);
     }
 }
 
-fn build_node<'t>(node: Node<'t>, cx: &Context, cursor: &mut TreeCursor<'t>, builder: &mut Builder) {
+fn build_node<'t>(node: Node<'t>, cx: &Context, builder: &mut Builder) {
     // (node, inside double quotes)
     let mut stack: Vec<(Node<'t>, bool)> = vec![(node, false)];
     while let Some((node, quoted)) = stack.pop() {
@@ -391,17 +388,10 @@ fn build_node<'t>(node: Node<'t>, cx: &Context, cursor: &mut TreeCursor<'t>, bui
             "string" | "translated_string" | "concatenation" => {
                 let inner_quoted = quoted || kind != "concatenation";
                 let from = stack.len();
-                cursor.reset(node);
-                if cursor.goto_first_child() {
-                    loop {
-                        let child = cursor.node();
-                        // `$"…"`: the `$` marks a translation, not a character.
-                        if kind != "translated_string" || child.is_named() {
-                            stack.push((child, inner_quoted));
-                        }
-                        if !cursor.goto_next_sibling() {
-                            break;
-                        }
+                for (child, _) in node.children() {
+                    // `$"…"`: the `$` marks a translation, not a character.
+                    if kind != "translated_string" || child.is_named() {
+                        stack.push((child, inner_quoted));
                     }
                 }
                 if let Some(pushed) = stack.get_mut(from..) {
@@ -424,8 +414,7 @@ fn substitution_output(node: Node, cx: &Context) -> Option<String> {
     if !cx.outputs {
         return None;
     }
-    let mut cursor = node.walk();
-    let mut commands = node.named_children(&mut cursor);
+    let mut commands = node.named_children();
     let command = commands.next().filter(|command| node_kind(command) == "command")?;
     if commands.next().is_some() {
         return None;
@@ -436,22 +425,15 @@ fn substitution_output(node: Node, cx: &Context) -> Option<String> {
     }
     let inner = Context { outputs: false, ..*cx };
     let mut argv = Vec::new();
-    let mut words = command.walk();
-    if words.goto_first_child() {
-        loop {
-            let child = words.node();
-            match field_name(&words) {
-                Some("name") => {
-                    let literal = child.named_child(0)?;
-                    expand(&[literal], &inner, &mut child.walk(), &mut argv).ok()?;
-                }
-                Some("argument") => expand(&[child], &inner, &mut child.walk(), &mut argv).ok()?,
-                Some(_) => return None,
-                None => {}
+    for (child, field) in command.children() {
+        match field {
+            Some("name") => {
+                let literal = child.named_child(0)?;
+                expand(&[literal], &inner, &mut argv).ok()?;
             }
-            if !words.goto_next_sibling() {
-                break;
-            }
+            Some("argument") => expand(&[child], &inner, &mut argv).ok()?,
+            Some(_) => return None,
+            None => {}
         }
     }
     let output = printed(&argv)?;
@@ -717,9 +699,11 @@ pub fn ansi_c(inner: &str) -> String {
     out
 }
 
-fn expand_tilde(toks: &mut Vec<Tok>, home: Option<&str>) {
-    let Some(home) = home else { return };
-    if toks.first() == Some(&Tok::Ch('~', true)) && matches!(toks.get(1), None | Some(Tok::Ch('/', _))) {
+fn expand_tilde(toks: &mut Vec<Tok>, home: &Home) {
+    if toks.first() == Some(&Tok::Ch('~', true))
+        && matches!(toks.get(1), None | Some(Tok::Ch('/', _)))
+        && let Some(home) = home.get()
+    {
         toks.splice(0..1, home.chars().map(|c| Tok::Ch(c, false)));
     }
 }

@@ -13,7 +13,18 @@ const STDIN_COMMANDS: &[&str] = &["ed", "red", "ex", "vi", "vim", "nvim", "view"
 /// Where the words of a command line split into tokens for the CLI rule and the path scan: shell
 /// metacharacters, quotes and the separators programs put between a command and its arguments.
 fn is_separator(c: char) -> bool {
-    c.is_whitespace() || "\"'`;|&()<>[]{}=$,:!\\".contains(c)
+    // A bit per ASCII character: this runs on every character of every word.
+    const SEPARATORS: u128 = ascii_set(b"\"'`;|&()<>[]{}=$,:!\\");
+    c.is_whitespace() || u32::from(c) < 128 && SEPARATORS >> u32::from(c) & 1 == 1
+}
+
+const fn ascii_set(mut chars: &[u8]) -> u128 {
+    let mut set = 0;
+    while let [first, rest @ ..] = chars {
+        set |= 1 << (*first & 127);
+        chars = rest;
+    }
+    set
 }
 
 fn tokens(text: &str) -> impl Iterator<Item = &str> {
@@ -175,6 +186,17 @@ fn outputs_only(name: &str, args: &[Arg], sink: &mut Sink) -> bool {
             true
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn separators_are_blanks_and_the_listed_characters() {
+        let listed = "\"'`;|&()<>[]{}=$,:!\\";
+        for c in (0..0x3100).filter_map(char::from_u32) {
+            assert_eq!(super::is_separator(c), c.is_whitespace() || listed.contains(c), "{c:?}");
+        }
     }
 }
 
