@@ -8,10 +8,12 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use tree_sitter::Node;
 
 use super::cmdlets::{self, Bound, Element, Kind};
+use super::state::{Defined, Function, Param, State};
 use super::words::{self, Context, Value, Vars};
 use super::{MAX_NODES, MAX_PARSE_CHECKS, MAX_SCRIPT_BYTES, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH};
 use super::{cmd, invocation, parse};
@@ -23,12 +25,14 @@ pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> 
 }
 
 /// The files `command` writes when run by a shell in `state`, and the states it may leave that
-/// shell in: each one its own `Set-Location`/`Push-Location`/`Pop-Location` reached, and its end
-/// (not the start: the caller keeps that). Past [`MAX_REACHED`] distinct states the list stops
-/// growing, already longer than a persistent shell keeps. The third value is false when the
-/// list may miss where the shell is: a script block or function body moved the location, and
-/// the walk cannot tell whether it ran in this shell (`& {…}`, `ForEach-Object`) or elsewhere
-/// (`Start-Job`, a function never called), so later relative `cd`s may resolve elsewhere.
+/// shell in: after each change of the shell's own location, variables, functions or aliases
+/// (the call may stop at any statement), and its end (not the start: the caller keeps that).
+/// States in the same place fold (their variables take every value). Past [`MAX_REACHED`]
+/// distinct places the list stops growing, already longer than a persistent shell keeps. The
+/// third value is false when the list may miss where the shell is: a script block moved the
+/// location and the walk cannot tell whether it ran in this shell (`& {…}`, `ForEach-Object`) or
+/// elsewhere (`Start-Job`), a command whose name is only known at run time may have been a
+/// function or alias that moved it, or a variable had more values than are kept.
 pub fn targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<State>, bool), Unscannable> {
     let mut walker = Walker {
         found: Vec::new(),
@@ -40,42 +44,27 @@ pub fn targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<S
         text_left: MAX_SCRIPT_BYTES,
         reached: Vec::new(),
         moved_in_block: false,
+        values_capped: false,
+        conditional: 0,
     };
-    let mut scope = Scope { own: true, ..state.clone().into_scope() };
+    let mut scope = Scope::from_state(state);
     walker.script(command, &mut scope, 0)?;
     if walker.too_many {
         return Err(Unscannable::TooManyTargets);
     }
     walker.reach(&scope);
-    Ok((walker.found, walker.reached, !walker.moved_in_block))
+    Ok((walker.found, walker.reached, !walker.moved_in_block && !walker.values_capped))
 }
 
 /// The most distinct states one call records: one more than a persistent shell keeps, so a
 /// call past it overflows the shell.
 pub const MAX_REACHED: usize = crate::persistent::MAX_STATES + 1;
 
-/// Where a persistent PowerShell is between calls: its location and `Push-Location` stack.
-/// Variables are not carried (a later call reads them as unknown).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct State {
-    base: PathBuf,
-    stack: Vec<PathBuf>,
-}
+/// How many aliases one command name is followed through (`Set-Alias a b; Set-Alias b sc`).
+const MAX_ALIAS_HOPS: usize = 8;
 
-impl State {
-    pub fn fresh(base: &Path) -> State {
-        State { base: base.to_path_buf(), stack: Vec::new() }
-    }
-
-    /// Bytes this state holds, for the persistent store's cap.
-    pub fn weight(&self) -> usize {
-        self.base.as_os_str().len() + self.stack.iter().map(|dir| dir.as_os_str().len()).sum::<usize>()
-    }
-
-    fn into_scope(self) -> Scope {
-        Scope { base: self.base, stack: self.stack, vars: Vars::new(), own: false }
-    }
-}
+/// Variables a pipeline or a function call sets for a while: not the shell's between calls.
+const TRANSIENT_VARS: [&str; 4] = ["_", "psitem", "args", "input"];
 
 /// What a PowerShell session carries from one statement to the next.
 #[derive(Clone)]
@@ -84,8 +73,40 @@ struct Scope {
     /// `Push-Location`'s stack.
     stack: Vec<PathBuf>,
     vars: Vars,
+    /// Functions and aliases, shared until one is defined.
+    defined: Rc<Defined>,
     /// The location is the shell's own (not a nested `pwsh -c`, `Start-Process` or `cmd /c`).
     own: bool,
+}
+
+impl Scope {
+    fn from_state(state: &State) -> Scope {
+        Scope {
+            base: state.base.clone(),
+            stack: state.stack.clone(),
+            vars: state.vars.clone(),
+            defined: state.defined.clone(),
+            own: true,
+        }
+    }
+
+    /// A new PowerShell process in `base` (`pwsh -c`): nothing of this one's.
+    fn process(base: &Path) -> Scope {
+        Scope { base: base.to_path_buf(), stack: Vec::new(), vars: Vars::new(), defined: Rc::default(), own: false }
+    }
+
+    fn state(&self) -> State {
+        let mut vars = self.vars.clone();
+        vars.retain(|name, _| !TRANSIENT_VARS.contains(&name.as_str()));
+        State { base: self.base.clone(), stack: self.stack.clone(), vars, defined: self.defined.clone() }
+    }
+
+    /// Is `state` in this scope's place (location, stack, definitions)?
+    fn is_at(&self, state: &State) -> bool {
+        self.base == state.base
+            && self.stack == state.stack
+            && (Rc::ptr_eq(&self.defined, &state.defined) || *self.defined == *state.defined)
+    }
 }
 
 struct Walker {
@@ -101,8 +122,14 @@ struct Walker {
     text_left: usize,
     /// The states the shell's own location changes reached, at most [`MAX_REACHED`].
     reached: Vec<State>,
-    /// A script block or function body left the shell's location elsewhere than it found it.
+    /// A script block left the shell's location elsewhere than it found it, or a command the
+    /// walk could not name ran where functions or aliases could have moved it.
     moved_in_block: bool,
+    /// A variable of a reached state had more than [`words::MAX_VALUES`] values.
+    values_capped: bool,
+    /// How many blocks (branches, loops, script blocks, function bodies) the walk is in: an
+    /// assignment there may not run, so the variable keeps its earlier values too.
+    conditional: usize,
 }
 
 /// One parsed script: its text and how deep it is nested.
@@ -135,6 +162,62 @@ fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
 
 fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
     children(node).into_iter().find(|child| child.kind() == kind)
+}
+
+/// PowerShell's drives of definitions.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Drive {
+    Alias,
+    Function,
+    Variable,
+    Env,
+}
+
+/// `alias:w`, `Function:\f`, `variable:/p`, `env:X`: the drive and the item's name.
+fn drive_item(text: &str) -> Option<(Drive, &str)> {
+    let (drive, name) = text.trim().split_once(':')?;
+    let drive = match drive.to_ascii_lowercase().as_str() {
+        "alias" => Drive::Alias,
+        "function" => Drive::Function,
+        "variable" => Drive::Variable,
+        "env" => Drive::Env,
+        _ => return None,
+    };
+    Some((drive, name.trim_start_matches(['/', '\\'])))
+}
+
+/// A function's name as the walk keys it: lower case, without `global:`, `script:`, ….
+fn function_key(name: &str) -> String {
+    words::variable_key(name.trim())
+}
+
+/// The script block a `{ … }` expression holds, however deep in expression nodes (searched
+/// with a stack of its own, so depth costs no call stack).
+fn script_block_in(node: Node) -> Option<Node> {
+    let mut pending = vec![node];
+    while let Some(node) = pending.pop() {
+        if node.kind() == "script_block" {
+            return Some(node);
+        }
+        let mut cursor = node.walk();
+        pending.extend(node.named_children(&mut cursor));
+    }
+    None
+}
+
+/// The parameters a `function f(…)` declaration or `param(…)` block declares, in order.
+fn parameters(node: Node, walk: &Walk) -> Vec<Param> {
+    let Some(list) = child_of_kind(node, "parameter_list") else { return Vec::new() };
+    let mut params = Vec::new();
+    for param in children(list).into_iter().filter(|child| child.kind() == "script_parameter") {
+        let Some(variable) = child_of_kind(param, "variable") else { continue };
+        let switch = child_of_kind(param, "attribute_list")
+            .is_some_and(|types| walk.text(types).to_ascii_lowercase().contains("[switch]"));
+        let default = child_of_kind(param, "script_parameter_default")
+            .map(|default| walk.text(default).trim().trim_start_matches('=').trim().to_string());
+        params.push(Param { name: words::variable_key(walk.text(variable)), switch, default });
+    }
+    params
 }
 
 /// Is `path` one of the guarded locations of `paths.rs`?
@@ -217,15 +300,49 @@ fn joined(dir: &str, name: &str) -> String {
 }
 
 impl Walker {
-    /// Records where the shell's own location is now, if `scope` is the shell's.
+    /// Records the state the shell is in now, if `scope` is the shell's: folded into the state
+    /// already reached in the same place, if any.
     fn reach(&mut self, scope: &Scope) {
-        if !scope.own || self.reached.len() >= MAX_REACHED {
+        if !scope.own {
             return;
         }
-        let state = State { base: scope.base.clone(), stack: scope.stack.clone() };
-        if !self.reached.contains(&state) {
-            self.reached.push(state);
+        let full = self.reached.len() >= MAX_REACHED;
+        match self.reached.iter_mut().find(|kept| scope.is_at(kept)) {
+            Some(kept) => self.values_capped |= !kept.merge(&scope.state()),
+            None if !full => self.reached.push(scope.state()),
+            None => {}
         }
+    }
+
+    /// Records that variable `key` of the shell changed: its new values join those of the state
+    /// reached in this place (one variable, not the whole scope, so a long script stays linear).
+    fn reach_var(&mut self, scope: &Scope, key: &str) {
+        if !scope.own || TRANSIENT_VARS.contains(&key) {
+            return;
+        }
+        let values = scope.vars.get(key).map(Vec::as_slice).unwrap_or_default();
+        match self.reached.iter_mut().find(|kept| scope.is_at(kept)) {
+            Some(kept) => self.values_capped |= !kept.add_values(key, values),
+            None => self.reach(scope),
+        }
+    }
+
+    /// Sets variable `key`: in a block that may not run, it keeps its earlier values too.
+    fn assign(&mut self, scope: &mut Scope, key: String, mut values: Vec<Value>) -> Result<(), Unscannable> {
+        if self.conditional > 0 {
+            let earlier = scope.vars.get(&key).cloned().unwrap_or_else(|| vec![Value::unset(&key)]);
+            for value in earlier {
+                if !values.contains(&value) {
+                    values.push(value);
+                }
+            }
+            if values.len() > words::MAX_VALUES {
+                return Err(Unscannable::ExpansionTooLarge);
+            }
+        }
+        scope.vars.insert(key.clone(), values);
+        self.reach_var(scope, &key);
+        Ok(())
     }
 
     fn script(&mut self, source: &str, scope: &mut Scope, nesting: usize) -> Result<(), Unscannable> {
@@ -257,14 +374,16 @@ impl Walker {
                 self.children(node, walk, scope, depth)
             }
             "redirection" => self.redirection(node, walk, scope),
-            "script_block_expression" | "function_statement" if scope.own => {
+            "script_block_expression" if scope.own => {
                 let before = (scope.base.clone(), scope.stack.clone());
-                self.children(node, walk, scope, depth)?;
+                self.block(node, walk, scope, depth)?;
                 if (&scope.base, &scope.stack) != (&before.0, &before.1) {
                     self.moved_in_block = true;
                 }
                 Ok(())
             }
+            "script_block_expression" | "statement_block" => self.block(node, walk, scope, depth),
+            "function_statement" => self.function_statement(node, walk, scope, depth),
             "ERROR" => {
                 // Inside a command's arguments an error node is argument text (`$env:X\y`).
                 if node.parent().is_none_or(|parent| parent.kind() != "command_elements") {
@@ -274,6 +393,56 @@ impl Walker {
             }
             _ => self.children(node, walk, scope, depth),
         }
+    }
+
+    /// A block that may run once, many times or never: a branch, a loop's body, a script block.
+    fn block(&mut self, node: Node, walk: &Walk, scope: &mut Scope, depth: usize) -> Result<(), Unscannable> {
+        self.conditional += 1;
+        let result = self.children(node, walk, scope, depth);
+        self.conditional -= 1;
+        result
+    }
+
+    /// `function f($a) { … }`, `filter f { … }`: the body is walked where it stands, in a scope of
+    /// its own (what it writes counts wherever it is called from), and kept for its calls.
+    fn function_statement(
+        &mut self,
+        node: Node,
+        walk: &Walk,
+        scope: &mut Scope,
+        depth: usize,
+    ) -> Result<(), Unscannable> {
+        let mut apart = Scope { own: false, ..scope.clone() };
+        self.block(node, walk, &mut apart, depth)?;
+        let Some(name) = child_of_kind(node, "function_name").map(|name| function_key(walk.text(name))) else {
+            return Ok(());
+        };
+        let Some(body) = child_of_kind(node, "script_block") else { return Ok(()) };
+        let mut params = Vec::new();
+        if let Some(declared) = child_of_kind(node, "function_parameter_declaration") {
+            params = parameters(declared, walk);
+        }
+        if let Some(block) = child_of_kind(body, "param_block") {
+            params.extend(parameters(block, walk));
+        }
+        self.define_function(scope, name, Function { params, body: Some(Rc::from(walk.text(body))) });
+        Ok(())
+    }
+
+    fn define_function(&mut self, scope: &mut Scope, name: String, function: Function) {
+        Rc::make_mut(&mut scope.defined).functions.insert(name, function);
+        self.reach(scope);
+    }
+
+    fn define_alias(&mut self, scope: &mut Scope, name: &Value, target: Option<&Value>) {
+        let defined = Rc::make_mut(&mut scope.defined);
+        if name.dynamic {
+            defined.any_alias = true;
+        } else {
+            let target = target.filter(|target| !target.dynamic).map(|target| target.text.trim().to_string());
+            defined.aliases.insert(name.text.trim().to_lowercase(), target);
+        }
+        self.reach(scope);
     }
 
     fn children(&mut self, node: Node, walk: &Walk, scope: &mut Scope, depth: usize) -> Result<(), Unscannable> {
@@ -334,6 +503,10 @@ impl Walker {
         let Some(name) = name else { return Ok(None) };
         if name.dynamic {
             self.unknown(&elements, scope);
+            // It may have been one of the shell's functions or aliases, which may move it.
+            if scope.own && !scope.defined.is_empty() {
+                self.moved_in_block = true;
+            }
             return Ok(None);
         }
         self.run(&name.text, &elements, walk, scope, piped)
@@ -429,10 +602,17 @@ impl Walker {
 
     fn assignment(&mut self, node: Node, walk: &Walk, scope: &mut Scope, depth: usize) -> Result<(), Unscannable> {
         let value = node.child_by_field_name("value");
+        let left = child_of_kind(node, "left_assignment_expression");
+        let defines_function = left.is_some_and(|left| walk.text(left).to_ascii_lowercase().contains("function:"));
         if let Some(value) = value {
-            self.node(value, walk, scope, depth + 1)?;
+            if defines_function {
+                // A function's body does not run where it is defined.
+                self.block(value, walk, &mut Scope { own: false, ..scope.clone() }, depth + 1)?;
+            } else {
+                self.node(value, walk, scope, depth + 1)?;
+            }
         }
-        let Some(left) = child_of_kind(node, "left_assignment_expression") else { return Ok(()) };
+        let Some(left) = left else { return Ok(()) };
         let left = walk.text(left).trim();
         // `[string]$p = …`: the cast does not change the text.
         let name = left.rsplit(']').next().unwrap_or(left).trim();
@@ -443,12 +623,30 @@ impl Walker {
         };
         let key = words::variable_key(name);
         let operator = child_of_kind(node, "assignement_operator").map(|op| walk.text(op)).unwrap_or("=");
+        if let Some(function) = key.strip_prefix("function:") {
+            // `${function:f} = { … }`: a function definition.
+            let body = value.and_then(|value| script_block_in(value)).map(|block| {
+                let params = child_of_kind(block, "param_block").map(|b| parameters(b, walk)).unwrap_or_default();
+                Function { params, body: Some(Rc::from(walk.text(block))) }
+            });
+            let name = function_key(function);
+            let function = body.unwrap_or(Function { params: Vec::new(), body: None });
+            self.define_function(scope, name, function);
+            return Ok(());
+        }
         let values = match (operator, value) {
             ("=", Some(value)) => words::expression(walk.text(value), &self.context(scope))?,
-            _ => vec![Value { text: format!("${name}"), dynamic: true }],
+            // `$p += 'x.md'`: the earlier values with the new part.
+            ("+=", Some(value)) => {
+                words::expression(&format!("${name} + ({})", walk.text(value)), &self.context(scope))?
+            }
+            _ => vec![Value::unset(name)],
         };
-        scope.vars.insert(key, values);
-        Ok(())
+        if let Some(alias) = key.strip_prefix("alias:") {
+            self.define_alias(scope, &Value::literal(alias), values.first());
+            return Ok(());
+        }
+        self.assign(scope, key, values)
     }
 
     /// `foreach ($x in list) { … }`: the body is walked once with `$x` taking every value.
@@ -458,7 +656,7 @@ impl Walker {
             self.node(list, walk, scope, depth + 1)?;
             if let Some(variable) = &variable {
                 let values = words::expression(walk.text(list), &self.context(scope))?;
-                scope.vars.insert(words::variable_key(variable), values);
+                self.assign(scope, words::variable_key(variable), values)?;
             }
         }
         for child in children(node) {
@@ -578,8 +776,93 @@ impl Walker {
         Ok(())
     }
 
-    /// Runs the command named `name` (as typed) with `elements`.
+    /// Runs the command named `name` (as typed) with `elements`: an alias the shell defined
+    /// stands for its command, a function it defined runs its body, else the cmdlet or program.
     fn run(
+        &mut self,
+        name: &str,
+        elements: &[Element],
+        walk: &Walk,
+        scope: &mut Scope,
+        piped: Option<&[Value]>,
+    ) -> Result<Option<Vec<Value>>, Unscannable> {
+        if scope.defined.is_empty() {
+            return self.run_command(name, elements, walk, scope, piped);
+        }
+        let defined = scope.defined.clone();
+        if defined.any_alias {
+            // Any name may be an alias of anything.
+            self.unknown(elements, scope);
+        }
+        let mut resolved = name;
+        for hop in 0..=MAX_ALIAS_HOPS {
+            match defined.aliases.get(&resolved.to_lowercase()) {
+                None => break,
+                Some(Some(target)) if hop < MAX_ALIAS_HOPS => resolved = target,
+                // Known only at run time, or a chain too long to follow.
+                Some(_) => {
+                    self.unknown(elements, scope);
+                    if scope.own {
+                        self.moved_in_block = true;
+                    }
+                    return Ok(None);
+                }
+            }
+        }
+        match defined.functions.get(&function_key(resolved)) {
+            Some(function) => self.call(function, elements, walk, scope, piped),
+            None => self.run_command(resolved, elements, walk, scope, piped),
+        }
+    }
+
+    /// A call of a function the shell defined: its body is walked here, in this location, with
+    /// its parameters bound to the call's arguments. Arguments the body reads otherwise
+    /// (`$args`, splats), or that bind to no parameter, are judged as an unknown command's.
+    fn call(
+        &mut self,
+        function: &Function,
+        elements: &[Element],
+        walk: &Walk,
+        scope: &mut Scope,
+        piped: Option<&[Value]>,
+    ) -> Result<Option<Vec<Value>>, Unscannable> {
+        let Some(body) = &function.body else {
+            self.unknown(elements, scope);
+            if scope.own {
+                self.moved_in_block = true;
+            }
+            return Ok(None);
+        };
+        let binding = {
+            let cx = self.context(scope);
+            let default = |text: &str| words::expression(text, &cx).unwrap_or_else(|_| vec![Value::unset(text)]);
+            function.bind(elements, default)
+        };
+        let mut bound = binding.params;
+        bound.push(("args".to_string(), binding.rest));
+        bound.push(("input".to_string(), piped.map(<[Value]>::to_vec).unwrap_or_default()));
+        let mut earlier = Vec::new();
+        for (name, values) in bound {
+            earlier.push((name.clone(), scope.vars.insert(name, values)));
+        }
+        self.conditional += 1;
+        let result = self.script(body, scope, walk.nesting + 1);
+        self.conditional -= 1;
+        // Parameters are the function's own.
+        for (name, values) in earlier.into_iter().rev() {
+            match values {
+                Some(values) => scope.vars.insert(name, values),
+                None => scope.vars.remove(&name),
+            };
+        }
+        result?;
+        if !binding.clean || function.reads_raw_arguments() {
+            self.unknown(elements, scope);
+        }
+        Ok(None)
+    }
+
+    fn run_command(
         &mut self,
         name: &str,
         elements: &[Element],
@@ -596,7 +879,7 @@ impl Walker {
         let program = program.strip_suffix(".exe").unwrap_or(&program).to_string();
         if invocation::is_powershell(name) {
             if let Some(script) = invocation::invoked_script(&program_words(elements), None) {
-                let mut child = Scope { base: scope.base.clone(), stack: Vec::new(), vars: Vars::new(), own: false };
+                let mut child = Scope::process(&scope.base);
                 self.script(&script, &mut child, walk.nesting + 1)?;
             }
             return Ok(None);
@@ -671,6 +954,20 @@ impl Walker {
                 let names = texts(&bound.values("name"));
                 if paths.is_empty() {
                     paths.push(".".to_string());
+                }
+                if paths.iter().any(|path| drive_item(path).is_some()) {
+                    let mut items = Vec::new();
+                    for path in &paths {
+                        items.extend(names.iter().map(|name| joined(path, name)));
+                        if names.is_empty() {
+                            items.push(path.clone());
+                        }
+                    }
+                    let value = bound.values("value").first().map(|value| (*value).clone());
+                    for item in items {
+                        self.define_item(scope, &Value::literal(&item), value.as_ref())?;
+                    }
+                    return Ok(None);
                 }
                 if item_type.starts_with('d') {
                     return Ok(None);
@@ -772,6 +1069,34 @@ impl Walker {
                 }
                 self.run(&program, &elements, walk, &mut child, None)?;
             }
+            Kind::SetAlias if !whatif => {
+                let target = bound.values("value").first().map(|target| (*target).clone());
+                for name in bound.values("name").into_iter().cloned().collect::<Vec<_>>() {
+                    self.define_alias(scope, &name, target.as_ref());
+                }
+            }
+            Kind::SetVariable if !whatif => {
+                let values: Vec<Value> = bound.values("value").into_iter().cloned().collect();
+                for name in bound.values("name").into_iter().filter(|name| !name.dynamic).cloned().collect::<Vec<_>>() {
+                    let values = if values.is_empty() { vec![Value::literal("")] } else { values.clone() };
+                    self.assign(scope, words::variable_key(&name.text), values)?;
+                }
+            }
+            Kind::SetItem if !whatif => {
+                let value = bound.values("value").first().map(|value| (*value).clone());
+                let items: Vec<Value> =
+                    bound.values("path").into_iter().chain(bound.values("literalpath")).cloned().collect();
+                for item in &items {
+                    if drive_item(&item.text).is_some() {
+                        self.define_item(scope, item, value.as_ref())?;
+                    } else {
+                        let all: Vec<Value> = items.iter().chain(value.iter()).cloned().collect();
+                        for value in all {
+                            self.add_if_guarded(&value.text, &base);
+                        }
+                    }
+                }
+            }
             Kind::ReadOnly if matches!(cmdlet, "get-childitem" | "get-item") => {
                 let listing = cmdlet == "get-childitem";
                 let mut output = Vec::new();
@@ -791,6 +1116,31 @@ impl Walker {
             _ => {}
         }
         Ok(None)
+    }
+
+    /// `Set-Item alias:w Set-Content`, `New-Item function:f -Value …`, `variable:p`, `env:X`: a
+    /// definition on one of PowerShell's own drives.
+    fn define_item(&mut self, scope: &mut Scope, item: &Value, value: Option<&Value>) -> Result<(), Unscannable> {
+        let Some((drive, name)) = drive_item(&item.text).filter(|(_, name)| !name.is_empty()) else { return Ok(()) };
+        let name = Value { text: name.to_string(), dynamic: item.dynamic };
+        match drive {
+            Drive::Alias => self.define_alias(scope, &name, value),
+            Drive::Function if name.dynamic => Rc::make_mut(&mut scope.defined).any_alias = true,
+            Drive::Function => {
+                // A string becomes the body; a script block's text is not kept whole in a value.
+                let body = value.filter(|value| !value.dynamic).map(|value| Rc::from(value.text.as_str()));
+                self.define_function(scope, function_key(&name.text), Function { params: Vec::new(), body });
+            }
+            Drive::Variable | Drive::Env if name.dynamic => {}
+            Drive::Variable | Drive::Env => {
+                let key = match drive {
+                    Drive::Env => format!("env:{}", name.text.to_lowercase()),
+                    _ => words::variable_key(&name.text),
+                };
+                self.assign(scope, key, vec![value.cloned().unwrap_or_else(|| Value::literal(""))])?;
+            }
+        }
+        Ok(())
     }
 
     /// A cmdlet this table does not know, or one run through a name only known at run time:
@@ -873,7 +1223,7 @@ impl Walker {
                 }
                 _ if invocation::is_powershell(first) => {
                     if let Some(script) = invocation::invoked_script(rest, None) {
-                        let mut child = Scope { base: base.clone(), stack: Vec::new(), vars: Vars::new(), own: false };
+                        let mut child = Scope::process(&base);
                         self.script(&script, &mut child, nesting + 1)?;
                     }
                 }

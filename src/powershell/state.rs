@@ -1,0 +1,224 @@
+//! What a persistent PowerShell keeps between calls (P-15): its location and `Push-Location`
+//! stack, its variables with every value they may hold, and the functions and aliases it
+//! defined. A call is walked from each possible [`State`]; states in the same place (location,
+//! stack, definitions) fold into one whose variables take the values of both.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use super::cmdlets::Element;
+use super::words::{MAX_VALUES, Value, Vars};
+
+/// One possible state of a persistent PowerShell between calls.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    pub(super) base: PathBuf,
+    pub(super) stack: Vec<PathBuf>,
+    pub(super) vars: Vars,
+    pub(super) defined: Rc<Defined>,
+}
+
+/// Functions and aliases a shell defined, by lower-case name without scope.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Defined {
+    pub functions: BTreeMap<String, Function>,
+    /// The command each alias stands for; `None` when it is only known at run time.
+    pub aliases: BTreeMap<String, Option<String>>,
+    /// An alias whose name is only known at run time was defined: any command may be one.
+    pub any_alias: bool,
+}
+
+/// A function: its parameters in order and its body as typed (`param(…)` included); `None`
+/// when the body is only known at run time (`Set-Item function:f $code`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    pub params: Vec<Param>,
+    pub body: Option<Rc<str>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// Lower case, without `$`.
+    pub name: String,
+    pub switch: bool,
+    /// The default value's source text.
+    pub default: Option<String>,
+}
+
+/// What a call binds a function's parameters to.
+pub struct Binding {
+    pub params: Vec<(String, Vec<Value>)>,
+    /// Arguments no parameter took (`$args`).
+    pub rest: Vec<Value>,
+    /// Every argument went where PowerShell puts it: no unknown `-Name`, no parameter left
+    /// without its value.
+    pub clean: bool,
+}
+
+impl Defined {
+    pub fn is_empty(&self) -> bool {
+        self.functions.is_empty() && self.aliases.is_empty() && !self.any_alias
+    }
+
+    fn weight(&self) -> usize {
+        let functions: usize = self
+            .functions
+            .iter()
+            .map(|(name, function)| {
+                let params: usize = function
+                    .params
+                    .iter()
+                    .map(|param| param.name.len() + param.default.as_ref().map_or(0, String::len) + 8)
+                    .sum();
+                name.len() + function.body.as_ref().map_or(0, |body| body.len()) + params
+            })
+            .sum();
+        let aliases: usize =
+            self.aliases.iter().map(|(name, target)| name.len() + target.as_ref().map_or(0, String::len) + 8).sum();
+        functions + aliases
+    }
+}
+
+impl State {
+    pub fn fresh(base: &Path) -> State {
+        State { base: base.to_path_buf(), stack: Vec::new(), vars: Vars::new(), defined: Rc::default() }
+    }
+
+    /// Bytes this state holds, for the persistent store's cap: locations, variables with all
+    /// their values, function bodies and aliases.
+    pub fn weight(&self) -> usize {
+        let stack: usize = self.stack.iter().map(|dir| dir.as_os_str().len()).sum();
+        let vars: usize = self
+            .vars
+            .iter()
+            .map(|(name, values)| name.len() + values.iter().map(|value| value.text.len() + 8).sum::<usize>())
+            .sum();
+        self.base.as_os_str().len() + stack + vars + self.defined.weight()
+    }
+
+    /// In the same location, with the same stack and definitions: only such states fold.
+    pub fn same_place(&self, other: &State) -> bool {
+        self.base == other.base
+            && self.stack == other.stack
+            && (Rc::ptr_eq(&self.defined, &other.defined) || self.defined == other.defined)
+    }
+
+    /// Folds `other` (same place) into this one: a variable takes the values of both, or, set in
+    /// one only, may also be unset. Returns false when a variable had more than [`MAX_VALUES`]
+    /// values: it keeps the first ones.
+    pub fn merge(&mut self, other: &State) -> bool {
+        if self.vars == other.vars {
+            return true;
+        }
+        let mut within = true;
+        let names: Vec<String> = self.vars.keys().chain(other.vars.keys()).cloned().collect();
+        for name in names {
+            if self.vars.contains_key(&name) && self.vars.get(&name) == other.vars.get(&name) {
+                continue;
+            }
+            let theirs = other.vars.get(&name).cloned().unwrap_or_else(|| vec![Value::unset(&name)]);
+            within &= self.add_values(&name, &theirs);
+        }
+        within
+    }
+
+    /// Adds `values` to those variable `name` may hold (unset, when it had none here). Returns
+    /// false past [`MAX_VALUES`]: the first ones are kept.
+    pub fn add_values(&mut self, name: &str, values: &[Value]) -> bool {
+        let kept = self.vars.entry(name.to_string()).or_insert_with(|| vec![Value::unset(name)]);
+        for value in values {
+            if !kept.contains(value) {
+                kept.push(value.clone());
+            }
+        }
+        let within = kept.len() <= MAX_VALUES;
+        kept.truncate(MAX_VALUES);
+        within
+    }
+
+    /// The same place, no variables.
+    pub fn without_vars(&self) -> State {
+        State { vars: Vars::new(), ..self.clone() }
+    }
+}
+
+impl Function {
+    /// Does the body read its arguments other than through its parameters (`$args`, `@args`,
+    /// `$input`, `$PSBoundParameters`, any splat)? Then what it writes is not bound here.
+    pub fn reads_raw_arguments(&self) -> bool {
+        let Some(body) = &self.body else { return true };
+        let lower = body.to_lowercase();
+        let splat = lower.char_indices().any(|(at, c)| {
+            c == '@' && lower.get(at + 1..).and_then(|rest| rest.chars().next()).is_some_and(char::is_alphabetic)
+        });
+        splat || ["$args", "$input", "psboundparameters", "$myinvocation"].iter().any(|name| lower.contains(name))
+    }
+
+    /// Binds a call's `elements` as PowerShell binds a function's: `-Name` (or a prefix of it)
+    /// with its value, then the rest by position; unbound parameters take their default.
+    pub fn bind(&self, elements: &[Element], default: impl Fn(&str) -> Vec<Value>) -> Binding {
+        let mut params: Vec<(String, Vec<Value>)> = Vec::new();
+        let mut positional: Vec<Vec<Value>> = Vec::new();
+        let mut clean = true;
+        let mut at = 0;
+        while let Some(element) = elements.get(at) {
+            at += 1;
+            match element {
+                Element::Arg(values) => positional.push(values.clone()),
+                Element::Param { name, text, value } => {
+                    let Some(param) = self.param_named(name) else {
+                        clean = false;
+                        positional.push(vec![Value::literal(text)]);
+                        continue;
+                    };
+                    let values = match (param.switch, value) {
+                        (_, Some(values)) => values.clone(),
+                        (true, None) => vec![Value::literal("True")],
+                        (false, None) => match elements.get(at) {
+                            Some(Element::Arg(values)) => {
+                                at += 1;
+                                values.clone()
+                            }
+                            _ => {
+                                clean = false;
+                                Vec::new()
+                            }
+                        },
+                    };
+                    params.push((param.name.clone(), values));
+                }
+            }
+        }
+        let mut rest = Vec::new();
+        let named: Vec<String> = params.iter().map(|(name, _)| name.clone()).collect();
+        let mut free = self.params.iter().filter(|param| !param.switch && !named.contains(&param.name));
+        for values in positional {
+            match free.next() {
+                Some(param) => params.push((param.name.clone(), values)),
+                None => rest.extend(values),
+            }
+        }
+        for param in &self.params {
+            if !params.iter().any(|(name, _)| *name == param.name) {
+                let values = match &param.default {
+                    Some(text) => default(text),
+                    None if param.switch => vec![Value::literal("False")],
+                    None => vec![Value::literal("")],
+                };
+                params.push((param.name.clone(), values));
+            }
+        }
+        Binding { params, rest, clean }
+    }
+
+    fn param_named(&self, typed: &str) -> Option<&Param> {
+        if typed.is_empty() {
+            return None;
+        }
+        self.params
+            .iter()
+            .find(|param| param.name == typed)
+            .or_else(|| self.params.iter().find(|param| param.name.starts_with(typed)))
+    }
+}
