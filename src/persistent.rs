@@ -93,9 +93,11 @@ pub fn pwsh_states(name: &str, fresh: &PwshState) -> Known {
     with_store(|store| store.known(name, &fresh)).unwrap_or(Known { states: fresh, overflowed: true })
 }
 
-/// Records what an allowed call of PowerShell shell `name` may have left: `states`, those in
-/// the same place merged, capped as bash states are (a variable with more than
-/// [`crate::powershell::MAX_VALUES`] values overflows the shell too).
+/// Records what an allowed call of PowerShell shell `name` may have left: `states`, folded where
+/// they are in the same place ([`PwshState::fold`]: a function or alias only one defines is kept
+/// as maybe-defined, so a shell that defines one per call does not double its states each time),
+/// capped as bash states are (a variable with more than [`crate::powershell::MAX_VALUES`] values
+/// overflows the shell too).
 pub fn record_pwsh(name: &str, states: Vec<PwshState>, overflowed: bool) {
     let (kept, capped) = merge_capped_pwsh(states);
     let known = Known { states: States::PowerShell(kept), overflowed: overflowed || capped };
@@ -106,8 +108,8 @@ fn merge_capped_pwsh(states: Vec<PwshState>) -> (Vec<PwshState>, bool) {
     let mut kept: Vec<PwshState> = Vec::new();
     let mut capped = false;
     for state in states {
-        match kept.iter_mut().find(|kept| kept.same_place(&state)) {
-            Some(kept) => capped |= !kept.merge(&state),
+        match kept.iter_mut().find_map(|kept| kept.fold(&state)) {
+            Some(within) => capped |= !within,
             None => kept.push(state),
         }
     }

@@ -52,7 +52,20 @@ pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<
     let invisible = NewTexts::invisible();
     let mut next = states.clone();
     let mut overflowed = known.overflowed;
+    // A stored state may stand for several that this command tells apart (a function one of
+    // them defined and another did not).
+    let mut walked = Vec::new();
     for state in &states {
+        match state.expand(&command) {
+            Some(expanded) => walked.extend(expanded),
+            None if powershell::names_guarded_location(&command) => return Some(Denial::ShellStateTooLarge),
+            None => {
+                overflowed = true;
+                walked.push(state.clone());
+            }
+        }
+    }
+    for state in &walked {
         match powershell::write_targets_from(&command, state) {
             Ok((targets, after, complete)) => {
                 if let Some(denial) = targets.iter().find_map(|target| judge_write(target, &invisible)) {
@@ -445,5 +458,39 @@ mod tests {
         assert!(overflowed, "function bodies count");
         persistent::drop_shell("bodies");
         persistent::drop_shell("values1");
+    }
+
+    #[test]
+    fn definitions_in_many_calls_fold_instead_of_doubling_the_states() {
+        let repo = Repo::new();
+        repo.change("feat").approve_design("feat");
+        let needs_spec = Some(Denial::PlanNeedsSpec.to_string());
+        assert_eq!(in_shell(&repo, "many-defs", "function Enter-Plans { Set-Location docs/superpowers/plans }"), None);
+        for n in 0..2 * persistent::MAX_STATES {
+            assert_eq!(in_shell(&repo, "many-defs", &format!("function Get-Helper{n} {{ 'helper {n}' }}")), None);
+            assert_eq!(in_shell(&repo, "many-defs", &format!("Set-Alias h{n} Get-Helper{n}")), None);
+        }
+        // Not overflowed: a read naming a guarded path passes, and the first function still runs.
+        assert_eq!(in_shell(&repo, "many-defs", "Get-Content docs/superpowers/plans/a.md"), None);
+        assert_eq!(in_shell(&repo, "many-defs", "Enter-Plans; Set-Content a.md x"), needs_spec);
+        assert_eq!(in_shell(&repo, "many-defs", "Set-Content a.md x; h3"), None);
+        persistent::drop_shell("many-defs");
+    }
+
+    #[test]
+    fn a_function_that_may_be_undefined_is_judged_both_ways() {
+        let repo = Repo::new();
+        repo.change("feat").approve_design("feat");
+        let only_approve = Some(Denial::ApprovalWrittenOnlyByApprove.to_string());
+        // The call defining it may not have run (or the shell was reset): the cmdlet may run.
+        let shadow =
+            ["function Set-Content { Write-Output skipped }", "Set-Content openspec/changes/feat/approval.md x"];
+        assert_eq!(after(&repo, "shadow", &shadow), only_approve);
+        // Within the call that defines it, the function runs instead of the cmdlet.
+        assert_eq!(in_shell(&repo, "shadow", &shadow.join("; ")), None);
+        let go = ["function go { Set-Location docs/superpowers/plans }", "function other { 1 }", "go; ni a.md"];
+        assert_eq!(after(&repo, "both", &go), Some(Denial::PlanNeedsSpec.to_string()));
+        persistent::drop_shell("shadow");
+        persistent::drop_shell("both");
     }
 }

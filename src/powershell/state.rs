@@ -3,7 +3,7 @@
 //! defined. A call is walked from each possible [`State`]; states in the same place (location,
 //! stack, definitions) fold into one whose variables take the values of both.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -25,8 +25,12 @@ pub struct Defined {
     pub functions: BTreeMap<String, Function>,
     /// The command each alias stands for; `None` when it is only known at run time.
     pub aliases: BTreeMap<String, Option<String>>,
-    /// An alias whose name is only known at run time was defined: any command may be one.
+    /// An alias or function whose name is only known at run time was defined: any command may
+    /// be one.
     pub any_alias: bool,
+    /// Names defined here that a state folded into this one did not define: there the name is
+    /// whatever it is without them. [`State::expand`] tells the two apart for a call that uses it.
+    pub maybe: BTreeSet<String>,
 }
 
 /// A function: its parameters in order and its body as typed (`param(…)` included); `None`
@@ -56,6 +60,11 @@ pub struct Binding {
     pub clean: bool,
 }
 
+/// The most states one stored state expands into for a call ([`State::expand`]).
+pub const MAX_EXPANDED: usize = 32;
+/// The most definitions whose bodies are scanned for the names a call may run.
+const MAX_NAMES_SCANNED: usize = 256;
+
 impl Defined {
     pub fn is_empty(&self) -> bool {
         self.functions.is_empty() && self.aliases.is_empty() && !self.any_alias
@@ -76,8 +85,87 @@ impl Defined {
             .sum();
         let aliases: usize =
             self.aliases.iter().map(|(name, target)| name.len() + target.as_ref().map_or(0, String::len) + 8).sum();
-        functions + aliases
+        let maybe: usize = self.maybe.iter().map(String::len).sum();
+        functions + aliases + maybe
     }
+
+    fn names(&self) -> BTreeSet<&String> {
+        self.functions.keys().chain(self.aliases.keys()).collect()
+    }
+
+    fn defines(&self, name: &str) -> bool {
+        self.functions.contains_key(name) || self.aliases.contains_key(name)
+    }
+
+    /// Can `other` fold into this: every name both define is defined the same (function and
+    /// alias alike)?
+    fn folds_with(&self, other: &Defined) -> bool {
+        self.names().into_iter().filter(|name| other.defines(name)).all(|name| {
+            self.functions.get(name) == other.functions.get(name) && self.aliases.get(name) == other.aliases.get(name)
+        })
+    }
+
+    /// Folds `other` (see [`Defined::folds_with`]): names only one of them defines become maybe.
+    fn fold(&mut self, other: &Defined) {
+        let only_one: Vec<String> = self
+            .names()
+            .into_iter()
+            .filter(|name| !other.defines(name))
+            .chain(other.names().into_iter().filter(|name| !self.defines(name)))
+            .cloned()
+            .collect();
+        for (name, function) in &other.functions {
+            self.functions.entry(name.clone()).or_insert_with(|| function.clone());
+        }
+        for (name, target) in &other.aliases {
+            self.aliases.entry(name.clone()).or_insert_with(|| target.clone());
+        }
+        self.maybe.extend(only_one);
+        self.maybe.extend(other.maybe.iter().cloned());
+        self.any_alias |= other.any_alias;
+    }
+
+    /// The maybe-names `command` may run: named in its text, or in the body or target of a
+    /// definition it may run, transitively (case folded, as PowerShell matches names). Past
+    /// [`MAX_NAMES_SCANNED`] definitions every maybe-name counts as run.
+    fn used_maybe(&self, command: &str) -> Vec<String> {
+        if self.maybe.is_empty() {
+            return Vec::new();
+        }
+        let names = self.names();
+        if names.len() > MAX_NAMES_SCANNED {
+            return self.maybe.iter().cloned().collect();
+        }
+        let mut unreached: Vec<&String> = names.into_iter().collect();
+        let mut reached: Vec<&String> = Vec::new();
+        // Each text is scanned once, for the names not reached before it.
+        let mut pending = vec![command.to_lowercase()];
+        while let Some(text) = pending.pop() {
+            let (now, rest): (Vec<&String>, Vec<&String>) =
+                unreached.into_iter().partition(|name| mentions(&text, name));
+            unreached = rest;
+            for name in now {
+                if let Some(body) = self.functions.get(name).and_then(|function| function.body.as_ref()) {
+                    pending.push(body.to_lowercase());
+                }
+                if let Some(Some(target)) = self.aliases.get(name) {
+                    pending.push(target.to_lowercase());
+                }
+                reached.push(name);
+            }
+        }
+        reached.into_iter().filter(|name| self.maybe.contains(*name)).cloned().collect()
+    }
+}
+
+/// Does `text` hold `name` as a whole command word (not inside a longer name)?
+fn mentions(text: &str, name: &str) -> bool {
+    let is_name_char = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '.');
+    text.match_indices(name).any(|(at, _)| {
+        let before = text.get(..at).and_then(|head| head.chars().next_back());
+        let after = text.get(at + name.len()..).and_then(|tail| tail.chars().next());
+        !before.is_some_and(is_name_char) && !after.is_some_and(is_name_char)
+    })
 }
 
 impl State {
@@ -97,17 +185,31 @@ impl State {
         self.base.as_os_str().len() + stack + vars + self.defined.weight()
     }
 
-    /// In the same location, with the same stack and definitions: only such states fold.
+    /// In the same location, with the same stack and definitions.
     pub fn same_place(&self, other: &State) -> bool {
         self.base == other.base
             && self.stack == other.stack
             && (Rc::ptr_eq(&self.defined, &other.defined) || self.defined == other.defined)
     }
 
-    /// Folds `other` (same place) into this one: a variable takes the values of both, or, set in
-    /// one only, may also be unset. Returns false when a variable had more than [`MAX_VALUES`]
-    /// values: it keeps the first ones.
-    pub fn merge(&mut self, other: &State) -> bool {
+    /// Folds `other` into this state when both are in the same location and stack and define
+    /// no name differently: a name only one defines is kept as maybe, a variable takes the
+    /// values of both (set in one only, it may also be unset). `None` when they do not fold;
+    /// `Some(false)` when a variable had more than [`MAX_VALUES`] values (the first are kept).
+    pub fn fold(&mut self, other: &State) -> Option<bool> {
+        if self.base != other.base || self.stack != other.stack {
+            return None;
+        }
+        if !(Rc::ptr_eq(&self.defined, &other.defined) || self.defined == other.defined) {
+            if !self.defined.folds_with(&other.defined) {
+                return None;
+            }
+            Rc::make_mut(&mut self.defined).fold(&other.defined);
+        }
+        Some(self.merge_vars(other))
+    }
+
+    fn merge_vars(&mut self, other: &State) -> bool {
         if self.vars == other.vars {
             return true;
         }
@@ -121,6 +223,31 @@ impl State {
             within &= self.add_values(&name, &theirs);
         }
         within
+    }
+
+    /// The states this one stands for that a call of `command` can tell apart: for each maybe-
+    /// name it may run, one with the name defined and one without. `None` past [`MAX_EXPANDED`].
+    pub fn expand(&self, command: &str) -> Option<Vec<State>> {
+        let used = self.defined.used_maybe(command);
+        if used.is_empty() {
+            return Some(vec![self.clone()]);
+        }
+        if used.len() >= usize::BITS as usize || 1usize << used.len() > MAX_EXPANDED {
+            return None;
+        }
+        let mut states = Vec::new();
+        for subset in 0..1usize << used.len() {
+            let mut defined = (*self.defined).clone();
+            for (at, name) in used.iter().enumerate() {
+                defined.maybe.remove(name);
+                if subset & (1 << at) != 0 {
+                    defined.functions.remove(name);
+                    defined.aliases.remove(name);
+                }
+            }
+            states.push(State { defined: Rc::new(defined), ..self.clone() });
+        }
+        Some(states)
     }
 
     /// Adds `values` to those variable `name` may hold (unset, when it had none here). Returns

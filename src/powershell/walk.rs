@@ -44,7 +44,8 @@ pub fn targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<S
         text_left: MAX_SCRIPT_BYTES,
         reached: Vec::new(),
         moved_in_block: false,
-        values_capped: false,
+        lost_states: false,
+        reached_bytes: 0,
         conditional: 0,
     };
     let mut scope = Scope::from_state(state);
@@ -53,12 +54,14 @@ pub fn targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<S
         return Err(Unscannable::TooManyTargets);
     }
     walker.reach(&scope);
-    Ok((walker.found, walker.reached, !walker.moved_in_block && !walker.values_capped))
+    Ok((walker.found, walker.reached, !walker.moved_in_block && !walker.lost_states))
 }
 
-/// The most distinct states one call records: one more than a persistent shell keeps, so a
-/// call past it overflows the shell.
-pub const MAX_REACHED: usize = crate::persistent::MAX_STATES + 1;
+/// The most distinct places one call records (the persistent store folds them and keeps at
+/// most [`crate::persistent::MAX_STATES`]); past it the list is incomplete.
+pub const MAX_REACHED: usize = 8 * crate::persistent::MAX_STATES;
+/// The most bytes the states one call records may hold when first reached.
+pub const MAX_REACHED_BYTES: usize = 2 * crate::persistent::MAX_SHELL_BYTES;
 
 /// How many aliases one command name is followed through (`Set-Alias a b; Set-Alias b sc`).
 const MAX_ALIAS_HOPS: usize = 8;
@@ -125,8 +128,11 @@ struct Walker {
     /// A script block left the shell's location elsewhere than it found it, or a command the
     /// walk could not name ran where functions or aliases could have moved it.
     moved_in_block: bool,
-    /// A variable of a reached state had more than [`words::MAX_VALUES`] values.
-    values_capped: bool,
+    /// A reached state could not be kept whole: past [`MAX_REACHED`] places or
+    /// [`MAX_REACHED_BYTES`], or a variable with more than [`words::MAX_VALUES`] values.
+    lost_states: bool,
+    /// Bytes the reached states held when they were first reached.
+    reached_bytes: usize,
     /// How many blocks (branches, loops, script blocks, function bodies) the walk is in: an
     /// assignment there may not run, so the variable keeps its earlier values too.
     conditional: usize,
@@ -301,17 +307,24 @@ fn joined(dir: &str, name: &str) -> String {
 
 impl Walker {
     /// Records the state the shell is in now, if `scope` is the shell's: folded into the state
-    /// already reached in the same place, if any.
+    /// already reached in the same place (location, stack, definitions), if any. Past
+    /// [`MAX_REACHED`] places or [`MAX_REACHED_BYTES`] the state is lost and the list incomplete.
     fn reach(&mut self, scope: &Scope) {
         if !scope.own {
             return;
         }
-        let full = self.reached.len() >= MAX_REACHED;
-        match self.reached.iter_mut().find(|kept| scope.is_at(kept)) {
-            Some(kept) => self.values_capped |= !kept.merge(&scope.state()),
-            None if !full => self.reached.push(scope.state()),
-            None => {}
+        let state = scope.state();
+        if let Some(kept) = self.reached.iter_mut().find(|kept| scope.is_at(kept)) {
+            self.lost_states |= kept.fold(&state) != Some(true);
+            return;
         }
+        let weight = state.weight();
+        if self.reached.len() >= MAX_REACHED || self.reached_bytes + weight > MAX_REACHED_BYTES {
+            self.lost_states = true;
+            return;
+        }
+        self.reached_bytes += weight;
+        self.reached.push(state);
     }
 
     /// Records that variable `key` of the shell changed: its new values join those of the state
@@ -322,7 +335,7 @@ impl Walker {
         }
         let values = scope.vars.get(key).map(Vec::as_slice).unwrap_or_default();
         match self.reached.iter_mut().find(|kept| scope.is_at(kept)) {
-            Some(kept) => self.values_capped |= !kept.add_values(key, values),
+            Some(kept) => self.lost_states |= !kept.add_values(key, values),
             None => self.reach(scope),
         }
     }
@@ -430,7 +443,9 @@ impl Walker {
     }
 
     fn define_function(&mut self, scope: &mut Scope, name: String, function: Function) {
-        Rc::make_mut(&mut scope.defined).functions.insert(name, function);
+        let defined = Rc::make_mut(&mut scope.defined);
+        defined.maybe.remove(&name);
+        defined.functions.insert(name, function);
         self.reach(scope);
     }
 
@@ -440,7 +455,9 @@ impl Walker {
             defined.any_alias = true;
         } else {
             let target = target.filter(|target| !target.dynamic).map(|target| target.text.trim().to_string());
-            defined.aliases.insert(name.text.trim().to_lowercase(), target);
+            let name = name.text.trim().to_lowercase();
+            defined.maybe.remove(&name);
+            defined.aliases.insert(name, target);
         }
         self.reach(scope);
     }
