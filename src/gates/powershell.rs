@@ -493,4 +493,19 @@ mod tests {
         persistent::drop_shell("shadow");
         persistent::drop_shell("both");
     }
+
+    #[test]
+    fn one_call_defining_many_functions_or_recursing_stays_within_the_caps() {
+        let repo = Repo::new();
+        repo.change("feat").approve_design("feat");
+        let helpers: String = (0..300).map(|n| format!("function Get-H{n} {{ {n} }}\n")).collect();
+        assert_eq!(after(&repo, "defs", &[&helpers, "Get-Content docs/superpowers/plans/a.md"]), None);
+        let recursive = "function Walk-Tree($d) { if ($d) { Walk-Tree $d } }";
+        assert_eq!(after(&repo, "recursive", &[recursive, "Walk-Tree src; Get-Content approval.md"]), None);
+        let writes = "function Walk-Tree($d) { if ($d) { Walk-Tree $d }; ni $d }";
+        let call = "Walk-Tree openspec/changes/feat/approval.md";
+        assert_eq!(after(&repo, "recursive", &[writes, call]), Some(Denial::ApprovalWrittenOnlyByApprove.to_string()));
+        persistent::drop_shell("defs");
+        persistent::drop_shell("recursive");
+    }
 }

@@ -62,8 +62,6 @@ pub struct Binding {
 
 /// The most states one stored state expands into for a call ([`State::expand`]).
 pub const MAX_EXPANDED: usize = 32;
-/// The most definitions whose bodies are scanned for the names a call may run.
-const MAX_NAMES_SCANNED: usize = 256;
 
 impl Defined {
     pub fn is_empty(&self) -> bool {
@@ -125,25 +123,35 @@ impl Defined {
         self.any_alias |= other.any_alias;
     }
 
-    /// The maybe-names `command` may run: named in its text, or in the body or target of a
-    /// definition it may run, transitively (case folded, as PowerShell matches names). Past
-    /// [`MAX_NAMES_SCANNED`] definitions every maybe-name counts as run.
+    /// The maybe-names `command` may run: named as a command word in its text, or in the body
+    /// or target of a definition it may run, transitively (case folded, as PowerShell matches
+    /// names). Each text is cut into words once.
     fn used_maybe(&self, command: &str) -> Vec<String> {
         if self.maybe.is_empty() {
             return Vec::new();
         }
         let names = self.names();
-        if names.len() > MAX_NAMES_SCANNED {
-            return self.maybe.iter().cloned().collect();
+        // Names made of word characters are looked up by word; the others by search.
+        let (mut plain, mut odd): (BTreeSet<&String>, Vec<&String>) = (BTreeSet::new(), Vec::new());
+        for name in names {
+            if name.chars().all(is_name_char) {
+                plain.insert(name);
+            } else {
+                odd.push(name);
+            }
         }
-        let mut unreached: Vec<&String> = names.into_iter().collect();
         let mut reached: Vec<&String> = Vec::new();
-        // Each text is scanned once, for the names not reached before it.
         let mut pending = vec![command.to_lowercase()];
         while let Some(text) = pending.pop() {
-            let (now, rest): (Vec<&String>, Vec<&String>) =
-                unreached.into_iter().partition(|name| mentions(&text, name));
-            unreached = rest;
+            let mut now: Vec<&String> = Vec::new();
+            for word in text.split(|c: char| !is_name_char(c)).filter(|word| !word.is_empty()) {
+                if let Some(name) = plain.take(&word.to_string()) {
+                    now.push(name);
+                }
+            }
+            let (found, rest): (Vec<&String>, Vec<&String>) = odd.into_iter().partition(|name| mentions(&text, name));
+            odd = rest;
+            now.extend(found);
             for name in now {
                 if let Some(body) = self.functions.get(name).and_then(|function| function.body.as_ref()) {
                     pending.push(body.to_lowercase());
@@ -158,9 +166,12 @@ impl Defined {
     }
 }
 
+fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '-' | '_' | '.')
+}
+
 /// Does `text` hold `name` as a whole command word (not inside a longer name)?
 fn mentions(text: &str, name: &str) -> bool {
-    let is_name_char = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '.');
     text.match_indices(name).any(|(at, _)| {
         let before = text.get(..at).and_then(|head| head.chars().next_back());
         let after = text.get(at + name.len()..).and_then(|tail| tail.chars().next());
@@ -190,6 +201,15 @@ impl State {
         self.base == other.base
             && self.stack == other.stack
             && (Rc::ptr_eq(&self.defined, &other.defined) || self.defined == other.defined)
+    }
+
+    /// Whether [`State::fold`] folds `other` into this state.
+    pub fn folds_with(&self, other: &State) -> bool {
+        self.base == other.base
+            && self.stack == other.stack
+            && (Rc::ptr_eq(&self.defined, &other.defined)
+                || self.defined == other.defined
+                || self.defined.folds_with(&other.defined))
     }
 
     /// Folds `other` into this state when both are in the same location and stack and define

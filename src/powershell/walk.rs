@@ -46,6 +46,8 @@ pub fn targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<S
         moved_in_block: false,
         lost_states: false,
         reached_bytes: 0,
+        last_place: None,
+        calling: Vec::new(),
         conditional: 0,
     };
     let mut scope = Scope::from_state(state);
@@ -133,6 +135,10 @@ struct Walker {
     lost_states: bool,
     /// Bytes the reached states held when they were first reached.
     reached_bytes: usize,
+    /// The reached state the shell's definitions last folded into, and those definitions.
+    last_place: Option<(Rc<Defined>, usize)>,
+    /// The functions being called, innermost last: a recursive call is not walked again.
+    calling: Vec<String>,
     /// How many blocks (branches, loops, script blocks, function bodies) the walk is in: an
     /// assignment there may not run, so the variable keeps its earlier values too.
     conditional: usize,
@@ -306,16 +312,21 @@ fn joined(dir: &str, name: &str) -> String {
 }
 
 impl Walker {
-    /// Records the state the shell is in now, if `scope` is the shell's: folded into the state
-    /// already reached in the same place (location, stack, definitions), if any. Past
-    /// [`MAX_REACHED`] places or [`MAX_REACHED_BYTES`] the state is lost and the list incomplete.
+    /// Records the state the shell is in now, if `scope` is the shell's: folded into a state
+    /// already reached in the same location (see [`State::fold`]), if any. Past [`MAX_REACHED`]
+    /// places or [`MAX_REACHED_BYTES`] the state is lost and the list incomplete.
     fn reach(&mut self, scope: &Scope) {
         if !scope.own {
             return;
         }
         let state = scope.state();
-        if let Some(kept) = self.reached.iter_mut().find(|kept| scope.is_at(kept)) {
-            self.lost_states |= kept.fold(&state) != Some(true);
+        let exact = self.reached.iter().position(|kept| scope.is_at(kept));
+        let folded = exact.or_else(|| self.reached.iter().position(|kept| kept.folds_with(&state)));
+        if let Some(at) = folded {
+            if let Some(kept) = self.reached.get_mut(at) {
+                self.lost_states |= kept.fold(&state) != Some(true);
+            }
+            self.last_place = Some((scope.defined.clone(), at));
             return;
         }
         let weight = state.weight();
@@ -324,6 +335,7 @@ impl Walker {
             return;
         }
         self.reached_bytes += weight;
+        self.last_place = Some((scope.defined.clone(), self.reached.len()));
         self.reached.push(state);
     }
 
@@ -334,7 +346,12 @@ impl Walker {
             return;
         }
         let values = scope.vars.get(key).map(Vec::as_slice).unwrap_or_default();
-        match self.reached.iter_mut().find(|kept| scope.is_at(kept)) {
+        let last =
+            self.last_place.as_ref().filter(|(defined, _)| Rc::ptr_eq(defined, &scope.defined)).map(|(_, at)| *at);
+        let place = last
+            .filter(|&at| self.reached.get(at).is_some_and(|kept| kept.base == scope.base && kept.stack == scope.stack))
+            .or_else(|| self.reached.iter().position(|kept| scope.is_at(kept)));
+        match place.and_then(|at| self.reached.get_mut(at)) {
             Some(kept) => self.lost_states |= !kept.add_values(key, values),
             None => self.reach(scope),
         }
@@ -826,8 +843,23 @@ impl Walker {
                 }
             }
         }
-        match defined.functions.get(&function_key(resolved)) {
-            Some(function) => self.call(function, elements, walk, scope, piped),
+        let key = function_key(resolved);
+        match defined.functions.get(&key) {
+            // A function calling itself: its body is being walked already; where the recursion
+            // leaves the shell is unknown.
+            Some(_) if self.calling.contains(&key) => {
+                self.unknown(elements, scope);
+                if scope.own {
+                    self.moved_in_block = true;
+                }
+                Ok(None)
+            }
+            Some(function) => {
+                self.calling.push(key);
+                let result = self.call(function, elements, walk, scope, piped);
+                self.calling.pop();
+                result
+            }
             None => self.run_command(resolved, elements, walk, scope, piped),
         }
     }
