@@ -287,6 +287,8 @@ pub enum Kind {
     StartProcess,
     /// `Set-Alias`, `New-Alias`: defines an alias.
     SetAlias,
+    /// `Remove-Alias`: removes an alias.
+    RemoveAlias,
     /// `Set-Variable`, `New-Variable`: sets a variable.
     SetVariable,
     /// `Set-Item`: an item of the `alias:`, `function:`, `variable:`, `env:` drives, else unknown.
@@ -373,6 +375,7 @@ pub fn lookup(cmdlet: &str) -> Option<(&'static Spec, Kind)> {
         "invoke-expression" => (&INVOKE_EXPRESSION, InvokeExpression),
         "start-process" => (&START_PROCESS, StartProcess),
         "set-alias" | "new-alias" => (&ALIAS, SetAlias),
+        "remove-alias" => (&ALIAS, RemoveAlias),
         "set-variable" | "new-variable" => (&VARIABLE, SetVariable),
         "set-item" => (&SET_ITEM, SetItem),
         "export-modulemember" => (&UNKNOWN, ReadOnly),

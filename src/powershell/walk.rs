@@ -989,7 +989,13 @@ impl Walker {
         };
         match kind {
             Kind::WritesPaths if !whatif => {
+                if cmdlet == "remove-item" {
+                    let removed: Vec<String> = sources(bound).into_iter().map(|(path, _)| path).collect();
+                    self.undefine(scope, &removed);
+                }
                 let mut written = sources(bound);
+                // `alias:w`, `function:f`: no file.
+                written.retain(|(path, _)| drive_item(path).is_none());
                 for param in ["filepath", "outputmodule"] {
                     written.extend(bound.values(param).iter().map(|v| (v.text.clone(), false)));
                 }
@@ -1124,6 +1130,16 @@ impl Walker {
                     self.define_alias(scope, &name, target.as_ref());
                 }
             }
+            Kind::RemoveAlias if !whatif => {
+                let names: Vec<String> =
+                    bound.values("name").iter().map(|name| format!("alias:{}", name.text)).collect();
+                self.undefine(scope, &names);
+            }
+            Kind::ReadOnly if cmdlet == "import-alias" => {
+                // Aliases from a file: any command may now be one.
+                Rc::make_mut(&mut scope.defined).any_alias = true;
+                self.reach(scope);
+            }
             Kind::SetVariable if !whatif => {
                 let values: Vec<Value> = bound.values("value").into_iter().cloned().collect();
                 for name in bound.values("name").into_iter().filter(|name| !name.dynamic).cloned().collect::<Vec<_>>() {
@@ -1165,6 +1181,30 @@ impl Walker {
             _ => {}
         }
         Ok(None)
+    }
+
+    /// `Remove-Item alias:w`, `Remove-Item function:f`, `Remove-Alias w`: the name is the
+    /// command it was before. In a block that may not run, it may also still be defined, and a
+    /// function or alias left defined by the walk could move the location where it is called.
+    fn undefine(&mut self, scope: &mut Scope, items: &[String]) {
+        let mut removed = false;
+        for item in items {
+            let Some((drive, name)) = drive_item(item) else { continue };
+            let name = name.to_lowercase();
+            let defined = Rc::make_mut(&mut scope.defined);
+            defined.maybe.remove(&name);
+            removed |= match drive {
+                Drive::Alias => defined.aliases.remove(&name).is_some(),
+                Drive::Function => defined.functions.remove(&function_key(&name)).is_some(),
+                Drive::Variable | Drive::Env => false,
+            };
+        }
+        if removed {
+            if self.conditional > 0 && scope.own {
+                self.moved_in_block = true;
+            }
+            self.reach(scope);
+        }
     }
 
     /// `Set-Item alias:w Set-Content`, `New-Item function:f -Value …`, `variable:p`, `env:X`: a
