@@ -3,9 +3,11 @@
 //! The guard cannot know which of a shell's earlier commands ran to the end, so a shell keeps a
 //! set of possible states: the fresh shell (a persistent shell is reset after a timeout or an
 //! exit), each state an allowed call started from (it may have failed at once), and each state
-//! it may have reached (after each `cd` of the shell itself, and at its end). States in the same
-//! directories are merged (a variable keeps the values of both). A refused call never ran and
-//! changes nothing.
+//! it may have reached (after each `cd` of the shell itself, and at its end; for PowerShell, after
+//! each change of its location, variables, functions or aliases). States in the same directories
+//! are merged (a variable keeps the values of both; PowerShell states that differ only in a
+//! function or alias one of them defined fold too, the name kept as maybe-defined). A refused call
+//! never ran and changes nothing.
 //!
 //! Memory is bounded: [`MAX_SHELLS`] shells (the least recently used is dropped, and its name
 //! remembered so it cannot come back fresh), [`MAX_STATES`] states and [`MAX_SHELL_BYTES`] per

@@ -275,3 +275,15 @@ fn states_fold_variables_and_definitions_and_expand_for_the_names_a_call_runs() 
     }
     assert!(wide.expand("g0; g1; g2; g3; g4; g5").is_none());
 }
+
+#[test]
+fn recording_states_over_large_variables_is_bounded() {
+    let fresh = State::fresh(Path::new("/repo"));
+    let big = format!("$v = '{}'\n", "x".repeat(40 << 10));
+    let (_, _, complete) = write_targets_from(&format!("{big}cd a; cd .."), &fresh).expect("scans");
+    assert!(complete);
+    let moves = "cd a; cd ..\n".repeat(300);
+    let (_, reached, complete) = write_targets_from(&format!("{big}{moves}"), &fresh).expect("scans");
+    assert!(!complete, "past the copy budget the list is incomplete");
+    assert!(reached.len() <= 2);
+}

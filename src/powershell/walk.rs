@@ -1,10 +1,14 @@
 //! The walk over a PowerShell syntax tree. Statements are read in order; `Set-Location`, `cd`,
-//! `Push-Location`, `Pop-Location` and assignments change the scope as they come; script blocks,
-//! sub-expressions and function bodies are walked where they stand (as if they ran). Each command
-//! is bound against the cmdlet table ([`super::cmdlets`]); a cmdlet the table does not know writes
-//! every guarded location its arguments name; a program is judged by the bash writer table.
-//! Nested scripts (`Invoke-Expression`, `pwsh -c`, `cmd /c`) are parsed again, at most
-//! [`MAX_SCRIPT_NESTING`] deep.
+//! `Push-Location`, `Pop-Location`, assignments, `Set-Variable`, `Set-Alias` and function
+//! definitions change the scope as they come (an assignment in a branch, loop or script block
+//! keeps the earlier values too); script blocks and sub-expressions are walked where they stand
+//! (as if they ran). A function body is walked where it is defined, apart (what it writes), and
+//! again where it is called, with its parameters bound. A command name is looked up as PowerShell
+//! does: an alias the line (or the shell) defined, then a function, then the cmdlet table
+//! ([`super::cmdlets`]); a cmdlet the table does not know writes every guarded location its
+//! arguments name; a program is judged by the bash writer table. Nested scripts
+//! (`Invoke-Expression`, `pwsh -c`, `cmd /c`) are parsed again, at most [`MAX_SCRIPT_NESTING`]
+//! deep.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -48,6 +52,7 @@ pub fn targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<S
         reached_bytes: 0,
         last_place: None,
         calling: Vec::new(),
+        copy_left: MAX_REACHED_COPY_BYTES,
         conditional: 0,
     };
     let mut scope = Scope::from_state(state);
@@ -64,6 +69,8 @@ pub fn targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<S
 pub const MAX_REACHED: usize = 8 * crate::persistent::MAX_STATES;
 /// The most bytes the states one call records may hold when first reached.
 pub const MAX_REACHED_BYTES: usize = 2 * crate::persistent::MAX_SHELL_BYTES;
+/// The most bytes of scope one call copies to record the states it reaches: 16 MiB.
+pub const MAX_REACHED_COPY_BYTES: usize = 16 << 20;
 
 /// How many aliases one command name is followed through (`Set-Alias a b; Set-Alias b sc`).
 const MAX_ALIAS_HOPS: usize = 8;
@@ -139,6 +146,8 @@ struct Walker {
     last_place: Option<(Rc<Defined>, usize)>,
     /// The functions being called, innermost last: a recursive call is not walked again.
     calling: Vec<String>,
+    /// Bytes of scope the reached states may still copy ([`MAX_REACHED_COPY_BYTES`]).
+    copy_left: usize,
     /// How many blocks (branches, loops, script blocks, function bodies) the walk is in: an
     /// assignment there may not run, so the variable keeps its earlier values too.
     conditional: usize,
@@ -183,6 +192,16 @@ enum Drive {
     Function,
     Variable,
     Env,
+}
+
+/// Roughly the bytes [`Scope::state`] copies: variables and locations (definitions are shared).
+fn scope_weight(scope: &Scope) -> usize {
+    let vars: usize = scope
+        .vars
+        .iter()
+        .map(|(name, values)| name.len() + values.iter().map(|v| v.text.len() + 8).sum::<usize>())
+        .sum();
+    scope.base.as_os_str().len() + scope.stack.iter().map(|dir| dir.as_os_str().len()).sum::<usize>() + vars + 64
 }
 
 /// `alias:w`, `Function:\f`, `variable:/p`, `env:X`: the drive and the item's name.
@@ -319,6 +338,13 @@ impl Walker {
         if !scope.own {
             return;
         }
+        // Each state reached costs a copy of the scope: bounded, so a long script of `cd`s over
+        // large variables stays linear.
+        let Some(left) = self.copy_left.checked_sub(scope_weight(scope)) else {
+            self.lost_states = true;
+            return;
+        };
+        self.copy_left = left;
         let state = scope.state();
         let exact = self.reached.iter().position(|kept| scope.is_at(kept));
         let folded = exact.or_else(|| self.reached.iter().position(|kept| kept.folds_with(&state)));
