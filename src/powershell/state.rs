@@ -55,6 +55,8 @@ pub struct Binding {
     pub params: Vec<(String, Vec<Value>)>,
     /// Arguments no parameter took (`$args`).
     pub rest: Vec<Value>,
+    /// Parameters the call left to their default: what a pipeline passes may bind to them.
+    pub defaulted: Vec<String>,
     /// Every argument went where PowerShell puts it: no unknown `-Name`, no parameter left
     /// without its value.
     pub clean: bool,
@@ -346,8 +348,10 @@ impl Function {
                 None => rest.extend(values),
             }
         }
+        let mut defaulted = Vec::new();
         for param in &self.params {
             if !params.iter().any(|(name, _)| *name == param.name) {
+                defaulted.push(param.name.clone());
                 let values = match &param.default {
                     Some(text) => default(text),
                     None if param.switch => vec![Value::literal("False")],
@@ -356,7 +360,7 @@ impl Function {
                 params.push((param.name.clone(), values));
             }
         }
-        Binding { params, rest, clean }
+        Binding { params, rest, defaulted, clean }
     }
 
     fn param_named(&self, typed: &str) -> Option<&Param> {

@@ -914,6 +914,14 @@ impl Walker {
             function.bind(elements, default)
         };
         let mut bound = binding.params;
+        if let Some(piped) = piped {
+            // Any parameter may take the pipeline's input (`ValueFromPipeline`).
+            for (name, values) in &mut bound {
+                if binding.defaulted.contains(name) {
+                    values.extend(piped.iter().cloned());
+                }
+            }
+        }
         bound.push(("args".to_string(), binding.rest));
         bound.push(("input".to_string(), piped.map(<[Value]>::to_vec).unwrap_or_default()));
         let mut earlier = Vec::new();
