@@ -172,6 +172,11 @@ fn is_name_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '-' | '_' | '.')
 }
 
+/// Roughly the bytes variables hold: names and every value.
+pub fn vars_weight(vars: &Vars) -> usize {
+    vars.iter().map(|(name, values)| name.len() + values.iter().map(|value| value.text.len() + 8).sum::<usize>()).sum()
+}
+
 /// Does `text` hold `name` as a whole command word (not inside a longer name)?
 fn mentions(text: &str, name: &str) -> bool {
     text.match_indices(name).any(|(at, _)| {
@@ -190,12 +195,7 @@ impl State {
     /// their values, function bodies and aliases.
     pub fn weight(&self) -> usize {
         let stack: usize = self.stack.iter().map(|dir| dir.as_os_str().len()).sum();
-        let vars: usize = self
-            .vars
-            .iter()
-            .map(|(name, values)| name.len() + values.iter().map(|value| value.text.len() + 8).sum::<usize>())
-            .sum();
-        self.base.as_os_str().len() + stack + vars + self.defined.weight()
+        self.base.as_os_str().len() + stack + vars_weight(&self.vars) + self.defined.weight()
     }
 
     /// In the same location, with the same stack and definitions.

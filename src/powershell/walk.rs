@@ -17,7 +17,7 @@ use std::rc::Rc;
 use tree_sitter::Node;
 
 use super::cmdlets::{self, Bound, Element, Kind};
-use super::state::{Defined, Function, Param, State};
+use super::state::{Defined, Function, Param, State, vars_weight};
 use super::words::{self, Context, Value, Vars};
 use super::{MAX_NODES, MAX_PARSE_CHECKS, MAX_SCRIPT_BYTES, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH};
 use super::{cmd, invocation, parse};
@@ -196,12 +196,8 @@ enum Drive {
 
 /// Roughly the bytes [`Scope::state`] copies: variables and locations (definitions are shared).
 fn scope_weight(scope: &Scope) -> usize {
-    let vars: usize = scope
-        .vars
-        .iter()
-        .map(|(name, values)| name.len() + values.iter().map(|v| v.text.len() + 8).sum::<usize>())
-        .sum();
-    scope.base.as_os_str().len() + scope.stack.iter().map(|dir| dir.as_os_str().len()).sum::<usize>() + vars + 64
+    let stack: usize = scope.stack.iter().map(|dir| dir.as_os_str().len()).sum();
+    scope.base.as_os_str().len() + stack + vars_weight(&scope.vars) + 64
 }
 
 /// `alias:w`, `Function:\f`, `variable:/p`, `env:X`: the drive and the item's name.
