@@ -486,6 +486,8 @@ mod tests {
         let shadow =
             ["function Set-Content { Write-Output skipped }", "Set-Content openspec/changes/feat/approval.md x"];
         assert_eq!(after(&repo, "shadow", &shadow), only_approve);
+        let by_value = [shadow[0], "$n = 'Set-Content'", "& $n openspec/changes/feat/approval.md x"];
+        assert_eq!(after(&repo, "shadow", &by_value), only_approve, "named through a variable");
         // Within the call that defines it, the function runs instead of the cmdlet.
         assert_eq!(in_shell(&repo, "shadow", &shadow.join("; ")), None);
         let go = ["function go { Set-Location docs/superpowers/plans }", "function other { 1 }", "go; ni a.md"];

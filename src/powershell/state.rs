@@ -125,10 +125,10 @@ impl Defined {
         self.any_alias |= other.any_alias;
     }
 
-    /// The maybe-names `command` may run: named as a command word in its text, or in the body
-    /// or target of a definition it may run, transitively (case folded, as PowerShell matches
+    /// The maybe-names `command` may run: named as a command word in its text or in a variable's
+    /// value, or in the body or target of a definition it may run, transitively (case folded, as PowerShell matches
     /// names). Each text is cut into words once.
-    fn used_maybe(&self, command: &str) -> Vec<String> {
+    fn used_maybe<'v>(&self, command: &str, values: impl Iterator<Item = &'v str>) -> Vec<String> {
         if self.maybe.is_empty() {
             return Vec::new();
         }
@@ -144,6 +144,7 @@ impl Defined {
         }
         let mut reached: Vec<&String> = Vec::new();
         let mut pending = vec![command.to_lowercase()];
+        pending.extend(values.map(str::to_lowercase));
         while let Some(text) = pending.pop() {
             let mut now: Vec<&String> = Vec::new();
             for word in text.split(|c: char| !is_name_char(c)).filter(|word| !word.is_empty()) {
@@ -250,7 +251,9 @@ impl State {
     /// The states this one stands for that a call of `command` can tell apart: for each maybe-
     /// name it may run, one with the name defined and one without. `None` past [`MAX_EXPANDED`].
     pub fn expand(&self, command: &str) -> Option<Vec<State>> {
-        let used = self.defined.used_maybe(command);
+        // A variable's value may be run as a command name too (`& $name`).
+        let values = self.vars.values().flatten().map(|value| value.text.as_str());
+        let used = self.defined.used_maybe(command, values);
         if used.is_empty() {
             return Some(vec![self.clone()]);
         }

@@ -540,23 +540,26 @@ impl Walker {
             }
         }
         let name_node = node.child_by_field_name("command_name");
-        let mut name = None;
+        let mut names = Vec::new();
         if let Some(name_node) = name_node {
             if name_node.kind() == "command_name_expr" {
                 self.children(name_node, walk, scope, depth + 1)?;
                 let invoked = children(name_node).into_iter().find(|child| child.is_named());
                 if invoked.is_some_and(|child| child.kind() != "script_block_expression") {
-                    name = words::argument(walk.text(name_node), &self.context(scope))?.into_iter().next();
+                    names = words::argument(walk.text(name_node), &self.context(scope))?;
                 }
             } else {
-                name = Some(Value::literal(walk.text(name_node)));
+                names.push(Value::literal(walk.text(name_node)));
             }
         }
         let mut elements = Vec::new();
         if let Some(list) = node.child_by_field_name("command_elements") {
             self.elements(list, walk, scope, depth + 1, &mut elements)?;
         }
-        let Some(name) = name else { return Ok(None) };
+        if names.len() > 1 {
+            return self.any_of(&names, &elements, walk, scope);
+        }
+        let Some(name) = names.into_iter().next() else { return Ok(None) };
         if name.dynamic {
             self.unknown(&elements, scope);
             // It may have been one of the shell's functions or aliases, which may move it.
@@ -566,6 +569,27 @@ impl Walker {
             return Ok(None);
         }
         self.run(&name.text, &elements, walk, scope, piped)
+    }
+
+    /// `& $name` where `$name` may hold several commands: each known one runs apart (what it
+    /// writes, from here), the arguments are judged as an unknown command's, and where the shell
+    /// is afterwards is no longer known.
+    fn any_of(
+        &mut self,
+        names: &[Value],
+        elements: &[Element],
+        walk: &Walk,
+        scope: &mut Scope,
+    ) -> Result<Option<Vec<Value>>, Unscannable> {
+        for name in names.iter().filter(|name| !name.dynamic) {
+            let mut apart = Scope { own: false, ..scope.clone() };
+            self.run(&name.text, elements, walk, &mut apart, None)?;
+        }
+        self.unknown(elements, scope);
+        if scope.own {
+            self.moved_in_block = true;
+        }
+        Ok(None)
     }
 
     /// A command's arguments: words separated by blanks, `-Param` and `-Param:value`; the code
