@@ -396,12 +396,15 @@ mod tests {
         let show = "function Show-Plan($file) { Get-Content $file | Select-String Spec }";
         assert_eq!(after(&repo, "f8", &[show, "Show-Plan docs/superpowers/plans/a.md"]), None);
         assert_eq!(after(&repo, "f9", &[save, "Save-Note src/notes.md x"]), None);
+        let maybe =
+            "if (-not (Get-Command go -ErrorAction Ignore)) { function go { Set-Location docs/superpowers/plans } }";
+        assert_eq!(after(&repo, "f11", &[maybe, "go; Set-Content a.md x"]), needs_spec);
         // Defining a function that moves the location no longer overflows the shell.
         assert_eq!(after(&repo, "f10", &[go, "Get-Content docs/superpowers/plans/a.md"]), None);
         // Elsewhere `go` is a program.
         assert_eq!(in_shell(&repo, "f-other", "go; Set-Content a.md x"), None);
         assert_eq!(pwsh(&repo, "go; Set-Content a.md x", None), None);
-        for n in 1..=10 {
+        for n in 1..=11 {
             persistent::drop_shell(&format!("f{n}"));
         }
         persistent::drop_shell("f-other");

@@ -213,6 +213,38 @@ fn drive_item(text: &str) -> Option<(Drive, &str)> {
     Some((drive, name.trim_start_matches(['/', '\\'])))
 }
 
+/// A definition in a block that may not run leaves its name maybe-defined; one outside makes it
+/// sure.
+fn set_maybe(defined: &mut Defined, name: &str, conditional: bool) {
+    if conditional {
+        defined.maybe.insert(name.to_string());
+    } else {
+        defined.maybe.remove(name);
+    }
+}
+
+/// The maybe-defined names running `name` goes through: it, the aliases it leads to, the
+/// function it ends at.
+fn uncertain_names(defined: &Defined, name: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    if defined.maybe.is_empty() {
+        return names;
+    }
+    let mut current = name.to_string();
+    for _ in 0..=MAX_ALIAS_HOPS {
+        for key in [current.to_lowercase(), function_key(&current)] {
+            if defined.maybe.contains(&key) && !names.contains(&key) {
+                names.push(key);
+            }
+        }
+        match defined.aliases.get(&current.to_lowercase()) {
+            Some(Some(target)) => current = target.clone(),
+            _ => break,
+        }
+    }
+    names
+}
+
 /// A function's name as the walk keys it: lower case, without `global:`, `script:`, ….
 fn function_key(name: &str) -> String {
     words::variable_key(name.trim())
@@ -482,8 +514,9 @@ impl Walker {
     }
 
     fn define_function(&mut self, scope: &mut Scope, name: String, function: Function) {
+        let conditional = self.conditional > 0;
         let defined = Rc::make_mut(&mut scope.defined);
-        defined.maybe.remove(&name);
+        set_maybe(defined, &name, conditional);
         defined.functions.insert(name, function);
         self.reach(scope);
     }
@@ -495,7 +528,7 @@ impl Walker {
         } else {
             let target = target.filter(|target| !target.dynamic).map(|target| target.text.trim().to_string());
             let name = name.text.trim().to_lowercase();
-            defined.maybe.remove(&name);
+            set_maybe(defined, &name, self.conditional > 0);
             defined.aliases.insert(name, target);
         }
         self.reach(scope);
@@ -869,6 +902,37 @@ impl Walker {
         if scope.defined.is_empty() {
             return self.run_command(name, elements, walk, scope, piped);
         }
+        let uncertain = uncertain_names(&scope.defined, name);
+        if uncertain.is_empty() {
+            return self.run_defined(name, elements, walk, scope, piped);
+        }
+        // Defined in a block that may not have run: the name as it is without them runs too, apart
+        // (what it writes from here); if the two leave the shell in different places, where it is
+        // afterwards is no longer known.
+        let mut without = (*scope.defined).clone();
+        for name in &uncertain {
+            without.aliases.remove(name);
+            without.functions.remove(name);
+            without.maybe.remove(name);
+        }
+        let mut apart = Scope { own: false, defined: Rc::new(without), ..scope.clone() };
+        self.run(name, elements, walk, &mut apart, piped)?;
+        let result = self.run_defined(name, elements, walk, scope, piped);
+        if scope.own && (apart.base != scope.base || apart.stack != scope.stack) {
+            self.moved_in_block = true;
+        }
+        result
+    }
+
+    /// [`Walker::run`] with the shell's aliases and functions taken as defined.
+    fn run_defined(
+        &mut self,
+        name: &str,
+        elements: &[Element],
+        walk: &Walk,
+        scope: &mut Scope,
+        piped: Option<&[Value]>,
+    ) -> Result<Option<Vec<Value>>, Unscannable> {
         let defined = scope.defined.clone();
         if defined.any_alias {
             // Any name may be an alias of anything.
