@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { describe, test } from 'node:test'
 
-import { checkGuard } from '../index.js'
+import { checkGuard, dropShell } from '../index.js'
 import { makeRepo, planText } from './helpers/repo.mjs'
 
 const BLOCKED = 'BLOCKED [approval-gates]: '
@@ -101,3 +101,78 @@ describe('pwsh: the gates on real repositories', () => {
     )
   })
 })
+
+describe('pwsh: a persistent shell keeps its variables, aliases and functions (options.shell)', () => {
+  const repo = makeRepo().change('c').write('docs/superpowers/plans/x.md', planText('c'))
+  const inShell = (shell, command) => checkGuard(pwsh(command), repo.root, { shell })
+  /** Runs `calls` in a new shell and returns the last verdict; the earlier calls must pass. */
+  const after = (shell, ...calls) => {
+    dropShell(shell)
+    const last = calls.pop()
+    for (const command of calls) assert.equal(inShell(shell, command), null, command)
+    const verdict = inShell(shell, last)
+    dropShell(shell)
+    return verdict
+  }
+
+  test('a variable set in one call is a guarded path in the next: refused with its gate', () => {
+    assert.equal(after('js-v1', "$p = 'docs/superpowers/plans/a.md'", 'Set-Content $p x'), NEEDS_SPEC)
+    assert.equal(after('js-v2', "$global:a = 'openspec\\changes\\c\\approval.md'", 'New-Item $a'), ONLY_APPROVE)
+    assert.equal(after('js-v3', "$env:PLANS = 'docs/superpowers/plans'", 'sc "$env:PLANS/a.md" x'), NEEDS_SPEC)
+    assert.equal(after('js-v4', 'Set-Variable -Name p -Value openspec/changes/c/approval.md', 'ni $p'), ONLY_APPROVE)
+    // Both values last: the first call may have stopped after either assignment.
+    assert.equal(after('js-v5', "$p = 'docs/superpowers/plans/a.md'; $p = 'notes.md'", 'sc $p x'), NEEDS_SPEC)
+  })
+
+  test('reading through a carried variable, or writing one that is not guarded, passes', () => {
+    assert.equal(after('js-r1', "$p = 'docs/superpowers/plans/x.md'", 'Get-Content $p; Select-String Spec $p'), null)
+    assert.equal(after('js-r2', "$p = 'src/notes.md'", 'Set-Content $p x'), null)
+    // Elsewhere the variable is unknown: one-shot and another shell behave as one-shot does.
+    assert.equal(checkGuard(pwsh('Set-Content $p x'), repo.root), null)
+    assert.equal(after('js-r3', 'Set-Content $p x'), null)
+  })
+
+  test('an alias defined in one call resolves to its cmdlet in the next', () => {
+    // (The shell may have been reset, where the alias is an unknown command judged on the guarded
+    // paths its arguments name: the plans folder is reached in two steps.)
+    const enter = ['Set-Alias Enter-Dir Set-Location', 'Enter-Dir docs; Enter-Dir superpowers/plans']
+    assert.equal(after('js-a1', ...enter, 'Set-Content a.md x'), NEEDS_SPEC)
+    assert.equal(after('js-a2', 'cd docs/superpowers', 'Set-Alias w Set-Content', 'w plans/a.md x'), NEEDS_SPEC)
+    assert.equal(after('js-a3', 'Set-Item alias:w New-Item', 'w openspec/changes/c/approval.md'), ONLY_APPROVE)
+    assert.equal(after('js-a4', 'Set-Alias Read-Note Get-Content', 'Read-Note openspec/changes/c/approval.md'), null)
+    assert.equal(after('js-a5', 'Set-Alias w Set-Content', 'w notes.md x'), null)
+    assert.equal(checkGuard(pwsh('Enter-Dir docs; Enter-Dir superpowers/plans; Set-Content a.md x'), repo.root), null)
+  })
+
+  test('a function defined in one call runs its body where it is called in the next', () => {
+    const go = 'function go { Set-Location docs/superpowers/plans }'
+    assert.equal(after('js-f1', go, 'go; Set-Content a.md x'), NEEDS_SPEC)
+    const save = 'function Save-Note($Path, $Text) { Set-Content -Path $Path -Value $Text }'
+    assert.equal(after('js-f2', save, 'Save-Note openspec/changes/c/approval.md yes'), ONLY_APPROVE)
+    assert.equal(after('js-f3', save, 'Save-Note src/notes.md x'), null)
+    assert.equal(after('js-f4', 'function Show-Plan($f) { Get-Content $f }', 'Show-Plan docs/superpowers/plans/x.md'), null)
+    // One-shot, `go` is a program that writes nothing.
+    assert.equal(checkGuard(pwsh('go; Set-Content a.md x'), repo.root), null)
+  })
+
+  test('a refused call leaves no variable, alias or function; dropShell forgets them', () => {
+    const refused =
+      "$p = 'docs/superpowers/plans/a.md'; Set-Alias go Set-Location; function f { cd docs/superpowers/plans }; ni openspec/changes/c/approval.md"
+    assert.equal(inShell('js-gone', refused), ONLY_APPROVE)
+    assert.equal(inShell('js-gone', 'Set-Content $p x; f; Set-Content a.md x'), null)
+    dropShell('js-gone')
+    assert.equal(inShell('js-drop', "$p = 'docs/superpowers/plans/a.md'"), null)
+    assert.equal(dropShell('js-drop'), true)
+    assert.equal(inShell('js-drop', 'Set-Content $p x'), null)
+    dropShell('js-drop')
+  })
+
+  test('past the value cap the shell fails closed on commands naming guarded paths', () => {
+    const many = Array.from({ length: 70 }, (_, n) => `$p = 'n${n}.md'`).join('\n')
+    assert.equal(inShell('js-cap', many), null)
+    assert.match(inShell('js-cap', 'Get-Content docs/superpowers/plans/x.md') ?? '', /too many possible states/)
+    assert.equal(inShell('js-cap', 'Get-ChildItem; Set-Content $p x'), null)
+    dropShell('js-cap')
+  })
+})
+

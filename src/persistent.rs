@@ -3,9 +3,11 @@
 //! The guard cannot know which of a shell's earlier commands ran to the end, so a shell keeps a
 //! set of possible states: the fresh shell (a persistent shell is reset after a timeout or an
 //! exit), each state an allowed call started from (it may have failed at once), and each state
-//! it may have reached (after each `cd` of the shell itself, and at its end). States in the same
-//! directories are merged (a variable keeps the values of both). A refused call never ran and
-//! changes nothing.
+//! it may have reached (after each `cd` of the shell itself, and at its end; for PowerShell, after
+//! each change of its location, variables, functions or aliases). States in the same directories
+//! are merged (a variable keeps the values of both; PowerShell states that differ only in a
+//! function or alias one of them defined fold too, the name kept as maybe-defined). A refused call
+//! never ran and changes nothing.
 //!
 //! Memory is bounded: [`MAX_SHELLS`] shells (the least recently used is dropped, and its name
 //! remembered so it cannot come back fresh), [`MAX_STATES`] states and [`MAX_SHELL_BYTES`] per
@@ -14,7 +16,8 @@
 //! what it kept.
 //!
 //! The store is keyed by the caller's name for the shell and holds one kind of state per kind of
-//! shell ([`States`]): bash scopes, or PowerShell locations ([`crate::powershell::State`]). A
+//! shell ([`States`]): bash scopes, or PowerShell states ([`crate::powershell::State`]: locations,
+//! variables, functions, aliases). A
 //! name recorded with one kind and asked for with the other starts fresh and overflowed.
 
 use std::cell::RefCell;
@@ -28,7 +31,7 @@ use crate::shell::Scope;
 pub const MAX_SHELLS: usize = 64;
 /// The most possible states one shell keeps.
 pub const MAX_STATES: usize = 32;
-/// The most bytes (directories and variables) one shell's states may hold: 512 KiB.
+/// The most bytes (directories, variables, functions, aliases) one shell's states may hold: 512 KiB.
 pub const MAX_SHELL_BYTES: usize = 512 << 10;
 /// The most names of dropped shells remembered; past it every unknown name counts as dropped.
 const MAX_DROPPED_NAMES: usize = 4_096;
@@ -92,22 +95,36 @@ pub fn pwsh_states(name: &str, fresh: &PwshState) -> Known {
     with_store(|store| store.known(name, &fresh)).unwrap_or(Known { states: fresh, overflowed: true })
 }
 
-/// Records what an allowed call of PowerShell shell `name` may have left: `states`, without
-/// duplicates and capped as bash states are.
+/// Records what an allowed call of PowerShell shell `name` may have left: `states`, folded where
+/// they are in the same place ([`PwshState::fold`]: a function or alias only one defines is kept
+/// as maybe-defined, so a shell that defines one per call does not double its states each time),
+/// capped as bash states are (a variable with more than [`crate::powershell::MAX_VALUES`] values
+/// overflows the shell too).
 pub fn record_pwsh(name: &str, states: Vec<PwshState>, overflowed: bool) {
-    let mut kept: Vec<PwshState> = Vec::new();
-    for state in states {
-        if !kept.contains(&state) {
-            kept.push(state);
-        }
-    }
-    let mut capped = kept.len() > MAX_STATES;
-    kept.truncate(MAX_STATES);
-    while kept.iter().map(PwshState::weight).sum::<usize>() > MAX_SHELL_BYTES && kept.pop().is_some() {
-        capped = true;
-    }
+    let (kept, capped) = merge_capped_pwsh(states);
     let known = Known { states: States::PowerShell(kept), overflowed: overflowed || capped };
     with_store(|store| store.record(name, known));
+}
+
+fn merge_capped_pwsh(states: Vec<PwshState>) -> (Vec<PwshState>, bool) {
+    let mut kept: Vec<PwshState> = Vec::new();
+    let mut capped = false;
+    for state in states {
+        match kept.iter_mut().find_map(|kept| kept.fold(&state)) {
+            Some(within) => capped |= !within,
+            None => kept.push(state),
+        }
+    }
+    capped |= kept.len() > MAX_STATES;
+    kept.truncate(MAX_STATES);
+    let weight = |states: &[PwshState]| states.iter().map(PwshState::weight).sum::<usize>();
+    if weight(&kept) > MAX_SHELL_BYTES {
+        capped = true;
+        kept = kept.iter().map(PwshState::without_vars).collect();
+        kept.dedup();
+        while weight(&kept) > MAX_SHELL_BYTES && kept.pop().is_some() {}
+    }
+    (kept, capped)
 }
 
 /// Records what an allowed call of bash shell `name` may have left: `states`, merged and capped.

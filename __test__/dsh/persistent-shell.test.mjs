@@ -12,11 +12,11 @@ import { BLOCKED, openSession } from './helpers/session.mjs'
 
 const NEEDS_SPEC = `${BLOCKED}plan must carry **Spec:** pointing to openspec/changes/<id>`
 
-/** A `bash` with the given parameters that only reports what it would have run. */
-function registerBash(ctx, parameters) {
+/** A `bash` (or `pwsh`) with the given parameters that only reports what it would have run. */
+function registerBash(ctx, parameters, name = 'bash') {
   return ctx.tools.register(
     defineTool({
-      name: 'bash',
+      name,
       description: 'bash stand-in: reports the command instead of running it',
       parameters,
       output: { schema: { type: 'string' }, render: (_args, value) => [{ type: 'text', text: value }] },
@@ -75,5 +75,29 @@ describe('a persistent bash', () => {
     await s.call('bash', { command: 'cd docs/superpowers/plans' })
     assert.equal((await s.call('bash', { command: 'echo x > a.md' })).isError, false)
     assert.equal((await s.call('bash', { command: 'cd docs/superpowers/plans && echo x > a.md' })).isError, true)
+  })
+})
+
+describe('a persistent pwsh', () => {
+  const ONLY_APPROVE = `${BLOCKED}approval.md is written only by /approve`
+
+  test('a function, an alias and a variable from earlier calls are judged where they are used', async () => {
+    const s = await openSession()
+    registerBash(s.ctx, PERSISTENT, 'pwsh')
+    const run = (command) => s.call('pwsh', { command })
+    assert.equal((await run('function Enter-Plans { Set-Location docs/superpowers/plans }')).isError, false)
+    assert.equal((await run('Enter-Plans; Set-Content a.md x')).text, `Error: ${NEEDS_SPEC}`)
+    assert.equal((await run('Set-Alias Save-Text Set-Content')).isError, false)
+    assert.equal((await run("$target = 'openspec/changes/feat/approval.md'")).isError, false)
+    assert.equal((await run('Save-Text $target yes')).text, `Error: ${ONLY_APPROVE}`)
+    // Reading through them stays allowed.
+    assert.equal((await run('Get-Content $target; Get-FileHash $target')).isError, false)
+  })
+
+  test('a one-shot pwsh keeps none of it', async () => {
+    const s = await openSession()
+    registerBash(s.ctx, ONE_SHOT, 'pwsh')
+    await s.call('pwsh', { command: "$target = 'openspec/changes/feat/approval.md'" })
+    assert.equal((await s.call('pwsh', { command: 'Set-Content $target yes' })).isError, false)
   })
 })

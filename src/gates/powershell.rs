@@ -31,9 +31,9 @@ pub fn judge_command(command: &str, base: &Path) -> Option<Denial> {
     }
 }
 
-/// A call of persistent PowerShell `shell` (P-15): judged against every location its earlier
-/// calls may have left; an allowed call records the locations it may leave, a refused one
-/// changes nothing. Variables are not carried between calls.
+/// A call of persistent PowerShell `shell` (P-15): judged against every state its earlier calls
+/// may have left (locations, variables with every value, functions, aliases); an allowed call
+/// records the states it may leave, a refused one changes nothing.
 pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<Denial> {
     let command = args.string("command")?;
     let fresh = State::fresh(cwd);
@@ -52,7 +52,20 @@ pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<
     let invisible = NewTexts::invisible();
     let mut next = states.clone();
     let mut overflowed = known.overflowed;
+    // A stored state may stand for several that this command tells apart (a function one of
+    // them defined and another did not).
+    let mut walked = Vec::new();
     for state in &states {
+        match state.expand(&command) {
+            Some(expanded) => walked.extend(expanded),
+            None if powershell::names_guarded_location(&command) => return Some(Denial::ShellStateTooLarge),
+            None => {
+                overflowed = true;
+                walked.push(state.clone());
+            }
+        }
+    }
+    for state in &walked {
         match powershell::write_targets_from(&command, state) {
             Ok((targets, after, complete)) => {
                 if let Some(denial) = targets.iter().find_map(|target| judge_write(target, &invisible)) {
@@ -231,7 +244,7 @@ mod tests {
         }
         // A block that moves the location may run here or elsewhere: the shell fails closed.
         let overflow = Denial::ShellStateTooLarge.to_string();
-        for block in ["Start-Job { cd src }; cd docs", "function f { Set-Location src }", "& { cd src }"] {
+        for block in ["Start-Job { cd src }; cd docs", "& { cd src }"] {
             assert_eq!(in_shell(&repo, "block", block), None, "{block}");
             assert_eq!(in_shell(&repo, "block", "ni docs/superpowers/plans/x.md"), Some(overflow.clone()), "{block}");
             assert_eq!(in_shell(&repo, "block", "Set-Content notes.txt x"), None, "{block}");
@@ -267,5 +280,237 @@ mod tests {
         assert_eq!(in_shell(&repo, "huge", "ni docs/superpowers/plans/x.md"), Some(overflow));
         persistent::drop_shell("many");
         persistent::drop_shell("huge");
+    }
+
+    /// Runs `calls` in a new shell `name` and returns the verdict of the last one; every earlier
+    /// call must be allowed.
+    fn after(repo: &Repo, name: &str, calls: &[&str]) -> Option<String> {
+        persistent::drop_shell(name);
+        let (last, earlier) = calls.split_last().expect("at least one call");
+        for call in earlier {
+            assert_eq!(in_shell(repo, name, call), None, "{name}: {call}");
+        }
+        in_shell(repo, name, last)
+    }
+
+    #[test]
+    fn variables_last_between_calls_with_every_value() {
+        let repo = Repo::new();
+        repo.change("feat").approve_design("feat");
+        let needs_spec = Some(Denial::PlanNeedsSpec.to_string());
+        let only_approve = Some(Denial::ApprovalWrittenOnlyByApprove.to_string());
+        let plan = "$p = 'docs/superpowers/plans/a.md'";
+        assert_eq!(after(&repo, "v1", &[plan, "Set-Content $p x"]), needs_spec);
+        assert_eq!(after(&repo, "v2", &["$global:a = 'openspec/changes/feat/approval.md'", "ni $a"]), only_approve);
+        assert_eq!(after(&repo, "v3", &["$script:a = 'openspec\\changes\\feat'", "ni $a\\approval.md"]), only_approve);
+        assert_eq!(
+            after(&repo, "v4", &[r"$env:PLANS = 'docs\superpowers\plans'", r#"sc "$env:PLANS\a.md" x"#]),
+            needs_spec
+        );
+        assert_eq!(
+            after(&repo, "v5", &["Set-Variable -Name p -Value docs/superpowers/plans/a.md", "sc $p x"]),
+            needs_spec
+        );
+        assert_eq!(
+            after(&repo, "v6", &["$files = 'notes.md', 'openspec/changes/feat/approval.md'", "ni $files"]),
+            only_approve
+        );
+        // The call may have stopped after either assignment: both values last.
+        assert_eq!(after(&repo, "v7", &[&format!("{plan}; $p = 'notes.md'"), "sc $p x"]), needs_spec);
+        assert_eq!(after(&repo, "v8", &[plan, "$p = 'notes.md'", "sc $p x"]), needs_spec);
+        // A carried variable is relative to where it is used.
+        assert_eq!(after(&repo, "v9", &["$f = 'plans/a.md'", "cd docs/superpowers", "sc $f x"]), needs_spec);
+        // Reading through a carried variable, and writing a carried file that is not guarded.
+        assert_eq!(after(&repo, "v10", &[plan, "Get-Content $p; Select-String Spec $p; Get-FileHash $p"]), None);
+        assert_eq!(after(&repo, "v11", &["$p = 'src/notes.md'", "Set-Content $p x"]), None);
+        assert_eq!(after(&repo, "v12", &["$p = 'a.md'", "$p = 'b.md'", "Set-Content $p x; Remove-Item $p"]), None);
+        // Another shell and a one-shot call know nothing of it.
+        assert_eq!(in_shell(&repo, "v-other", "Set-Content $p x"), None);
+        assert_eq!(pwsh(&repo, "Set-Content $p x", None), None);
+        assert!(persistent::drop_shell("v1"));
+        assert_eq!(in_shell(&repo, "v1", "Set-Content $p x"), None, "dropped");
+        for n in 1..=12 {
+            persistent::drop_shell(&format!("v{n}"));
+        }
+        persistent::drop_shell("v-other");
+    }
+
+    #[test]
+    fn aliases_last_between_calls() {
+        let repo = Repo::new();
+        repo.change("feat").approve_design("feat");
+        let needs_spec = Some(Denial::PlanNeedsSpec.to_string());
+        let only_approve = Some(Denial::ApprovalWrittenOnlyByApprove.to_string());
+        // (The shell may have been reset, where `go` is a program: a guarded path it names is
+        // refused there, so the test reaches the plans folder in two steps.)
+        let go = ["Set-Alias go Set-Location", "go docs; go superpowers/plans", "Set-Content a.md x"];
+        assert_eq!(after(&repo, "a1", &go), needs_spec);
+        assert_eq!(
+            after(&repo, "a2", &["cd docs/superpowers", "Set-Alias w Set-Content", "w plans/a.md x"]),
+            needs_spec
+        );
+        assert_eq!(after(&repo, "a3", &["sal w New-Item", "w openspec/changes/feat/approval.md"]), only_approve);
+        assert_eq!(
+            after(&repo, "a4", &["Set-Item alias:w Out-File", "'x' | w openspec/changes/feat/approval.md"]),
+            only_approve
+        );
+        assert_eq!(after(&repo, "a5", &["Set-Alias w $cmd", "w openspec/changes/feat/approval.md"]), only_approve);
+        // An alias of a reading cmdlet reads; an alias of Set-Content writing elsewhere passes.
+        assert_eq!(
+            after(&repo, "a6", &["Set-Alias Read-Note Get-Content", "Read-Note openspec/changes/feat/approval.md"]),
+            None
+        );
+        assert_eq!(after(&repo, "a7", &["Set-Alias w Set-Content", "w notes.md x"]), None);
+        // Elsewhere the name is a program again.
+        assert_eq!(in_shell(&repo, "a-other", "go docs; go superpowers/plans; Set-Content a.md x"), None);
+        assert_eq!(pwsh(&repo, "w plans/a.md x", Some("docs/superpowers")), needs_spec, "one-shot: unknown program");
+        assert_eq!(pwsh(&repo, "go docs; go superpowers/plans; Set-Content a.md x", None), None);
+        for n in 1..=7 {
+            persistent::drop_shell(&format!("a{n}"));
+        }
+        persistent::drop_shell("a-other");
+    }
+
+    #[test]
+    fn functions_last_between_calls_and_run_where_they_are_called() {
+        let repo = Repo::new();
+        repo.change("feat").approve_design("feat");
+        let needs_spec = Some(Denial::PlanNeedsSpec.to_string());
+        let only_approve = Some(Denial::ApprovalWrittenOnlyByApprove.to_string());
+        let go = "function go { Set-Location docs/superpowers/plans }";
+        assert_eq!(after(&repo, "f1", &[go, "go; Set-Content a.md x"]), needs_spec);
+        assert_eq!(after(&repo, "f2", &[go, "go", "Set-Content a.md x"]), needs_spec);
+        let save = "function Save-Note([string]$Path, $Text) { Set-Content -Path $Path -Value $Text }";
+        assert_eq!(after(&repo, "f3", &[save, "Save-Note openspec/changes/feat/approval.md yes"]), only_approve);
+        assert_eq!(after(&repo, "f4", &[save, "Save-Note -Path plans/a.md -Text x"]), None);
+        assert_eq!(
+            after(&repo, "f5", &[save, "cd docs/superpowers", "Save-Note -Path plans/a.md -Text x"]),
+            needs_spec
+        );
+        assert_eq!(
+            after(&repo, "f6", &["function w { Set-Content @args }", "w openspec/changes/feat/approval.md x"]),
+            only_approve
+        );
+        assert_eq!(after(&repo, "f7", &["${function:go} = { cd docs/superpowers/plans }", "go; ni a.md"]), needs_spec);
+        // A function that only reads, and one that writes elsewhere.
+        let show = "function Show-Plan($file) { Get-Content $file | Select-String Spec }";
+        assert_eq!(after(&repo, "f8", &[show, "Show-Plan docs/superpowers/plans/a.md"]), None);
+        assert_eq!(after(&repo, "f9", &[save, "Save-Note src/notes.md x"]), None);
+        let maybe =
+            "if (-not (Get-Command go -ErrorAction Ignore)) { function go { Set-Location docs/superpowers/plans } }";
+        assert_eq!(after(&repo, "f11", &[maybe, "go; Set-Content a.md x"]), needs_spec);
+        // Defining a function that moves the location no longer overflows the shell.
+        assert_eq!(after(&repo, "f10", &[go, "Get-Content docs/superpowers/plans/a.md"]), None);
+        // Elsewhere `go` is a program.
+        assert_eq!(in_shell(&repo, "f-other", "go; Set-Content a.md x"), None);
+        assert_eq!(pwsh(&repo, "go; Set-Content a.md x", None), None);
+        for n in 1..=11 {
+            persistent::drop_shell(&format!("f{n}"));
+        }
+        persistent::drop_shell("f-other");
+    }
+
+    #[test]
+    fn a_refused_call_leaves_no_variable_alias_or_function() {
+        let repo = Repo::new();
+        repo.change("feat").approve_design("feat");
+        let refused = "$p = 'docs/superpowers/plans/a.md'; Set-Alias go Set-Location; \
+                       function f { Set-Location docs/superpowers/plans }; ni openspec/changes/feat/approval.md";
+        assert_eq!(in_shell(&repo, "gone", refused), Some(Denial::ApprovalWrittenOnlyByApprove.to_string()));
+        assert_eq!(in_shell(&repo, "gone", "Set-Content $p x"), None);
+        assert_eq!(in_shell(&repo, "gone", "f; Set-Content a.md x"), None);
+        assert_eq!(in_shell(&repo, "gone", "go src; Set-Content a.md x"), None);
+        persistent::drop_shell("gone");
+        // dropShell forgets all of it.
+        let kept = "$p = 'docs/superpowers/plans/a.md'; function f { Set-Location docs/superpowers/plans }";
+        assert_eq!(in_shell(&repo, "dropped", kept), None);
+        assert!(persistent::drop_shell("dropped"));
+        assert_eq!(in_shell(&repo, "dropped", "Set-Content $p x; f; Set-Content a.md x"), None);
+        persistent::drop_shell("dropped");
+    }
+
+    #[test]
+    fn a_persistent_pwsh_over_its_value_or_byte_cap_fails_closed_on_guarded_names() {
+        let repo = Repo::new();
+        let overflow = Some(Denial::ShellStateTooLarge.to_string());
+        // One value more per call: past MAX_VALUES the shell overflows.
+        for n in 0..=crate::powershell::MAX_VALUES {
+            assert_eq!(in_shell(&repo, "values", &format!("$p = 'n{n}.md'")), None);
+        }
+        assert_eq!(in_shell(&repo, "values", "Get-Content docs/superpowers/plans/a.md"), overflow);
+        assert_eq!(in_shell(&repo, "values", "Get-ChildItem; Set-Content $p x"), None);
+        persistent::drop_shell("values");
+        // In one call too.
+        let many: String = (0..=crate::powershell::MAX_VALUES).map(|n| format!("$p = 'n{n}.md'\n")).collect();
+        assert_eq!(after(&repo, "values1", &[&many, "ni approval.md"]), overflow);
+        // Bytes: variables and function bodies count toward MAX_SHELL_BYTES.
+        let chunk = "x".repeat(40 << 10);
+        for n in 0..(persistent::MAX_SHELL_BYTES / chunk.len() + 1) {
+            assert_eq!(in_shell(&repo, "bytes", &format!("$v{n} = '{chunk}'")), None, "{n}");
+        }
+        assert_eq!(in_shell(&repo, "bytes", "Get-Content docs/superpowers/plans/a.md"), overflow);
+        persistent::drop_shell("bytes");
+        let mut overflowed = false;
+        for n in 0..(persistent::MAX_SHELL_BYTES / chunk.len() + 1) {
+            assert_eq!(in_shell(&repo, "bodies", &format!("function f{n} {{ '{chunk}' }}")), None, "{n}");
+            if in_shell(&repo, "bodies", "Get-Content docs/superpowers/plans/a.md").is_some() {
+                overflowed = true;
+                break;
+            }
+        }
+        assert!(overflowed, "function bodies count");
+        persistent::drop_shell("bodies");
+        persistent::drop_shell("values1");
+    }
+
+    #[test]
+    fn definitions_in_many_calls_fold_instead_of_doubling_the_states() {
+        let repo = Repo::new();
+        repo.change("feat").approve_design("feat");
+        let needs_spec = Some(Denial::PlanNeedsSpec.to_string());
+        assert_eq!(in_shell(&repo, "many-defs", "function Enter-Plans { Set-Location docs/superpowers/plans }"), None);
+        for n in 0..2 * persistent::MAX_STATES {
+            assert_eq!(in_shell(&repo, "many-defs", &format!("function Get-Helper{n} {{ 'helper {n}' }}")), None);
+            assert_eq!(in_shell(&repo, "many-defs", &format!("Set-Alias h{n} Get-Helper{n}")), None);
+        }
+        // Not overflowed: a read naming a guarded path passes, and the first function still runs.
+        assert_eq!(in_shell(&repo, "many-defs", "Get-Content docs/superpowers/plans/a.md"), None);
+        assert_eq!(in_shell(&repo, "many-defs", "Enter-Plans; Set-Content a.md x"), needs_spec);
+        assert_eq!(in_shell(&repo, "many-defs", "Set-Content a.md x; h3"), None);
+        persistent::drop_shell("many-defs");
+    }
+
+    #[test]
+    fn a_function_that_may_be_undefined_is_judged_both_ways() {
+        let repo = Repo::new();
+        repo.change("feat").approve_design("feat");
+        let only_approve = Some(Denial::ApprovalWrittenOnlyByApprove.to_string());
+        // The call defining it may not have run (or the shell was reset): the cmdlet may run.
+        let shadow =
+            ["function Set-Content { Write-Output skipped }", "Set-Content openspec/changes/feat/approval.md x"];
+        assert_eq!(after(&repo, "shadow", &shadow), only_approve);
+        let by_value = [shadow[0], "$n = 'Set-Content'", "& $n openspec/changes/feat/approval.md x"];
+        assert_eq!(after(&repo, "shadow", &by_value), only_approve, "named through a variable");
+        // Within the call that defines it, the function runs instead of the cmdlet.
+        assert_eq!(in_shell(&repo, "shadow", &shadow.join("; ")), None);
+        let go = ["function go { Set-Location docs/superpowers/plans }", "function other { 1 }", "go; ni a.md"];
+        assert_eq!(after(&repo, "both", &go), Some(Denial::PlanNeedsSpec.to_string()));
+        persistent::drop_shell("shadow");
+        persistent::drop_shell("both");
+    }
+
+    #[test]
+    fn one_call_defining_many_functions_or_recursing_stays_within_the_caps() {
+        let repo = Repo::new();
+        repo.change("feat").approve_design("feat");
+        let helpers: String = (0..300).map(|n| format!("function Get-H{n} {{ {n} }}\n")).collect();
+        assert_eq!(after(&repo, "defs", &[&helpers, "Get-Content docs/superpowers/plans/a.md"]), None);
+        let recursive = "function Walk-Tree($d) { if ($d) { Walk-Tree $d } }";
+        assert_eq!(after(&repo, "recursive", &[recursive, "Walk-Tree src; Get-Content approval.md"]), None);
+        let writes = "function Walk-Tree($d) { if ($d) { Walk-Tree $d }; ni $d }";
+        let call = "Walk-Tree openspec/changes/feat/approval.md";
+        assert_eq!(after(&repo, "recursive", &[writes, call]), Some(Denial::ApprovalWrittenOnlyByApprove.to_string()));
+        persistent::drop_shell("defs");
+        persistent::drop_shell("recursive");
     }
 }

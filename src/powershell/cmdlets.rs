@@ -119,7 +119,14 @@ const TEE: Spec = Spec {
 };
 
 const NEW_ITEM: Spec = Spec {
-    params: &[("path", false), ("name", false), ("itemtype", false), ("value", false), ("force", true)],
+    params: &[
+        ("path", false),
+        ("name", false),
+        ("itemtype", false),
+        ("value", false),
+        ("force", true),
+        ("options", false),
+    ],
     aliases: &[("type", "itemtype"), ("target", "value")],
     positional: &["path"],
 };
@@ -215,6 +222,52 @@ const START_PROCESS: Spec = Spec {
     positional: &["filepath", "argumentlist"],
 };
 
+const ALIAS: Spec = Spec {
+    params: &[
+        ("name", false),
+        ("value", false),
+        ("description", false),
+        ("option", false),
+        ("scope", false),
+        ("passthru", true),
+        ("force", true),
+    ],
+    aliases: &[],
+    positional: &["name", "value"],
+};
+
+const VARIABLE: Spec = Spec {
+    params: &[
+        ("name", false),
+        ("value", false),
+        ("include", false),
+        ("exclude", false),
+        ("description", false),
+        ("option", false),
+        ("visibility", false),
+        ("scope", false),
+        ("passthru", true),
+        ("force", true),
+    ],
+    aliases: &[],
+    positional: &["name", "value"],
+};
+
+const SET_ITEM: Spec = Spec {
+    params: &[
+        ("path", false),
+        ("literalpath", false),
+        ("value", false),
+        ("filter", false),
+        ("include", false),
+        ("exclude", false),
+        ("force", true),
+        ("passthru", true),
+    ],
+    aliases: &LITERAL_PATH_ALIASES,
+    positional: &["path", "value"],
+};
+
 /// Parameters of cmdlets this table does not know: none by position.
 const UNKNOWN: Spec = Spec { params: &[], aliases: &[], positional: &[] };
 
@@ -232,6 +285,14 @@ pub enum Kind {
     PopLocation,
     InvokeExpression,
     StartProcess,
+    /// `Set-Alias`, `New-Alias`: defines an alias.
+    SetAlias,
+    /// `Remove-Alias`: removes an alias.
+    RemoveAlias,
+    /// `Set-Variable`, `New-Variable`: sets a variable.
+    SetVariable,
+    /// `Set-Item`: an item of the `alias:`, `function:`, `variable:`, `env:` drives, else unknown.
+    SetItem,
     /// Reads, lists, formats: writes nothing itself (script blocks it is given are walked).
     ReadOnly,
 }
@@ -288,6 +349,8 @@ pub fn canonical(name: &str) -> String {
         "si" => "set-item",
         "sp" => "set-itemproperty",
         "nv" => "new-variable",
+        "sal" => "set-alias",
+        "nal" => "new-alias",
         "sv" | "set" => "set-variable",
         _ => return lower,
     };
@@ -311,6 +374,10 @@ pub fn lookup(cmdlet: &str) -> Option<(&'static Spec, Kind)> {
         "pop-location" => (&LOCATION, PopLocation),
         "invoke-expression" => (&INVOKE_EXPRESSION, InvokeExpression),
         "start-process" => (&START_PROCESS, StartProcess),
+        "set-alias" | "new-alias" => (&ALIAS, SetAlias),
+        "remove-alias" => (&ALIAS, RemoveAlias),
+        "set-variable" | "new-variable" => (&VARIABLE, SetVariable),
+        "set-item" => (&SET_ITEM, SetItem),
         "export-modulemember" => (&UNKNOWN, ReadOnly),
         name if name.starts_with("export-") => (&EXPORT, WritesPaths),
         name if is_read_only(name) => (&UNKNOWN, ReadOnly),

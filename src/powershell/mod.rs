@@ -16,6 +16,7 @@ mod cmd;
 mod cmdlets;
 mod invocation;
 mod parse;
+mod state;
 mod walk;
 mod words;
 
@@ -24,7 +25,8 @@ use std::path::{Path, PathBuf};
 
 pub use crate::shell::Unscannable;
 pub use invocation::{decode_utf16_base64, invoked_script, is_powershell};
-pub use walk::State;
+pub use state::State;
+pub use words::MAX_VALUES;
 
 /// Commands longer than this are not parsed (1 MiB).
 pub const MAX_COMMAND_BYTES: usize = 1 << 20;

@@ -240,3 +240,53 @@ fn deeply_nested_text_costs_no_stack() {
     let shallow = run(format!("$p = {}'approval.md'{}; rm $p", "(".repeat(20), ")".repeat(20)));
     assert!(matches!(shallow, Ok(_) | Err(Unscannable::TooDeep)), "{shallow:?}");
 }
+
+#[test]
+fn states_fold_variables_and_definitions_and_expand_for_the_names_a_call_runs() {
+    let fresh = State::fresh(Path::new("/repo"));
+    let (_, reached, complete) =
+        write_targets_from("$p = 'a.md'; function f { 1 }; $p = 'b.md'", &fresh).expect("scans");
+    assert!(complete);
+    let mut folded = fresh.clone();
+    for state in &reached {
+        assert_eq!(folded.fold(state), Some(true));
+    }
+    let values: Vec<&str> = folded.vars["p"].iter().map(|value| value.text.as_str()).collect();
+    assert_eq!(values, ["$p", "a.md", "b.md"], "unset, then each value it was given");
+    assert!(folded.defined.maybe.contains("f"));
+    // A call that may run `f` is judged with it defined and without; one that cannot, once.
+    let expanded = folded.expand("f; ni x").expect("within the cap");
+    assert_eq!(expanded.len(), 2);
+    assert!(expanded.iter().any(|state| state.defined.functions.contains_key("f")));
+    assert!(expanded.iter().any(|state| !state.defined.functions.contains_key("f")));
+    assert_eq!(folded.expand("ni x").expect("within the cap").len(), 1);
+    let mut named = folded.clone();
+    named.vars.insert("n".to_string(), vec![words::Value::literal("F")]);
+    assert_eq!(named.expand("& $n").expect("within the cap").len(), 2, "a value may name it");
+    assert_eq!(folded.expand("ni x;(f)").expect("within the cap").len(), 2);
+    assert_eq!(folded.expand("ni f.md; Get-Help fx xf -f").expect("within the cap").len(), 1, "not a command word");
+    // A name defined differently does not fold; elsewhere nothing folds.
+    let (_, other, _) = write_targets_from("function f { 2 }", &fresh).expect("scans");
+    assert!(other.iter().all(|state| folded.clone().fold(state).is_none()));
+    assert!(folded.fold(&State::fresh(Path::new("/elsewhere"))).is_none());
+    // Too many maybe-names a call may run: no expansion.
+    let many: String = (0..6).map(|n| format!("function g{n} {{ {n} }}\n")).collect();
+    let (_, reached, _) = write_targets_from(&many, &fresh).expect("scans");
+    let mut wide = fresh.clone();
+    for state in &reached {
+        assert!(wide.fold(state).is_some());
+    }
+    assert!(wide.expand("g0; g1; g2; g3; g4; g5").is_none());
+}
+
+#[test]
+fn recording_states_over_large_variables_is_bounded() {
+    let fresh = State::fresh(Path::new("/repo"));
+    let big = format!("$v = '{}'\n", "x".repeat(40 << 10));
+    let (_, _, complete) = write_targets_from(&format!("{big}cd a; cd .."), &fresh).expect("scans");
+    assert!(complete);
+    let moves = "cd a; cd ..\n".repeat(300);
+    let (_, reached, complete) = write_targets_from(&format!("{big}{moves}"), &fresh).expect("scans");
+    assert!(!complete, "past the copy budget the list is incomplete");
+    assert!(reached.len() <= 2);
+}

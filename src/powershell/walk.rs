@@ -1,17 +1,23 @@
 //! The walk over a PowerShell syntax tree. Statements are read in order; `Set-Location`, `cd`,
-//! `Push-Location`, `Pop-Location` and assignments change the scope as they come; script blocks,
-//! sub-expressions and function bodies are walked where they stand (as if they ran). Each command
-//! is bound against the cmdlet table ([`super::cmdlets`]); a cmdlet the table does not know writes
-//! every guarded location its arguments name; a program is judged by the bash writer table.
-//! Nested scripts (`Invoke-Expression`, `pwsh -c`, `cmd /c`) are parsed again, at most
-//! [`MAX_SCRIPT_NESTING`] deep.
+//! `Push-Location`, `Pop-Location`, assignments, `Set-Variable`, `Set-Alias` and function
+//! definitions change the scope as they come (an assignment in a branch, loop or script block
+//! keeps the earlier values too); script blocks and sub-expressions are walked where they stand
+//! (as if they ran). A function body is walked where it is defined, apart (what it writes), and
+//! again where it is called, with its parameters bound. A command name is looked up as PowerShell
+//! does: an alias the line (or the shell) defined, then a function, then the cmdlet table
+//! ([`super::cmdlets`]); a cmdlet the table does not know writes every guarded location its
+//! arguments name; a program is judged by the bash writer table. Nested scripts
+//! (`Invoke-Expression`, `pwsh -c`, `cmd /c`) are parsed again, at most [`MAX_SCRIPT_NESTING`]
+//! deep.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use tree_sitter::Node;
 
 use super::cmdlets::{self, Bound, Element, Kind};
+use super::state::{Defined, Function, Param, State, vars_weight};
 use super::words::{self, Context, Value, Vars};
 use super::{MAX_NODES, MAX_PARSE_CHECKS, MAX_SCRIPT_BYTES, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH};
 use super::{cmd, invocation, parse};
@@ -23,12 +29,14 @@ pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> 
 }
 
 /// The files `command` writes when run by a shell in `state`, and the states it may leave that
-/// shell in: each one its own `Set-Location`/`Push-Location`/`Pop-Location` reached, and its end
-/// (not the start: the caller keeps that). Past [`MAX_REACHED`] distinct states the list stops
-/// growing, already longer than a persistent shell keeps. The third value is false when the
-/// list may miss where the shell is: a script block or function body moved the location, and
-/// the walk cannot tell whether it ran in this shell (`& {…}`, `ForEach-Object`) or elsewhere
-/// (`Start-Job`, a function never called), so later relative `cd`s may resolve elsewhere.
+/// shell in: after each change of the shell's own location, variables, functions or aliases
+/// (the call may stop at any statement), and its end (not the start: the caller keeps that).
+/// States in the same place fold (their variables take every value). Past [`MAX_REACHED`]
+/// distinct places the list stops growing, already longer than a persistent shell keeps. The
+/// third value is false when the list may miss where the shell is: a script block moved the
+/// location and the walk cannot tell whether it ran in this shell (`& {…}`, `ForEach-Object`) or
+/// elsewhere (`Start-Job`), a command whose name is only known at run time may have been a
+/// function or alias that moved it, or a variable had more values than are kept.
 pub fn targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<State>, bool), Unscannable> {
     let mut walker = Walker {
         found: Vec::new(),
@@ -40,42 +48,35 @@ pub fn targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<S
         text_left: MAX_SCRIPT_BYTES,
         reached: Vec::new(),
         moved_in_block: false,
+        lost_states: false,
+        reached_bytes: 0,
+        last_place: None,
+        calling: Vec::new(),
+        copy_left: MAX_REACHED_COPY_BYTES,
+        conditional: 0,
     };
-    let mut scope = Scope { own: true, ..state.clone().into_scope() };
+    let mut scope = Scope::from_state(state);
     walker.script(command, &mut scope, 0)?;
     if walker.too_many {
         return Err(Unscannable::TooManyTargets);
     }
     walker.reach(&scope);
-    Ok((walker.found, walker.reached, !walker.moved_in_block))
+    Ok((walker.found, walker.reached, !walker.moved_in_block && !walker.lost_states))
 }
 
-/// The most distinct states one call records: one more than a persistent shell keeps, so a
-/// call past it overflows the shell.
-pub const MAX_REACHED: usize = crate::persistent::MAX_STATES + 1;
+/// The most distinct places one call records (the persistent store folds them and keeps at
+/// most [`crate::persistent::MAX_STATES`]); past it the list is incomplete.
+pub const MAX_REACHED: usize = 8 * crate::persistent::MAX_STATES;
+/// The most bytes the states one call records may hold when first reached.
+pub const MAX_REACHED_BYTES: usize = 2 * crate::persistent::MAX_SHELL_BYTES;
+/// The most bytes of scope one call copies to record the states it reaches: 16 MiB.
+pub const MAX_REACHED_COPY_BYTES: usize = 16 << 20;
 
-/// Where a persistent PowerShell is between calls: its location and `Push-Location` stack.
-/// Variables are not carried (a later call reads them as unknown).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct State {
-    base: PathBuf,
-    stack: Vec<PathBuf>,
-}
+/// How many aliases one command name is followed through (`Set-Alias a b; Set-Alias b sc`).
+const MAX_ALIAS_HOPS: usize = 8;
 
-impl State {
-    pub fn fresh(base: &Path) -> State {
-        State { base: base.to_path_buf(), stack: Vec::new() }
-    }
-
-    /// Bytes this state holds, for the persistent store's cap.
-    pub fn weight(&self) -> usize {
-        self.base.as_os_str().len() + self.stack.iter().map(|dir| dir.as_os_str().len()).sum::<usize>()
-    }
-
-    fn into_scope(self) -> Scope {
-        Scope { base: self.base, stack: self.stack, vars: Vars::new(), own: false }
-    }
-}
+/// Variables a pipeline or a function call sets for a while: not the shell's between calls.
+const TRANSIENT_VARS: [&str; 4] = ["_", "psitem", "args", "input"];
 
 /// What a PowerShell session carries from one statement to the next.
 #[derive(Clone)]
@@ -84,8 +85,40 @@ struct Scope {
     /// `Push-Location`'s stack.
     stack: Vec<PathBuf>,
     vars: Vars,
+    /// Functions and aliases, shared until one is defined.
+    defined: Rc<Defined>,
     /// The location is the shell's own (not a nested `pwsh -c`, `Start-Process` or `cmd /c`).
     own: bool,
+}
+
+impl Scope {
+    fn from_state(state: &State) -> Scope {
+        Scope {
+            base: state.base.clone(),
+            stack: state.stack.clone(),
+            vars: state.vars.clone(),
+            defined: state.defined.clone(),
+            own: true,
+        }
+    }
+
+    /// A new PowerShell process in `base` (`pwsh -c`): nothing of this one's.
+    fn process(base: &Path) -> Scope {
+        Scope { base: base.to_path_buf(), stack: Vec::new(), vars: Vars::new(), defined: Rc::default(), own: false }
+    }
+
+    fn state(&self) -> State {
+        let mut vars = self.vars.clone();
+        vars.retain(|name, _| !TRANSIENT_VARS.contains(&name.as_str()));
+        State { base: self.base.clone(), stack: self.stack.clone(), vars, defined: self.defined.clone() }
+    }
+
+    /// Is `state` in this scope's place (location, stack, definitions)?
+    fn is_at(&self, state: &State) -> bool {
+        self.base == state.base
+            && self.stack == state.stack
+            && (Rc::ptr_eq(&self.defined, &state.defined) || *self.defined == *state.defined)
+    }
 }
 
 struct Walker {
@@ -101,8 +134,23 @@ struct Walker {
     text_left: usize,
     /// The states the shell's own location changes reached, at most [`MAX_REACHED`].
     reached: Vec<State>,
-    /// A script block or function body left the shell's location elsewhere than it found it.
+    /// A script block left the shell's location elsewhere than it found it, or a command the
+    /// walk could not name ran where functions or aliases could have moved it.
     moved_in_block: bool,
+    /// A reached state could not be kept whole: past [`MAX_REACHED`] places or
+    /// [`MAX_REACHED_BYTES`], or a variable with more than [`words::MAX_VALUES`] values.
+    lost_states: bool,
+    /// Bytes the reached states held when they were first reached.
+    reached_bytes: usize,
+    /// The reached state the shell's definitions last folded into, and those definitions.
+    last_place: Option<(Rc<Defined>, usize)>,
+    /// The functions being called, innermost last: a recursive call is not walked again.
+    calling: Vec<String>,
+    /// Bytes of scope the reached states may still copy ([`MAX_REACHED_COPY_BYTES`]).
+    copy_left: usize,
+    /// How many blocks (branches, loops, script blocks, function bodies) the walk is in: an
+    /// assignment there may not run, so the variable keeps its earlier values too.
+    conditional: usize,
 }
 
 /// One parsed script: its text and how deep it is nested.
@@ -135,6 +183,100 @@ fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
 
 fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
     children(node).into_iter().find(|child| child.kind() == kind)
+}
+
+/// PowerShell's drives of definitions.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Drive {
+    Alias,
+    Function,
+    Variable,
+    Env,
+}
+
+/// Roughly the bytes [`Scope::state`] copies: variables and locations (definitions are shared).
+fn scope_weight(scope: &Scope) -> usize {
+    let stack: usize = scope.stack.iter().map(|dir| dir.as_os_str().len()).sum();
+    scope.base.as_os_str().len() + stack + vars_weight(&scope.vars) + 64
+}
+
+/// `alias:w`, `Function:\f`, `variable:/p`, `env:X`: the drive and the item's name.
+fn drive_item(text: &str) -> Option<(Drive, &str)> {
+    let (drive, name) = text.trim().split_once(':')?;
+    let drive = match drive.to_ascii_lowercase().as_str() {
+        "alias" => Drive::Alias,
+        "function" => Drive::Function,
+        "variable" => Drive::Variable,
+        "env" => Drive::Env,
+        _ => return None,
+    };
+    Some((drive, name.trim_start_matches(['/', '\\'])))
+}
+
+/// A definition in a block that may not run leaves its name maybe-defined; one outside makes it
+/// sure.
+fn set_maybe(defined: &mut Defined, name: &str, conditional: bool) {
+    if conditional {
+        defined.maybe.insert(name.to_string());
+    } else {
+        defined.maybe.remove(name);
+    }
+}
+
+/// The maybe-defined names running `name` goes through: it, the aliases it leads to, the
+/// function it ends at.
+fn uncertain_names(defined: &Defined, name: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    if defined.maybe.is_empty() {
+        return names;
+    }
+    let mut current = name.to_string();
+    for _ in 0..=MAX_ALIAS_HOPS {
+        for key in [current.to_lowercase(), function_key(&current)] {
+            if defined.maybe.contains(&key) && !names.contains(&key) {
+                names.push(key);
+            }
+        }
+        match defined.aliases.get(&current.to_lowercase()) {
+            Some(Some(target)) => current = target.clone(),
+            _ => break,
+        }
+    }
+    names
+}
+
+/// A function's name as the walk keys it: lower case, without `global:`, `script:`, ….
+fn function_key(name: &str) -> String {
+    words::variable_key(name.trim())
+}
+
+/// The script block a `{ … }` expression holds, however deep in expression nodes (searched
+/// with a stack of its own, so depth costs no call stack).
+fn script_block_in(node: Node) -> Option<Node> {
+    let mut pending = vec![node];
+    while let Some(node) = pending.pop() {
+        if node.kind() == "script_block" {
+            return Some(node);
+        }
+        let mut cursor = node.walk();
+        pending.extend(node.named_children(&mut cursor));
+    }
+    None
+}
+
+/// The parameters a `function f(…)` declaration or `param(…)` block declares, in order.
+fn parameters(node: Node, walk: &Walk) -> Vec<Param> {
+    let Some(list) = child_of_kind(node, "parameter_list") else { return Vec::new() };
+    let mut params = Vec::new();
+    for param in children(list).into_iter().filter(|child| child.kind() == "script_parameter") {
+        let Some(variable) = child_of_kind(param, "variable") else { continue };
+        let switch = child_of_kind(param, "attribute_list")
+            .is_some_and(|types| walk.text(types).to_ascii_lowercase().contains("[switch]"));
+        let default = child_of_kind(param, "script_parameter_default")
+            .map(|default| walk.text(default).trim().trim_start_matches('=').trim().to_string());
+        params.push(Param { name: words::variable_key(walk.text(variable)), switch, default });
+    }
+    params
 }
 
 /// Is `path` one of the guarded locations of `paths.rs`?
@@ -217,15 +359,74 @@ fn joined(dir: &str, name: &str) -> String {
 }
 
 impl Walker {
-    /// Records where the shell's own location is now, if `scope` is the shell's.
+    /// Records the state the shell is in now, if `scope` is the shell's: folded into a state
+    /// already reached in the same location (see [`State::fold`]), if any. Past [`MAX_REACHED`]
+    /// places or [`MAX_REACHED_BYTES`] the state is lost and the list incomplete.
     fn reach(&mut self, scope: &Scope) {
-        if !scope.own || self.reached.len() >= MAX_REACHED {
+        if !scope.own {
             return;
         }
-        let state = State { base: scope.base.clone(), stack: scope.stack.clone() };
-        if !self.reached.contains(&state) {
-            self.reached.push(state);
+        // Each state reached costs a copy of the scope: bounded, so a long script of `cd`s over
+        // large variables stays linear.
+        let Some(left) = self.copy_left.checked_sub(scope_weight(scope)) else {
+            self.lost_states = true;
+            return;
+        };
+        self.copy_left = left;
+        let state = scope.state();
+        let exact = self.reached.iter().position(|kept| scope.is_at(kept));
+        let folded = exact.or_else(|| self.reached.iter().position(|kept| kept.folds_with(&state)));
+        if let Some(at) = folded {
+            if let Some(kept) = self.reached.get_mut(at) {
+                self.lost_states |= kept.fold(&state) != Some(true);
+            }
+            self.last_place = Some((scope.defined.clone(), at));
+            return;
         }
+        let weight = state.weight();
+        if self.reached.len() >= MAX_REACHED || self.reached_bytes + weight > MAX_REACHED_BYTES {
+            self.lost_states = true;
+            return;
+        }
+        self.reached_bytes += weight;
+        self.last_place = Some((scope.defined.clone(), self.reached.len()));
+        self.reached.push(state);
+    }
+
+    /// Records that variable `key` of the shell changed: its new values join those of the state
+    /// reached in this place (one variable, not the whole scope, so a long script stays linear).
+    fn reach_var(&mut self, scope: &Scope, key: &str) {
+        if !scope.own || TRANSIENT_VARS.contains(&key) {
+            return;
+        }
+        let values = scope.vars.get(key).map(Vec::as_slice).unwrap_or_default();
+        let last =
+            self.last_place.as_ref().filter(|(defined, _)| Rc::ptr_eq(defined, &scope.defined)).map(|(_, at)| *at);
+        let place = last
+            .filter(|&at| self.reached.get(at).is_some_and(|kept| kept.base == scope.base && kept.stack == scope.stack))
+            .or_else(|| self.reached.iter().position(|kept| scope.is_at(kept)));
+        match place.and_then(|at| self.reached.get_mut(at)) {
+            Some(kept) => self.lost_states |= !kept.add_values(key, values),
+            None => self.reach(scope),
+        }
+    }
+
+    /// Sets variable `key`: in a block that may not run, it keeps its earlier values too.
+    fn assign(&mut self, scope: &mut Scope, key: String, mut values: Vec<Value>) -> Result<(), Unscannable> {
+        if self.conditional > 0 {
+            let earlier = scope.vars.get(&key).cloned().unwrap_or_else(|| vec![Value::unset(&key)]);
+            for value in earlier {
+                if !values.contains(&value) {
+                    values.push(value);
+                }
+            }
+            if values.len() > words::MAX_VALUES {
+                return Err(Unscannable::ExpansionTooLarge);
+            }
+        }
+        scope.vars.insert(key.clone(), values);
+        self.reach_var(scope, &key);
+        Ok(())
     }
 
     fn script(&mut self, source: &str, scope: &mut Scope, nesting: usize) -> Result<(), Unscannable> {
@@ -257,14 +458,16 @@ impl Walker {
                 self.children(node, walk, scope, depth)
             }
             "redirection" => self.redirection(node, walk, scope),
-            "script_block_expression" | "function_statement" if scope.own => {
+            "script_block_expression" if scope.own => {
                 let before = (scope.base.clone(), scope.stack.clone());
-                self.children(node, walk, scope, depth)?;
+                self.block(node, walk, scope, depth)?;
                 if (&scope.base, &scope.stack) != (&before.0, &before.1) {
                     self.moved_in_block = true;
                 }
                 Ok(())
             }
+            "script_block_expression" | "statement_block" => self.block(node, walk, scope, depth),
+            "function_statement" => self.function_statement(node, walk, scope, depth),
             "ERROR" => {
                 // Inside a command's arguments an error node is argument text (`$env:X\y`).
                 if node.parent().is_none_or(|parent| parent.kind() != "command_elements") {
@@ -274,6 +477,61 @@ impl Walker {
             }
             _ => self.children(node, walk, scope, depth),
         }
+    }
+
+    /// A block that may run once, many times or never: a branch, a loop's body, a script block.
+    fn block(&mut self, node: Node, walk: &Walk, scope: &mut Scope, depth: usize) -> Result<(), Unscannable> {
+        self.conditional += 1;
+        let result = self.children(node, walk, scope, depth);
+        self.conditional -= 1;
+        result
+    }
+
+    /// `function f($a) { … }`, `filter f { … }`: the body is walked where it stands, in a scope of
+    /// its own (what it writes counts wherever it is called from), and kept for its calls.
+    fn function_statement(
+        &mut self,
+        node: Node,
+        walk: &Walk,
+        scope: &mut Scope,
+        depth: usize,
+    ) -> Result<(), Unscannable> {
+        let mut apart = Scope { own: false, ..scope.clone() };
+        self.block(node, walk, &mut apart, depth)?;
+        let Some(name) = child_of_kind(node, "function_name").map(|name| function_key(walk.text(name))) else {
+            return Ok(());
+        };
+        let Some(body) = child_of_kind(node, "script_block") else { return Ok(()) };
+        let mut params = Vec::new();
+        if let Some(declared) = child_of_kind(node, "function_parameter_declaration") {
+            params = parameters(declared, walk);
+        }
+        if let Some(block) = child_of_kind(body, "param_block") {
+            params.extend(parameters(block, walk));
+        }
+        self.define_function(scope, name, Function { params, body: Some(Rc::from(walk.text(body))) });
+        Ok(())
+    }
+
+    fn define_function(&mut self, scope: &mut Scope, name: String, function: Function) {
+        let conditional = self.conditional > 0;
+        let defined = Rc::make_mut(&mut scope.defined);
+        set_maybe(defined, &name, conditional);
+        defined.functions.insert(name, function);
+        self.reach(scope);
+    }
+
+    fn define_alias(&mut self, scope: &mut Scope, name: &Value, target: Option<&Value>) {
+        let defined = Rc::make_mut(&mut scope.defined);
+        if name.dynamic {
+            defined.any_alias = true;
+        } else {
+            let target = target.filter(|target| !target.dynamic).map(|target| target.text.trim().to_string());
+            let name = name.text.trim().to_lowercase();
+            set_maybe(defined, &name, self.conditional > 0);
+            defined.aliases.insert(name, target);
+        }
+        self.reach(scope);
     }
 
     fn children(&mut self, node: Node, walk: &Walk, scope: &mut Scope, depth: usize) -> Result<(), Unscannable> {
@@ -315,28 +573,56 @@ impl Walker {
             }
         }
         let name_node = node.child_by_field_name("command_name");
-        let mut name = None;
+        let mut names = Vec::new();
         if let Some(name_node) = name_node {
             if name_node.kind() == "command_name_expr" {
                 self.children(name_node, walk, scope, depth + 1)?;
                 let invoked = children(name_node).into_iter().find(|child| child.is_named());
                 if invoked.is_some_and(|child| child.kind() != "script_block_expression") {
-                    name = words::argument(walk.text(name_node), &self.context(scope))?.into_iter().next();
+                    names = words::argument(walk.text(name_node), &self.context(scope))?;
                 }
             } else {
-                name = Some(Value::literal(walk.text(name_node)));
+                names.push(Value::literal(walk.text(name_node)));
             }
         }
         let mut elements = Vec::new();
         if let Some(list) = node.child_by_field_name("command_elements") {
             self.elements(list, walk, scope, depth + 1, &mut elements)?;
         }
-        let Some(name) = name else { return Ok(None) };
+        if names.len() > 1 {
+            return self.any_of(&names, &elements, walk, scope);
+        }
+        let Some(name) = names.into_iter().next() else { return Ok(None) };
         if name.dynamic {
             self.unknown(&elements, scope);
+            // It may have been one of the shell's functions or aliases, which may move it.
+            if scope.own && !scope.defined.is_empty() {
+                self.moved_in_block = true;
+            }
             return Ok(None);
         }
         self.run(&name.text, &elements, walk, scope, piped)
+    }
+
+    /// `& $name` where `$name` may hold several commands: each known one runs apart (what it
+    /// writes, from here), the arguments are judged as an unknown command's, and where the shell
+    /// is afterwards is no longer known.
+    fn any_of(
+        &mut self,
+        names: &[Value],
+        elements: &[Element],
+        walk: &Walk,
+        scope: &mut Scope,
+    ) -> Result<Option<Vec<Value>>, Unscannable> {
+        for name in names.iter().filter(|name| !name.dynamic) {
+            let mut apart = Scope { own: false, ..scope.clone() };
+            self.run(&name.text, elements, walk, &mut apart, None)?;
+        }
+        self.unknown(elements, scope);
+        if scope.own {
+            self.moved_in_block = true;
+        }
+        Ok(None)
     }
 
     /// A command's arguments: words separated by blanks, `-Param` and `-Param:value`; the code
@@ -429,10 +715,17 @@ impl Walker {
 
     fn assignment(&mut self, node: Node, walk: &Walk, scope: &mut Scope, depth: usize) -> Result<(), Unscannable> {
         let value = node.child_by_field_name("value");
+        let left = child_of_kind(node, "left_assignment_expression");
+        let defines_function = left.is_some_and(|left| walk.text(left).to_ascii_lowercase().contains("function:"));
         if let Some(value) = value {
-            self.node(value, walk, scope, depth + 1)?;
+            if defines_function {
+                // A function's body does not run where it is defined.
+                self.block(value, walk, &mut Scope { own: false, ..scope.clone() }, depth + 1)?;
+            } else {
+                self.node(value, walk, scope, depth + 1)?;
+            }
         }
-        let Some(left) = child_of_kind(node, "left_assignment_expression") else { return Ok(()) };
+        let Some(left) = left else { return Ok(()) };
         let left = walk.text(left).trim();
         // `[string]$p = …`: the cast does not change the text.
         let name = left.rsplit(']').next().unwrap_or(left).trim();
@@ -443,12 +736,30 @@ impl Walker {
         };
         let key = words::variable_key(name);
         let operator = child_of_kind(node, "assignement_operator").map(|op| walk.text(op)).unwrap_or("=");
+        if let Some(function) = key.strip_prefix("function:") {
+            // `${function:f} = { … }`: a function definition.
+            let body = value.and_then(|value| script_block_in(value)).map(|block| {
+                let params = child_of_kind(block, "param_block").map(|b| parameters(b, walk)).unwrap_or_default();
+                Function { params, body: Some(Rc::from(walk.text(block))) }
+            });
+            let name = function_key(function);
+            let function = body.unwrap_or(Function { params: Vec::new(), body: None });
+            self.define_function(scope, name, function);
+            return Ok(());
+        }
         let values = match (operator, value) {
             ("=", Some(value)) => words::expression(walk.text(value), &self.context(scope))?,
-            _ => vec![Value { text: format!("${name}"), dynamic: true }],
+            // `$p += 'x.md'`: the earlier values with the new part.
+            ("+=", Some(value)) => {
+                words::expression(&format!("${name} + ({})", walk.text(value)), &self.context(scope))?
+            }
+            _ => vec![Value::unset(name)],
         };
-        scope.vars.insert(key, values);
-        Ok(())
+        if let Some(alias) = key.strip_prefix("alias:") {
+            self.define_alias(scope, &Value::literal(alias), values.first());
+            return Ok(());
+        }
+        self.assign(scope, key, values)
     }
 
     /// `foreach ($x in list) { … }`: the body is walked once with `$x` taking every value.
@@ -458,7 +769,7 @@ impl Walker {
             self.node(list, walk, scope, depth + 1)?;
             if let Some(variable) = &variable {
                 let values = words::expression(walk.text(list), &self.context(scope))?;
-                scope.vars.insert(words::variable_key(variable), values);
+                self.assign(scope, words::variable_key(variable), values)?;
             }
         }
         for child in children(node) {
@@ -578,8 +889,147 @@ impl Walker {
         Ok(())
     }
 
-    /// Runs the command named `name` (as typed) with `elements`.
+    /// Runs the command named `name` (as typed) with `elements`: an alias the shell defined
+    /// stands for its command, a function it defined runs its body, else the cmdlet or program.
     fn run(
+        &mut self,
+        name: &str,
+        elements: &[Element],
+        walk: &Walk,
+        scope: &mut Scope,
+        piped: Option<&[Value]>,
+    ) -> Result<Option<Vec<Value>>, Unscannable> {
+        if scope.defined.is_empty() {
+            return self.run_command(name, elements, walk, scope, piped);
+        }
+        let uncertain = uncertain_names(&scope.defined, name);
+        if uncertain.is_empty() {
+            return self.run_defined(name, elements, walk, scope, piped);
+        }
+        // Defined in a block that may not have run: the name as it is without them runs too, apart
+        // (what it writes from here); if the two leave the shell in different places, where it is
+        // afterwards is no longer known.
+        let mut without = (*scope.defined).clone();
+        for name in &uncertain {
+            without.aliases.remove(name);
+            without.functions.remove(name);
+            without.maybe.remove(name);
+        }
+        let mut apart = Scope { own: false, defined: Rc::new(without), ..scope.clone() };
+        self.run(name, elements, walk, &mut apart, piped)?;
+        let result = self.run_defined(name, elements, walk, scope, piped);
+        if scope.own && (apart.base != scope.base || apart.stack != scope.stack) {
+            self.moved_in_block = true;
+        }
+        result
+    }
+
+    /// [`Walker::run`] with the shell's aliases and functions taken as defined.
+    fn run_defined(
+        &mut self,
+        name: &str,
+        elements: &[Element],
+        walk: &Walk,
+        scope: &mut Scope,
+        piped: Option<&[Value]>,
+    ) -> Result<Option<Vec<Value>>, Unscannable> {
+        let defined = scope.defined.clone();
+        if defined.any_alias {
+            // Any name may be an alias of anything.
+            self.unknown(elements, scope);
+        }
+        let mut resolved = name;
+        for hop in 0..=MAX_ALIAS_HOPS {
+            match defined.aliases.get(&resolved.to_lowercase()) {
+                None => break,
+                Some(Some(target)) if hop < MAX_ALIAS_HOPS => resolved = target,
+                // Known only at run time, or a chain too long to follow.
+                Some(_) => {
+                    self.unknown(elements, scope);
+                    if scope.own {
+                        self.moved_in_block = true;
+                    }
+                    return Ok(None);
+                }
+            }
+        }
+        let key = function_key(resolved);
+        match defined.functions.get(&key) {
+            // A function calling itself: its body is being walked already; where the recursion
+            // leaves the shell is unknown.
+            Some(_) if self.calling.contains(&key) => {
+                self.unknown(elements, scope);
+                if scope.own {
+                    self.moved_in_block = true;
+                }
+                Ok(None)
+            }
+            Some(function) => {
+                self.calling.push(key);
+                let result = self.call(function, elements, walk, scope, piped);
+                self.calling.pop();
+                result
+            }
+            None => self.run_command(resolved, elements, walk, scope, piped),
+        }
+    }
+
+    /// A call of a function the shell defined: its body is walked here, in this location, with
+    /// its parameters bound to the call's arguments. Arguments the body reads otherwise
+    /// (`$args`, splats), or that bind to no parameter, are judged as an unknown command's.
+    fn call(
+        &mut self,
+        function: &Function,
+        elements: &[Element],
+        walk: &Walk,
+        scope: &mut Scope,
+        piped: Option<&[Value]>,
+    ) -> Result<Option<Vec<Value>>, Unscannable> {
+        let Some(body) = &function.body else {
+            self.unknown(elements, scope);
+            if scope.own {
+                self.moved_in_block = true;
+            }
+            return Ok(None);
+        };
+        let binding = {
+            let cx = self.context(scope);
+            let default = |text: &str| words::expression(text, &cx).unwrap_or_else(|_| vec![Value::unset(text)]);
+            function.bind(elements, default)
+        };
+        let mut bound = binding.params;
+        if let Some(piped) = piped {
+            // Any parameter may take the pipeline's input (`ValueFromPipeline`).
+            for (name, values) in &mut bound {
+                if binding.defaulted.contains(name) {
+                    values.extend(piped.iter().cloned());
+                }
+            }
+        }
+        bound.push(("args".to_string(), binding.rest));
+        bound.push(("input".to_string(), piped.map(<[Value]>::to_vec).unwrap_or_default()));
+        let mut earlier = Vec::new();
+        for (name, values) in bound {
+            earlier.push((name.clone(), scope.vars.insert(name, values)));
+        }
+        self.conditional += 1;
+        let result = self.script(body, scope, walk.nesting + 1);
+        self.conditional -= 1;
+        // Parameters are the function's own.
+        for (name, values) in earlier.into_iter().rev() {
+            match values {
+                Some(values) => scope.vars.insert(name, values),
+                None => scope.vars.remove(&name),
+            };
+        }
+        result?;
+        if !binding.clean || function.reads_raw_arguments() {
+            self.unknown(elements, scope);
+        }
+        Ok(None)
+    }
+
+    fn run_command(
         &mut self,
         name: &str,
         elements: &[Element],
@@ -596,7 +1046,7 @@ impl Walker {
         let program = program.strip_suffix(".exe").unwrap_or(&program).to_string();
         if invocation::is_powershell(name) {
             if let Some(script) = invocation::invoked_script(&program_words(elements), None) {
-                let mut child = Scope { base: scope.base.clone(), stack: Vec::new(), vars: Vars::new(), own: false };
+                let mut child = Scope::process(&scope.base);
                 self.script(&script, &mut child, walk.nesting + 1)?;
             }
             return Ok(None);
@@ -657,7 +1107,13 @@ impl Walker {
         };
         match kind {
             Kind::WritesPaths if !whatif => {
+                if cmdlet == "remove-item" {
+                    let removed: Vec<String> = sources(bound).into_iter().map(|(path, _)| path).collect();
+                    self.undefine(scope, &removed);
+                }
                 let mut written = sources(bound);
+                // `alias:w`, `function:f`: no file.
+                written.retain(|(path, _)| drive_item(path).is_none());
                 for param in ["filepath", "outputmodule"] {
                     written.extend(bound.values(param).iter().map(|v| (v.text.clone(), false)));
                 }
@@ -671,6 +1127,20 @@ impl Walker {
                 let names = texts(&bound.values("name"));
                 if paths.is_empty() {
                     paths.push(".".to_string());
+                }
+                if paths.iter().any(|path| drive_item(path).is_some()) {
+                    let mut items = Vec::new();
+                    for path in &paths {
+                        items.extend(names.iter().map(|name| joined(path, name)));
+                        if names.is_empty() {
+                            items.push(path.clone());
+                        }
+                    }
+                    let value = bound.values("value").first().map(|value| (*value).clone());
+                    for item in items {
+                        self.define_item(scope, &Value::literal(&item), value.as_ref())?;
+                    }
+                    return Ok(None);
                 }
                 if item_type.starts_with('d') {
                     return Ok(None);
@@ -772,6 +1242,44 @@ impl Walker {
                 }
                 self.run(&program, &elements, walk, &mut child, None)?;
             }
+            Kind::SetAlias if !whatif => {
+                let target = bound.values("value").first().map(|target| (*target).clone());
+                for name in bound.values("name").into_iter().cloned().collect::<Vec<_>>() {
+                    self.define_alias(scope, &name, target.as_ref());
+                }
+            }
+            Kind::RemoveAlias if !whatif => {
+                let names: Vec<String> =
+                    bound.values("name").iter().map(|name| format!("alias:{}", name.text)).collect();
+                self.undefine(scope, &names);
+            }
+            Kind::ReadOnly if cmdlet == "import-alias" => {
+                // Aliases from a file: any command may now be one.
+                Rc::make_mut(&mut scope.defined).any_alias = true;
+                self.reach(scope);
+            }
+            Kind::SetVariable if !whatif => {
+                let values: Vec<Value> = bound.values("value").into_iter().cloned().collect();
+                for name in bound.values("name").into_iter().filter(|name| !name.dynamic).cloned().collect::<Vec<_>>() {
+                    let values = if values.is_empty() { vec![Value::literal("")] } else { values.clone() };
+                    self.assign(scope, words::variable_key(&name.text), values)?;
+                }
+            }
+            Kind::SetItem if !whatif => {
+                let value = bound.values("value").first().map(|value| (*value).clone());
+                let items: Vec<Value> =
+                    bound.values("path").into_iter().chain(bound.values("literalpath")).cloned().collect();
+                for item in &items {
+                    if drive_item(&item.text).is_some() {
+                        self.define_item(scope, item, value.as_ref())?;
+                    } else {
+                        let all: Vec<Value> = items.iter().chain(value.iter()).cloned().collect();
+                        for value in all {
+                            self.add_if_guarded(&value.text, &base);
+                        }
+                    }
+                }
+            }
             Kind::ReadOnly if matches!(cmdlet, "get-childitem" | "get-item") => {
                 let listing = cmdlet == "get-childitem";
                 let mut output = Vec::new();
@@ -791,6 +1299,55 @@ impl Walker {
             _ => {}
         }
         Ok(None)
+    }
+
+    /// `Remove-Item alias:w`, `Remove-Item function:f`, `Remove-Alias w`: the name is the
+    /// command it was before. In a block that may not run, it may also still be defined, and a
+    /// function or alias left defined by the walk could move the location where it is called.
+    fn undefine(&mut self, scope: &mut Scope, items: &[String]) {
+        let mut removed = false;
+        for item in items {
+            let Some((drive, name)) = drive_item(item) else { continue };
+            let name = name.to_lowercase();
+            let defined = Rc::make_mut(&mut scope.defined);
+            defined.maybe.remove(&name);
+            removed |= match drive {
+                Drive::Alias => defined.aliases.remove(&name).is_some(),
+                Drive::Function => defined.functions.remove(&function_key(&name)).is_some(),
+                Drive::Variable | Drive::Env => false,
+            };
+        }
+        if removed {
+            if self.conditional > 0 && scope.own {
+                self.moved_in_block = true;
+            }
+            self.reach(scope);
+        }
+    }
+
+    /// `Set-Item alias:w Set-Content`, `New-Item function:f -Value …`, `variable:p`, `env:X`: a
+    /// definition on one of PowerShell's own drives.
+    fn define_item(&mut self, scope: &mut Scope, item: &Value, value: Option<&Value>) -> Result<(), Unscannable> {
+        let Some((drive, name)) = drive_item(&item.text).filter(|(_, name)| !name.is_empty()) else { return Ok(()) };
+        let name = Value { text: name.to_string(), dynamic: item.dynamic };
+        match drive {
+            Drive::Alias => self.define_alias(scope, &name, value),
+            Drive::Function if name.dynamic => Rc::make_mut(&mut scope.defined).any_alias = true,
+            Drive::Function => {
+                // A string becomes the body; a script block's text is not kept whole in a value.
+                let body = value.filter(|value| !value.dynamic).map(|value| Rc::from(value.text.as_str()));
+                self.define_function(scope, function_key(&name.text), Function { params: Vec::new(), body });
+            }
+            Drive::Variable | Drive::Env if name.dynamic => {}
+            Drive::Variable | Drive::Env => {
+                let key = match drive {
+                    Drive::Env => format!("env:{}", name.text.to_lowercase()),
+                    _ => words::variable_key(&name.text),
+                };
+                self.assign(scope, key, vec![value.cloned().unwrap_or_else(|| Value::literal(""))])?;
+            }
+        }
+        Ok(())
     }
 
     /// A cmdlet this table does not know, or one run through a name only known at run time:
@@ -873,7 +1430,7 @@ impl Walker {
                 }
                 _ if invocation::is_powershell(first) => {
                     if let Some(script) = invocation::invoked_script(rest, None) {
-                        let mut child = Scope { base: base.clone(), stack: Vec::new(), vars: Vars::new(), own: false };
+                        let mut child = Scope::process(&base);
                         self.script(&script, &mut child, nesting + 1)?;
                     }
                 }

@@ -23,6 +23,11 @@ impl Value {
         Value { text: text.to_string(), dynamic: false }
     }
 
+    /// What `$name` reads as where the walk does not know it.
+    pub fn unset(name: &str) -> Value {
+        Value::unknown(&format!("${name}"))
+    }
+
     fn unknown(text: &str) -> Value {
         let text: String = text.chars().take(MAX_PLACEHOLDER_CHARS).collect();
         Value { text, dynamic: true }

@@ -1,0 +1,1 @@
+Set-Alias go Set-Location; go docs/superpowers; sal w sc; function f($a, [switch]$b) { param($c = 'x') cd $a; w $c }; f plans -b; ${function:g} = { f $args }; g; Remove-Item alias:w; $p += 'x'; Set-Variable -Name q -Value $p; New-Item alias:z -Value f
