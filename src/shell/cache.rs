@@ -20,12 +20,15 @@
 //! ([`super::write_targets_from`]: their state is an input of its own).
 //!
 //! Bounds, deterministic: at most [`MAX_ENTRIES`] entries and [`MAX_CACHE_BYTES`] in all (key,
-//! value and recorded questions); past either the least recently used entries are dropped (LRU,
-//! by a use counter). A cache that cannot be borrowed (a re-entrant call) is no cache.
+//! value and recorded questions); past either, entries are dropped by CLOCK (second chance): a
+//! hit marks its entry, and to make room a hand sweeps the entries in turn, clearing marks, and
+//! drops the first unmarked one. A cache that cannot be borrowed (a re-entrant call) is no cache.
 
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
-use std::ffi::OsString;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::collections::BTreeSet;
+use std::ffi::{OsStr, OsString};
+use std::hash::{DefaultHasher, Hasher};
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
@@ -103,43 +106,65 @@ struct Recording {
     unrecordable: bool,
 }
 
+/// Compared byte for byte (`Path` equality would take `/a/` for `/a`); borrowed for a lookup,
+/// owned in an entry.
 #[derive(PartialEq, Eq)]
-struct Key {
-    command: String,
-    base: PathBuf,
+struct Key<'a> {
+    command: Cow<'a, str>,
+    base: Cow<'a, OsStr>,
     home: Option<OsString>,
     host_nesting: usize,
 }
 
-impl Key {
+impl Key<'_> {
     fn hash(&self) -> u64 {
         let mut hasher = DefaultHasher::new();
-        self.command.hash(&mut hasher);
-        self.base.hash(&mut hasher);
-        self.home.hash(&mut hasher);
-        self.host_nesting.hash(&mut hasher);
+        for part in [self.command.as_bytes(), self.base.as_encoded_bytes()] {
+            hasher.write_usize(part.len());
+            hasher.write(part);
+        }
+        if let Some(home) = &self.home {
+            hasher.write(home.as_encoded_bytes());
+        }
+        hasher.write_usize(self.host_nesting);
         hasher.finish()
     }
 
     fn bytes(&self) -> usize {
-        self.command.len() + self.base.as_os_str().len() + self.home.as_ref().map_or(0, |home| home.len())
+        self.command.len() + self.base.len() + self.home.as_ref().map_or(0, |home| home.len())
+    }
+
+    fn into_owned(self) -> Key<'static> {
+        Key {
+            command: Cow::Owned(self.command.into_owned()),
+            base: Cow::Owned(self.base.into_owned()),
+            home: self.home,
+            host_nesting: self.host_nesting,
+        }
     }
 }
 
 struct Entry {
     hash: u64,
-    key: Key,
+    key: Key<'static>,
     analysis: Analysis,
     asked: Vec<(Question, Answer)>,
     bytes: usize,
-    used: u64,
+    /// Used since the clock hand last passed it.
+    referenced: bool,
 }
 
+/// The entries in slots a clock hand sweeps (CLOCK, a second chance for each entry used since
+/// the hand last passed), found through their keys' hashes.
 #[derive(Default)]
 struct Cache {
-    entries: Vec<Entry>,
+    slots: Vec<Option<Entry>>,
+    /// Empty slots.
+    free: Vec<usize>,
+    by_hash: BTreeSet<(u64, usize)>,
+    hand: usize,
+    len: usize,
     bytes: usize,
-    clock: u64,
     /// Calls answered from the cache (for the tests).
     hits: u64,
 }
@@ -161,8 +186,8 @@ pub(crate) fn through(command: &str, base: &Path, analyse: impl FnOnce() -> Anal
         return analyse();
     }
     let key = Key {
-        command: command.to_string(),
-        base: base.to_path_buf(),
+        command: Cow::Borrowed(command),
+        base: Cow::Borrowed(base.as_os_str()),
         home: std::env::var_os("HOME"),
         host_nesting: crate::powershell::host_nesting(),
     };
@@ -174,7 +199,7 @@ pub(crate) fn through(command: &str, base: &Path, analyse: impl FnOnce() -> Anal
     if let Some(asked) = recording
         && analysis != Err(Unscannable::ParserUnavailable)
     {
-        with_cache(|cache| cache.insert(hash, key, analysis.clone(), asked));
+        with_cache(|cache| cache.insert(hash, key.into_owned(), analysis.clone(), asked));
     }
     analysis
 }
@@ -268,24 +293,21 @@ fn analysis_bytes(analysis: &Analysis) -> usize {
 impl Cache {
     /// The stored analysis for `key`, if every question it asked has the same answer now.
     fn hit(&mut self, hash: u64, key: &Key) -> Option<Analysis> {
-        let at = self.entries.iter().position(|entry| entry.hash == hash && entry.key == *key)?;
-        let entry = self.entries.get(at)?;
-        if entry.asked.iter().all(|(question, answer)| question.answer_now() == *answer) {
-            self.clock += 1;
-            let clock = self.clock;
-            let entry = self.entries.get_mut(at)?;
-            entry.used = clock;
-            let analysis = entry.analysis.clone();
-            self.hits += 1;
-            return Some(analysis);
+        let at = self.find(hash, key)?;
+        let entry = self.slots.get_mut(at)?.as_mut()?;
+        if !entry.asked.iter().all(|(question, answer)| question.answer_now() == *answer) {
+            self.take(at);
+            return None;
         }
-        self.remove(at);
-        None
+        entry.referenced = true;
+        let analysis = entry.analysis.clone();
+        self.hits += 1;
+        Some(analysis)
     }
 
-    fn insert(&mut self, hash: u64, key: Key, analysis: Analysis, asked: Vec<(Question, Answer)>) {
-        if let Some(at) = self.entries.iter().position(|entry| entry.hash == hash && entry.key == key) {
-            self.remove(at);
+    fn insert(&mut self, hash: u64, key: Key<'static>, analysis: Analysis, asked: Vec<(Question, Answer)>) {
+        if let Some(at) = self.find(hash, &key) {
+            self.take(at);
         }
         let asked_bytes: usize =
             asked.iter().map(|(question, _)| question.path().as_os_str().len() + ITEM_OVERHEAD).sum();
@@ -293,22 +315,56 @@ impl Cache {
         if bytes > MAX_CACHE_BYTES {
             return;
         }
-        while self.entries.len() >= MAX_ENTRIES || self.bytes + bytes > MAX_CACHE_BYTES {
-            let Some(oldest) = self.entries.iter().enumerate().min_by_key(|(_, entry)| entry.used).map(|(at, _)| at)
-            else {
-                break;
-            };
-            self.remove(oldest);
+        while self.len >= MAX_ENTRIES || self.bytes + bytes > MAX_CACHE_BYTES {
+            if !self.evict_one() {
+                return;
+            }
         }
-        self.clock += 1;
+        let entry = Entry { hash, key, analysis, asked, bytes, referenced: false };
+        let at = self.free.pop().unwrap_or_else(|| {
+            self.slots.push(None);
+            self.slots.len() - 1
+        });
+        let Some(slot) = self.slots.get_mut(at) else { return };
+        *slot = Some(entry);
+        self.len += 1;
         self.bytes += bytes;
-        self.entries.push(Entry { hash, key, analysis, asked, bytes, used: self.clock });
+        self.by_hash.insert((hash, at));
     }
 
-    fn remove(&mut self, at: usize) {
-        if at < self.entries.len() {
-            let entry = self.entries.swap_remove(at);
+    /// The slot of the entry for `key`.
+    fn find(&self, hash: u64, key: &Key) -> Option<usize> {
+        self.by_hash
+            .range((hash, 0)..=(hash, usize::MAX))
+            .map(|&(_, at)| at)
+            .find(|&at| self.slots.get(at).and_then(Option::as_ref).is_some_and(|entry| entry.key == *key))
+    }
+
+    /// Moves the hand to the first entry not used since it last passed, clearing the marks it
+    /// passes, and drops that entry. `false` when there is none.
+    fn evict_one(&mut self) -> bool {
+        // Two turns: the first may only clear marks.
+        for _ in 0..2 * self.slots.len() {
+            let at = self.hand;
+            self.hand = if at + 1 >= self.slots.len() { 0 } else { at + 1 };
+            match self.slots.get_mut(at).and_then(Option::as_mut) {
+                Some(entry) if entry.referenced => entry.referenced = false,
+                Some(_) => {
+                    self.take(at);
+                    return true;
+                }
+                None => {}
+            }
+        }
+        false
+    }
+
+    fn take(&mut self, at: usize) {
+        if let Some(entry) = self.slots.get_mut(at).and_then(Option::take) {
+            self.len -= 1;
             self.bytes = self.bytes.saturating_sub(entry.bytes);
+            self.by_hash.remove(&(entry.hash, at));
+            self.free.push(at);
         }
     }
 }
@@ -316,7 +372,7 @@ impl Cache {
 /// Calls answered from this thread's cache so far, its entries and its bytes.
 #[cfg(test)]
 fn usage() -> (u64, usize, usize) {
-    with_cache(|cache| (cache.hits, cache.entries.len(), cache.bytes)).unwrap_or_default()
+    with_cache(|cache| (cache.hits, cache.len, cache.bytes)).unwrap_or_default()
 }
 
 #[cfg(test)]

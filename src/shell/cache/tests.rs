@@ -204,13 +204,13 @@ fn a_different_home_is_a_miss() {
 }
 
 #[test]
-fn the_entry_cap_drops_the_least_recently_used_entry() {
+fn the_entry_cap_drops_an_entry_unused_since_the_hand_passed() {
     let base = Path::new("/repo");
     let command = |n: usize| format!("echo {n} > out{n}.txt");
     for n in 0..MAX_ENTRIES {
         let _ = write_targets(&command(n), base);
     }
-    // Entry 0 used again: entry 1 is now the least recently used.
+    // Entry 0 used again: the hand spares it once and drops entry 1.
     let hits_before = hits();
     let _ = write_targets(&command(0), base);
     assert_eq!(hits(), hits_before + 1);
