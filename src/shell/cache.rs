@@ -361,7 +361,7 @@ impl Cache {
 
     fn take(&mut self, at: usize) {
         if let Some(entry) = self.slots.get_mut(at).and_then(Option::take) {
-            self.len -= 1;
+            self.len = self.len.saturating_sub(1);
             self.bytes = self.bytes.saturating_sub(entry.bytes);
             self.by_hash.remove(&(entry.hash, at));
             self.free.push(at);
@@ -373,6 +373,12 @@ impl Cache {
 #[cfg(test)]
 fn usage() -> (u64, usize, usize) {
     with_cache(|cache| (cache.hits, cache.len, cache.bytes)).unwrap_or_default()
+}
+
+/// Empties this thread's cache (tests that count entries may share a thread).
+#[cfg(test)]
+fn clear() {
+    with_cache(|cache| *cache = Cache::default());
 }
 
 #[cfg(test)]

@@ -205,6 +205,7 @@ fn a_different_home_is_a_miss() {
 
 #[test]
 fn the_entry_cap_drops_an_entry_unused_since_the_hand_passed() {
+    clear();
     let base = Path::new("/repo");
     let command = |n: usize| format!("echo {n} > out{n}.txt");
     for n in 0..MAX_ENTRIES {
@@ -226,6 +227,7 @@ fn the_entry_cap_drops_an_entry_unused_since_the_hand_passed() {
 
 #[test]
 fn the_byte_cap_bounds_the_cache() {
+    clear();
     let base = Path::new("/repo");
     let padding = "x".repeat(MAX_CACHED_COMMAND_BYTES - 100);
     let command = |n: usize| format!("echo {n} {padding} > out{n}.txt");
@@ -288,10 +290,39 @@ fn an_analysis_that_asks_too_many_questions_is_not_cached() {
 #[test]
 fn persistent_shells_are_not_cached() {
     let scope = crate::shell::Scope::fresh(Path::new("/repo"));
-    let hits_before = hits();
+    let (hits_before, entries_before, _) = usage();
     let first = crate::shell::write_targets_from("echo x > a.txt", &scope).map(|(targets, _)| targets);
     let second = crate::shell::write_targets_from("echo x > a.txt", &scope).map(|(targets, _)| targets);
     assert_eq!(first, second);
-    assert_eq!(hits(), hits_before);
-    assert_eq!(usage().1, 0);
+    assert_eq!(usage().0, hits_before);
+    assert_eq!(usage().1, entries_before);
+}
+
+#[test]
+fn every_fuzz_seed_cached_equals_the_uncached_analysis() {
+    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds");
+    let mut count = 0;
+    for folder in ["bash_targets", "bash_targets.from-corpus", "programs", "powershell"] {
+        let Ok(entries) = std::fs::read_dir(seeds.join(folder)) else { continue };
+        for entry in entries {
+            let text = std::fs::read(entry.expect("seed").path()).expect("seed file");
+            let command = String::from_utf8_lossy(&text);
+            let first = write_targets(&command, Path::new("/repo"));
+            assert_eq!(write_targets(&command, Path::new("/repo")), first, "{command:?}");
+            assert_eq!(write_targets_uncached(&command, Path::new("/repo")), first, "{command:?}");
+            count += 1;
+        }
+    }
+    assert!(count >= 8, "{count} seeds");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+    #[test]
+    fn any_text_cached_equals_the_uncached_analysis(command in "[a-z .;|&<>$(){}'\"=~/*-]{0,80}") {
+        let base = Path::new("/repo");
+        let first = write_targets(&command, base);
+        proptest::prop_assert_eq!(&write_targets(&command, base), &first);
+        proptest::prop_assert_eq!(&write_targets_uncached(&command, base), &first);
+    }
 }
