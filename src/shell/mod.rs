@@ -72,6 +72,7 @@ pub enum Unscannable {
 
 /// The files `command` writes when run in `base` (absolute), absolute and lexically normalized,
 /// without duplicates, in the order they appear.
+///
 /// A repeated command whose inputs have not changed is answered from [`cache`].
 pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
     cache::through(command, base, || write_targets_uncached(command, base))

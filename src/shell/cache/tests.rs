@@ -326,3 +326,19 @@ proptest::proptest! {
         proptest::prop_assert_eq!(&write_targets_uncached(&command, base), &first);
     }
 }
+
+#[test]
+fn a_fifo_in_place_of_a_script_or_a_package_json_is_never_read() {
+    let repo = Repo::new();
+    std::fs::create_dir(repo.path("pkg")).expect("mkdir");
+    for fifo in ["s.sh", "pkg/package.json"] {
+        let made = std::process::Command::new("mkfifo").arg(repo.path(fifo)).status();
+        if !made.is_ok_and(|status| status.success()) {
+            return; // no mkfifo on this host
+        }
+    }
+    // Reading either would block the check until a writer opens the FIFO.
+    assert_eq!(write_targets("bash s.sh", &repo.root), Ok(Vec::new()));
+    assert_eq!(write_targets("node -e \"require('./pkg')\"", &repo.root), Ok(Vec::new()));
+    assert!(!refused(&repo, "node -e \"require('./pkg')\""));
+}
