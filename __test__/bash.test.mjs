@@ -1,7 +1,7 @@
 // Bash commands (SPEC §3 "Bash", P-2, P-5): the corpus through bashTargets, and the gate outcomes
 // of seed 000's bash scenarios through checkGuard, on temporary repositories.
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import { posix } from 'node:path'
 import { describe, test } from 'node:test'
 
@@ -288,5 +288,41 @@ describe('checkGuard: shell channels (issue 10, items 2 to 5)', () => {
     ]) {
       assert.equal(checkGuard(bash(command), repo.root), null, command)
     }
+  })
+})
+
+// The analysis cache (src/shell/cache.rs): a repeated command is answered from memory only while
+// everything it read is unchanged; the gates judge its targets on every call.
+describe('checkGuard: a repeated bash command', () => {
+  const plan = 'docs/superpowers/plans/p.md'
+  const notes = 'docs/superpowers/notes/p.md'
+
+  test('is judged again when the script it runs changes, appears or goes', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat')
+    const run = bash('bash s.sh')
+    assert.equal(checkGuard(run, repo.root), null, 'no script yet')
+    repo.write('s.sh', `echo x > ${plan}\n`)
+    assert.equal(checkGuard(run, repo.root), NEEDS_SPEC, 'created')
+    assert.equal(checkGuard(run, repo.root), NEEDS_SPEC, 'again')
+    repo.write('s.sh', `echo x > ${notes}\n`)
+    assert.equal(checkGuard(run, repo.root), null, 'the same length, another target')
+    repo.write('s.sh', `echo x > ${plan}\n`)
+    assert.equal(checkGuard(run, repo.root), NEEDS_SPEC, 'back')
+    rmSync(repo.path('s.sh'))
+    assert.equal(checkGuard(run, repo.root), null, 'removed')
+  })
+
+  test('is judged again in another workdir, and its targets against the approvals of the moment', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+    const command = 'echo x > plans/q.md'
+    assert.equal(checkGuard(bash(command, 'docs/superpowers'), repo.root), NEEDS_SPEC)
+    assert.equal(checkGuard(bash(command, 'docs/superpowers'), repo.root), NEEDS_SPEC)
+    assert.equal(checkGuard(bash(command, 'src'), repo.root), null)
+    const ledger = bash("echo '- [x] task 1' >> .superpowers/sdd/p/progress.md")
+    assert.equal(checkGuard(ledger, repo.root), `${BLOCKED}plan not approved; run /approve feat plan`)
+    repo.approvePlan('feat', 'p')
+    assert.equal(checkGuard(ledger, repo.root), null, 'the same command once the plan is approved')
+    repo.write('docs/superpowers/plans/p.md', planText('feat', '- [ ] task 2\n'))
+    assert.equal(checkGuard(ledger, repo.root), `${BLOCKED}plan changed after approval; re-approve`, 'the plan changed')
   })
 })

@@ -330,7 +330,7 @@ pub fn guarded_beneath(dir: &Path, reach: Reach) -> Vec<PathBuf> {
         let reaches = match (taken, reach) {
             _ if missing.is_empty() => true,
             (0, Reach::Named) => false,
-            (0, Reach::Tree) | (_, Reach::Named) => below.is_dir(),
+            (0, Reach::Tree) | (_, Reach::Named) => crate::shell::cache::is_dir(&below),
             (_, Reach::Tree) => true,
         };
         if reaches {
@@ -354,7 +354,7 @@ fn holders_on_disk(dir: &Path) -> Vec<PathBuf> {
     for (folder, inside) in GUARDED_FOLDERS {
         let mut below = dir.to_path_buf();
         below.extend(folder);
-        if below.is_dir() {
+        if crate::shell::cache::is_dir(&below) {
             below.extend(inside);
             found.push(below);
         }

@@ -64,6 +64,11 @@ pub fn write_targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>,
     as_host(command, || walk::targets_from(command, state))
 }
 
+/// How many PowerShell analyses are under way on this thread (an input of a bash analysis).
+pub(crate) fn host_nesting() -> usize {
+    HOST_NESTING.get()
+}
+
 /// One more PowerShell host around `analysis`, within the size and host-nesting caps.
 fn as_host<T>(command: &str, analysis: impl FnOnce() -> Result<T, Unscannable>) -> Result<T, Unscannable> {
     if command.len() > MAX_COMMAND_BYTES {

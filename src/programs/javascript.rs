@@ -3,8 +3,6 @@
 //! literals, `path.join`/`path.resolve`. A program that loads this package writes approval.md
 //! unless it provably calls only read-only exports.
 
-use std::fs;
-use std::io::Read;
 use std::path::Path;
 
 use super::engine::{Engine, Grammar, Op, Receiver, Rule, Val, rule};
@@ -198,12 +196,11 @@ fn is_this_package(spec: &str, dir: &Path) -> bool {
     package_name_is_ours(&package_dir.join("package.json"))
 }
 
+/// The first 64 KiB of a regular file only: a FIFO would block the check. Read through the
+/// analysis cache, which records what it saw.
 fn package_name_is_ours(manifest: &Path) -> bool {
-    let Ok(file) = fs::File::open(manifest) else { return false };
-    let mut text = String::new();
-    if file.take(64 << 10).read_to_string(&mut text).is_err() {
-        return false;
-    }
+    let Some(bytes) = crate::shell::cache::read_regular_file(manifest, (64 << 10) - 1) else { return false };
+    let Ok(text) = String::from_utf8(bytes) else { return false };
     text.contains("\"name\": \"approval-gates\"") || text.contains("\"name\":\"approval-gates\"")
 }
 

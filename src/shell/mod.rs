@@ -12,6 +12,7 @@
 //! one of the caps below is [`Unscannable`]; the gates then judge its raw text with
 //! [`crate::paths::names_guarded_location`].
 
+pub(crate) mod cache;
 mod parse;
 mod tree;
 mod walk;
@@ -72,7 +73,14 @@ pub enum Unscannable {
 
 /// The files `command` writes when run in `base` (absolute), absolute and lexically normalized,
 /// without duplicates, in the order they appear.
+///
+/// A repeated command whose inputs have not changed is answered from [`cache`].
 pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
+    cache::through(command, base, || write_targets_uncached(command, base))
+}
+
+/// [`write_targets`] without the cache.
+pub(crate) fn write_targets_uncached(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
     if command.len() > MAX_COMMAND_BYTES {
         return Err(Unscannable::TooLarge);
     }
@@ -80,7 +88,7 @@ pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscann
 }
 
 /// [`write_targets`] for a persistent shell in state `scope`: also every state the command may
-/// leave the shell in (P-15).
+/// leave the shell in (P-15). Not cached: the state is an input no key holds.
 pub fn write_targets_from(command: &str, scope: &Scope) -> Result<(Vec<PathBuf>, Vec<Scope>), Unscannable> {
     if command.len() > MAX_COMMAND_BYTES {
         return Err(Unscannable::TooLarge);

@@ -8,10 +8,10 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use super::cache;
 use super::parse::{Budget, parse};
 use super::tree::{Flat, Node, node_kind};
 use super::words::{self, Arg, Context, Home, MAX_VALUES, Positional, TextBudget, Value, Vars};
@@ -1208,7 +1208,7 @@ impl Walker {
                 Effect::Write(arg) => self.add(&arg.text, &scope.base, scope.links()),
                 Effect::WriteInto { dir, name, known_dir } => {
                     let dir = paths::absolute(&dir.text, &scope.base);
-                    if known_dir || dir.is_dir() || scope.links().iter().any(|(link, _)| *link == dir) {
+                    if known_dir || cache::is_dir(&dir) || scope.links().iter().any(|(link, _)| *link == dir) {
                         self.add(&name.text, &dir, scope.links());
                     }
                 }
@@ -1227,7 +1227,7 @@ impl Walker {
                 Effect::WriteTree { dir, name, known_dir } => {
                     let dir = paths::absolute(&dir.text, &scope.base);
                     let root = match name {
-                        Some(name) if known_dir || dir.is_dir() => paths::absolute(&name.text, &dir),
+                        Some(name) if known_dir || cache::is_dir(&dir) => paths::absolute(&name.text, &dir),
                         _ => dir,
                     };
                     for target in paths::guarded_beneath(&root, paths::Reach::Tree) {
@@ -1370,7 +1370,7 @@ impl Walker {
         if self.seen.contains(&path) {
             return None;
         }
-        let bytes = read_regular_file(&path, MAX_SCRIPT_FILE_BYTES)?;
+        let bytes = cache::read_regular_file(&path, MAX_SCRIPT_FILE_BYTES)?;
         if bytes.len() as u64 > MAX_SCRIPT_FILE_BYTES || bytes.contains(&0) {
             return None;
         }
@@ -1515,18 +1515,7 @@ fn read_known(args: &[Arg], input: &str, scope: &mut Scope) {
 /// refuses the rest); `None` when it cannot be read.
 fn read_bounded(path: &Path) -> Option<String> {
     let limit = u64::try_from(crate::patch::MAX_PATCH_BYTES).unwrap_or(u64::MAX);
-    read_regular_file(path, limit).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-}
-
-/// At most `limit` + 1 bytes of a regular file (one more tells it is larger); a FIFO or a
-/// terminal would block the check, so anything else is `None`.
-fn read_regular_file(path: &Path, limit: u64) -> Option<Vec<u8>> {
-    if !std::fs::metadata(path).ok()?.is_file() {
-        return None;
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path).ok()?.take(limit.saturating_add(1)).read_to_end(&mut bytes).ok()?;
-    Some(bytes)
+    cache::read_regular_file(path, limit).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// The text a command writes when the line shows it: `cat` of its heredoc or here-string, `tee`,
