@@ -291,6 +291,41 @@ describe('checkGuard: shell channels (issue 10, items 2 to 5)', () => {
   })
 })
 
+// A `cd` may fail and the line go on; tree-sitter-bash nests `cd x && a 2>&1 | b`'s list in the
+// pipeline's first stage (src/shell/mod.rs, from_every_directory).
+describe('checkGuard: a change of directory that may fail', () => {
+  test('a write after a cd out of the plans folder is judged there too (gate A)', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat')
+    for (const command of [
+      'cd docs/superpowers/plans; cd /nonexistent 2>/dev/null; echo x > a.md',
+      'cd docs/superpowers/plans; cd /tmp || true; touch a.md',
+      'cd docs/superpowers/plans; if [ -n "$c" ]; then cd /tmp; fi; echo x > a.md',
+      'cd docs/superpowers/plans && echo x 2>&1 | tee a.md',
+    ]) {
+      assert.equal(checkGuard(bash(command), repo.root), NEEDS_SPEC, command)
+    }
+  })
+
+  test('and one out of a change directory writes its approval.md (gate C)', () => {
+    const repo = makeRepo().change('feat')
+    assert.equal(checkGuard(bash('cd openspec/changes/feat; cd /var/empty/x 2>/dev/null; touch approval.md'), repo.root), ONLY_APPROVE)
+    assert.equal(checkGuard({ name: 'pwsh', arguments: { command: 'cd openspec/changes/feat; if ($c) { cd /tmp }; ni approval.md' } }, repo.root), ONLY_APPROVE)
+  })
+
+  test('reading there, writing elsewhere, and subshells are allowed', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+    for (const command of [
+      'cd docs/superpowers/plans && sha256sum p.md > /tmp/approval-gates-h',
+      'cd docs/superpowers/plans && cat p.md | wc -l',
+      '(cd docs/superpowers/plans && ls) > listing.txt',
+      'touch a.md; cd docs/superpowers/plans; cat p.md',
+      'mkdir -p build && cd build && make 2>&1 | tee build.log',
+    ]) {
+      assert.equal(checkGuard(bash(command), repo.root), null, command)
+    }
+  })
+})
+
 // The analysis cache (src/shell/cache.rs): a repeated command is answered from memory only while
 // everything it read is unchanged; the gates judge its targets on every call.
 describe('checkGuard: a repeated bash command', () => {

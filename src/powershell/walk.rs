@@ -54,10 +54,11 @@ pub fn targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<S
         calling: Vec::new(),
         copy_left: MAX_REACHED_COPY_BYTES,
         conditional: 0,
+        moves: Vec::new(),
     };
     let mut scope = Scope::from_state(state);
     walker.script(command, &mut scope, 0)?;
-    if walker.too_many {
+    if walker.too_many || !shell::from_every_directory(&mut walker.found, &mut walker.seen, &walker.moves) {
         return Err(Unscannable::TooManyTargets);
     }
     walker.reach(&scope);
@@ -146,6 +147,8 @@ struct Walker {
     last_place: Option<(Rc<Defined>, usize)>,
     /// The functions being called, innermost last: a recursive call is not walked again.
     calling: Vec<String>,
+    /// The location changes the script made, (from, to), each once.
+    moves: Vec<shell::Move>,
     /// Bytes of scope the reached states may still copy ([`MAX_REACHED_COPY_BYTES`]).
     copy_left: usize,
     /// How many blocks (branches, loops, script blocks, function bodies) the walk is in: an
@@ -1203,12 +1206,14 @@ impl Walker {
                     if kind == Kind::PushLocation {
                         scope.stack.push(base);
                     }
+                    self.moved(&scope.base, &to);
                     scope.base = to;
                     self.reach(scope);
                 }
             }
             Kind::PopLocation => {
                 if let Some(top) = scope.stack.pop() {
+                    self.moved(&scope.base, &top);
                     scope.base = top;
                     self.reach(scope);
                 }
@@ -1476,6 +1481,17 @@ impl Walker {
             self.add_absolute(paths::absolute(named, base));
         }
         self.add_absolute(path);
+    }
+
+    /// A location change ([`shell::from_every_directory`]).
+    fn moved(&mut self, from: &Path, to: &Path) {
+        let moved = shell::Move { from: from.to_path_buf(), to: to.to_path_buf(), after: self.found.len() };
+        if moved.from != moved.to
+            && self.moves.len() <= shell::MAX_MOVES
+            && !self.moves.iter().any(|m| m.from == moved.from && m.to == moved.to)
+        {
+            self.moves.push(moved);
+        }
     }
 
     fn add_absolute(&mut self, path: PathBuf) {

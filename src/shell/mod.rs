@@ -48,6 +48,51 @@ pub const MAX_COMMAND_WORDS: usize = 2_048;
 /// (P-8), so this bounds the time of a call.
 pub const MAX_TARGETS: usize = 1_024;
 
+/// The most distinct directory changes of one command line ([`from_every_directory`]); past it
+/// the line is [`Unscannable::TooManyTargets`].
+pub const MAX_MOVES: usize = 16;
+
+/// A change of directory a command line made.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct Move {
+    pub from: PathBuf,
+    pub to: PathBuf,
+    /// How many targets the line had found before it: only later ones can follow it.
+    pub after: usize,
+}
+
+/// A `cd` can fail and the line go on (`cd x; …`, `cd x || true`, a `Set-Location` error): each
+/// file the line wrote after a change, beneath where it went, is also taken as written, by the
+/// same path, beneath where it came from; chains of changes are followed back. `false` when the targets
+/// outgrow [`MAX_TARGETS`] or the changes [`MAX_MOVES`].
+pub(crate) fn from_every_directory(
+    found: &mut Vec<PathBuf>,
+    seen: &mut std::collections::HashSet<PathBuf>,
+    moves: &[Move],
+) -> bool {
+    if moves.len() > MAX_MOVES {
+        return false;
+    }
+    // Latest first, each once: a target moved back by a later change is moved back again by the
+    // earlier ones, as when every `cd` of the line fails.
+    for change in moves.iter().rev() {
+        // The targets found after the change, without its own additions (the range is taken once).
+        for at in change.after..found.len() {
+            let Some(target) = found.get(at) else { break };
+            let Some(rebased) = crate::paths::rebase(target, &change.to, &change.from) else { continue };
+            if seen.contains(&rebased) {
+                continue;
+            }
+            if found.len() >= MAX_TARGETS {
+                return false;
+            }
+            seen.insert(rebased.clone());
+            found.push(rebased);
+        }
+    }
+    true
+}
+
 /// Why a command is not parsed; the gates fall back to [`crate::paths::names_guarded_location`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unscannable {

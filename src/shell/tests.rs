@@ -407,3 +407,28 @@ fn values_the_line_defines_reach_the_targets() {
         assert!(scripts.iter().any(|t| t == expected), "{expected} in {scripts:?}");
     }
 }
+
+#[test]
+fn a_line_with_more_directory_changes_than_are_followed_is_unscannable() {
+    let cds = |count: usize| (0..count).map(|n| format!("cd /d{n}")).collect::<Vec<_>>().join("; ") + "; touch x";
+    assert!(write_targets(&cds(super::MAX_MOVES), Path::new("/repo")).is_ok());
+    assert_eq!(write_targets(&cds(super::MAX_MOVES + 1), Path::new("/repo")), Err(Unscannable::TooManyTargets));
+    // Relative changes nest: each may have failed, so the targets double with each one.
+    let nested = |count: usize| (0..count).map(|n| format!("cd d{n}; ")).collect::<String>() + "touch x";
+    assert_eq!(write_targets(&nested(3), Path::new("/repo")).map(|t| t.len()), Ok(8));
+    assert_eq!(write_targets(&nested(super::MAX_MOVES), Path::new("/repo")), Err(Unscannable::TooManyTargets));
+    // The same change made again is one change.
+    let again = "cd a; cd ..; ".repeat(super::MAX_MOVES + 1) + "touch x";
+    let targets = write_targets(&again, Path::new("/repo")).expect("scannable");
+    assert_eq!(sorted_strings(&targets), ["/repo/a/x", "/repo/x"]);
+}
+
+#[test]
+fn rebase_moves_only_what_is_beneath() {
+    use crate::paths::rebase;
+    let (target, from, onto) = (Path::new("/repo/sub/a.md"), Path::new("/repo/sub"), Path::new("/repo"));
+    assert_eq!(rebase(target, from, onto).as_deref(), Some(Path::new("/repo/a.md")));
+    assert_eq!(rebase(from, from, onto).as_deref(), Some(onto));
+    assert_eq!(rebase(Path::new("/tmp/a.md"), from, onto), None);
+    assert_eq!(rebase(Path::new("/repo/subway/a.md"), from, onto), None);
+}

@@ -269,6 +269,8 @@ struct Walker {
     /// Files this command line wrote with text it shows (`cat > s.py <<EOF`), for a script run
     /// later in the line (a few at most: a list, not a map).
     files: Vec<(PathBuf, String)>,
+    /// The directory changes the line made, (from, to), each once ([`super::from_every_directory`]).
+    moves: Vec<super::Move>,
 }
 
 impl Walker {
@@ -284,15 +286,24 @@ impl Walker {
             states: keep_states.then(Vec::new),
             piped_file: RefCell::new(None),
             files: Vec::new(),
+            moves: Vec::new(),
         }
     }
 
-    fn finish(self) -> Result<(Vec<PathBuf>, Vec<Scope>), Unscannable> {
-        if self.too_many {
+    fn finish(mut self) -> Result<(Vec<PathBuf>, Vec<Scope>), Unscannable> {
+        if self.too_many || !super::from_every_directory(&mut self.found, &mut self.seen, &self.moves) {
             return Err(Unscannable::TooManyTargets);
         }
         Ok((self.found, self.states.unwrap_or_default()))
     }
+}
+
+/// tree-sitter-bash parses `cd x && a 2>&1 | tee f` as `(cd x && a 2>&1) | tee f`; bash runs the
+/// `&&` chain before `a` in the shell itself, so that first stage is not a scope of its own.
+fn parsed_list_before_pipe(stage: Node, pipeline: Option<Node>) -> bool {
+    node_kind(stage) == "redirected_statement"
+        && stage.child_by_field_name("body").is_some_and(|body| node_kind(body) == "list")
+        && pipeline.and_then(|pipeline| pipeline.named_children().next()).is_some_and(|first| first.id() == stage.id())
 }
 
 /// A node the cursor is inside of.
@@ -454,7 +465,9 @@ impl Walker {
             "subshell" | "command_substitution" | "process_substitution" | "function_definition" => {
                 frame.restore = Some(Box::new(scope.clone()))
             }
-            _ if parent_kind == Some("pipeline") && node.is_named() => frame.restore = Some(Box::new(scope.clone())),
+            _ if parent_kind == Some("pipeline") && node.is_named() && !parsed_list_before_pipe(node, parent) => {
+                frame.restore = Some(Box::new(scope.clone()))
+            }
             _ => {}
         }
         self.isolated += usize::from(frame.restore.is_some());
@@ -1377,7 +1390,19 @@ impl Walker {
         String::from_utf8(bytes).ok()
     }
 
-    fn cd(&self, cd: Cd, scope: &mut Scope) {
+    fn cd(&mut self, cd: Cd, scope: &mut Scope) {
+        let from = scope.base.clone();
+        self.move_to(cd, scope);
+        let moved = super::Move { from, to: scope.base.clone(), after: self.found.len() };
+        if moved.from != moved.to
+            && self.moves.len() <= super::MAX_MOVES
+            && !self.moves.iter().any(|m| m.from == moved.from && m.to == moved.to)
+        {
+            self.moves.push(moved);
+        }
+    }
+
+    fn move_to(&self, cd: Cd, scope: &mut Scope) {
         match cd {
             Cd::To(dir) => {
                 let to = paths::absolute(&dir.text, &scope.base);
