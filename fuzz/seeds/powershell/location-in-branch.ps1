@@ -1,0 +1,1 @@
+cd docs/superpowers/plans; if ($c) { cd /tmp }; sc a.md x
