@@ -301,6 +301,7 @@ describe('checkGuard: a change of directory that may fail', () => {
       'cd docs/superpowers/plans; cd /tmp || true; touch a.md',
       'cd docs/superpowers/plans; if [ -n "$c" ]; then cd /tmp; fi; echo x > a.md',
       'cd docs/superpowers/plans && echo x 2>&1 | tee a.md',
+      'cd docs/superpowers/plans && cat p.md; cd ../../..; echo done > a.md',
     ]) {
       assert.equal(checkGuard(bash(command), repo.root), NEEDS_SPEC, command)
     }
@@ -320,6 +321,7 @@ describe('checkGuard: a change of directory that may fail', () => {
       '(cd docs/superpowers/plans && ls) > listing.txt',
       'touch a.md; cd docs/superpowers/plans; cat p.md',
       'mkdir -p build && cd build && make 2>&1 | tee build.log',
+      'cd docs/superpowers/plans && cat p.md && cd ../../.. && echo done > x.md',
     ]) {
       assert.equal(checkGuard(bash(command), repo.root), null, command)
     }

@@ -63,7 +63,8 @@ pub(crate) struct Move {
 
 /// A `cd` can fail and the line go on (`cd x; …`, `cd x || true`, a `Set-Location` error): each
 /// file the line wrote after a change, beneath where it went, is also taken as written, by the
-/// same path, beneath where it came from; chains of changes are followed back. `false` when the targets
+/// same path, beneath where it came from; chains of changes are followed back. A change made by a
+/// `cd` whose failure stops an `&&` chain follows only what is written after the chain. `false` when the targets
 /// outgrow [`MAX_TARGETS`] or the changes [`MAX_MOVES`].
 pub(crate) fn from_every_directory(
     found: &mut Vec<PathBuf>,
@@ -73,12 +74,17 @@ pub(crate) fn from_every_directory(
     if moves.len() > MAX_MOVES {
         return false;
     }
-    // Latest first, each once: a target moved back by a later change is moved back again by the
-    // earlier ones, as when every `cd` of the line fails.
+    // Where each target came from: a target moved back by a later change is judged by the earlier
+    // ones as the write it came from, which is found before or after each of them.
+    let mut origins: Vec<usize> = (0..found.len()).collect();
+    // Latest first, each once: as when every `cd` of the line fails.
     for change in moves.iter().rev() {
-        // The targets found after the change, without its own additions (the range is taken once).
-        for at in change.after..found.len() {
-            let Some(target) = found.get(at) else { break };
+        // The targets found so far, without this change's own additions (the range is taken once).
+        for at in 0..found.len() {
+            let (Some(target), Some(&origin)) = (found.get(at), origins.get(at)) else { break };
+            if origin < change.after {
+                continue;
+            }
             let Some(rebased) = crate::paths::rebase(target, &change.to, &change.from) else { continue };
             if seen.contains(&rebased) {
                 continue;
@@ -88,6 +94,7 @@ pub(crate) fn from_every_directory(
             }
             seen.insert(rebased.clone());
             found.push(rebased);
+            origins.push(origin);
         }
     }
     true

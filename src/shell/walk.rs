@@ -271,6 +271,11 @@ struct Walker {
     files: Vec<(PathBuf, String)>,
     /// The directory changes the line made, (from, to), each once ([`super::from_every_directory`]).
     moves: Vec<super::Move>,
+    /// Changes made by a `cd` whose failure would stop an `&&` chain, until the walk leaves the
+    /// chain: (script serial, depth of the chain's outermost list, the changes).
+    sure: Vec<(usize, usize, std::ops::Range<usize>)>,
+    /// Scripts walked so far (nested ones included).
+    scripts: usize,
 }
 
 impl Walker {
@@ -287,6 +292,8 @@ impl Walker {
             piped_file: RefCell::new(None),
             files: Vec::new(),
             moves: Vec::new(),
+            sure: Vec::new(),
+            scripts: 0,
         }
     }
 
@@ -306,6 +313,30 @@ fn parsed_list_before_pipe(stage: Node, pipeline: Option<Node>) -> bool {
         && pipeline.and_then(|pipeline| pipeline.named_children().next()).is_some_and(|first| first.id() == stage.id())
 }
 
+/// The depth of the outermost `&&` list around the command element at `depth` whose every level
+/// is `&&` (or of the redirection around it): past a `cd` there, the rest of that chain runs only
+/// if it succeeded.
+fn and_chain_top(depth: usize, ancestors: &[Frame]) -> Option<usize> {
+    let mut top = None;
+    let mut at = depth;
+    while let Some(parent) = at.checked_sub(1).and_then(|d| ancestors.get(d)) {
+        let is_and = node_kind(parent.node) == "list"
+            && parent.node.children().any(|(child, _)| node_kind(child) == "&&")
+            && !parent.node.children().any(|(child, _)| node_kind(child) == "||");
+        if !is_and {
+            break;
+        }
+        at -= 1;
+        top = Some(at);
+    }
+    // `a && b > f`: the redirection hangs on the list, but bash gives it to the last command.
+    let statement = top.and_then(|top| top.checked_sub(1)).and_then(|d| ancestors.get(d));
+    match (top, statement) {
+        (Some(top), Some(statement)) if node_kind(statement.node) == "redirected_statement" => Some(top - 1),
+        _ => top,
+    }
+}
+
 /// A node the cursor is inside of.
 struct Frame<'t> {
     node: Node<'t>,
@@ -321,6 +352,8 @@ struct Frame<'t> {
 struct Walk<'s> {
     source: &'s str,
     nesting: usize,
+    /// Which script of the line this is (for [`Walker::sure`]).
+    serial: usize,
     /// Everything from here on is inside an unterminated quote: bash reads it as data.
     cutoff: usize,
 }
@@ -400,7 +433,8 @@ impl Walker {
             return Err(Unscannable::TooMuchText);
         }
         let tree = Flat::new(&parse(source, &mut self.budget)?)?;
-        let mut walk = Walk { source, nesting, cutoff: usize::MAX };
+        self.scripts += 1;
+        let mut walk = Walk { source, nesting, serial: self.scripts, cutoff: usize::MAX };
         // Deep enough for most lines without growing.
         let mut frames: Vec<Frame> = Vec::with_capacity(16);
         let mut node = tree.root();
@@ -544,6 +578,29 @@ impl Walker {
         walk: &mut Walk,
         scope: &mut Scope,
     ) -> Result<(), Unscannable> {
+        self.leave_node(frame, ancestors, walk, scope)?;
+        while let Some((serial, depth, changes)) = self.sure.last().cloned()
+            && serial == walk.serial
+            && depth == ancestors.len()
+        {
+            // What ran inside the chain ran only if the `cd` succeeded: only later writes can
+            // follow its failure.
+            let found = self.found.len();
+            for change in self.moves.get_mut(changes).into_iter().flatten() {
+                change.after = change.after.max(found);
+            }
+            self.sure.pop();
+        }
+        Ok(())
+    }
+
+    fn leave_node<'t>(
+        &mut self,
+        frame: &Frame<'t>,
+        ancestors: &[Frame<'t>],
+        walk: &mut Walk,
+        scope: &mut Scope,
+    ) -> Result<(), Unscannable> {
         if frame.skip {
             return Ok(());
         }
@@ -569,7 +626,15 @@ impl Walker {
                     }
                     _ => Input::default(),
                 };
+                let (moves_before, scripts_before) = (self.moves.len(), self.scripts);
                 self.command(node, statement.map(|p| p.node), upstream, walk, scope)?;
+                // A `cd` of this script itself (not one inside a script the command ran).
+                if self.moves.len() > moves_before
+                    && self.scripts == scripts_before
+                    && let Some(top) = and_chain_top(depth, ancestors)
+                {
+                    self.sure.push((walk.serial, top, moves_before..self.moves.len()));
+                }
             }
             "variable_assignment" if parent.is_some_and(|p| node_kind(p.node) != "command") => {
                 self.assignment(node, walk, scope);
