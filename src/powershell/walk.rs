@@ -1485,13 +1485,7 @@ impl Walker {
 
     /// A location change ([`shell::from_every_directory`]).
     fn moved(&mut self, from: &Path, to: &Path) {
-        let moved = shell::Move { from: from.to_path_buf(), to: to.to_path_buf(), after: self.found.len() };
-        if moved.from != moved.to
-            && self.moves.len() <= shell::MAX_MOVES
-            && !self.moves.iter().any(|m| m.from == moved.from && m.to == moved.to)
-        {
-            self.moves.push(moved);
-        }
+        shell::record_move(&mut self.moves, from, to, self.found.len());
     }
 
     fn add_absolute(&mut self, path: PathBuf) {

@@ -53,12 +53,19 @@ pub const MAX_TARGETS: usize = 1_024;
 pub const MAX_MOVES: usize = 16;
 
 /// A change of directory a command line made.
-#[derive(Clone, PartialEq, Eq)]
 pub(crate) struct Move {
     pub from: PathBuf,
     pub to: PathBuf,
     /// How many targets the line had found before it: only later ones can follow it.
     pub after: usize,
+}
+
+/// Records a change from `from` to `to`, made once `found` targets were found: each change once,
+/// at its first occurrence; one past [`MAX_MOVES`] is kept so that [`from_every_directory`] refuses.
+pub(crate) fn record_move(moves: &mut Vec<Move>, from: &Path, to: &Path, found: usize) {
+    if from != to && moves.len() <= MAX_MOVES && !moves.iter().any(|m| m.from == from && m.to == to) {
+        moves.push(Move { from: from.to_path_buf(), to: to.to_path_buf(), after: found });
+    }
 }
 
 /// A `cd` can fail and the line go on (`cd x; …`, `cd x || true`, a `Set-Location` error): each

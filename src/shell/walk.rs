@@ -1458,13 +1458,7 @@ impl Walker {
     fn cd(&mut self, cd: Cd, scope: &mut Scope) {
         let from = scope.base.clone();
         self.move_to(cd, scope);
-        let moved = super::Move { from, to: scope.base.clone(), after: self.found.len() };
-        if moved.from != moved.to
-            && self.moves.len() <= super::MAX_MOVES
-            && !self.moves.iter().any(|m| m.from == moved.from && m.to == moved.to)
-        {
-            self.moves.push(moved);
-        }
+        super::record_move(&mut self.moves, &from, &scope.base, self.found.len());
     }
 
     fn move_to(&self, cd: Cd, scope: &mut Scope) {
