@@ -10,32 +10,10 @@ use super::{Findings, Invocation, Language, MAX_PROGRAM_TOKENS, Source};
 
 const QUOTES: &[Quote] = &[quote("\"", "\"", true, Interpolation::None)];
 
-const SYNTAX: Syntax = Syntax {
-    line_comments: &["--", "#"],
-    block_comments: &[("(*", "*)")],
-    quotes: QUOTES,
-    string_prefixes: false,
-    regex_literals: false,
-    quote_operators: false,
-    long_brackets: false,
-    ident_chars: "",
-};
+const SYNTAX: Syntax =
+    Syntax { line_comments: &["--", "#"], block_comments: &[("(*", "*)")], quotes: QUOTES, ..Syntax::PLAIN };
 
-const GRAMMAR: Grammar = Grammar {
-    rules: &[],
-    concat: &[("&", "")],
-    joins: &[],
-    concats: &[],
-    identities: &[],
-    path_types: &[],
-    assignments: &[],
-    sigils: "",
-    percent_format: false,
-    calls_without_parentheses: false,
-    members: &[],
-    dot_member: false,
-    juxtapose: false,
-};
+const GRAMMAR: Grammar = Grammar { concat: &[("&", "")], ..Grammar::NONE };
 
 /// Words that make a script write the files it names.
 const WRITING_WORDS: [&str; 6] = ["write", "delete", "move", "duplicate", "make", "eof"];

@@ -7,34 +7,12 @@ use super::{Findings, Invocation, Language, MAX_PROGRAM_TOKENS, Source};
 
 const QUOTES: &[Quote] = &[quote("\"", "\"", true, Interpolation::None)];
 
-const SYNTAX: Syntax = Syntax {
-    line_comments: &["#"],
-    block_comments: &[],
-    quotes: QUOTES,
-    string_prefixes: false,
-    regex_literals: true,
-    quote_operators: false,
-    long_brackets: false,
-    ident_chars: "$",
-};
+const SYNTAX: Syntax =
+    Syntax { line_comments: &["#"], quotes: QUOTES, regex_literals: true, ident_chars: "$", ..Syntax::PLAIN };
 
 const RULES: &[Rule] = &[rule("system", Receiver::Bare, Op::Run(0))];
 
-const GRAMMAR: Grammar = Grammar {
-    rules: RULES,
-    concat: &[],
-    joins: &[],
-    concats: &[],
-    identities: &[],
-    path_types: &[],
-    assignments: &["="],
-    sigils: "",
-    percent_format: false,
-    calls_without_parentheses: false,
-    members: &[],
-    dot_member: false,
-    juxtapose: true,
-};
+const GRAMMAR: Grammar = Grammar { rules: RULES, assignments: &["="], juxtapose: true, ..Grammar::NONE };
 
 pub fn analyze(text: &str) -> Findings {
     let Some(tokens) = super::lex::tokens(text, &SYNTAX, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };

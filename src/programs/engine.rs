@@ -142,6 +142,25 @@ pub struct Grammar {
     pub juxtapose: bool,
 }
 
+impl Grammar {
+    /// No rules, operators or calls: each language's grammar states only what it has.
+    pub const NONE: Grammar = Grammar {
+        rules: &[],
+        concat: &[],
+        joins: &[],
+        concats: &[],
+        identities: &[],
+        path_types: &[],
+        assignments: &[],
+        sigils: "",
+        percent_format: false,
+        calls_without_parentheses: false,
+        members: &[],
+        dot_member: false,
+        juxtapose: false,
+    };
+}
+
 /// One argument of a call: its name when passed by keyword, and its tokens.
 struct Argument {
     name: Option<String>,

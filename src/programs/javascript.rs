@@ -20,11 +20,9 @@ const SYNTAX: Syntax = Syntax {
     line_comments: &["//", "#!"],
     block_comments: &[("/*", "*/")],
     quotes: QUOTES,
-    string_prefixes: false,
     regex_literals: true,
-    quote_operators: false,
-    long_brackets: false,
     ident_chars: "$",
+    ..Syntax::PLAIN
 };
 
 const FS: &[&str] = &[
@@ -117,14 +115,10 @@ const GRAMMAR: Grammar = Grammar {
     joins: &["path.join", "path.resolve", "posix.join", "posix.resolve", "join", "resolve"],
     concats: &["concat"],
     identities: &["normalize", "toString", "fileURLToPath", "String", "trim", "realpathSync"],
-    path_types: &[],
     assignments: &["="],
-    sigils: "",
-    percent_format: false,
-    calls_without_parentheses: false,
     members: &["?."],
     dot_member: true,
-    juxtapose: false,
+    ..Grammar::NONE
 };
 
 /// The exports of this package that write nothing.

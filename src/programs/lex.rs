@@ -50,6 +50,20 @@ pub struct Syntax {
     pub ident_chars: &'static str,
 }
 
+impl Syntax {
+    /// No comments, quotes or special literals: each language's syntax states only what it has.
+    pub const PLAIN: Syntax = Syntax {
+        line_comments: &[],
+        block_comments: &[],
+        quotes: &[],
+        string_prefixes: false,
+        regex_literals: false,
+        quote_operators: false,
+        long_brackets: false,
+        ident_chars: "",
+    };
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kind {
     /// A string literal's value, with [`HOLE`] where it interpolates.

@@ -7,16 +7,7 @@ use super::{Cli, Findings, Invocation, Language, parse_cli, run_grammar, simple}
 
 const QUOTES: &[Quote] = &[quote("\"", "\"", true, Interpolation::None), quote("'", "'", true, Interpolation::None)];
 
-const SYNTAX: Syntax = Syntax {
-    line_comments: &["--"],
-    block_comments: &[],
-    quotes: QUOTES,
-    string_prefixes: false,
-    regex_literals: false,
-    quote_operators: false,
-    long_brackets: true,
-    ident_chars: "",
-};
+const SYNTAX: Syntax = Syntax { line_comments: &["--"], quotes: QUOTES, long_brackets: true, ..Syntax::PLAIN };
 
 const RULES: &[Rule] = &[
     rule("open", Receiver::Only(&["io"]), Op::Open { path: 0, mode: 1, named: "" }),
@@ -35,17 +26,12 @@ const RULES: &[Rule] = &[
 const GRAMMAR: Grammar = Grammar {
     rules: RULES,
     concat: &[("..", "")],
-    joins: &[],
-    concats: &[],
     identities: &["tostring"],
-    path_types: &[],
     assignments: &["="],
-    sigils: "",
-    percent_format: false,
     calls_without_parentheses: true,
     members: &[":"],
     dot_member: true,
-    juxtapose: false,
+    ..Grammar::NONE
 };
 
 pub fn analyze(text: &str) -> Findings {

@@ -16,11 +16,10 @@ const SYNTAX: Syntax = Syntax {
     line_comments: &["#"],
     block_comments: &[("\n=pod", "\n=cut"), ("\n=head", "\n=cut")],
     quotes: QUOTES,
-    string_prefixes: false,
     regex_literals: true,
     quote_operators: true,
-    long_brackets: false,
     ident_chars: "$@%",
+    ..Syntax::PLAIN
 };
 
 const RULES: &[Rule] = &[
@@ -68,11 +67,9 @@ const GRAMMAR: Grammar = Grammar {
     path_types: &["path", "file", "dir"],
     assignments: &["="],
     sigils: "$@%",
-    percent_format: false,
     calls_without_parentheses: true,
     members: &["->", "::"],
-    dot_member: false,
-    juxtapose: false,
+    ..Grammar::NONE
 };
 
 pub fn analyze(text: &str) -> Findings {

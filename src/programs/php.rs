@@ -16,11 +16,8 @@ const SYNTAX: Syntax = Syntax {
     line_comments: &["//", "#"],
     block_comments: &[("/*", "*/")],
     quotes: QUOTES,
-    string_prefixes: false,
-    regex_literals: false,
-    quote_operators: false,
-    long_brackets: false,
     ident_chars: "$",
+    ..Syntax::PLAIN
 };
 
 const RULES: &[Rule] = &[
@@ -52,17 +49,11 @@ const RULES: &[Rule] = &[
 const GRAMMAR: Grammar = Grammar {
     rules: RULES,
     concat: &[(".", "")],
-    joins: &[],
-    concats: &[],
     identities: &["realpath", "strval", "trim"],
-    path_types: &[],
     assignments: &["=", ".="],
     sigils: "$",
-    percent_format: false,
-    calls_without_parentheses: false,
     members: &["->", "::"],
-    dot_member: false,
-    juxtapose: false,
+    ..Grammar::NONE
 };
 
 pub fn analyze(text: &str) -> Findings {

@@ -12,16 +12,7 @@ const QUOTES: &[Quote] = &[
     quote("'", "'", true, Interpolation::None),
 ];
 
-const SYNTAX: Syntax = Syntax {
-    line_comments: &["#"],
-    block_comments: &[],
-    quotes: QUOTES,
-    string_prefixes: true,
-    regex_literals: false,
-    quote_operators: false,
-    long_brackets: false,
-    ident_chars: "",
-};
+const SYNTAX: Syntax = Syntax { line_comments: &["#"], quotes: QUOTES, string_prefixes: true, ..Syntax::PLAIN };
 
 const OS: &[&str] = &["os", "posix", "nt"];
 const SHUTIL: &[&str] = &["shutil"];
@@ -111,7 +102,6 @@ const GRAMMAR: Grammar = Grammar {
     rules: RULES,
     concat: &[("+", ""), ("/", "/")],
     joins: &["path.join", "posixpath.join", "join", "Path", "PurePath", "PosixPath", "PurePosixPath"],
-    concats: &[],
     identities: &[
         "str",
         "fspath",
@@ -127,12 +117,9 @@ const GRAMMAR: Grammar = Grammar {
     ],
     path_types: &["Path", "PurePath", "PosixPath", "PurePosixPath", "joinpath", "with_name", "with_suffix"],
     assignments: &["=", ":="],
-    sigils: "",
     percent_format: true,
-    calls_without_parentheses: false,
-    members: &[],
     dot_member: true,
-    juxtapose: false,
+    ..Grammar::NONE
 };
 
 pub fn analyze(text: &str) -> Findings {

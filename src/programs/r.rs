@@ -7,16 +7,7 @@ use super::{Cli, Findings, Invocation, Language, Source, parse_cli, run_grammar,
 
 const QUOTES: &[Quote] = &[quote("\"", "\"", true, Interpolation::None), quote("'", "'", true, Interpolation::None)];
 
-const SYNTAX: Syntax = Syntax {
-    line_comments: &["#"],
-    block_comments: &[],
-    quotes: QUOTES,
-    string_prefixes: false,
-    regex_literals: false,
-    quote_operators: false,
-    long_brackets: false,
-    ident_chars: ".",
-};
+const SYNTAX: Syntax = Syntax { line_comments: &["#"], quotes: QUOTES, ident_chars: ".", ..Syntax::PLAIN };
 
 const NO_POSITION: usize = usize::MAX;
 
@@ -53,18 +44,12 @@ const RULES: &[Rule] = &[
 
 const GRAMMAR: Grammar = Grammar {
     rules: RULES,
-    concat: &[],
     joins: &["file.path"],
     concats: &["paste0"],
     identities: &["normalizePath", "path.expand", "as.character"],
-    path_types: &[],
     assignments: &["<-", "=", "<<-"],
-    sigils: "",
-    percent_format: false,
-    calls_without_parentheses: false,
     members: &["$", "::"],
-    dot_member: false,
-    juxtapose: false,
+    ..Grammar::NONE
 };
 
 pub fn analyze(text: &str) -> Findings {

@@ -20,11 +20,9 @@ const SYNTAX: Syntax = Syntax {
     line_comments: &["#"],
     block_comments: &[("=begin", "=end")],
     quotes: QUOTES,
-    string_prefixes: false,
     regex_literals: true,
-    quote_operators: false,
-    long_brackets: false,
     ident_chars: "?!@$",
+    ..Syntax::PLAIN
 };
 
 const FILE: &[&str] = &["File", "IO", "Pathname"];
@@ -82,16 +80,14 @@ const GRAMMAR: Grammar = Grammar {
     rules: RULES,
     concat: &[("+", "")],
     joins: &["File.join", "Pathname", "join"],
-    concats: &[],
     identities: &["expand_path", "absolute_path", "realpath", "to_s", "to_path", "cleanpath"],
     path_types: &["Pathname"],
     assignments: &["="],
     sigils: "@$",
-    percent_format: false,
     calls_without_parentheses: true,
     members: &["::", "&."],
     dot_member: true,
-    juxtapose: false,
+    ..Grammar::NONE
 };
 
 pub fn analyze(text: &str) -> Findings {

@@ -8,34 +8,12 @@ use super::{Findings, Invocation, Language, MAX_PROGRAM_TOKENS, Source};
 
 const QUOTES: &[Quote] = &[quote("'", "'", false, Interpolation::None), quote("\"", "\"", false, Interpolation::None)];
 
-const SYNTAX: Syntax = Syntax {
-    line_comments: &["--"],
-    block_comments: &[("/*", "*/")],
-    quotes: QUOTES,
-    string_prefixes: false,
-    regex_literals: false,
-    quote_operators: false,
-    long_brackets: false,
-    ident_chars: "",
-};
+const SYNTAX: Syntax =
+    Syntax { line_comments: &["--"], block_comments: &[("/*", "*/")], quotes: QUOTES, ..Syntax::PLAIN };
 
 const RULES: &[Rule] = &[rule("writefile", Receiver::Any, Op::Write(&[0])), rule("edit", Receiver::Any, Op::Opaque)];
 
-const GRAMMAR: Grammar = Grammar {
-    rules: RULES,
-    concat: &[("||", "")],
-    joins: &[],
-    concats: &[],
-    identities: &[],
-    path_types: &[],
-    assignments: &[],
-    sigils: "",
-    percent_format: false,
-    calls_without_parentheses: false,
-    members: &[],
-    dot_member: false,
-    juxtapose: false,
-};
+const GRAMMAR: Grammar = Grammar { rules: RULES, concat: &[("||", "")], ..Grammar::NONE };
 
 pub fn analyze(text: &str) -> Findings {
     let mut sql = String::new();

@@ -12,16 +12,7 @@ const MAX_NESTING: usize = 32;
 
 const QUOTES: &[Quote] = &[quote("\"", "\"", true, Interpolation::DollarBraces)];
 
-const SYNTAX: Syntax = Syntax {
-    line_comments: &["#"],
-    block_comments: &[],
-    quotes: QUOTES,
-    string_prefixes: false,
-    regex_literals: false,
-    quote_operators: false,
-    long_brackets: false,
-    ident_chars: "$:.-/~*?",
-};
+const SYNTAX: Syntax = Syntax { line_comments: &["#"], quotes: QUOTES, ident_chars: "$:.-/~*?", ..Syntax::PLAIN };
 
 pub fn analyze(text: &str) -> Findings {
     let Some(tokens) = super::lex::tokens(text, &SYNTAX, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };
