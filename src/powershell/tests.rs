@@ -4,24 +4,13 @@
 use std::path::Path;
 
 use super::*;
-use crate::test_corpus::{expected_targets, sorted_strings as strings};
+use crate::test_corpus::{corpus_failures, sorted_strings as strings};
 
 const CORPUS: &str = include_str!("../../__test__/fixtures/pwsh-targets.jsonl");
 
 #[test]
 fn corpus() {
-    let mut failures = Vec::new();
-    for line in CORPUS.lines().filter(|line| !line.trim().is_empty()) {
-        let row: serde_json::Value = serde_json::from_str(line).expect("corpus line is JSON");
-        let command = row["cmd"].as_str().expect("cmd");
-        let Some(expected) = expected_targets(&row) else { continue };
-        match write_targets(command, Path::new("/repo")) {
-            Ok(actual) if strings(&actual) == expected => {}
-            actual => {
-                failures.push(format!("{}: {command:?}\n   expected {expected:?}\n   got      {actual:?}", row["why"]))
-            }
-        }
-    }
+    let (_, failures) = corpus_failures(CORPUS, write_targets);
     assert!(failures.is_empty(), "{} corpus failures:\n{}", failures.len(), failures.join("\n"));
 }
 

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::test_corpus::{expected_targets, sorted_strings};
+use crate::test_corpus::{corpus_failures, sorted_strings};
 
 const CORPUS: &str = include_str!("../../__test__/fixtures/bash-targets.jsonl");
 
@@ -14,33 +14,7 @@ fn strings(targets: &[PathBuf]) -> Vec<String> {
 
 #[test]
 fn corpus() {
-    let mut failures = Vec::new();
-    let mut count = 0;
-    for line in CORPUS.lines().filter(|line| !line.trim().is_empty()) {
-        count += 1;
-        let row: serde_json::Value = serde_json::from_str(line).expect("corpus line is JSON");
-        let command = row["cmd"].as_str().expect("cmd");
-        let actual = write_targets(command, Path::new("/repo"));
-        if row["unscannable"].as_bool() == Some(true) {
-            if actual.is_ok() {
-                failures.push(format!("{command:?}: expected unscannable, got {actual:?}"));
-            }
-            continue;
-        }
-        let Some(expected) = expected_targets(&row) else { continue };
-        match actual {
-            Ok(targets) => {
-                let actual = sorted_strings(&targets);
-                if actual != expected {
-                    failures.push(format!(
-                        "{command:?} ({}):\n    expected {expected:?}\n    actual   {actual:?}",
-                        row["why"]
-                    ));
-                }
-            }
-            Err(error) => failures.push(format!("{command:?}: {error:?}")),
-        }
-    }
+    let (count, failures) = corpus_failures(CORPUS, write_targets);
     assert!(count >= 150, "the corpus has {count} lines");
     assert!(failures.is_empty(), "{} of {count} corpus lines fail:\n{}", failures.len(), failures.join("\n"));
 }
