@@ -6,7 +6,7 @@ use std::path::Path;
 use super::*;
 use crate::gates::{ToolArgs, check_tool_call};
 use crate::shell::{write_targets, write_targets_uncached};
-use crate::test_corpus::{expected_targets, sorted_strings};
+use crate::test_corpus::{corpus_failures, sorted_strings};
 use crate::test_repo::Repo;
 
 const BASH_CORPUS: &str = include_str!("../../../__test__/fixtures/bash-targets.jsonl");
@@ -19,13 +19,8 @@ fn hits() -> u64 {
 /// Each command of `corpus` twice and uncached: the second call is a hit and all three agree
 /// exactly (order and errors included), and agree with the row where it has expected targets.
 fn cached_equals_uncached(corpus: &str) {
-    let mut failures = Vec::new();
-    let mut count = 0;
-    for line in corpus.lines().filter(|line| !line.trim().is_empty()) {
-        count += 1;
-        let row: serde_json::Value = serde_json::from_str(line).expect("corpus line is JSON");
-        let command = row["cmd"].as_str().expect("cmd");
-        let base = Path::new("/repo");
+    let disagreements = std::cell::RefCell::new(Vec::new());
+    let twice_and_uncached = |command: &str, base: &Path| {
         let first = write_targets(command, base);
         let hits_before = hits();
         let second = write_targets(command, base);
@@ -33,19 +28,14 @@ fn cached_equals_uncached(corpus: &str) {
         let uncached = write_targets_uncached(command, base);
         let cacheable = command.len() <= MAX_CACHED_COMMAND_BYTES;
         if first != second || first != uncached || hit != cacheable {
-            failures
+            disagreements
+                .borrow_mut()
                 .push(format!("{command:?}: first {first:?}, second {second:?} (hit {hit}), uncached {uncached:?}"));
         }
-        if row["unscannable"].as_bool() == Some(true) {
-            if first.is_ok() {
-                failures.push(format!("{command:?}: expected unscannable, cached {first:?}"));
-            }
-        } else if let (Ok(targets), Some(expected)) = (&first, expected_targets(&row))
-            && sorted_strings(targets) != expected
-        {
-            failures.push(format!("{command:?}: expected {expected:?}, cached {targets:?}"));
-        }
-    }
+        first
+    };
+    let (count, mut failures) = corpus_failures(corpus, twice_and_uncached);
+    failures.extend(disagreements.into_inner());
     assert!(count >= 150, "the corpus has {count} lines");
     assert!(failures.is_empty(), "{} of {count} lines differ:\n{}", failures.len(), failures.join("\n"));
 }
