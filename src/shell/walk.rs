@@ -1506,10 +1506,7 @@ impl Walker {
             if is_device(&path) {
                 return;
             }
-            let through = links.iter().rev().find_map(|(link, target)| {
-                let rest = path.strip_prefix(link).ok()?;
-                Some(if rest.as_os_str().is_empty() { target.clone() } else { target.join(rest) })
-            });
+            let through = links.iter().rev().find_map(|(link, target)| paths::rebase(&path, link, target));
             let next = through.filter(|next| *next != path);
             // Written again: its text is no longer the one the line showed.
             if !self.files.is_empty() {
