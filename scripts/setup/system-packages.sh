@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The Debian packages the sandboxed suites need, installed from Debian's archive when missing:
+# bubblewrap (the confinement the sealing and execution-oracle tests run commands in) and socat
+# (Claude Code's sandbox needs it beside bubblewrap). Needs root (CI runs as root); elsewhere it
+# says what to install and exits 0, and the suites that need the packages say they were skipped.
+set -euo pipefail
+packages=(bubblewrap socat)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
+  echo "system-packages: missing ${missing[*]}; install them (Debian: apt-get install ${missing[*]}) to run the sandboxed suites" >&2
+  exit 0
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
