@@ -289,16 +289,20 @@ mod tests {
 pub mod hook {
     use std::fmt;
 
-    pub const CHECK_HELP: &str = "usage: approval-gates check [--cwd DIR] [--json]
+    pub const CHECK_HELP: &str = "usage: approval-gates check [--host claude-code|codex|gemini] [--cwd DIR] [--json]
 
-Reads one tool call as JSON on stdin, either DSH-shaped {\"name\", \"arguments\"} or a Claude Code
-PreToolUse payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}, and judges it.
+Reads one tool call as JSON on stdin, either DSH-shaped {\"name\", \"arguments\"} or a host's hook
+payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}, and judges it.
 
   allowed    exit 0, nothing printed
-  denied     the reason on stderr, exit 2 (Claude Code blocks the call and shows it)
-  --json     a denial is printed as a PreToolUse permission decision on stdout, exit 0
+  denied     the reason on stderr, exit 2 (the host blocks the call and shows the reason)
+  --json     a denial is printed on stdout in the host's JSON form, exit 0
   bad input  a message on stderr, exit 2: a guard that cannot read its input blocks
 
+  --host     whose hook payload this is (default claude-code):
+               claude-code  Claude Code's PreToolUse; --json prints a permission decision
+               codex        Codex CLI's PreToolUse; --json prints a permission decision
+               gemini       Gemini CLI's BeforeTool; --json prints {\"decision\": \"deny\", \"reason\"}
   --cwd DIR  the session directory (default: the payload's cwd, else the current directory)
 ";
 
@@ -308,6 +312,7 @@ PreToolUse payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}
         UnknownOption(String),
         MissingValue(&'static str),
         TakesNoValue(&'static str),
+        UnknownHost(String),
     }
 
     impl fmt::Display for ArgumentProblem {
@@ -316,6 +321,9 @@ PreToolUse payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}
                 ArgumentProblem::UnknownOption(option) => write!(f, "Unknown option '{option}'"),
                 ArgumentProblem::MissingValue(option) => write!(f, "Option '{option} <value>' argument missing"),
                 ArgumentProblem::TakesNoValue(option) => write!(f, "Option '{option}' does not take an argument"),
+                ArgumentProblem::UnknownHost(host) => {
+                    write!(f, "unknown host {host:?}; expected claude-code, codex or gemini")
+                }
             }
         }
     }
@@ -331,6 +339,11 @@ PreToolUse payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}
         NotAToolCall,
         /// A Claude Code payload for another event; the event as JSON.
         OtherEvent(String),
+        /// Another host's payload for an event other than its tool hook (`expected`).
+        OtherHostEvent {
+            event: String,
+            expected: &'static str,
+        },
         Unreadable(String),
     }
 
@@ -350,6 +363,9 @@ PreToolUse payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}
                 ),
                 InputProblem::OtherEvent(event) => {
                     write!(f, "check judges PreToolUse payloads; this one is for {event}; the call is blocked")
+                }
+                InputProblem::OtherHostEvent { event, expected } => {
+                    write!(f, "check judges {expected} payloads; this one is for {event}; the call is blocked")
                 }
                 InputProblem::Unreadable(reason) => write!(f, "stdin cannot be read ({reason}); the call is blocked"),
             }

@@ -1,7 +1,11 @@
-//! `approval-gates-hook [check] [--cwd DIR] [--json]`: the CLI's `check` as a native process, so a
-//! Claude Code PreToolUse hook judges a call without starting node. Arguments, stdin and exit
-//! codes only; the core (`approval_gates::gates`) decides, exactly as it does for the addon.
+//! `approval-gates-hook [check] [--host HOST] [--cwd DIR] [--json]`: the CLI's `check` as a
+//! native process, so a host's tool hook (Claude Code's or Codex CLI's PreToolUse, Gemini CLI's
+//! BeforeTool) judges a call without starting node. Arguments, stdin and exit codes only; the
+//! core (`approval_gates::gates`) decides, exactly as it does for the addon.
 
+mod codex;
+mod gemini;
+mod host;
 mod input;
 
 use std::io::{self, IsTerminal, Read, Write};
@@ -12,6 +16,7 @@ use std::process::ExitCode;
 use approval_gates::gates;
 use approval_gates::texts::Denial;
 use approval_gates::texts::hook::{ArgumentProblem, CHECK_HELP, InputProblem};
+use host::Host;
 
 /// Exit codes of the CLI's `check`: 2 blocks the call in a Claude Code hook.
 const OK: u8 = 0;
@@ -22,6 +27,7 @@ const DENIED: u8 = 2;
 struct Options {
     help: bool,
     json: bool,
+    host: Host,
     cwd: Option<String>,
     positionals: Vec<String>,
 }
@@ -39,6 +45,8 @@ fn options(mut args: impl Iterator<Item = String>) -> Result<Options, ArgumentPr
             "-h" | "--help" => options.help = true,
             "--json" => options.json = true,
             "--cwd" => options.cwd = Some(args.next().ok_or(ArgumentProblem::MissingValue("--cwd"))?),
+            "--host" => options.host = Host::named(&args.next().ok_or(ArgumentProblem::MissingValue("--host"))?)?,
+            _ if arg.starts_with("--host=") => options.host = Host::named(arg.get("--host=".len()..).unwrap_or(""))?,
             "--" => options.positionals.extend(args.by_ref()),
             _ if arg.starts_with("--cwd=") => options.cwd = arg.get("--cwd=".len()..).map(str::to_owned),
             _ if arg.starts_with("--json=") => return Err(ArgumentProblem::TakesNoValue("--json")),
@@ -48,18 +56,6 @@ fn options(mut args: impl Iterator<Item = String>) -> Result<Options, ArgumentPr
         }
     }
     Ok(options)
-}
-
-/// The PreToolUse permission decision `--json` prints for a denial.
-fn deny_decision(reason: &str) -> String {
-    let decision = serde_json::json!({
-        "hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": reason,
-        }
-    });
-    format!("{decision}\n")
 }
 
 fn process_cwd() -> PathBuf {
@@ -74,7 +70,7 @@ fn judge(options: &Options, stdin: &mut impl Read) -> Result<Option<String>, Inp
         io::ErrorKind::InvalidData => InputProblem::NotJson("stdin is not UTF-8".into()),
         _ => InputProblem::Unreadable(error.to_string()),
     })?;
-    let call = input::tool_call(&text)?;
+    let call = options.host.tool_call(&text)?;
     let session_dir = || input::session_dir(options.cwd.as_deref(), call.cwd.as_deref(), &process_cwd());
     // As in the addon: a panic is a bug, and the call is refused rather than waved through.
     let verdict = catch_unwind(AssertUnwindSafe(|| gates::check_tool_call(&call.name, &call.arguments, session_dir)))
@@ -103,7 +99,7 @@ fn run(args: impl Iterator<Item = String>, stdout: &mut impl Write, stderr: &mut
     match outcome {
         Ok(None) => Ok(OK),
         Ok(Some(reason)) if options.json => {
-            stdout.write_all(deny_decision(&reason).as_bytes())?;
+            stdout.write_all(options.host.json_denial(&reason).as_bytes())?;
             Ok(OK)
         }
         Ok(Some(reason)) => {
@@ -148,12 +144,16 @@ mod tests {
         assert_eq!(parse(&["--json=yes"]), Err(ArgumentProblem::TakesNoValue("--json")));
         assert_eq!(parse(&["--verbose"]), Err(ArgumentProblem::UnknownOption("--verbose".into())));
         assert_eq!(parse(&["-x"]), Err(ArgumentProblem::UnknownOption("-x".into())));
+        assert_eq!(parse(&["--host", "codex"]).map(|o| o.host), Ok(Host::Codex));
+        assert_eq!(parse(&["check", "--host=gemini", "--json"]).map(|o| o.host), Ok(Host::Gemini));
+        assert_eq!(parse(&["--host"]), Err(ArgumentProblem::MissingValue("--host")));
+        assert_eq!(parse(&["--host=dsh"]), Err(ArgumentProblem::UnknownHost("dsh".into())));
     }
 
     #[test]
     fn denials_as_permission_decisions() {
         let reason = "BLOCKED [approval-gates]: \"quoted\"\n";
-        let printed: serde_json::Value = serde_json::from_str(&deny_decision(reason)).expect("JSON");
+        let printed: serde_json::Value = serde_json::from_str(&Host::ClaudeCode.json_denial(reason)).expect("JSON");
         assert_eq!(printed["hookSpecificOutput"]["permissionDecisionReason"], reason);
         assert_eq!(printed["hookSpecificOutput"]["permissionDecision"], "deny");
     }
