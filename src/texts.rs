@@ -304,6 +304,9 @@ payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}, and judge
                codex        Codex CLI's PreToolUse; --json prints a permission decision
                gemini       Gemini CLI's BeforeTool; --json prints {\"decision\": \"deny\", \"reason\"}
   --cwd DIR  the session directory (default: the payload's cwd, else the current directory)
+  --deadline SECONDS
+             refuse the call (exit 2) if no verdict is reached by then, before the host's own
+             hook timeout, at which Codex and Gemini CLI would let the call run
 ";
 
     /// What is wrong with the command line; printed as `approval-gates check: <problem>` + help.
@@ -313,6 +316,7 @@ payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}, and judge
         MissingValue(&'static str),
         TakesNoValue(&'static str),
         UnknownHost(String),
+        NotSeconds(String),
     }
 
     impl fmt::Display for ArgumentProblem {
@@ -321,6 +325,7 @@ payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}, and judge
                 ArgumentProblem::UnknownOption(option) => write!(f, "Unknown option '{option}'"),
                 ArgumentProblem::MissingValue(option) => write!(f, "Option '{option} <value>' argument missing"),
                 ArgumentProblem::TakesNoValue(option) => write!(f, "Option '{option}' does not take an argument"),
+                ArgumentProblem::NotSeconds(value) => write!(f, "--deadline takes whole seconds, not {value:?}"),
                 ArgumentProblem::UnknownHost(host) => {
                     write!(f, "unknown host {host:?}; expected claude-code, codex or gemini")
                 }
@@ -345,6 +350,8 @@ payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}, and judge
             expected: &'static str,
         },
         Unreadable(String),
+        /// No verdict within `--deadline` seconds.
+        OutOfTime(u64),
     }
 
     impl fmt::Display for InputProblem {
@@ -368,6 +375,7 @@ payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}, and judge
                     write!(f, "check judges {expected} payloads; this one is for {event}; the call is blocked")
                 }
                 InputProblem::Unreadable(reason) => write!(f, "stdin cannot be read ({reason}); the call is blocked"),
+                InputProblem::OutOfTime(seconds) => write!(f, "no verdict within {seconds} s; the call is blocked"),
             }
         }
     }

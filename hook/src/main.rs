@@ -28,6 +28,7 @@ struct Options {
     help: bool,
     json: bool,
     host: Host,
+    deadline: Option<u64>,
     cwd: Option<String>,
     positionals: Vec<String>,
 }
@@ -45,6 +46,12 @@ fn options(mut args: impl Iterator<Item = String>) -> Result<Options, ArgumentPr
             "-h" | "--help" => options.help = true,
             "--json" => options.json = true,
             "--cwd" => options.cwd = Some(args.next().ok_or(ArgumentProblem::MissingValue("--cwd"))?),
+            "--deadline" => {
+                options.deadline = Some(seconds(args.next().ok_or(ArgumentProblem::MissingValue("--deadline"))?)?)
+            }
+            _ if arg.starts_with("--deadline=") => {
+                options.deadline = Some(seconds(arg.get("--deadline=".len()..).unwrap_or("").to_owned())?)
+            }
             "--host" => options.host = Host::named(&args.next().ok_or(ArgumentProblem::MissingValue("--host"))?)?,
             _ if arg.starts_with("--host=") => options.host = Host::named(arg.get("--host=".len()..).unwrap_or(""))?,
             "--" => options.positionals.extend(args.by_ref()),
@@ -56,6 +63,22 @@ fn options(mut args: impl Iterator<Item = String>) -> Result<Options, ArgumentPr
         }
     }
     Ok(options)
+}
+
+fn seconds(value: String) -> Result<u64, ArgumentProblem> {
+    value.parse().ok().filter(|seconds| *seconds > 0).ok_or(ArgumentProblem::NotSeconds(value))
+}
+
+/// `--deadline`: past it the call is refused and the process ends, before a host's own timeout
+/// would let the call run (Codex and Gemini CLI treat a timed-out hook as a failure to ignore).
+/// The verdict itself never depends on time: the engine's caps are work budgets; this only turns
+/// a hang (a stuck file system, a stdin that never closes) into a refusal.
+fn refuse_after(seconds: u64) {
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(seconds));
+        let _ = writeln!(io::stderr(), "{}", InputProblem::OutOfTime(seconds));
+        std::process::exit(i32::from(DENIED));
+    });
 }
 
 fn process_cwd() -> PathBuf {
@@ -89,6 +112,9 @@ fn run(args: impl Iterator<Item = String>, stdout: &mut impl Write, stderr: &mut
     if options.help {
         stdout.write_all(CHECK_HELP.as_bytes())?;
         return Ok(OK);
+    }
+    if let Some(seconds) = options.deadline {
+        refuse_after(seconds);
     }
     let stdin = io::stdin();
     let outcome = match options.positionals.first() {
@@ -148,6 +174,9 @@ mod tests {
         assert_eq!(parse(&["check", "--host=gemini", "--json"]).map(|o| o.host), Ok(Host::Gemini));
         assert_eq!(parse(&["--host"]), Err(ArgumentProblem::MissingValue("--host")));
         assert_eq!(parse(&["--host=dsh"]), Err(ArgumentProblem::UnknownHost("dsh".into())));
+        assert_eq!(parse(&["--deadline", "50"]).map(|o| o.deadline), Ok(Some(50)));
+        assert_eq!(parse(&["--deadline=0"]), Err(ArgumentProblem::NotSeconds("0".into())));
+        assert_eq!(parse(&["--deadline", "1.5"]), Err(ArgumentProblem::NotSeconds("1.5".into())));
     }
 
     #[test]

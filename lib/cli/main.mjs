@@ -6,6 +6,8 @@ import { parseArgs } from 'node:util'
 
 import { bashTargets, checkApproval, checkGuard, loopStatus, writeApproval } from '../../index.js'
 import { fromClaudeCode, isClaudeCodePayload } from './claude-code.mjs'
+import { fromCodex } from './codex.mjs'
+import { fromGemini, geminiDenial } from './gemini.mjs'
 import { agentEvidence } from './agent.mjs'
 import { formatStatus } from './status-table.mjs'
 import { approvalFacts, approvalQuestion } from '../texts.mjs'
@@ -28,17 +30,24 @@ commands:
 
 Run approval-gates <command> --help for its options.
 `,
-  check: `usage: approval-gates check [--cwd DIR] [--json]
+  check: `usage: approval-gates check [--host claude-code|codex|gemini] [--cwd DIR] [--json]
 
-Reads one tool call as JSON on stdin, either DSH-shaped {"name", "arguments"} or a Claude Code
-PreToolUse payload {"hook_event_name", "tool_name", "tool_input", "cwd"}, and judges it.
+Reads one tool call as JSON on stdin, either DSH-shaped {"name", "arguments"} or a host's hook
+payload {"hook_event_name", "tool_name", "tool_input", "cwd"}, and judges it.
 
   allowed    exit 0, nothing printed
-  denied     the reason on stderr, exit 2 (Claude Code blocks the call and shows it)
-  --json     a denial is printed as a PreToolUse permission decision on stdout, exit 0
+  denied     the reason on stderr, exit 2 (the host blocks the call and shows the reason)
+  --json     a denial is printed on stdout in the host's JSON form, exit 0
   bad input  a message on stderr, exit 2: a guard that cannot read its input blocks
 
+  --host     whose hook payload this is (default claude-code):
+               claude-code  Claude Code's PreToolUse; --json prints a permission decision
+               codex        Codex CLI's PreToolUse; --json prints a permission decision
+               gemini       Gemini CLI's BeforeTool; --json prints {"decision": "deny", "reason"}
   --cwd DIR  the session directory (default: the payload's cwd, else the current directory)
+  --deadline SECONDS
+             refuse the call (exit 2) if no verdict is reached by then, before the host's own
+             hook timeout, at which Codex and Gemini CLI would let the call run
 `,
   approve: `usage: approval-gates approve <change-id> design|plan [--cwd DIR]
 
@@ -70,7 +79,7 @@ harness_target.py targets printed). A command over the parser's caps is an error
 
 const COMMON = { help: { type: 'boolean', short: 'h' }, cwd: { type: 'string' } }
 const OPTIONS = {
-  check: { ...COMMON, json: { type: 'boolean' } },
+  check: { ...COMMON, json: { type: 'boolean' }, host: { type: 'string' }, deadline: { type: 'string' } },
   approve: COMMON,
   status: { ...COMMON, json: { type: 'boolean' } },
   targets: COMMON,
@@ -108,8 +117,19 @@ async function readAll(stream) {
   return Buffer.concat(chunks).toString('utf8')
 }
 
+/** Each host's envelope (`--host`) and the JSON its hook reads a denial from. */
+const permissionDecision = (denial) => ({
+  hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: denial },
+})
+const HOSTS = {
+  'claude-code': { unwrap: fromClaudeCode, json: permissionDecision },
+  claude: { unwrap: fromClaudeCode, json: permissionDecision },
+  codex: { unwrap: fromCodex, json: permissionDecision },
+  gemini: { unwrap: fromGemini, json: geminiDenial },
+}
+
 /** The tool call and session directory of `check`'s input, or the reason it cannot be read. */
-function toolCallOf(text, cwdOption) {
+function toolCallOf(text, cwdOption, host) {
   let input
   try {
     input = JSON.parse(text)
@@ -121,7 +141,7 @@ function toolCallOf(text, cwdOption) {
   }
   let call
   if (isClaudeCodePayload(input)) {
-    call = fromClaudeCode(input)
+    call = host.unwrap(input)
     if (call.error) return call
   } else if (typeof input.name === 'string') {
     call = { toolCall: input }
@@ -132,6 +152,23 @@ function toolCallOf(text, cwdOption) {
 }
 
 async function runCheck({ values, positionals }, io) {
+  const hostName = values.host ?? 'claude-code'
+  if (!Object.hasOwn(HOSTS, hostName)) {
+    io.stderr.write(`approval-gates check: unknown host ${JSON.stringify(hostName)}; expected claude-code, codex or gemini\n\n${HELP.check}`)
+    return USAGE
+  }
+  const host = HOSTS[hostName]
+  if (values.deadline !== undefined) {
+    if (!/^[1-9][0-9]*$/.test(values.deadline)) {
+      io.stderr.write(`approval-gates check: --deadline takes whole seconds, not ${JSON.stringify(values.deadline)}\n\n${HELP.check}`)
+      return USAGE
+    }
+    const seconds = Number(values.deadline)
+    setTimeout(() => {
+      io.stderr.write(`approval-gates check: no verdict within ${seconds} s; the call is blocked\n`)
+      process.exit(USAGE)
+    }, seconds * 1000).unref()
+  }
   if (positionals.length > 0) {
     io.stderr.write(`approval-gates check: unexpected argument ${JSON.stringify(positionals[0])}; the tool call is read from stdin\n`)
     return USAGE
@@ -140,7 +177,7 @@ async function runCheck({ values, positionals }, io) {
     io.stderr.write('approval-gates check: reads one tool call as JSON on stdin; nothing was piped in\n')
     return USAGE
   }
-  const call = toolCallOf(await readAll(io.stdin), values.cwd)
+  const call = toolCallOf(await readAll(io.stdin), values.cwd, host)
   if (call.error) {
     io.stderr.write(`approval-gates check: ${call.error}; the call is blocked\n`)
     return USAGE
@@ -148,8 +185,7 @@ async function runCheck({ values, positionals }, io) {
   const denial = checkGuard(call.toolCall, call.cwd)
   if (denial === null) return OK
   if (values.json) {
-    const decision = { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: denial }
-    io.stdout.write(`${JSON.stringify({ hookSpecificOutput: decision })}\n`)
+    io.stdout.write(`${JSON.stringify(host.json(denial))}\n`)
     return OK
   }
   io.stderr.write(`${denial}\n`)
