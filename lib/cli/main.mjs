@@ -10,6 +10,9 @@ import { fromCodex } from './codex.mjs'
 import { fromGemini, geminiDenial } from './gemini.mjs'
 import { agentEvidence } from './agent.mjs'
 import { formatStatus } from './status-table.mjs'
+import { hookSource, installHook, installedHookPath, verb, writeConfig } from './init/hook-command.mjs'
+import { planCodex } from './init/codex.mjs'
+import { planGemini } from './init/gemini.mjs'
 import { approvalFacts, approvalQuestion } from '../texts.mjs'
 
 /** Exit codes: 2 also blocks the call in a Claude Code hook. */
@@ -27,6 +30,7 @@ commands:
   approve   approve a change's design or plan, asking the owner on this terminal
   status    where every change under openspec/changes/ stands, and its next step
   targets   the files a bash command line writes
+  init      write a host's hook configuration (codex, gemini)
 
 Run approval-gates <command> --help for its options.
 `,
@@ -68,6 +72,19 @@ approval (matches / changed since approval / none) and the next step.
   --json     the rows as JSON
   --cwd DIR  the repository root (default: the current directory)
 `,
+  init: `usage: approval-gates init codex|gemini [--dry-run] [--hook-from PATH]
+
+Installs the native hook outside every workspace ($XDG_DATA_HOME/approval-gates/bin, default
+~/.local/share/approval-gates/bin) and writes the host's user-level hook configuration, merged
+with what is there: Codex CLI's $CODEX_HOME/hooks.json (default ~/.codex) and the hook's trust
+record in config.toml, or Gemini CLI's ~/.gemini/settings.json. The hook command refuses every
+call when the hook is missing, crashes or hangs. Prints each file it created or updated; running
+it again changes nothing.
+
+  --dry-run         print what would change, write nothing
+  --hook-from PATH  the approval-gates-hook executable to install (default: this package's
+                    platform package, else a build in this checkout)
+`,
   targets: `usage: approval-gates targets '<command>' [--cwd DIR]
 
 Prints the files the bash command line writes, one absolute path per line (what
@@ -83,9 +100,10 @@ const OPTIONS = {
   approve: COMMON,
   status: { ...COMMON, json: { type: 'boolean' } },
   targets: COMMON,
+  init: { help: { type: 'boolean', short: 'h' }, 'dry-run': { type: 'boolean' }, 'hook-from': { type: 'string' } },
 }
 
-const COMMANDS = { check: runCheck, approve: runApprove, status: runStatus, targets: runTargets }
+const COMMANDS = { check: runCheck, approve: runApprove, status: runStatus, targets: runTargets, init: runInit }
 
 export async function main(argv, io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }) {
   const [command, ...rest] = argv
@@ -261,5 +279,41 @@ function runTargets({ values, positionals }, io) {
     return REFUSED
   }
   io.stdout.write(targets.map((target) => `${target}\n`).join(''))
+  return OK
+}
+
+const INIT_HOSTS = { codex: planCodex, gemini: planGemini }
+
+function runInit({ values, positionals }, io) {
+  const [host, ...extra] = positionals
+  if (!Object.hasOwn(INIT_HOSTS, host ?? '') || extra.length > 0) {
+    io.stderr.write(`approval-gates init: expected one host: codex or gemini\n\n${HELP.init}`)
+    return USAGE
+  }
+  const dryRun = values['dry-run'] === true
+  const source = hookSource(values['hook-from'])
+  if (source.error) {
+    io.stderr.write(`approval-gates init ${host}: ${source.error}; nothing written\n`)
+    return REFUSED
+  }
+  const target = installedHookPath()
+  let plan
+  try {
+    plan = INIT_HOSTS[host]({ hook: target })
+  } catch (error) {
+    plan = { error: error.message }
+  }
+  if (plan.error) {
+    io.stderr.write(`approval-gates init ${host}: ${plan.error}; nothing written\n`)
+    return REFUSED
+  }
+  const installed = installHook(source.path, target, dryRun)
+  const lines = [`${verb(installed.change, dryRun)}: ${installed.path} (the hook, from ${source.path})`]
+  for (const file of plan.files) {
+    const result = writeConfig(file.path, file.text, dryRun)
+    lines.push(`${verb(result.change, dryRun)}: ${result.path} (${file.what})`)
+    if (dryRun && result.change !== 'unchanged') lines.push(...file.text.trimEnd().split('\n').map((line) => `    ${line}`))
+  }
+  io.stdout.write(`${lines.join('\n')}\n\n${plan.notes.map((note) => `- ${note}`).join('\n')}\n`)
   return OK
 }
