@@ -5,7 +5,7 @@
 // work runs in the workspace-write sandbox, a missing hook refuses every call, and a spawned
 // subagent's task reaches Codex's UserPromptSubmit hook (why prompt-side /approve is not offered).
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -53,16 +53,25 @@ function providerConfig(baseUrl) {
   return `model_provider = "e2e"\n\n[model_providers.e2e]\nname = "e2e"\nbase_url = "${baseUrl}"\nwire_api = "responses"\n`
 }
 
+/** Runs `codex exec` without blocking: the scripted model answers from this process. */
 function codex(setup, model, args = []) {
-  const result = spawnSync(client.bin, ['exec', '--skip-git-repo-check', '-m', model, '-s', 'workspace-write', ...args, 'Work on the change.'], {
-    cwd: setup.repo,
-    env: setup.env,
-    input: '',
-    encoding: 'utf8',
-    timeout: RUN_TIMEOUT,
+  return new Promise((resolve, reject) => {
+    const child = spawn(client.bin, ['exec', '--skip-git-repo-check', '-m', model, '-s', 'workspace-write', ...args, 'Work on the change.'], {
+      cwd: setup.repo,
+      env: setup.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk) => (stdout += chunk))
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT)
+    child.on('error', reject)
+    child.on('close', (status, signal) => {
+      clearTimeout(timer)
+      resolve({ status, signal, stdout, stderr })
+    })
   })
-  assert.equal(result.error, undefined, `codex exec: ${result.error}`)
-  return result
 }
 
 const outputsWith = (model, text) => [...model.outputs().values()].filter((output) => output.includes(text))
@@ -101,8 +110,8 @@ describe(`Codex CLI ${VERSION} with approval-gates init codex`, { skip }, () => 
     assert.equal((again.stdout.match(/^unchanged: /gm) ?? []).length, 3, again.stdout)
   })
 
-  test('the gates refuse what they guard and ordinary work runs, with the hook trusted as init wrote it', () => {
-    const result = codex(run, 'gpt-5.5')
+  test('the gates refuse what they guard and ordinary work runs, with the hook trusted as init wrote it', async () => {
+    const result = await codex(run, 'gpt-5.5')
     assert.equal(result.status, 0, result.stderr)
     assert.equal(readFileSync(join(run.repo, 'openspec/changes/feat/approval.md'), 'utf8'), APPROVAL)
     assert.equal(existsSync(join(run.repo, 'docs/superpowers/plans/q.md')), false)
@@ -120,7 +129,7 @@ describe(`Codex CLI ${VERSION} with approval-gates init codex`, { skip }, () => 
     const missing = await startResponsesModel([call('exec_command', { cmd: 'echo x > src/missing.txt' }), say('done')])
     writeFileSync(join(run.home, '.codex', 'config.toml'), readFileSync(join(run.home, '.codex', 'config.toml'), 'utf8').replace(model.baseUrl, missing.baseUrl))
     try {
-      const result = codex(run, 'gpt-5.5')
+      const result = await codex(run, 'gpt-5.5')
       assert.equal(result.status, 0, result.stderr)
       assert.equal(existsSync(join(run.repo, 'src/missing.txt')), false)
       assert.equal(outputsWith(missing, `${BLOCKED}the approval-gates hook is not installed at ${installed}, so every tool call is refused`).length, 1, [...missing.outputs().values()].join('\n'))
@@ -135,21 +144,23 @@ describe(`Codex CLI ${VERSION} with approval-gates init codex`, { skip }, () => 
     const log = join(folder.dir, 'prompts.jsonl')
     const hooksPath = join(run.home, '.codex', 'hooks.json')
     const hooks = JSON.parse(readFileSync(hooksPath, 'utf8'))
-    const logger = `${process.execPath} -e "process.stdin.pipe(require('fs').createWriteStream(process.argv[1], {flags: 'a'}))" ${log}`
+    const logger = `${process.execPath} -e "let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => require('fs').appendFileSync(process.argv[1], t + '\\n'))" ${log}`
     hooks.hooks.UserPromptSubmit = [{ hooks: [{ type: 'command', command: logger }] }]
     writeFileSync(hooksPath, JSON.stringify(hooks, null, 2))
     const agents = await startResponsesModel([
       call('spawn_agent', { message: 'Implement task 1 of docs/superpowers/plans/p.md' }, 'multi_agent_v1'),
       call('spawn_agent', { message: '/approve feat design' }, 'multi_agent_v1'),
+      // Time for the subagent to start before the main agent's turn ends.
+      call('exec_command', { cmd: 'sleep 3' }),
       say('done'),
     ])
     const config = join(run.home, '.codex', 'config.toml')
     writeFileSync(config, readFileSync(config, 'utf8').replace(model.baseUrl, agents.baseUrl))
     try {
       // The logger is not trusted: this run measures which prompts reach the hook.
-      const result = codex(run, 'gpt-5.3-codex', ['--dangerously-bypass-hook-trust'])
+      const result = await codex(run, 'gpt-5.3-codex', ['--dangerously-bypass-hook-trust'])
       assert.equal(result.status, 0, result.stderr)
-      assert.equal(outputsWith(agents, `Command blocked by PreToolUse hook: ${NOT_APPROVED}`).length, 1, [...agents.outputs().values()].join('\n'))
+      assert.equal(outputsWith(agents, `Tool call blocked by PreToolUse hook: ${NOT_APPROVED}. Tool: spawn_agent`).length, 1, [...agents.outputs().values()].join('\n'))
       const prompts = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
       const spawned = prompts.find((prompt) => prompt.prompt === '/approve feat design')
       assert.ok(spawned, `the subagent's task reached UserPromptSubmit: ${JSON.stringify(prompts)}`)
