@@ -140,6 +140,30 @@ describe(`Codex CLI ${VERSION} with approval-gates init codex`, { skip }, () => 
     }
   })
 
+  test("the sandbox keeps the agent's commands off the hook, its configuration and the ledger's folder", async () => {
+    const state = join(run.home, '.local', 'state', 'approval-gates')
+    mkdirSync(state, { recursive: true })
+    const targets = [join(state, 'ledger-probe'), join(run.home, '.codex', 'hooks.json'), join(run.home, '.local', 'share', 'approval-gates', 'bin', 'approval-gates-hook')]
+    const before = targets.map((target) => (existsSync(target) ? readFileSync(target) : null))
+    // Commands the gates allow (they name no guarded path): only the sandbox stands in the way.
+    const reach = await startResponsesModel([...targets.map((target) => call('exec_command', { cmd: `printf x >> '${target}'; echo "exit=$?"` })), say('done')])
+    const config = join(run.home, '.codex', 'config.toml')
+    writeFileSync(config, readFileSync(config, 'utf8').replace(model.baseUrl, reach.baseUrl))
+    try {
+      const result = await codex(run, 'gpt-5.5')
+      assert.equal(result.status, 0, result.stderr)
+      targets.forEach((target, index) => {
+        const after = existsSync(target) ? readFileSync(target) : null
+        assert.deepEqual(after, before[index], target)
+      })
+      const outputs = [...reach.outputs().values()]
+      assert.equal(outputs.filter((output) => /exit=1/.test(output)).length, targets.length, outputs.join('\n'))
+    } finally {
+      writeFileSync(config, readFileSync(config, 'utf8').replace(reach.baseUrl, model.baseUrl))
+      await reach.close()
+    }
+  })
+
   test("a subagent on an unapproved plan is refused; a spawned subagent's task reaches UserPromptSubmit", async () => {
     const log = join(folder.dir, 'prompts.jsonl')
     const hooksPath = join(run.home, '.codex', 'hooks.json')
