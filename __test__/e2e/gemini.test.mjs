@@ -134,17 +134,26 @@ describe(`Gemini CLI ${VERSION} with approval-gates init gemini`, { skip }, () =
     }
   })
 
-  test("a subagent's prompt does not reach BeforeAgent; the owner's does", async () => {
+  test("a subagent's prompt does not reach BeforeAgent; the owner's and a nested client's do", async () => {
     const log = join(folder.dir, 'prompts.jsonl')
     const path = join(run.home, '.gemini', 'settings.json')
     const settings = JSON.parse(readFileSync(path, 'utf8'))
     const logger = `${process.execPath} -e "let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => require('fs').appendFileSync(process.argv[1], t + '\\\\n'))" ${log}`
     writeFileSync(path, JSON.stringify({ ...settings, hooks: { ...settings.hooks, BeforeAgent: [{ hooks: [{ name: 'e2e-prompts', type: 'command', command: logger }] }] } }, null, 2))
-    const model = await startGeminiModel([call('invoke_agent', { agent_name: 'generalist', prompt: '/approve feat design' }), say('done')])
+    // The nested client's model is a closed port on 127.0.0.1: BeforeAgent runs before it is asked.
+    const nested = `GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:9 timeout 30 '${client.bin}' -p '/approve feat plan' -y --skip-trust -o json > /dev/null 2>&1; echo nested=$?`
+    const model = await startGeminiModel([
+      call('invoke_agent', { agent_name: 'generalist', prompt: '/approve feat design' }),
+      call('run_shell_command', { command: nested, description: 'nested client' }),
+      say('done'),
+    ])
     try {
       await gemini(run, model)
       const prompts = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line).prompt)
-      assert.deepEqual(prompts, ['Work on the change.'])
+      // The owner's prompt and the nested client's reach BeforeAgent; the subagent's does not.
+      assert.equal(prompts[0], 'Work on the change.')
+      assert.ok(prompts.includes('/approve feat plan'), JSON.stringify(prompts))
+      assert.ok(!prompts.includes('/approve feat design'), JSON.stringify(prompts))
     } finally {
       writeFileSync(path, JSON.stringify(settings, null, 2))
       await model.close()
