@@ -5,13 +5,13 @@
 // work runs in the workspace-write sandbox, a missing hook refuses every call, and a spawned
 // subagent's task reaches Codex's UserPromptSubmit hook (why prompt-side /approve is not offered).
 import assert from 'node:assert/strict'
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
 import { root } from '../../scripts/dsh-node.mjs'
-import { builtHook, installClient, runFolder } from './helpers/clients.mjs'
+import { APPROVAL, builtHook, installClient, loopRepo, runClient, runFolder } from './helpers/clients.mjs'
 import { call, custom, say, startResponsesModel } from './helpers/responses-server.mjs'
 
 const VERSION = '0.171.0'
@@ -27,24 +27,10 @@ const hook = builtHook(root)
 const skip = client.skip ?? (hook === undefined && 'the native hook is not built (cargo build -p approval-gates-hook)')
 if (skip) console.log(`# codex e2e skipped: ${skip}`)
 
-const APPROVAL = 'design:\n  by: owner\n  at: 2026-10-25T10:00:00Z\n'
-const PLAN = '# Plan\n\n**Spec:** openspec/changes/feat/design.md\n\n- [ ] task 1\n'
-
 function setup(folder) {
   const home = join(folder, 'home')
   const repo = join(folder, 'repo')
-  for (const [path, text] of [
-    ['openspec/changes/feat/proposal.md', '# p\n'],
-    ['openspec/changes/feat/design.md', '# d\n'],
-    ['openspec/changes/feat/builder-check.md', '# b\n'],
-    ['openspec/changes/feat/approval.md', APPROVAL],
-    ['docs/superpowers/plans/p.md', PLAN],
-    ['src/main.txt', 'main\n'],
-  ]) {
-    mkdirSync(join(repo, path, '..'), { recursive: true })
-    writeFileSync(join(repo, path), text)
-  }
-  spawnSync('git', ['init', '-q'], { cwd: repo })
+  loopRepo(repo)
   mkdirSync(join(home, '.codex'), { recursive: true })
   return { home, repo, env: { ...process.env, HOME: home, CODEX_HOME: join(home, '.codex'), XDG_DATA_HOME: '', XDG_STATE_HOME: '' } }
 }
@@ -53,26 +39,8 @@ function providerConfig(baseUrl) {
   return `model_provider = "e2e"\n\n[model_providers.e2e]\nname = "e2e"\nbase_url = "${baseUrl}"\nwire_api = "responses"\n`
 }
 
-/** Runs `codex exec` without blocking: the scripted model answers from this process. */
-function codex(setup, model, args = []) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(client.bin, ['exec', '--skip-git-repo-check', '-m', model, '-s', 'workspace-write', ...args, 'Work on the change.'], {
-      cwd: setup.repo,
-      env: setup.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT)
-    child.on('error', reject)
-    child.on('close', (status, signal) => {
-      clearTimeout(timer)
-      resolve({ status, signal, stdout, stderr })
-    })
-  })
-}
+const codex = (setup, model, args = []) =>
+  runClient(client.bin, ['exec', '--skip-git-repo-check', '-m', model, '-s', 'workspace-write', ...args, 'Work on the change.'], { cwd: setup.repo, env: setup.env, timeout: RUN_TIMEOUT })
 
 const outputsWith = (model, text) => [...model.outputs().values()].filter((output) => output.includes(text))
 

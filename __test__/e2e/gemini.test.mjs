@@ -4,13 +4,13 @@
 // invoked on an unapproved plan are refused with the gates' texts; ordinary work runs; a missing
 // hook refuses every call; and a subagent's prompt does not reach Gemini CLI's BeforeAgent hook.
 import assert from 'node:assert/strict'
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
 import { root } from '../../scripts/dsh-node.mjs'
-import { builtHook, installClient, runFolder } from './helpers/clients.mjs'
+import { APPROVAL, builtHook, installClient, loopRepo, runClient, runFolder } from './helpers/clients.mjs'
 import { call, say, startGeminiModel } from './helpers/gemini-server.mjs'
 
 const VERSION = '0.61.0'
@@ -26,50 +26,22 @@ const hook = builtHook(root)
 const skip = client.skip ?? (hook === undefined && 'the native hook is not built (cargo build -p approval-gates-hook)')
 if (skip) console.log(`# gemini e2e skipped: ${skip}`)
 
-const APPROVAL = 'design:\n  by: owner\n  at: 2026-10-25T10:00:00Z\n'
-const PLAN = '# Plan\n\n**Spec:** openspec/changes/feat/design.md\n\n- [ ] task 1\n'
-
 function setup(folder) {
   const home = join(folder, 'home')
   const repo = join(folder, 'repo')
-  for (const [path, text] of [
-    ['openspec/changes/feat/proposal.md', '# p\n'],
-    ['openspec/changes/feat/design.md', '# d\n'],
-    ['openspec/changes/feat/builder-check.md', '# b\n'],
-    ['openspec/changes/feat/approval.md', APPROVAL],
-    ['docs/superpowers/plans/p.md', PLAN],
-    ['src/main.txt', 'main\n'],
-  ]) {
-    mkdirSync(join(repo, path, '..'), { recursive: true })
-    writeFileSync(join(repo, path), text)
-  }
-  spawnSync('git', ['init', '-q'], { cwd: repo })
+  loopRepo(repo)
   mkdirSync(join(home, '.gemini'), { recursive: true })
   // An API key for the scripted model; the key's auth type, so no login is asked for.
   writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }, null, 2))
   return { home, repo, env: { ...process.env, HOME: home, XDG_DATA_HOME: '', XDG_STATE_HOME: '', GEMINI_API_KEY: 'e2e' } }
 }
 
-/** Runs `gemini -p` without blocking: the scripted model answers from this process. */
-function gemini(setup, model) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(client.bin, ['-p', 'Work on the change.', '-y', '--skip-trust', '-o', 'json'], {
-      cwd: setup.repo,
-      env: { ...setup.env, GOOGLE_GEMINI_BASE_URL: model.baseUrl },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT)
-    child.on('error', reject)
-    child.on('close', (status, signal) => {
-      clearTimeout(timer)
-      resolve({ status, signal, stdout, stderr })
-    })
+const gemini = (setup, model) =>
+  runClient(client.bin, ['-p', 'Work on the change.', '-y', '--skip-trust', '-o', 'json'], {
+    cwd: setup.repo,
+    env: { ...setup.env, GOOGLE_GEMINI_BASE_URL: model.baseUrl },
+    timeout: RUN_TIMEOUT,
   })
-}
 
 const shown = (model) => model.responses().map((r) => `${r.name}: ${JSON.stringify(r.response)}`)
 const responsesWith = (model, text) => shown(model).filter((line) => line.includes(JSON.stringify(text).slice(1, -1)))
