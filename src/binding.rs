@@ -163,6 +163,11 @@ impl ToolArgs for JsToolArgs {
         let elements = self.arguments()?.property(array)?.elements()?;
         Some(elements.iter().map(|element| element.property(field).and_then(|v| v.string())).collect())
     }
+
+    fn strings(&self, field: &str) -> Option<Vec<String>> {
+        let elements = self.arguments()?.property(field)?.elements()?;
+        elements.iter().map(JsRead::string).collect()
+    }
 }
 
 fn process_cwd() -> PathBuf {

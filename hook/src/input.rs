@@ -19,7 +19,7 @@ pub struct ToolCall {
 
 /// A call's arguments; anything but an object has no fields.
 #[derive(Debug)]
-pub struct JsonArgs(Option<Map<String, Value>>);
+pub struct JsonArgs(pub Option<Map<String, Value>>);
 
 impl ToolArgs for JsonArgs {
     fn string(&self, field: &str) -> Option<String> {
@@ -30,9 +30,14 @@ impl ToolArgs for JsonArgs {
         let elements = self.0.as_ref()?.get(array)?.as_array()?;
         Some(elements.iter().map(|element| element.get(field).and_then(Value::as_str).map(str::to_owned)).collect())
     }
+
+    fn strings(&self, field: &str) -> Option<Vec<String>> {
+        let elements = self.0.as_ref()?.get(field)?.as_array()?;
+        elements.iter().map(|element| element.as_str().map(str::to_owned)).collect()
+    }
 }
 
-fn object(value: Option<Value>) -> Option<Map<String, Value>> {
+pub fn object(value: Option<Value>) -> Option<Map<String, Value>> {
     match value {
         Some(Value::Object(map)) => Some(map),
         _ => None,

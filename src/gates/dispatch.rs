@@ -2,9 +2,9 @@
 //! Recognition is a substring heuristic and fails open (seed 000); references resolve against the
 //! session cwd, whatever the call's own arguments say (T3.8).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::sdd_gate;
+use super::{ToolArgs, sdd_gate};
 use crate::paths;
 use crate::texts::Denial;
 
@@ -26,6 +26,25 @@ pub fn check(text: &str, cwd: &Path) -> Option<Denial> {
         Reference::Plan(name) => sdd_gate::check_plan_reference(cwd, name),
         Reference::Sdd(name) => sdd_gate::check_sdd_reference(cwd, name),
     })
+}
+
+/// A dispatch whose text is spread over several fields (and the `text` of each element of an
+/// items array): every text is checked, the first denial returned.
+pub fn check_each(
+    args: &dyn ToolArgs,
+    fields: &[&str],
+    items: Option<(&str, &str)>,
+    session_dir: impl FnOnce() -> PathBuf,
+) -> Option<Denial> {
+    let mut texts: Vec<String> = fields.iter().filter_map(|field| args.string(field)).collect();
+    if let Some((array, field)) = items {
+        texts.extend(args.strings_of(array, field).unwrap_or_default().into_iter().flatten());
+    }
+    if texts.iter().all(|text| references(text).is_empty()) {
+        return None;
+    }
+    let cwd = session_dir();
+    texts.iter().find_map(|text| check(text, &cwd))
 }
 
 /// The distinct plan references of `text`, in order of appearance.

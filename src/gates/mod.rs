@@ -51,10 +51,14 @@ pub fn check_tool_call_in(
         }
         Action::Patch { fields } => patches::check(args, fields, &session_dir()),
         Action::Dispatch { text_field } => dispatch::check(&args.string(text_field)?, &session_dir()),
+        Action::DispatchEach { fields, items } => dispatch::check_each(args, fields, items, session_dir),
         Action::Bash => match shell().filter(|shell| !shell.is_empty()) {
             Some(shell) => bash::check_persistent(args, &session_dir(), &shell),
             None => bash::check(args, &session_dir()),
         },
+        Action::Shell { command_fields, workdir_field } => {
+            bash::check_fields(args, command_fields, workdir_field, &session_dir())
+        }
         Action::PowerShell => match shell().filter(|shell| !shell.is_empty()) {
             Some(shell) => powershell::check_persistent(args, &session_dir(), &shell),
             None => powershell::check(args, &session_dir()),
@@ -116,3 +120,5 @@ fn judge_location(path: &Path, texts: &NewTexts) -> Option<Denial> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_hosts;
