@@ -303,8 +303,8 @@ pub enum PresentText<'a> {
     Writes { file: &'a str, section: &'a str, sha256: Option<&'a str> },
     /// The section approving replaces (a re-approval).
     Replaces { section: &'a str, by: &'a str, at: &'a str, sha256: Option<&'a str> },
-    /// The heading over a document's text.
-    DocumentHeading { role: &'a str, path: &'a str, bytes: u64, lines: u64, sha256: Option<&'a str> },
+    /// The heading over a document's text (a plan's sha256 is in `Writes`).
+    DocumentHeading { role: &'a str, path: &'a str, bytes: u64, lines: u64 },
     /// The other files of the change a design approval needs, present with their sizes.
     AlsoInChange { files: &'a [(String, u64)] },
     /// A document with no bytes.
@@ -370,9 +370,8 @@ impl PresentText<'_> {
                 let hash = sha256.map(|sha256| format!(", sha256 {}", code(sha256))).unwrap_or_default();
                 format!("It replaces the {section} section there now (by {by}, at {at}{hash}).")
             }
-            PresentText::DocumentHeading { role, path, bytes, lines: count, sha256 } => {
-                let hash = sha256.map(|sha256| format!(" · sha256 {}", code(sha256))).unwrap_or_default();
-                format!("{} {} · {} · {}{hash}", style.strong(role), code(path), size(*bytes), lines(*count))
+            PresentText::DocumentHeading { role, path, bytes, lines: count } => {
+                format!("{} {} · {} · {}", style.strong(role), code(path), size(*bytes), lines(*count))
             }
             PresentText::AlsoInChange { files } => {
                 let listed: Vec<String> =

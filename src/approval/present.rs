@@ -391,7 +391,6 @@ impl Presentation {
             path: &document.path,
             bytes: document.bytes,
             lines: document.lines.unwrap_or(0),
-            sha256: document.sha256.as_deref(),
         }
         .render(style)
     }

@@ -114,7 +114,7 @@ fn a_plan_is_shown_with_its_path_its_sha256_and_its_text() {
     let markdown = shown.markdown();
     assert!(markdown.contains(&format!("`sha256: {sha}`")), "{markdown}");
     assert!(markdown.contains(&format!(
-        "**Plan** `{PLAN}` · {} bytes · 5 lines · sha256 `{sha}`\n\n{}",
+        "**Plan** `{PLAN}` · {} bytes · 5 lines\n\n{}",
         text.len(),
         text.trim_end()
     )));
