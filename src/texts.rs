@@ -321,28 +321,18 @@ impl PresentText<'_> {
         match self {
             PresentText::Title { kind, change_id } => format!("Approve the {kind} of {change_id}?"),
             PresentText::AskedBy { asker, change_id, kind } => {
-                let command = |line: String| code(&line);
+                let owner = |command: String, place: &str| {
+                    format!("{} {}{place}.", style.strong("You asked for this approval:"), code(&command))
+                };
                 match asker {
-                    Asker::OwnerCommand => format!(
-                        "{} {}.",
-                        style.strong("You asked for this approval:"),
-                        command(format!("/approve {change_id} {kind}"))
-                    ),
+                    Asker::OwnerCommand => owner(format!("/approve {change_id} {kind}"), ""),
                     Asker::AgentTool => format!(
                         "{} with its {} tool; only your answer approves.",
                         style.strong("The agent asks you for this approval,"),
                         code("request_approval")
                     ),
-                    Asker::Cli => format!(
-                        "{} {} in this terminal.",
-                        style.strong("You asked for this approval:"),
-                        command(format!("approval-gates approve {change_id} {kind}"))
-                    ),
-                    Asker::Prompt => format!(
-                        "{} {} in the prompt.",
-                        style.strong("You asked for this approval:"),
-                        command(format!("/approve {change_id} {kind}"))
-                    ),
+                    Asker::Cli => owner(format!("approval-gates approve {change_id} {kind}"), " in this terminal"),
+                    Asker::Prompt => owner(format!("/approve {change_id} {kind}"), " in the prompt"),
                 }
             }
             PresentText::Writes { file, section, sha256 } => match sha256 {
