@@ -4,7 +4,7 @@
 /** /approve and request_approval when no `userQuestions` service is mounted (D-12). */
 export const QUESTIONS_UNAVAILABLE = 'userQuestions service unavailable; /approve requires it'
 
-/** The question dialog itself failed (T1.5 #77): the owner must see why, not `not confirmed`. */
+/** The question dialog itself failed (T1.5): the owner must see why, not `not confirmed`. */
 export function questionsFailed(error) {
   return `userQuestions failed: ${errorMessage(error)}`
 }
@@ -21,7 +21,7 @@ function errorMessage(error) {
 export const APPROVE = 'Approve'
 export const CANCEL = 'Cancel'
 
-/** The answer the native write gives when the owner did not confirm (SPEC §4). */
+/** The answer the native write gives when the owner did not confirm (docs/decisions.md#approve). */
 export const NOT_CONFIRMED = 'not confirmed'
 
 /** The most characters of the owner's own words quoted back. */
@@ -60,8 +60,8 @@ export function notConfirmed(answer) {
 
 /**
  * The failures of the question service that have a known cause (its error `code`), in the
- * owner's words; `userQuestions failed: <message>` either way (SPEC §4), and any other error keeps
- * its own message.
+ * owner's words; `userQuestions failed: <message>` either way (docs/decisions.md#approve), and
+ * any other error keeps its own message.
  */
 const FAILED_BECAUSE = {
   NO_PROVIDER: ({ changeId, kind }) =>

@@ -1,4 +1,4 @@
-// Every /approve and request_approval scenario of seed 000, through DSH's command registry and tool
+// Every /approve and request_approval scenario of docs/decisions.md#approve, through DSH's command registry and tool
 // registry, with a question provider playing the owner.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
