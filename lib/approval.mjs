@@ -1,8 +1,7 @@
 // /approve and request_approval: the two writers of approval.md (docs/decisions.md#approve). Both
 // run one flow — native preconditions and presentation, the owner's answer, native write — and
 // differ only in how they read their arguments, who the card says asked, and which answers count
-// as confirmation. (The harness bundle called this file
-// lib/approval.js.)
+// as confirmation. (The harness bundle called this file lib/approval.js.)
 import { defineTool } from '@deepseek-ai/dsh-tools'
 
 import native from '../index.js'
