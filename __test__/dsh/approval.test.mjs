@@ -11,7 +11,8 @@ import { PLAN, openSession, select } from './helpers/session.mjs'
 
 const APPROVAL = 'openspec/changes/feat/approval.md'
 const AT = /^ {2}at: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m
-const NOT_CONFIRMED = 'not confirmed, nothing was written: '
+/** Not confirmed: the contract's exact message, and beside it why nothing was written. */
+const notConfirmed = (why) => ({ approved: false, message: 'not confirmed', detail: `nothing was written: ${why}` })
 
 /** Who each entry says asked, as the native presentation names it. */
 const ASKER = { '/approve': 'owner-command', request_approval: 'agent-tool' }
@@ -24,16 +25,24 @@ const throws = (message, code) => () => {
 /** The owner's answer to the one question, as DSH's card sends it. */
 const answered = (item) => (request) => ({ answers: [{ id: request.questions[0].id, ...item }] })
 
-/** The two writers of approval.md, seen the same way: `{ approved, message }`. */
+/** The one line a person reads: the message, then why nothing was written (the command's text). */
+const line = ({ message, detail }) => (detail === undefined ? message : `${message}, ${detail}`)
+
+/**
+ * The two writers of approval.md, seen the same way: `{ approved, message, detail? }`. The
+ * command's one line is read back into its message and detail.
+ */
 const entries = {
   '/approve': async (s, id, kind) => {
     const result = await s.command(`/approve ${id} ${kind}`)
-    return { approved: result.kind === 'success', message: result.text }
+    const [, detail] = /^not confirmed, (nothing was written: .*)$/s.exec(result.text) ?? []
+    const read = detail === undefined ? { message: result.text } : { message: 'not confirmed', detail }
+    return { approved: result.kind === 'success', ...read }
   },
   request_approval: async (s, change_id, kind) => {
     const result = await s.call('request_approval', { change_id, kind })
     assert.equal(result.isError, false)
-    assert.equal(result.text, result.value.message, 'the model reads the message')
+    assert.equal(result.text, line(result.value), 'the model reads the message and why')
     return result.value
   },
 }
@@ -221,7 +230,7 @@ for (const [entry, approve] of Object.entries(entries)) {
       const s = await openSession({ owner: select('Cancel') })
       s.repo.change('feat').approveDesign('feat').plan('p', 'feat')
       const before = s.repo.read(APPROVAL)
-      const declined = { approved: false, message: `${NOT_CONFIRMED}the owner declined (Cancel)` }
+      const declined = notConfirmed('the owner declined (Cancel)')
       assert.deepEqual(await approve(s, 'feat', 'design'), declined)
       assert.deepEqual(await approve(s, 'feat', 'plan'), declined)
       assert.equal(s.asked, 2)
@@ -232,15 +241,15 @@ for (const [entry, approve] of Object.entries(entries)) {
       for (const custom of ['yes', 'Approve', '  approve  ', 'no, split task 3 first']) {
         const s = await openSession({ owner: answered({ selected: [], custom }) })
         s.repo.change('feat')
-        assert.deepEqual(await approve(s, 'feat', 'design'), {
-          approved: false,
-          message: `${NOT_CONFIRMED}the owner answered in their own words, ${JSON.stringify(custom.trim())}, and only the Approve option approves`,
-        })
+        assert.deepEqual(
+          await approve(s, 'feat', 'design'),
+          notConfirmed(`the owner answered in their own words, ${JSON.stringify(custom.trim())}, and only the Approve option approves`),
+        )
         assert.equal(s.repo.exists(APPROVAL), false, custom)
       }
       const long = await openSession({ owner: answered({ selected: [], custom: 'x'.repeat(2000) }) })
       long.repo.change('feat')
-      assert.match((await approve(long, 'feat', 'design')).message, /"x{500}…", and only/)
+      assert.match((await approve(long, 'feat', 'design')).detail, /"x{500}…", and only/)
     })
 
     test('Skip, X, a withdrawn question and odd answers each say what happened; nothing written', async () => {
@@ -255,20 +264,20 @@ for (const [entry, approve] of Object.entries(entries)) {
         [() => ({ answers: [] }), 'no answer came back'],
         [() => undefined, 'no answer came back'],
       ]
-      const messages = new Set()
+      const details = new Set()
       for (const [owner, what] of cases) {
         const s = await openSession({ owner })
         s.repo.change('feat').approveDesign('feat').plan('p', 'feat')
         const before = s.repo.read(APPROVAL)
         for (const kind of ['design', 'plan']) {
           const result = await approve(s, 'feat', kind)
-          assert.deepEqual(result, { approved: false, message: `${NOT_CONFIRMED}${what}` }, kind)
+          assert.deepEqual(result, notConfirmed(what), kind)
           assert.doesNotMatch(result.message, /ask_user_question|userQuestions/)
-          messages.add(result.message)
+          details.add(result.detail)
         }
         assert.equal(s.repo.read(APPROVAL), before)
       }
-      assert.equal(messages.size, cases.length - 1, 'distinct, but for the two empty answers')
+      assert.equal(details.size, cases.length - 1, 'distinct, but for the two empty answers')
     })
 
     test('bad arguments: a usage refusal, owner not asked, nothing written', async () => {
@@ -324,7 +333,7 @@ describe('what counts as the owner confirming', () => {
       const s = await openSession({ owner: () => form })
       s.repo.change('feat')
       const result = await s.call('request_approval', { change_id: 'feat', kind: 'design' })
-      assert.deepEqual(result.value, { approved: false, message: `${NOT_CONFIRMED}${what}` }, JSON.stringify(form))
+      assert.deepEqual(result.value, notConfirmed(what), JSON.stringify(form))
       assert.equal(s.repo.exists(APPROVAL), false)
     }
   })
