@@ -20,7 +20,7 @@ export function isolateEnvironment(stateDir) {
 }
 
 const NETWORK =
-  /Could not resolve host|Temporary failure in name resolution|Name or service not known|Network is unreachable|getaddrinfo|ENOTFOUND|EAI_AGAIN|ENETUNREACH|unable to access|Could not connect|Connection refused|ssh: connect to host/i
+  /Could not resolve host|Temporary failure in name resolution|Name or service not known|Network is unreachable|\bgetaddrinfo\b|\bENOTFOUND\b|\bEAI_AGAIN\b|\bENETUNREACH\b|unable to access '?https?:|Could not connect|Connection refused|ssh: connect to host|\bENOTCACHED\b/
 
 /**
  * Why a run proves nothing about the command (`null` when it ran to a clean exit): it timed out,

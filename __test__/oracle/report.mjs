@@ -20,7 +20,8 @@ export const notRunFamily = (notRun) => (notRun === null ? undefined : notRun.st
 /** Left-aligned columns for rows of cells. */
 export function table(rows) {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column]).length)))
-  return rows.map((row) => row.map((cell, column) => (typeof cell === 'number' ? String(cell).padStart(widths[column]) : String(cell).padEnd(widths[column]))).join('  ').trimEnd())
+  const numeric = widths.map((_, column) => rows.slice(1).some((row) => typeof row[column] === 'number'))
+  return rows.map((row) => row.map((cell, column) => (numeric[column] ? String(cell).padStart(widths[column]) : String(cell).padEnd(widths[column]))).join('  ').trimEnd())
 }
 
 /** A row as a one-line text for a failure message: corpus, reason, command, verdict, changes. */
