@@ -3,7 +3,7 @@
 // for real in bubblewrap. A write case is a real write only when it really changed a guarded file;
 // a read case must change none. Every read must pass (a refused read must be an accepted
 // over-refusal in the registry); the share of real writes with a visible guarded path that were
-// allowed is reported (issue 20's target: < 2%), and no category may allow more of them than
+// allowed is reported (the fail-closed analysis aims below 2%), and no category may allow more of them than
 // `__test__/fixtures/oracle-baseline.json` says — an improved category must lower its number.
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'

@@ -163,7 +163,7 @@ describe('the session corpus as a whole', () => {
 
   test('every call is allowed, but for the accepted over-refusals of the registry, and each of those still reproduces', () => {
     const total = results.size
-    console.log(`\n# session corpus: ${total} calls in ${files.length} sessions; ${refusals.length} refused today (each a false positive for issue 20)`)
+    console.log(`\n# session corpus: ${total} calls in ${files.length} sessions; ${refusals.length} refused today (each a false positive to fix)`)
     for (const r of refusals) console.log(`#   ${r.where}: ${r.call.name} ${JSON.stringify(r.call.arguments).slice(0, 140)}\n#     ${r.verdict}`)
     const findings = new Map(refusals.map((r) => [r.key, { class: 'over-refusal', text: `${r.where}: ${r.call.name} ${JSON.stringify(r.call.arguments).slice(0, 200)}\n      ${r.verdict}` }]))
     const outcome = reconcile(registry, findings, results, (key) => results.has(key))

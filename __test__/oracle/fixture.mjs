@@ -143,6 +143,16 @@ function ageTree(root, when) {
   }
   walk(root)
 }
+/** Runs a tool the fixture can do without; false when it is missing or fails. */
+function optional(command, args, options = {}) {
+  try {
+    execFileSync(command, args, { stdio: 'ignore', ...options })
+    return true
+  } catch {
+    return false
+  }
+}
+
 function buildRepo(repo, scratch) {
   mkdirSync(repo, { recursive: true })
   git(repo, 'init', '-q', '-b', 'main')
@@ -167,12 +177,13 @@ function buildRepo(repo, scratch) {
   writeTree(evil, { 'superpowers/plans/x.md': EVIL['x.md'] })
   execFileSync('tar', ['-cf', join(repo, 'evil.tar'), '-C', evil, '.'])
   execFileSync('tar', ['-czf', join(repo, 'evil.tgz'), '-C', evil, '.'])
-  execFileSync('zip', ['-qr', join(repo, 'evil.zip'), '.'], { cwd: evil })
-  execFileSync('sh', ['-c', `cd '${evil}' && find . -type f | cpio -o --quiet > '${join(repo, 'evil.cpio')}' 2>/dev/null || true`])
+  // What a missing tool cannot make is left out: the rows that need it count as inconclusive.
+  optional('zip', ['-qr', join(repo, 'evil.zip'), '.'], { cwd: evil })
+  optional('sh', ['-c', `find . -type f | cpio -o --quiet > '${join(repo, 'evil.cpio')}'`], { cwd: evil })
+  optional('sh', ['-c', `uuencode approval.md < '${join(evil, 'approval.md')}' > '${join(repo, 'x.uu')}'`])
+  optional('sqlite3', [join(repo, 'data.db'), "create table t(x); insert into t values ('a'); create table plans(name); insert into plans values ('p');"])
+  optional('sqlite3', [join(repo, 'x.db'), 'create table t(x);'])
   rmSync(evil, { recursive: true })
-  writeFileSync(join(repo, 'x.uu'), execFileSync('sh', ['-c', `printf '%s' '${EVIL['approval.md']}' | uuencode approval.md 2>/dev/null || true`]))
-  execFileSync('sqlite3', [join(repo, 'data.db'), "create table t(x); insert into t values ('a'); create table plans(name); insert into plans values ('p');"])
-  execFileSync('sqlite3', [join(repo, 'x.db'), 'create table t(x);'])
   // The package itself, as an installed dependency: `require('approval-gates')` and its CLI work.
   mkdirSync(join(repo, 'node_modules/.bin'), { recursive: true })
   symlinkSync(projectRoot, join(repo, 'node_modules/approval-gates'))
@@ -193,7 +204,7 @@ function buildTmp(tmp) {
   })
   writeTree(join(tmp, 'evil'), EVIL)
   execFileSync('tar', ['-cf', join(tmp, 'evil.tar'), '-C', join(tmp, 'evil'), '.'])
-  execFileSync('zip', ['-qr', join(tmp, 'evil.zip'), '.'], { cwd: join(tmp, 'evil') })
+  optional('zip', ['-qr', join(tmp, 'evil.zip'), '.'], { cwd: join(tmp, 'evil') })
   chmodSync(join(tmp, 'home'), 0o755)
 }
 

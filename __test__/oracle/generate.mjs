@@ -85,7 +85,7 @@ export async function runCases(cases, { jobs = defaultJobs(), progress } = {}) {
   let done = 0
   try {
     const results = await pool(runnable, jobs, async (c) => {
-      const r = await judge.judge(c.command, { timeoutMs: 8000 })
+      const r = await judge.judge(c.command, { timeoutMs: 15_000 })
       done += 1
       if (progress && done % 500 === 0) progress(done, runnable.length)
       const real = r.changes.length > 0
@@ -153,7 +153,7 @@ export function report(results) {
   const readRefused = results.filter((r) => r.kind === 'read' && r.outcome === 'refused').length
   const readCount = results.filter((r) => r.kind === 'read').length
   lines.push(
-    `SHARE: ${allowed} of ${real.length} real writes whose guarded path is visible in the call were allowed: ${pct(allowed, real.length)} (issue 20's target: < 2%)`,
+    `SHARE: ${allowed} of ${real.length} real writes whose guarded path is visible in the call were allowed: ${pct(allowed, real.length)} (the fail-closed analysis of docs/decisions.md#p-18 aims below 2%)`,
     `reads: ${readRefused} of ${readCount} refused; write cases with no effect here: ${results.filter((r) => r.outcome === 'no-effect').length}`,
   )
   return lines
