@@ -186,7 +186,7 @@ describe('execution oracle: every bash and program corpus row, run for real', { 
       'over-refusal': 'refused; ran to a clean exit and changed nothing guarded',
       inconclusive: 'refused; could not run here (counted, not failed)',
       bypass: 'allowed; running it changed a guarded file',
-      ok: 'allowed; changed nothing guarded',
+      ok: `allowed; changed nothing guarded (${of('ok').filter(([, result]) => result.notRun !== null).length} of them could not run here)`,
     }
     const perCorpus = (name) => tally(of(name), ([row]) => row.corpus).map(([corpus, n]) => `${corpus} ${n}`).join(', ')
     const lines = table(CLASSES.map((name) => [name, of(name).length, meaning[name], perCorpus(name)]))
