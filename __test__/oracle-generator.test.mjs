@@ -41,10 +41,12 @@ describe('the generator’s space and sample (no sandbox needed)', () => {
 })
 
 const sandbox = sandboxStatus()
-const skipReason = !sandbox.ok && `skipped: ${sampleCases().length} generated cases not run, because ${sandbox.reason}`
-if (skipReason) console.log(`# oracle generator ${skipReason}`)
-
-describe('generator: the bounded sample, run for real', { skip: skipReason }, () => {
+// Without a sandbox: one skipped test that says what was not run and why.
+const skipReason = !sandbox.ok && `${sampleCases().length} generated cases not run, because ${sandbox.reason}`
+if (skipReason) {
+  console.log(`# oracle generator skipped: ${skipReason}`)
+  test('generator: the bounded sample, run for real', { skip: skipReason }, () => {})
+} else describe('generator: the bounded sample, run for real', () => {
   const cases = sampleCases()
   let run
   let seconds
