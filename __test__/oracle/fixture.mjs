@@ -232,6 +232,9 @@ export function makeFixtures() {
   buildRepo(template.repo, parent)
   buildTmp(template.tmp)
   let count = 0
+  // A process that ends without disposing (an exception, an interrupted run) still removes them.
+  const cleanup = () => rmSync(parent, { recursive: true, force: true })
+  process.once('exit', cleanup)
   return {
     parent,
     template,
@@ -244,6 +247,9 @@ export function makeFixtures() {
       cpSync(template.tmp, tmp, copy)
       return { root, repo, tmp, dispose: () => rmSync(root, { recursive: true, force: true }) }
     },
-    dispose: () => rmSync(parent, { recursive: true, force: true }),
+    dispose() {
+      process.removeListener('exit', cleanup)
+      cleanup()
+    },
   }
 }

@@ -167,6 +167,8 @@ export function baselineOf(results, cases) {
 }
 
 async function main(args) {
+  // Interrupted, the run still removes its fixtures (they are removed on exit).
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130))
   const status = sandboxStatus()
   if (!status.ok) {
     console.error(`generate: cannot run cases: ${status.reason}`)
