@@ -3,8 +3,15 @@
 # bubblewrap (the confinement the sealing and execution-oracle tests run commands in) and socat
 # (Claude Code's sandbox needs it beside bubblewrap). Needs root (CI runs as root); elsewhere it
 # says what to install and exits 0, and the suites that need the packages say they were skipped.
+#
+# The execution oracle (docs/oracle.md) runs every corpus row and generated case for real, so the
+# interpreters and small tools the corpora name are installed too: ruby, php, lua, gawk, the other
+# shells (zsh, mksh, ksh, busybox), rsync, sponge (moreutils), cpio, dos2unix, uudecode
+# (sharutils), expect, parallel and tree. Left out for their size: R (r-base-core and its
+# libraries), pandoc, cmake and fish; the oracle counts the rows that need them as inconclusive.
 set -euo pipefail
-packages=(bubblewrap socat)
+packages=(bubblewrap socat
+  ruby php-cli lua5.4 gawk zsh mksh ksh busybox rsync moreutils cpio dos2unix sharutils expect parallel tree)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
