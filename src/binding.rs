@@ -191,10 +191,12 @@ fn guarded<T>(fallback: impl FnOnce() -> T, body: impl FnOnce() -> T) -> T {
 
 /// Judge one tool call. `null` allows it; otherwise the full denial text. Never throws.
 /// `options.shell` names a persistent shell: calls with the same name share its state (P-15);
-/// without it a shell call is one-shot.
+/// without it a shell call is one-shot. `options.sandbox` is the mode the host will run the call
+/// in when wider than its default (DSH: a session switched to `danger-full-access`); while
+/// approvals are sealed such a call is refused (P-17).
 #[napi(
     js_name = "checkGuard",
-    ts_args_type = "toolCall: { name: string; arguments?: unknown }, cwd: string, options?: { shell?: string }"
+    ts_args_type = "toolCall: { name: string; arguments?: unknown }, cwd: string, options?: { shell?: string; sandbox?: string }"
 )]
 pub fn check_guard(env: Env, tool_call: Unknown, cwd: Unknown, options: Unknown) -> Option<String> {
     guarded(
@@ -206,7 +208,9 @@ pub fn check_guard(env: Env, tool_call: Unknown, cwd: Unknown, options: Unknown)
             let session_dir = || directory(JsRead::new(&env, &cwd).string());
             // Read only for a shell call, so every other call costs what it did.
             let shell = || JsRead::new(&env, &options).property("shell").and_then(|shell| shell.string());
-            gates::check_tool_call_in(&name, &args, session_dir, shell).map(|denial| denial.to_string())
+            // Read only for a call that can leave the host's sandbox.
+            let sandbox = || JsRead::new(&env, &options).property("sandbox").and_then(|mode| mode.string());
+            gates::check_tool_call_hosted(&name, &args, session_dir, shell, sandbox).map(|denial| denial.to_string())
         },
     )
 }

@@ -293,6 +293,15 @@ fn leaving_the_sandbox_is_refused_once_anything_is_sealed() {
     }
     assert_eq!(guard(&repo, "bash", &escalate("workspace-write")), None);
     assert_eq!(guard(&repo, "bash", &Args::default().with("command", "ls")), None);
+    // The session itself switched out of the sandbox (DSH: a `sandbox/mode` event), as the host says.
+    let ls = Args::default().with("command", "ls");
+    let hosted = |name: &str, mode: Option<&str>| {
+        gates::check_tool_call_hosted(name, &ls, || repo.root.clone(), || None, || mode.map(str::to_string))
+            .map(|denial| denial.to_string())
+    };
+    assert_eq!(hosted("bash", Some("danger-full-access")).as_deref(), Some(refused));
+    assert_eq!(hosted("bash", Some("workspace-write")), None);
+    assert_eq!(hosted("read", Some("danger-full-access")), None);
 }
 
 #[test]

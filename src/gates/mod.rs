@@ -32,7 +32,21 @@ pub fn check_tool_call_in(
     session_dir: impl FnOnce() -> PathBuf,
     shell: impl FnOnce() -> Option<String>,
 ) -> Option<Denial> {
-    if let Some(denial) = sandbox::check(name, args) {
+    check_tool_call_hosted(name, args, session_dir, shell, || None)
+}
+
+/// [`check_tool_call_in`] where `sandbox` names the mode the host will run the call in when that
+/// is wider than the host's standing default (DSH: a session switched to `danger-full-access`),
+/// asked only for a tool that can leave the sandbox: while approvals are sealed it is refused as
+/// the call's own `sandbox_permissions` is.
+pub fn check_tool_call_hosted(
+    name: &str,
+    args: &dyn ToolArgs,
+    session_dir: impl FnOnce() -> PathBuf,
+    shell: impl FnOnce() -> Option<String>,
+    sandbox: impl FnOnce() -> Option<String>,
+) -> Option<Denial> {
+    if let Some(denial) = sandbox::check(name, args, sandbox) {
         return Some(denial);
     }
     match tools::action(name, args) {

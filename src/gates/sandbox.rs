@@ -15,12 +15,13 @@ const ESCALATING_TOOLS: [&str; 4] = ["bash", "pwsh", "write", "edit"];
 const FIELD: &str = "sandbox_permissions";
 const CONFINED_MODES: [&str; 2] = ["read-only", "workspace-write"];
 
-/// `Some` denial when `name` asks to leave the sandbox and a ledger exists.
-pub fn check(name: &str, args: &dyn ToolArgs) -> Option<Denial> {
+/// `Some` denial when `name` asks to leave the sandbox (in its arguments, or as the mode the host
+/// says it will run it in) and a ledger exists.
+pub fn check(name: &str, args: &dyn ToolArgs, host_mode: impl FnOnce() -> Option<String>) -> Option<Denial> {
     if !ESCALATING_TOOLS.contains(&name) {
         return None;
     }
-    let requested = args.string(FIELD)?;
+    let requested = args.string(FIELD).or_else(host_mode)?;
     if CONFINED_MODES.contains(&requested.as_str()) || !any_ledger() {
         return None;
     }
