@@ -73,21 +73,28 @@ export function dshSetup(ctx, workspaceRoot, channel) {
   return approvalSetup(workspaceRoot, { name: 'dsh', facts: dshFacts(ctx, workspaceRoot, channel) })
 }
 
+/** The notice goes to stderr once per process (DSH prints its own warnings there); the logger gets every one. */
+let printed = false
+
 /**
  * Says once, after the profile's rows are loaded, whether approvals are enforced or advisory in
- * DSH's workspace (its working directory), as a warning when advisory. Returns a disposer.
+ * DSH's workspace (its working directory): on stderr, where DSH prints its own warnings (the
+ * terminal running `dsh web`, the output of a headless run), and to the cordis logger (a warning
+ * when advisory). Returns a disposer.
  */
-export function reportSetup(ctx, channelOf) {
+export function reportSetup(ctx, channelOf, stderr = process.stderr) {
   const fiber = ctx.inject(['tools'], (c) => {
     c.effect(() => {
       const timer = setTimeout(() => {
         const cwd = process.cwd()
         try {
           const report = dshSetup(c, cwd, channelOf(c))
-          const logger = c.logger('approval-gates')
           const notice = setupNotice(report, cwd)
+          const logger = c.logger('approval-gates')
           if (report.mode === 'enforced') logger.info(notice)
           else logger.warn(notice)
+          if (!printed) stderr.write(`${notice}\n`)
+          printed = true
         } catch {
           // A report that cannot be made changes nothing the gates do.
         }
