@@ -47,6 +47,8 @@ pub enum Denial {
     LedgerWrittenOnlyByApprove,
     /// A shell call that asks to run outside the host's sandbox while approvals are sealed.
     LeavingSandboxWhileSealed { requested: String },
+    /// A tool that runs the model's code outside every sandbox (DSH's `run_code`), while sealed.
+    UnconfinedWhileSealed { tool: String },
 }
 
 impl fmt::Display for Denial {
@@ -87,6 +89,10 @@ impl fmt::Display for Denial {
             Denial::LeavingSandboxWhileSealed { requested } => write!(
                 f,
                 "approvals are sealed here, so no command leaves the sandbox (sandbox_permissions: {requested}); run it in the sandbox, or ask the owner to run it"
+            ),
+            Denial::UnconfinedWhileSealed { tool } => write!(
+                f,
+                "approvals are sealed here, and {tool} runs its program in the host's own process, outside the sandbox; use the shell tools, which run confined"
             ),
         }
     }

@@ -81,7 +81,8 @@ async function agentRun(repo, turns) {
   try {
     const run = await setup.dsh.run('headless', ['work on foo'], {
       cwd: repo.root,
-      env: { DEEPSEEK_BASE_URL: model.baseUrl, DEEPSEEK_API_KEY: 'e2e-not-a-key' },
+      // Code Mode on too (rc.8's DSH_TOOLS_MODE): run_code's programs run in DSH's own process.
+      env: { DEEPSEEK_BASE_URL: model.baseUrl, DEEPSEEK_API_KEY: 'e2e-not-a-key', DSH_TOOLS_MODE: 'both' },
     })
     assert.equal(run.status, 0, `dsh exited ${run.status ?? run.signal}:\n${run.stdout}\n${run.stderr}`)
     const told = toolResults(model.agentRequests().at(-1).body).map((message) => message.content)
@@ -114,6 +115,10 @@ function attempts() {
     ['append to the ledger', bash(`L=${LEDGER}; printf 'design foo owner 2026-10-25T10:00:00Z\\n' >> "$L"`)],
     ['replace the ledger', bash(`L=${LEDGER}; cp /dev/null "$L"`)],
     ['remount / writable, then append', bash(`mount -o remount,rw / && L=${LEDGER} && printf 'design foo owner 2026-10-25T10:00:00Z\\n' >> "$L"`)],
+    [
+      "run_code, whose program runs in DSH's own process",
+      toolCall('run_code', { code: `const fs = await import('node:fs'); fs.appendFileSync(${JSON.stringify(join(state, 'approval-gates', 'repos', 'x.ledger'))}, 'x'); return 'wrote'`, description: 'try' }),
+    ],
     ['ask to leave the sandbox', toolCall('bash', { command: 'echo out', description: 'try', sandbox_permissions: 'danger-full-access', justification: 'needed' })],
   ]
 }
@@ -156,6 +161,7 @@ describe('dsh --profile headless with its bash sandbox, approvals sealed', () =>
     for (const [index, what] of list.entries()) {
       if (/ledger|remount/.test(what[0])) assert.notEqual(layer(told[index]), 'neither', `${what[0]}: ${told[index]}`)
     }
+    assert.equal(told.at(-2), `${BLOCKED}approvals are sealed here, and run_code runs its program in the host's own process, outside the sandbox; use the shell tools, which run confined`)
     assert.equal(told.at(-1), `${BLOCKED}approvals are sealed here, so no command leaves the sandbox (sandbox_permissions: danger-full-access); run it in the sandbox, or ask the owner to run it`)
   })
 

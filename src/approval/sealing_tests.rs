@@ -302,6 +302,20 @@ fn leaving_the_sandbox_is_refused_once_anything_is_sealed() {
     assert_eq!(hosted("bash", Some("danger-full-access")).as_deref(), Some(refused));
     assert_eq!(hosted("bash", Some("workspace-write")), None);
     assert_eq!(hosted("read", Some("danger-full-access")), None);
+    let code = Args::default().with("code", "return 1").with("description", "d");
+    assert_eq!(
+        guard(&repo, "run_code", &code).as_deref(),
+        Some(
+            "BLOCKED [approval-gates]: approvals are sealed here, and run_code runs its program in the host's own process, outside the sandbox; use the shell tools, which run confined"
+        )
+    );
+}
+
+#[test]
+fn run_code_passes_while_nothing_is_sealed() {
+    let repo = Repo::new();
+    let code = Args::default().with("code", "return 1").with("description", "d");
+    assert_eq!(guard(&repo, "run_code", &code), None);
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! A call that asks the host to run it outside its sandbox (DSH's `sandbox_permissions` on
 //! `bash`, `pwsh`, `write` and `edit`) while approvals are sealed on this machine (P-17): an
 //! unconfined command could rewrite the ledger of any repository, so it is refused before the
-//! host asks anyone. Asking for a confined mode stays allowed.
+//! host asks anyone. Asking for a confined mode stays allowed. DSH's Code Mode `run_code` runs the
+//! model's program in a worker thread of DSH's own process, outside every sandbox (measured: it
+//! writes outside the workspace), so it is refused too while anything is sealed.
 
 use std::fs;
 
@@ -12,12 +14,17 @@ use super::ToolArgs;
 
 /// The tools whose arguments may carry `sandbox_permissions` (DSH rc.8).
 const ESCALATING_TOOLS: [&str; 4] = ["bash", "pwsh", "write", "edit"];
+/// Tools that run the model's code outside the host's sandbox whatever they are given.
+const UNCONFINED_TOOLS: [&str; 1] = ["run_code"];
 const FIELD: &str = "sandbox_permissions";
 const CONFINED_MODES: [&str; 2] = ["read-only", "workspace-write"];
 
 /// `Some` denial when `name` asks to leave the sandbox (in its arguments, or as the mode the host
 /// says it will run it in) and a ledger exists.
 pub fn check(name: &str, args: &dyn ToolArgs, host_mode: impl FnOnce() -> Option<String>) -> Option<Denial> {
+    if UNCONFINED_TOOLS.contains(&name) {
+        return any_ledger().then(|| Denial::UnconfinedWhileSealed { tool: name.to_string() });
+    }
     if !ESCALATING_TOOLS.contains(&name) {
         return None;
     }
