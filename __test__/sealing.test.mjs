@@ -201,6 +201,21 @@ describe('an agent confined to its workspace cannot approve, whatever it runs', 
     nothingCounts()
   })
 
+  test('tracing a process outside the sandbox (the host that could write the ledger) is refused', () => {
+    const trace = `import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+pid = int(sys.argv[1])
+print('attach', libc.ptrace(16, pid, None, None), os.strerror(ctypes.get_errno()))
+try:
+    open('/proc/%d/mem' % pid, 'rb').read(1)
+    print('mem readable')
+except OSError as error:
+    print('mem', error.strerror)
+`
+    const run = confined(repo, `/usr/bin/python3 -c ${quote(trace)} ${process.pid}`)
+    assert.equal(run.stdout, 'attach -1 Operation not permitted\nmem Permission denied\n', run.out)
+  })
+
   test('a plan approval forged on top of the owner\'s design approval does not count either', () => {
     repo.approval('foo', '')
     assert.equal(writeApproval('foo', 'design', true, repo.root).approved, true, 'the owner, outside')
