@@ -2,10 +2,8 @@
 //! a temporary file renamed into place (P-9), in folders this module made or checked itself.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::format::{Ledger, MAX_APPROVALS, MAX_BYTES, Unreadable};
 use super::location::{self, REPOS};
@@ -249,41 +247,6 @@ fn write_atomically(repos: &Path, file: &Path, bytes: &[u8]) -> Result<(), Updat
     {
         return Err(UpdateError::Unsafe { path: file.to_path_buf(), reason: "it is not a regular file" });
     }
-    let temp = temp_path(repos);
-    let result = write_new(&temp, bytes).and_then(|()| fs::rename(&temp, file)).and_then(|()| sync_dir(repos));
-    if let Err(error) = result {
-        let _ = fs::remove_file(&temp);
-        return Err(UpdateError::Unwritable { path: file.to_path_buf(), reason: error.to_string() });
-    }
-    Ok(())
-}
-
-fn temp_path(dir: &Path) -> PathBuf {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
-    let count = COUNTER.fetch_add(1, Ordering::Relaxed);
-    dir.join(format!(".ledger.{}.{nanos}.{count}.tmp", std::process::id()))
-}
-
-fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut options = OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let mut file = options.open(path)?;
-    file.write_all(bytes)?;
-    file.sync_all()
-}
-
-#[cfg(unix)]
-fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
-}
-
-#[cfg(not(unix))]
-fn sync_dir(_dir: &Path) -> io::Result<()> {
-    Ok(())
+    crate::approval::store::replace_file(repos, file, bytes, "ledger", Some(0o600))
+        .map_err(|error| UpdateError::Unwritable { path: file.to_path_buf(), reason: error.to_string() })
 }
