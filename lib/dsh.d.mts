@@ -42,7 +42,7 @@ export declare function approvalGuard(
   ctx?: Context,
 ): string | undefined
 /**
- * The sandbox mode a `bash`/`pwsh`/`write`/`edit` call runs in when its session was switched away
+ * The sandbox mode a `bash`/`pwsh` call runs in when its session was switched away
  * from DSH's default (`ctx.sandboxPolicy`), or undefined; the guard refuses such a call while
  * approvals are sealed.
  */

@@ -23,11 +23,14 @@ export function approvalGuard(exec, tools, ctx) {
   return checkGuard(exec, sessionCwd(exec.agent), options) ?? undefined
 }
 
-/** The DSH tools that run in its sandbox and can be asked to leave it (`sandbox_permissions`). */
-const SANDBOXED_TOOLS = new Set(['bash', 'pwsh', 'write', 'edit'])
+/**
+ * DSH's shell tools, which run in its sandbox and can be asked to leave it. (Its `write` and
+ * `edit` can too, but their targets are judged as paths, the ledger's folder included.)
+ */
+const SANDBOXED_TOOLS = new Set(['bash', 'pwsh'])
 
 /**
- * The mode a call of a sandboxed tool runs in when its session was switched away from the
+ * The mode a shell call runs in when its session was switched away from the
  * deployment's default (a `sandbox/mode` event, which DSH web's API lets any local process
  * cause), or `undefined`. Given `ctx`, the native guard refuses such a call while approvals are
  * sealed, as it refuses a call's own `sandbox_permissions` (P-17).

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, test } from 'node:test'
 
+import { defineTool } from '@deepseek-ai/dsh-tools'
+
 import native from '../../index.js'
 import { planText } from '../helpers/repo.mjs'
 import { BLOCKED, PLAN, openSession, plugin, write } from './helpers/session.mjs'
@@ -18,6 +20,21 @@ const { loopStatus, sealSurvey } = native
 /** DSH web's startup service, as its web-startup row provides it (only its presence matters). */
 function serveWebApi(s) {
   s.ctx.provide('webStartup', { host: '127.0.0.1', port: 0 })
+}
+
+/** A one-shot `bash` stand-in: the guard judges a call before the tool's own code runs. */
+function registerBash(s) {
+  s.ctx.tools.register(
+    defineTool({
+      name: 'bash',
+      description: 'Run a command (stand-in: reports it).',
+      parameters: { command: { type: 'string', required: true }, description: { type: 'string', required: true } },
+      output: { schema: { type: 'string' }, render: (_args, value) => [{ type: 'text', text: value }] },
+      async execute(args) {
+        return `ran: ${args.command}`
+      },
+    }),
+  )
 }
 
 /** A `ctx.sandboxPolicy` whose sessions were switched to `mode` (DSH web's API can do that). */
@@ -93,7 +110,7 @@ describe('where DSH serves its web API', () => {
 })
 
 describe('a session switched out of the sandbox', () => {
-  test('its sandboxed tools are refused while anything is sealed; a confined session is not', async (t) => {
+  test('its shell calls are refused while anything is sealed; its writes are judged by their targets', async (t) => {
     // A ledger folder of its own: "anything sealed" is about every repository on the machine.
     const before = process.env.XDG_STATE_HOME
     process.env.XDG_STATE_HOME = mkdtempSync(join(tmpdir(), 'approval-gates-state-'))
@@ -102,25 +119,30 @@ describe('a session switched out of the sandbox', () => {
       process.env.XDG_STATE_HOME = before
     })
     const s = await openSession()
+    registerBash(s)
     s.repo.change('feat')
     switchSessions(s, 'danger-full-access')
-    assert.equal((await s.call(...write('src/a.md', 'a\n'))).isError, false, 'nothing sealed yet')
+    const bash = ['bash', { command: 'ls', description: 'list' }]
+    assert.equal((await s.call(...bash)).text, 'ran: ls', 'nothing sealed yet')
     await s.command('/approve feat design')
-    const refused = await s.call(...write('src/b.md', 'b\n'))
     assert.equal(
-      refused.text,
+      (await s.call(...bash)).text,
       `Error: ${BLOCKED}approvals are sealed here, so no command leaves the sandbox (sandbox_permissions: danger-full-access); run it in the sandbox, or ask the owner to run it`,
     )
-    assert.equal(s.repo.exists('src/b.md'), false)
+    assert.equal((await s.call(...write('src/b.md', 'b\n'))).isError, false)
+    const ledger = join(process.env.XDG_STATE_HOME, 'approval-gates', 'repos', 'x.ledger')
+    assert.equal((await s.call(...write(ledger, 'x\n'))).text, `Error: ${BLOCKED}the approval ledger is written only by /approve`)
     assert.equal(plugin.sessionSandbox({ name: 'read', agent: s.agent }, s.ctx), undefined, 'reading never leaves anything')
+    assert.equal(plugin.sessionSandbox({ name: 'bash', agent: s.agent }, s.ctx), 'danger-full-access')
   })
 
   test('a session at the default mode is judged as before', async () => {
     const s = await openSession()
     s.repo.change('feat')
+    registerBash(s)
     switchSessions(s, undefined)
     await s.command('/approve feat design')
-    assert.equal((await s.call(...write('src/b.md', 'b\n'))).isError, false)
+    assert.equal((await s.call('bash', { command: 'ls', description: 'list' })).text, 'ran: ls')
   })
 })
 

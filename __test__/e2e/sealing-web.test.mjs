@@ -7,7 +7,8 @@
 // counts. Measured: with the question card as the owner's channel (ownerChannel: questions) the
 // job approves the design and the plan (advisory, as the plugin and status say); with the default
 // (ownerChannel: auto, the owner's terminal in DSH web) no card is shown and nothing counts, the
-// sandbox escalation and a session switched to danger-full-access are refused while sealed; with
+// sandbox escalation and the shell of a session switched to danger-full-access are refused while
+// sealed, and its write tool is refused the ledger; with
 // nothing sealed, the job answers DSH's own escalation card and the command runs unconfined.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
@@ -150,7 +151,7 @@ describe('dsh --profile web, approvals sealed', () => {
       job('/permission danger-full-access'),
       bash('sleep 3'),
       bash('echo after the switch'),
-      toolCall('write', { file_path: 'src/after-switch.md', content: 'x\n' }),
+      toolCall('write', { file_path: join(process.env.XDG_STATE_HOME, 'approval-gates', 'repos', 'x.ledger'), content: 'x\n' }),
     ])
     console.log(`# the job's log:\n${jobLog(repo).replace(/^/gm, '#   ')}`)
     const terminal = /^not asked here: DSH web lets any process on this machine answer its question cards, so approvals are taken only in a terminal of your own: node '\S+approval-gates\.mjs' approve foo design --cwd '/
@@ -160,8 +161,7 @@ describe('dsh --profile web, approvals sealed', () => {
     assert.match(jobLog(repo), /ran \/permission danger-full-access as the user: \{"kind":"success"/, 'the job switched the session')
     const switched = `${BLOCKED}approvals are sealed here, so no command leaves the sandbox (sandbox_permissions: danger-full-access)`
     assert.ok(told[7].startsWith(switched), `bash after the switch: ${told[7]}`)
-    assert.ok(told[8].startsWith(switched), `write after the switch: ${told[8]}`)
-    assert.equal(repo.exists('src/after-switch.md'), false)
+    assert.equal(told[8], `${BLOCKED}the approval ledger is written only by /approve`, 'a write of the ledger, out of the sandbox')
     assert.equal(api.frames.some((frame) => frame.method === 'question/requested'), false, 'no card was ever shown')
     assert.equal(readFileSync(native.sealSurvey(repo.root).ledgerFile, 'utf8'), sealed, 'the ledger is what the owner left')
     assert.equal(native.loopStatus(repo.root).find((row) => row.id === 'foo').designSeal, 'none')

@@ -288,9 +288,20 @@ fn leaving_the_sandbox_is_refused_once_anything_is_sealed() {
     assert_eq!(guard(&repo, "bash", &escalate("danger-full-access")), None, "nothing sealed yet");
     approve(&repo, "c", "design");
     let refused = "BLOCKED [approval-gates]: approvals are sealed here, so no command leaves the sandbox (sandbox_permissions: danger-full-access); run it in the sandbox, or ask the owner to run it";
-    for tool in ["bash", "pwsh", "write", "edit"] {
+    for tool in ["bash", "pwsh"] {
         assert_eq!(guard(&repo, tool, &escalate("danger-full-access")).as_deref(), Some(refused), "{tool}");
     }
+    // An escalated write or edit is judged by its target as any other: the ledger stays guarded.
+    let folder = location::ledger_folder().unwrap();
+    let inside = folder.join("repos/x.ledger");
+    let write = |path: &str| {
+        Args::default().with("file_path", path).with("content", "x").with("sandbox_permissions", "danger-full-access")
+    };
+    assert_eq!(
+        guard(&repo, "write", &write(inside.to_str().unwrap())).as_deref(),
+        Some("BLOCKED [approval-gates]: the approval ledger is written only by /approve")
+    );
+    assert_eq!(guard(&repo, "write", &write("src/a.md")), None);
     assert_eq!(guard(&repo, "bash", &escalate("workspace-write")), None);
     assert_eq!(guard(&repo, "bash", &Args::default().with("command", "ls")), None);
     // The session itself switched out of the sandbox (DSH: a `sandbox/mode` event), as the host says.

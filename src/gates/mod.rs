@@ -46,6 +46,7 @@ pub fn check_tool_call_hosted(
     shell: impl FnOnce() -> Option<String>,
     sandbox: impl FnOnce() -> Option<String>,
 ) -> Option<Denial> {
+    let _ledger = crate::approval::ledger::location::call_scope();
     if let Some(denial) = sandbox::check(name, args, sandbox) {
         return Some(denial);
     }
