@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { test } from 'node:test'
 
-import { writeApproval } from '../index.js'
+import { loopStatus, writeApproval } from '../index.js'
 import { makeRepo, planText, sha256 } from './helpers/repo.mjs'
 
 const WORKER = fileURLToPath(new URL('./helpers/approval-worker.mjs', import.meta.url))
@@ -60,4 +60,7 @@ test('concurrent approvals never tear approval.md, lose a section or record a ha
   assert.match(final, /^notes:\n {2}keep: me\ndesign:\n/)
   assert.ok(existed.has(/sha256: ([0-9a-f]{64})/.exec(final)[1]))
   assert.equal(repo.exists('openspec/changes/feat/approval.md.lock'), false)
+  // The ledger was written with each approval.md write, under the same lock: they still agree (P-17).
+  const [row] = loopStatus(repo.root)
+  assert.deepEqual([row.designSeal, row.planSeal], ['sealed', 'sealed'])
 })

@@ -2,10 +2,13 @@
 // run one flow — native preconditions and presentation, the owner's answer, native write — and
 // differ only in how they read their arguments, who the card says asked, and which answers count
 // as confirmation. (The harness bundle called this file lib/approval.js.)
+import { fileURLToPath } from 'node:url'
+
 import { defineTool } from '@deepseek-ai/dsh-tools'
 
 import native from '../index.js'
 import { approvalActive, resolveFlags } from './config.mjs'
+import { servesWebApi } from './dsh-setup.mjs'
 import { sessionCwd } from './gates.mjs'
 import {
   APPROVE,
@@ -14,10 +17,22 @@ import {
   QUESTIONS_UNAVAILABLE,
   REQUEST_APPROVAL_TOOL,
   approvalQuestion,
+  approveInTerminal,
   notConfirmedResult,
   questionFailure,
   resultLine,
 } from './texts.mjs'
+
+const CLI = fileURLToPath(new URL('../bin/approval-gates.mjs', import.meta.url))
+
+/**
+ * Where the owner confirms (P-17): `terminal` where DSH serves its web API, whose cards any
+ * process on the machine can answer, when the configured channel is `auto`.
+ */
+export function ownerChannel(ctx, configured = 'auto') {
+  if (configured === 'questions' || configured === 'terminal') return configured
+  return servesWebApi(ctx) ? 'terminal' : 'questions'
+}
 
 const { presentApproval, writeApproval } = native
 
@@ -55,13 +70,17 @@ export function readAnswer(answer) {
  * sha256 is no longer the one the owner was shown (P-10). Any answer but a confirmation writes
  * nothing and says what the owner did.
  * @param request.asker - who asked: `owner-command` (/approve) or `agent-tool` (request_approval).
+ * @param request.channel - the configured `ownerChannel` (default `auto`): where it resolves to
+ *   `terminal`, the owner is not asked here and the refusal names the command to run in their own
+ *   terminal (P-17).
  * @returns `{ approved, message, detail? }`: `detail` says why nothing was written when the
  *   owner did not confirm (`message` is then exactly `not confirmed`).
  */
-export async function approve(ctx, { changeId, kind, agent, signal, asker = 'agent-tool' }, confirmed = ownerApproved) {
+export async function approve(ctx, { changeId, kind, agent, signal, asker = 'agent-tool', channel }, confirmed = ownerApproved) {
   const cwd = sessionCwd(agent)
   const ready = presentApproval(changeId, kind, asker, cwd)
   if (!ready.ok) return { approved: false, message: ready.message }
+  if (ownerChannel(ctx, channel) === 'terminal') return { approved: false, message: approveInTerminal(changeId, kind, cwd, CLI) }
   const questions = ctx.get('userQuestions')
   if (questions === undefined) return { approved: false, message: QUESTIONS_UNAVAILABLE }
   let answer
@@ -90,21 +109,21 @@ export async function approve(ctx, { changeId, kind, agent, signal, asker = 'age
 }
 
 /** `/approve <change-id> design|plan`: the first word is the id, the rest the kind; the native judges both. */
-function approveCommand(ctx) {
+function approveCommand(ctx, channel) {
   return {
     name: APPROVE_COMMAND.name,
     description: APPROVE_COMMAND.description,
     input: { hint: APPROVE_COMMAND.hint },
     async handler({ agent, rawInput, signal }) {
       const [changeId = '', ...kind] = String(rawInput ?? '').trim().split(/\s+/)
-      const request = { changeId, kind: kind.join(' '), agent, signal, asker: 'owner-command' }
+      const request = { changeId, kind: kind.join(' '), agent, signal, asker: 'owner-command', channel }
       const result = await approve(ctx, request, commandConfirmed)
       return { kind: result.approved ? 'success' : 'error', text: resultLine(result) }
     },
   }
 }
 
-function requestApprovalTool(ctx) {
+function requestApprovalTool(ctx, channel) {
   return defineTool({
     name: REQUEST_APPROVAL_TOOL.name,
     description: REQUEST_APPROVAL_TOOL.description,
@@ -125,7 +144,7 @@ function requestApprovalTool(ctx) {
       render: (_args, value) => [{ type: 'text', text: resultLine(value) }],
     },
     execute(args, exec) {
-      return approve(ctx, { changeId: args.change_id, kind: args.kind, agent: exec.agent, signal: exec.signal, asker: 'agent-tool' })
+      return approve(ctx, { changeId: args.change_id, kind: args.kind, agent: exec.agent, signal: exec.signal, asker: 'agent-tool', channel })
     },
   })
 }
@@ -137,13 +156,15 @@ function requestApprovalTool(ctx) {
  * inactive.
  */
 export function registerApproval(ctx, flags) {
-  if (!approvalActive(resolveFlags(flags))) return undefined
+  const resolved = resolveFlags(flags)
+  if (!approvalActive(resolved)) return undefined
+  const channel = resolved.ownerChannel
   const fibers = [
     ctx.inject(['commands'], function approvalGatesCommand(c) {
-      c.commands.register(approveCommand(c))
+      c.commands.register(approveCommand(c, channel))
     }),
     ctx.inject(['tools'], function approvalGatesTool(c) {
-      if (typeof c.tools.register === 'function') c.tools.register(requestApprovalTool(c))
+      if (typeof c.tools.register === 'function') c.tools.register(requestApprovalTool(c, channel))
     }),
   ]
   return () => fibers.forEach((fiber) => fiber.dispose())

@@ -8,6 +8,14 @@ export const Config = z.object({
   approvalGates: z.boolean().default(true).description('The gates, /approve and request_approval.'),
   roleCommand: z.boolean().default(false).description('Accepted for profiles shared with the harness bundle; no effect here (T3.2).'),
   checkCommand: z.boolean().default(false).description('Accepted for profiles shared with the harness bundle; no effect here (T3.2).'),
+  ownerChannel: z
+    .union(['auto', 'questions', 'terminal'])
+    .default('auto')
+    .description(
+      "Where the owner confirms /approve and request_approval: 'questions' (DSH's question card), 'terminal' " +
+        "(only `approval-gates approve` in the owner's own terminal) or 'auto': the terminal where DSH serves its web " +
+        'API, whose cards any local process can answer (P-17), the question card elsewhere.',
+    ),
 })
 
 /** Flags as a bundle passes them, with the Config defaults for the ones it leaves out. */

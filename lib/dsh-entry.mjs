@@ -43,4 +43,9 @@ export const {
   selfCheck,
   registerApproval,
   registerGates,
+  ownerChannel,
+  dshFacts,
+  dshSetup,
+  reportSetup,
+  sessionSandbox,
 } = plugin

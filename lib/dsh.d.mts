@@ -8,6 +8,12 @@ export interface Flags {
   approvalGates?: boolean
   roleCommand?: boolean
   checkCommand?: boolean
+  /**
+   * Where the owner confirms /approve and request_approval: `questions` (DSH's question card),
+   * `terminal` (only `approval-gates approve` in the owner's own terminal) or `auto` (default):
+   * the terminal where DSH serves its web API, whose cards any local process can answer.
+   */
+  ownerChannel?: 'auto' | 'questions' | 'terminal'
 }
 
 /** What a bundle passes: the flags plus its own guard chain's self-check (omitted: the native one). */
@@ -33,7 +39,14 @@ export declare function registerApproval(ctx: Context, flags?: BundleFlags): (()
 export declare function approvalGuard(
   exec: { name: string; arguments?: unknown; agent?: { session: { header: { cwd: string } } } },
   tools?: { get(name: string, scope?: unknown): { parameters?: { properties?: object } } | undefined },
+  ctx?: Context,
 ): string | undefined
+/**
+ * The sandbox mode a `bash`/`pwsh` call runs in when its session was switched away
+ * from DSH's default (`ctx.sandboxPolicy`), or undefined; the guard refuses such a call while
+ * approvals are sealed.
+ */
+export declare function sessionSandbox(exec: { name: string; agent?: { session: unknown } }, ctx?: Context): string | undefined
 /**
  * The persistent shell a call runs in (a `bash`/`pwsh` registered with only a `command`
  * parameter), per agent; undefined for any other call. Its state is dropped when the agent ends.
@@ -52,7 +65,17 @@ export interface ApprovalRequest {
   signal?: AbortSignal
   /** Who asked, as the owner's card says: `/approve` (`owner-command`) or the agent (`agent-tool`, the default). */
   asker?: 'owner-command' | 'agent-tool'
+  /** The configured owner channel (default `auto`). */
+  channel?: 'auto' | 'questions' | 'terminal'
 }
+/** The channel `configured` resolves to in this DSH. */
+export declare function ownerChannel(ctx: Context, configured?: 'auto' | 'questions' | 'terminal'): 'questions' | 'terminal'
+/** The facts `approvalSetup` judges for DSH, read from its services. */
+export declare function dshFacts(ctx: Context, workspaceRoot: string, channel: 'questions' | 'terminal'): Record<string, string>
+/** Whether approvals are enforced or advisory in `workspaceRoot` under this DSH. */
+export declare function dshSetup(ctx: Context, workspaceRoot: string, channel: 'questions' | 'terminal'): import('../index.js').ApprovalSetup
+/** Logs once, after the profile is loaded, whether approvals are enforced or advisory in DSH's working directory. */
+export declare function reportSetup(ctx: Context, channelOf: (ctx: Context) => 'questions' | 'terminal'): () => void
 /**
  * The flow both entry points share: native preconditions and presentation, the owner's answer,
  * native write. Anything but a confirmation writes nothing, and the message says what the owner did.
@@ -61,4 +84,4 @@ export declare function approve(
   ctx: Context,
   request: ApprovalRequest,
   confirmed?: (answer: unknown) => boolean,
-): Promise<{ approved: boolean; message: string }>
+): Promise<{ approved: boolean; message: string; detail?: string }>

@@ -13,11 +13,38 @@ export const sessionCwd = (agent) => agent?.session.header.cwd ?? process.cwd()
 /**
  * A `ctx.tools.guard` callback: `undefined` allows, a string denies. DSH denies on anything but
  * `undefined`, so the native `null` (allowed) becomes `undefined`. Given the `tools` registry, a
- * call of a persistent shell is judged with the state the shell's earlier calls may have left.
+ * call of a persistent shell is judged with the state the shell's earlier calls may have left;
+ * given the context, a call whose session left DSH's sandbox is judged as asking to leave it.
  */
-export function approvalGuard(exec, tools) {
+export function approvalGuard(exec, tools, ctx) {
   const shell = persistentShell(exec, tools)
-  return checkGuard(exec, sessionCwd(exec.agent), shell === undefined ? undefined : { shell }) ?? undefined
+  const sandbox = sessionSandbox(exec, ctx)
+  const options = shell === undefined && sandbox === undefined ? undefined : { shell, sandbox }
+  return checkGuard(exec, sessionCwd(exec.agent), options) ?? undefined
+}
+
+/**
+ * DSH's shell tools, which run in its sandbox and can be asked to leave it. (Its `write` and
+ * `edit` can too, but their targets are judged as paths, the ledger's folder included.)
+ */
+const SANDBOXED_TOOLS = new Set(['bash', 'pwsh'])
+
+/**
+ * The mode a shell call runs in when its session was switched away from the
+ * deployment's default (a `sandbox/mode` event, which DSH web's API lets any local process
+ * cause), or `undefined`. Given `ctx`, the native guard refuses such a call while approvals are
+ * sealed, as it refuses a call's own `sandbox_permissions` (P-17).
+ */
+export function sessionSandbox(exec, ctx) {
+  const session = exec?.agent?.session
+  if (!SANDBOXED_TOOLS.has(exec?.name) || session === undefined || typeof ctx?.get !== 'function') return undefined
+  try {
+    const policy = ctx.get('sandboxPolicy')
+    const override = policy?.overrideOf?.(session)
+    return typeof override === 'string' && override !== policy.defaultMode ? override : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** DSH's shells whose persistent packages keep state between calls (tool-bash-persistent, tool-pwsh-persistent). */
@@ -92,7 +119,7 @@ export function registerGates(ctx, flags) {
   if (resolved.guardsOk === undefined) resolved.guardsOk = selfCheck()
   if (!gatesActive(resolved)) return undefined
   const fiber = ctx.inject(['tools'], function approvalGatesGuard(c) {
-    c.tools.guard((exec) => approvalGuard(exec, c.tools))
+    c.tools.guard((exec) => approvalGuard(exec, c.tools, c))
   })
   return () => fiber.dispose()
 }

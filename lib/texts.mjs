@@ -171,3 +171,23 @@ export const hookMissingText = (host) =>
   `BLOCKED [approval-gates]: the approval-gates hook is not installed at $h, so every tool call is refused; run approval-gates init ${host} again`
 export const hookFailedText = () =>
   'BLOCKED [approval-gates]: the approval-gates hook failed (exit status $s), so the call is refused'
+
+/**
+ * /approve and request_approval where the owner's answer is taken only in a terminal (P-17):
+ * DSH web's question cards can be answered by any process on the machine, the agent's included.
+ */
+export function approveInTerminal(changeId, kind, cwd, bin) {
+  const quote = (word) => `'${String(word).replaceAll("'", `'\\''`)}'`
+  return (
+    `not asked here: DSH web lets any process on this machine answer its question cards, so approvals are taken ` +
+    `only in a terminal of your own: node ${quote(bin)} approve ${changeId} ${kind} --cwd ${quote(cwd)}`
+  )
+}
+
+/** The plugin's notice at start: whether approvals are enforced or advisory in DSH's workspace. */
+export function setupNotice(report, cwd) {
+  const open = report.checks.filter((check) => check.state !== 'holds')
+  if (open.length === 0) return `approval-gates: approvals in ${cwd} are ENFORCED (sealed, and the agent's commands run confined)`
+  const reasons = open.map((check) => `${check.text}${check.fix === undefined ? '' : ` (to change: ${check.fix})`}`)
+  return `approval-gates: approvals in ${cwd} are ADVISORY: ${reasons.join('; ')}. \`approval-gates status\` reports it again.`
+}

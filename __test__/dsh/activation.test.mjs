@@ -21,7 +21,7 @@ async function wired(s) {
 describe('the standalone plugin', () => {
   test('defaults: everything on', async () => {
     const s = await openSession()
-    assert.deepEqual(s.fiber.config, { enabled: true, guards: true, approvalGates: true, roleCommand: false, checkCommand: false })
+    assert.deepEqual(s.fiber.config, { enabled: true, guards: true, approvalGates: true, roleCommand: false, checkCommand: false, ownerChannel: 'auto' })
     assert.deepEqual(await wired(s), { guard: true, approve: true, request_approval: true })
   })
 

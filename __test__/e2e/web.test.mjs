@@ -4,7 +4,7 @@
 // the card allows, and sees the result; approval.md on disk is checked after each answer. Screenshots are kept (their folder is
 // printed) so a person can look at what the owner saw.
 import assert from 'node:assert/strict'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
@@ -34,6 +34,12 @@ before(async () => {
   const added = dsh.dsh.addPlugin('web', [...tarballs.platforms, tarballs.main])
   tarballs.dispose()
   assert.equal(added.status, 0, `dsh plugin add failed:\n${added.stdout}\n${added.stderr}`)
+  // This suite is the question card: DSH web's default (ownerChannel: auto) takes approvals in the
+  // owner's terminal instead, since any local process can answer a card (sealing-web.test.mjs).
+  writeFileSync(
+    join(dsh.dsh.home, '.dsh', 'profiles', 'web', 'cordis.patch.yml'),
+    '- id: approval-gates\n  config: { enabled: true, guards: true, approvalGates: true, ownerChannel: questions }\n',
+  )
   setup = { ok: true, dsh: dsh.dsh, chromiumPath: chromiumPath.path, chromium: playwright.chromium }
 })
 after(async () => {

@@ -1,18 +1,18 @@
 // The `approval-gates` command line: the engine outside DSH (a Claude Code hook, the owner's
 // terminal, the loop at a glance). Parsing, printing and exit codes only; the engine decides.
-import { createInterface } from 'node:readline'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 
-import { bashTargets, checkGuard, loopStatus, presentApproval, writeApproval } from '../../index.js'
+import { bashTargets, checkGuard, presentApproval, writeApproval } from '../../index.js'
 import { fromClaudeCode, isClaudeCodePayload } from './claude-code.mjs'
 import { fromCodex } from './codex.mjs'
 import { fromGemini, geminiDenial } from './gemini.mjs'
-import { agentEvidence } from './agent.mjs'
-import { formatStatus } from './status-table.mjs'
 import { hookSource, installHook, installedHookPath, verb, writeConfig } from './init/hook-command.mjs'
 import { planCodex } from './init/codex.mjs'
 import { planGemini } from './init/gemini.mjs'
+import { askLine, ownerRefusal } from './owner.mjs'
+import * as seal from './seal.mjs'
+import * as status from './status.mjs'
 import { notConfirmed } from '../texts.mjs'
 
 /** Exit codes: 2 also blocks the call in a Claude Code hook. */
@@ -28,7 +28,8 @@ usage: approval-gates <command> [options]
 commands:
   check     judge one tool call read as JSON on stdin (a Claude Code PreToolUse hook)
   approve   approve a change's design or plan, asking the owner on this terminal
-  status    where every change under openspec/changes/ stands, and its next step
+  seal      record approval.md's approvals in the approval ledger, so that only those count
+  status    where every change stands, which approvals count, enforced or advisory here
   targets   the files a bash command line writes
   init      write a host's hook configuration (codex, gemini)
 
@@ -56,21 +57,14 @@ payload {"hook_event_name", "tool_name", "tool_input", "cwd"}, and judges it.
   approve: `usage: approval-gates approve <change-id> design|plan [--cwd DIR]
 
 Checks the preconditions, shows the owner what is approved (the design's or the plan's text, or
-its beginning, with the plan's path and sha256, and what approving writes) and writes
-openspec/changes/<change-id>/approval.md only when the owner types yes. Refuses when stdin
+its beginning, with the plan's path and sha256, and what approving writes) and, only when the
+owner types yes, records the approval in the approval ledger, then writes
+openspec/changes/<change-id>/approval.md (nothing at all when the ledger cannot be written, as
+inside an agent's sandbox). Refuses when stdin
 is not a terminal (an agent must not be able to pipe its own yes), and when an agent harness
 (Claude Code, DSH) started this process or holds its terminal: its environment markers or its
 name on this process, an ancestor, or the process on the other side of the pseudo-terminal.
 
-  --cwd DIR  the repository root (default: the current directory)
-`,
-  status: `usage: approval-gates status [--cwd DIR] [--json]
-
-One row per change under openspec/changes/ (archive skipped): proposal.md, design.md and
-builder-check.md present, the design approval, the plans whose Spec points to the change, the plan
-approval (matches / changed since approval / none) and the next step.
-
-  --json     the rows as JSON
   --cwd DIR  the repository root (default: the current directory)
 `,
   init: `usage: approval-gates init codex|gemini [--dry-run] [--hook-from PATH]
@@ -99,12 +93,20 @@ const COMMON = { help: { type: 'boolean', short: 'h' }, cwd: { type: 'string' } 
 const OPTIONS = {
   check: { ...COMMON, json: { type: 'boolean' }, host: { type: 'string' }, deadline: { type: 'string' } },
   approve: COMMON,
-  status: { ...COMMON, json: { type: 'boolean' } },
   targets: COMMON,
   init: { help: { type: 'boolean', short: 'h' }, 'dry-run': { type: 'boolean' }, 'hook-from': { type: 'string' } },
 }
 
-const COMMANDS = { check: runCheck, approve: runApprove, status: runStatus, targets: runTargets, init: runInit }
+const COMMANDS = { check: runCheck, approve: runApprove, targets: runTargets, init: runInit }
+
+/** A command in a file of its own (`name`, `help`, `options`, `run`). */
+function register(command) {
+  HELP[command.name] = command.help
+  OPTIONS[command.name] = command.options
+  COMMANDS[command.name] = command.run
+}
+register(seal)
+register(status)
 
 export async function main(argv, io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }) {
   const [command, ...rest] = argv
@@ -211,18 +213,6 @@ async function runCheck({ values, positionals }, io) {
   return 2
 }
 
-/** The owner's answer: the line typed, or null when the input ended first. */
-async function askLine(io, prompt) {
-  const lines = createInterface({ input: io.stdin, output: io.stdout, terminal: false })
-  io.stdout.write(prompt)
-  try {
-    for await (const line of lines) return line
-    return null
-  } finally {
-    lines.close()
-  }
-}
-
 async function runApprove({ values, positionals }, io) {
   if (positionals.length !== 2) {
     io.stderr.write(`approval-gates approve: expected <change-id> design|plan\n\n${HELP.approve}`)
@@ -230,13 +220,9 @@ async function runApprove({ values, positionals }, io) {
   }
   const [id, kind] = positionals
   const cwd = resolve(values.cwd ?? process.cwd())
-  if (!io.stdin.isTTY) {
-    io.stderr.write('approval-gates approve: stdin is not a terminal, so the owner cannot be asked; nothing approved. Run it yourself in a terminal.\n')
-    return REFUSED
-  }
-  const agent = agentEvidence()
-  if (agent !== null) {
-    io.stderr.write(`approval-gates approve: ${agent}, so an agent may be typing the answer; nothing approved. Run it yourself in a terminal of your own.\n`)
+  const refusal = ownerRefusal(io, 'approve', 'nothing approved')
+  if (refusal !== null) {
+    io.stderr.write(`${refusal}\n`)
     return REFUSED
   }
   // What DSH's card shows, as text: who asked, what approving writes, the design or the plan.
@@ -254,17 +240,6 @@ async function runApprove({ values, positionals }, io) {
   const result = writeApproval(id, kind, true, cwd, ready.sha256)
   ;(result.approved ? io.stdout : io.stderr).write(`${result.message}\n`)
   return result.approved ? OK : REFUSED
-}
-
-function runStatus({ values, positionals }, io) {
-  if (positionals.length > 0) {
-    io.stderr.write(`approval-gates status: unexpected argument ${JSON.stringify(positionals[0])}\n\n${HELP.status}`)
-    return USAGE
-  }
-  const root = resolve(values.cwd ?? process.cwd())
-  const rows = loopStatus(root)
-  io.stdout.write(values.json ? `${JSON.stringify(rows, null, 2)}\n` : formatStatus(rows, root))
-  return OK
 }
 
 function runTargets({ values, positionals }, io) {

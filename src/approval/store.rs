@@ -81,24 +81,40 @@ pub fn write_section(change_dir: &Path, name: &str, section_text: &str) -> io::R
         Err(error) => return Err(error),
     };
     let updated = record::replace_section(&original, name, section_text);
-    let temp = temp_path(change_dir);
-    let result = write_synced(&temp, &updated).and_then(|()| fs::rename(&temp, &target));
+    replace_file(change_dir, &target, &updated, paths::APPROVAL_FILE, None)
+}
+
+/// `bytes` become `target` (in `dir`) through a new temporary file `.<stem>.….tmp` in `dir` (never
+/// an existing path, so never a symlink), created with `mode` on Unix, synced, renamed over
+/// `target`; then `dir` is synced. A failed write removes the temporary file.
+pub fn replace_file(dir: &Path, target: &Path, bytes: &[u8], stem: &str, mode: Option<u32>) -> io::Result<()> {
+    let temp = temp_path(dir, stem);
+    let result = write_synced(&temp, bytes, mode).and_then(|()| fs::rename(&temp, target));
     if result.is_err() {
         let _ = fs::remove_file(&temp);
     }
     result?;
-    sync_dir(change_dir)
+    sync_dir(dir)
 }
 
-fn temp_path(dir: &Path) -> PathBuf {
+fn temp_path(dir: &Path, stem: &str) -> PathBuf {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
     let count = COUNTER.fetch_add(1, Ordering::Relaxed);
-    dir.join(format!(".approval.md.{}.{nanos}.{count}.tmp", std::process::id()))
+    dir.join(format!(".{stem}.{}.{nanos}.{count}.tmp", std::process::id()))
 }
 
-fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut file = OpenOptions::new().write(true).create_new(true).open(path)?;
+fn write_synced(path: &Path, bytes: &[u8], mode: Option<u32>) -> io::Result<()> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    if let Some(mode) = mode {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(mode);
+    }
+    #[cfg(not(unix))]
+    let _ = mode;
+    let mut file = options.open(path)?;
     file.write_all(bytes)?;
     file.sync_all()
 }

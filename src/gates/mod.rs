@@ -5,6 +5,7 @@ mod dispatch;
 mod patches;
 mod plan_gate;
 mod powershell;
+mod sandbox;
 mod sdd_gate;
 pub mod tools;
 
@@ -31,6 +32,24 @@ pub fn check_tool_call_in(
     session_dir: impl FnOnce() -> PathBuf,
     shell: impl FnOnce() -> Option<String>,
 ) -> Option<Denial> {
+    check_tool_call_hosted(name, args, session_dir, shell, || None)
+}
+
+/// [`check_tool_call_in`] where `sandbox` names the mode the host will run the call in when that
+/// is wider than the host's standing default (DSH: a session switched to `danger-full-access`),
+/// asked only for a tool that can leave the sandbox: while approvals are sealed it is refused as
+/// the call's own `sandbox_permissions` is.
+pub fn check_tool_call_hosted(
+    name: &str,
+    args: &dyn ToolArgs,
+    session_dir: impl FnOnce() -> PathBuf,
+    shell: impl FnOnce() -> Option<String>,
+    sandbox: impl FnOnce() -> Option<String>,
+) -> Option<Denial> {
+    let _ledger = crate::approval::ledger::location::call_scope();
+    if let Some(denial) = sandbox::check(name, args, sandbox) {
+        return Some(denial);
+    }
     match tools::action(name, args) {
         Action::WriteFile { path_field, content } => {
             let target = paths::absolute(args.string(path_field)?, &session_dir());
@@ -113,6 +132,9 @@ fn judge_location(path: &Path, texts: &NewTexts) -> Option<Denial> {
     }
     if paths::is_approval_file(path) {
         return Some(Denial::ApprovalWrittenOnlyByApprove);
+    }
+    if crate::approval::ledger::reaches_ledger(path) {
+        return Some(Denial::LedgerWrittenOnlyByApprove);
     }
     let sdd = paths::sdd_target(path)?;
     sdd_gate::check_sdd_reference(&sdd.root, &sdd.plan_name)
