@@ -114,6 +114,31 @@ impl JsRead {
         Some(utf8(buffer))
     }
 
+    /// The value as JSON spells it (`JSON.stringify`), a string as itself; `None` for `undefined`,
+    /// `null`, or a value whose serialisation throws (a cycle, a throwing `toJSON`).
+    fn json_text(&self) -> Option<String> {
+        match self.kind()? {
+            sys::ValueType::napi_string => return self.string(),
+            sys::ValueType::napi_undefined | sys::ValueType::napi_null => return None,
+            _ => {}
+        }
+        let mut global = ptr::null_mut();
+        if unsafe { sys::napi_get_global(self.env, &mut global) } != sys::Status::napi_ok {
+            return None;
+        }
+        let json = JsRead { env: self.env, value: global }.property("JSON")?;
+        let stringify = json.property("stringify")?;
+        let argv = [self.value];
+        let mut result = ptr::null_mut();
+        let status =
+            unsafe { sys::napi_call_function(self.env, json.value, stringify.value, 1, argv.as_ptr(), &mut result) };
+        if status != sys::Status::napi_ok {
+            self.clear_exception();
+            return None;
+        }
+        JsRead { env: self.env, value: result }.string()
+    }
+
     fn elements(&self) -> Option<Vec<JsRead>> {
         let mut is_array = false;
         let status = unsafe { sys::napi_is_array(self.env, self.value, &mut is_array) };
@@ -162,6 +187,10 @@ impl ToolArgs for JsToolArgs {
     fn strings_of(&self, array: &str, field: &str) -> Option<Vec<Option<String>>> {
         let elements = self.arguments()?.property(array)?.elements()?;
         Some(elements.iter().map(|element| element.property(field).and_then(|v| v.string())).collect())
+    }
+
+    fn json_text(&self, field: &str) -> Option<String> {
+        self.arguments()?.property(field)?.json_text()
     }
 }
 

@@ -2,11 +2,18 @@
 //! Recognition is a substring heuristic and fails open (seed 000); references resolve against the
 //! session cwd, whatever the call's own arguments say (T3.8).
 
-use std::path::Path;
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 use super::sdd_gate;
+use super::tools::{DispatchText, ToolArgs};
 use crate::paths;
 use crate::texts::Denial;
+
+/// The most bytes of a script file a dispatch names that are read for references (4 MiB, as a
+/// patch); a longer file is judged by its beginning.
+pub const MAX_SCRIPT_FILE_BYTES: u64 = 4 << 20;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reference {
@@ -26,6 +33,45 @@ pub fn check(text: &str, cwd: &Path) -> Option<Denial> {
         Reference::Plan(name) => sdd_gate::check_plan_reference(cwd, name),
         Reference::Sdd(name) => sdd_gate::check_sdd_reference(cwd, name),
     })
+}
+
+/// A dispatch described by several fields: every reference in any of them is checked, in field
+/// order. The session directory is asked for only when a field is present.
+pub fn check_each(args: &dyn ToolArgs, texts: &[DispatchText], session_dir: impl FnOnce() -> PathBuf) -> Option<Denial> {
+    let read: Vec<(DispatchText, String)> = texts
+        .iter()
+        .filter_map(|&text| {
+            let value = match text {
+                DispatchText::Field(field) | DispatchText::ScriptFile(field) => args.string(field),
+                DispatchText::Json(field) => args.json_text(field),
+            };
+            value.map(|value| (text, value))
+        })
+        .collect();
+    if read.is_empty() {
+        return None;
+    }
+    let dir = session_dir();
+    let found: Vec<String> = read
+        .into_iter()
+        .filter_map(|(text, value)| match text {
+            DispatchText::ScriptFile(_) => script_text(&paths::absolute(value, &dir)),
+            _ => Some(value),
+        })
+        .collect();
+    check(&found.join("\n"), &dir)
+}
+
+/// The beginning of a regular file, as text; `None` when it cannot be read (a missing script names
+/// no plan, and the dispatch fails open as any unrecognised text does).
+fn script_text(path: &Path) -> Option<String> {
+    let file = File::open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_SCRIPT_FILE_BYTES).read_to_end(&mut bytes).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// The distinct plan references of `text`, in order of appearance.

@@ -51,6 +51,7 @@ pub fn check_tool_call_in(
         }
         Action::Patch { fields } => patches::check(args, fields, &session_dir()),
         Action::Dispatch { text_field } => dispatch::check(&args.string(text_field)?, &session_dir()),
+        Action::DispatchEach { texts } => dispatch::check_each(args, texts, session_dir),
         Action::Bash => match shell().filter(|shell| !shell.is_empty()) {
             Some(shell) => bash::check_persistent(args, &session_dir(), &shell),
             None => bash::check(args, &session_dir()),

@@ -7,11 +7,17 @@ use crate::test_repo::Repo;
 struct Args {
     strings: HashMap<&'static str, String>,
     edits: Option<Vec<Option<String>>>,
+    /// Fields holding other JSON values, as JSON text.
+    json: HashMap<&'static str, String>,
 }
 
 impl Args {
     fn with(mut self, field: &'static str, value: &str) -> Self {
         self.strings.insert(field, value.to_string());
+        self
+    }
+    fn json(mut self, field: &'static str, value: &str) -> Self {
+        self.json.insert(field, value.to_string());
         self
     }
     fn edits(mut self, edits: &[Option<&str>]) -> Self {
@@ -26,6 +32,9 @@ impl ToolArgs for Args {
     }
     fn strings_of(&self, array: &str, _field: &str) -> Option<Vec<Option<String>>> {
         (array == "edits").then(|| self.edits.clone()).flatten()
+    }
+    fn json_text(&self, field: &str) -> Option<String> {
+        self.json.get(field).cloned().or_else(|| self.string(field))
     }
 }
 
@@ -411,6 +420,50 @@ fn claude_code_names_are_judged_like_their_dsh_tools() {
         assert_eq!(check(&repo, tool, args), None, "{tool}");
     }
 }
+/// Claude Code 2.1's tools that start more work (gate B) or run commands, beside the file tools.
+#[test]
+fn claude_code_dispatches_and_commands() {
+    let repo = Repo::new();
+    repo.change("c").plan("approved", "c").approve_plan("c", "approved");
+    repo.change("d").approve_design("d").plan("pending", "d");
+    repo.write("scripts/wf.js", "export const meta = {name: 'x'}\nawait agent('Implement docs/superpowers/plans/pending.md')\n");
+    repo.write("scripts/ok.js", "await agent('Implement docs/superpowers/plans/approved.md task 2')\n");
+    let pending = "BLOCKED [approval-gates]: plan not approved; run /approve d plan";
+    let workflow = |field: &'static str, text: &str| Args::default().with(field, text);
+    let refused = [
+        ("Workflow", workflow("script", "await agent('Implement task 1 of docs/superpowers/plans/pending.md')"), pending),
+        ("Workflow", Args::default().with("script", "await agent(args.task)").json("args", r#"{"task":"docs/superpowers/plans/pending.md"}"#), pending),
+        ("Workflow", workflow("scriptPath", "scripts/wf.js"), pending),
+        ("Workflow", workflow("scriptPath", &repo.path("scripts/wf.js").display().to_string()), pending),
+        ("Workflow", workflow("script", "ledger .superpowers/sdd/ghost/"), "BLOCKED [approval-gates]: plan not found: ghost"),
+        ("SendMessage", Args::default().with("to", "worker").with("message", "start docs/superpowers/plans/pending.md"), pending),
+        ("CronCreate", Args::default().with("cron", "* * * * *").with("prompt", "implement docs/superpowers/plans/pending.md"), pending),
+        ("ScheduleWakeup", Args::default().with("delaySeconds", "60").with("prompt", "continue .superpowers/sdd/pending/"), pending),
+        ("Monitor", Args::default().with("command", "echo x > openspec/changes/d/approval.md").with("description", "m"), ONLY_APPROVE),
+        ("PowerShell", Args::default().with("command", "Set-Content openspec/changes/d/approval.md x"), ONLY_APPROVE),
+    ];
+    for (tool, args, denial) in &refused {
+        assert_eq!(check(&repo, tool, args).as_deref(), Some(*denial), "{tool} {:?}", args.strings);
+    }
+    let allowed = [
+        ("Workflow", workflow("script", "await agent('Implement docs/superpowers/plans/approved.md')")),
+        ("Workflow", Args::default().with("name", "review").json("args", r#"{"q":"what changed?","n":3}"#)),
+        ("Workflow", workflow("scriptPath", "scripts/ok.js")),
+        // A script file that is not there names no plan: the dispatch fails open (seed 000).
+        ("Workflow", workflow("scriptPath", "scripts/missing.js")),
+        ("Workflow", Args::default()),
+        ("SendMessage", Args::default().with("to", "main").with("message", "tests pass")),
+        ("CronCreate", Args::default().with("cron", "0 9 * * *").with("prompt", "check the deploy")),
+        ("ScheduleWakeup", Args::default().with("delaySeconds", "60").with("prompt", "/loop check CI")),
+        ("Monitor", Args::default().with("command", "tail -f log | grep ERROR").with("description", "m")),
+        ("PowerShell", Args::default().with("command", "Get-Content openspec/changes/d/approval.md")),
+        ("TaskStop", Args::default().with("task_id", "docs/superpowers/plans/pending.md")),
+    ];
+    for (tool, args) in &allowed {
+        assert_eq!(check(&repo, tool, args), None, "{tool} {:?}", args.strings);
+    }
+}
+
 fn bash_outcome(repo: &Repo, command: &str) -> Option<String> {
     check(repo, "bash", &bash(command))
 }
