@@ -45,9 +45,10 @@ export declare function checkApproval(id: string, kind: string, cwd?: string): A
 /**
  * Judge one tool call. `null` allows it; otherwise the full denial text. Never throws.
  * `options.shell` names a persistent shell: calls with the same name share its state (P-15);
- * without it a shell call is one-shot.
+ * without it a shell call is one-shot. `options.host: 'claude-code'` judges a Claude Code call,
+ * whose file tools may not write Claude Code's configuration either.
  */
-export declare function checkGuard(toolCall: { name: string; arguments?: unknown }, cwd: string, options?: { shell?: string }): string | null
+export declare function checkGuard(toolCall: { name: string; arguments?: unknown }, cwd: string, options?: { shell?: string; host?: 'claude-code' }): string | null
 
 /**
  * Forgets the state of persistent shell `shell` (its session ended). Returns whether it had

@@ -219,10 +219,11 @@ fn guarded<T>(fallback: impl FnOnce() -> T, body: impl FnOnce() -> T) -> T {
 
 /// Judge one tool call. `null` allows it; otherwise the full denial text. Never throws.
 /// `options.shell` names a persistent shell: calls with the same name share its state (P-15);
-/// without it a shell call is one-shot.
+/// without it a shell call is one-shot. `options.host: 'claude-code'` judges a Claude Code call,
+/// whose file tools may not write Claude Code's configuration either.
 #[napi(
     js_name = "checkGuard",
-    ts_args_type = "toolCall: { name: string; arguments?: unknown }, cwd: string, options?: { shell?: string }"
+    ts_args_type = "toolCall: { name: string; arguments?: unknown }, cwd: string, options?: { shell?: string; host?: 'claude-code' }"
 )]
 pub fn check_guard(env: Env, tool_call: Unknown, cwd: Unknown, options: Unknown) -> Option<String> {
     guarded(
@@ -234,7 +235,23 @@ pub fn check_guard(env: Env, tool_call: Unknown, cwd: Unknown, options: Unknown)
             let session_dir = || directory(JsRead::new(&env, &cwd).string());
             // Read only for a shell call, so every other call costs what it did.
             let shell = || JsRead::new(&env, &options).property("shell").and_then(|shell| shell.string());
-            gates::check_tool_call_in(&name, &args, session_dir, shell).map(|denial| denial.to_string())
+            let verdict = gates::check_tool_call_in(&name, &args, session_dir, shell);
+            // `options.host: 'claude-code'` (the CLI's check of a Claude Code payload) also keeps
+            // Claude Code's configuration out of its file tools' reach; read for those tools only.
+            let claude_code = || {
+                gates::claude_code::judges(&name)
+                    && JsRead::new(&env, &options).property("host").and_then(|host| host.string()).as_deref()
+                        == Some("claude-code")
+            };
+            let verdict = verdict.or_else(|| {
+                claude_code()
+                    .then(|| {
+                        let places = gates::claude_code::ConfigPlaces::from_env(|name| std::env::var_os(name));
+                        gates::claude_code::check(&name, &args, session_dir, &places)
+                    })
+                    .flatten()
+            });
+            verdict.map(|denial| denial.to_string())
         },
     )
 }

@@ -43,6 +43,9 @@ pub enum Denial {
     ShellStateTooLarge,
     /// The engine itself failed (a bug); the call is refused rather than waved through.
     InternalError,
+    /// A Claude Code file tool or an MCP tool writing Claude Code's configuration (a `.claude`
+    /// folder, `.mcp.json`, `~/.claude.json`) or this package's files (the installed hook).
+    HostConfiguration { path: String },
 }
 
 impl fmt::Display for Denial {
@@ -79,6 +82,10 @@ impl fmt::Display for Denial {
             Denial::InternalError => {
                 f.write_str("internal error while checking this call; the call is refused (please report it)")
             }
+            Denial::HostConfiguration { path } => write!(
+                f,
+                "{path} configures Claude Code or approval-gates (settings, hooks, commands, MCP servers); only the owner changes it, outside the agent"
+            ),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! Claude Code PreToolUse hook judges a call without starting node. Arguments, stdin and exit
 //! codes only; the core (`approval_gates::gates`) decides, exactly as it does for the addon.
 
+mod claude_code;
 mod input;
 
 use std::io::{self, IsTerminal, Read, Write};
@@ -77,8 +78,11 @@ fn judge(options: &Options, stdin: &mut impl Read) -> Result<Option<String>, Inp
     let call = input::tool_call(&text)?;
     let session_dir = || input::session_dir(options.cwd.as_deref(), call.cwd.as_deref(), &process_cwd());
     // As in the addon: a panic is a bug, and the call is refused rather than waved through.
-    let verdict = catch_unwind(AssertUnwindSafe(|| gates::check_tool_call(&call.name, &call.arguments, session_dir)))
-        .unwrap_or(Some(Denial::InternalError));
+    let verdict = catch_unwind(AssertUnwindSafe(|| match call.claude_code {
+        true => gates::check_claude_code_call(&call.name, &call.arguments, session_dir, &claude_code::config_places()),
+        false => gates::check_tool_call(&call.name, &call.arguments, session_dir),
+    }))
+    .unwrap_or(Some(Denial::InternalError));
     Ok(verdict.map(|denial| denial.to_string()))
 }
 

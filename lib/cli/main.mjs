@@ -120,15 +120,17 @@ function toolCallOf(text, cwdOption) {
     return { error: 'stdin must hold one JSON object' }
   }
   let call
+  let options
   if (isClaudeCodePayload(input)) {
     call = fromClaudeCode(input)
     if (call.error) return call
+    options = { host: 'claude-code' }
   } else if (typeof input.name === 'string') {
     call = { toolCall: input }
   } else {
     return { error: 'expected a DSH tool call {"name", "arguments"} or a Claude Code PreToolUse payload {"tool_name", "tool_input", …}' }
   }
-  return { toolCall: call.toolCall, cwd: resolve(cwdOption ?? call.cwd ?? process.cwd()) }
+  return { toolCall: call.toolCall, cwd: resolve(cwdOption ?? call.cwd ?? process.cwd()), options }
 }
 
 async function runCheck({ values, positionals }, io) {
@@ -145,7 +147,7 @@ async function runCheck({ values, positionals }, io) {
     io.stderr.write(`approval-gates check: ${call.error}; the call is blocked\n`)
     return USAGE
   }
-  const denial = checkGuard(call.toolCall, call.cwd)
+  const denial = checkGuard(call.toolCall, call.cwd, call.options)
   if (denial === null) return OK
   if (values.json) {
     const decision = { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: denial }

@@ -1,6 +1,7 @@
 //! The gates of SPEC §3: one entry, [`check_tool_call`], judges every tool call.
 
 mod bash;
+pub mod claude_code;
 mod dispatch;
 mod patches;
 mod plan_gate;
@@ -62,6 +63,20 @@ pub fn check_tool_call_in(
         },
         Action::Unguarded => None,
     }
+}
+
+/// [`check_tool_call`] for Claude Code (the hook's PreToolUse payloads): the gates, then its own
+/// configuration out of reach of the file tools that run outside its sandbox ([`claude_code`]).
+pub fn check_claude_code_call(
+    name: &str,
+    args: &dyn ToolArgs,
+    session_dir: impl FnOnce() -> PathBuf,
+    places: &claude_code::ConfigPlaces,
+) -> Option<Denial> {
+    // Asked at most once, whichever of the two judges needs it first.
+    let (once, known) = (std::cell::Cell::new(Some(session_dir)), OnceCell::new());
+    let dir = || known.get_or_init(|| once.take().map_or_else(PathBuf::new, |session_dir| session_dir())).clone();
+    check_tool_call(name, args, dir).or_else(|| claude_code::check(name, args, dir, places))
 }
 
 /// The text a write carries, fetched at most once and only when gate A needs it.

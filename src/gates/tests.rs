@@ -464,6 +464,71 @@ fn claude_code_dispatches_and_commands() {
     }
 }
 
+/// Claude Code's configuration is the owner's: its file tools and MCP tools, which run outside
+/// its sandbox, may not write it; reads, ordinary writes and DSH's own tools are unaffected.
+#[cfg(unix)]
+#[test]
+fn claude_code_configuration_is_out_of_the_file_tools_reach() {
+    use claude_code::ConfigPlaces;
+    let repo = Repo::new();
+    let home = tempfile::tempdir().expect("test fixture");
+    let home_dir = home.path().to_path_buf();
+    let env = |name: &str| (name == "HOME").then(|| home_dir.clone().into_os_string());
+    let places = ConfigPlaces::from_env(env).with_owner_path(Path::new("/opt/ag/approval-gates-hook"));
+    let judge = |name: &str, args: &Args| {
+        check_claude_code_call(name, args, || repo.root.clone(), &places).map(|denial| denial.to_string())
+    };
+    let denied = |path: &str| {
+        format!(
+            "BLOCKED [approval-gates]: {path} configures Claude Code or approval-gates (settings, hooks, commands, MCP servers); only the owner changes it, outside the agent"
+        )
+    };
+    let root = |relative: &str| repo.path(relative).display().to_string();
+    let user = |relative: &str| home.path().join(relative).display().to_string();
+    std::os::unix::fs::symlink(repo.path(".claude"), repo.path("conf")).expect("test fixture");
+    let refused = [
+        ("Write", write(".claude/settings.local.json", "{\"hooks\":{}}"), root(".claude/settings.local.json")),
+        ("Write", write(&root(".claude/commands/approve.md"), "x"), root(".claude/commands/approve.md")),
+        ("Edit", Args::default().with("file_path", ".claude/settings.json").with("new_string", "x"), root(".claude/settings.json")),
+        ("MultiEdit", Args::default().with("file_path", ".mcp.json").edits(&[Some("{}")]), root(".mcp.json")),
+        ("NotebookEdit", Args::default().with("notebook_path", ".claude/n.ipynb").with("new_source", "1"), root(".claude/n.ipynb")),
+        ("Write", write(&user(".claude/settings.json"), "{}"), user(".claude/settings.json")),
+        ("Write", write(&user(".claude.json"), "{}"), user(".claude.json")),
+        ("Write", write(&user(".local/share/approval-gates/bin/approval-gates-hook"), "#!/bin/sh"), user(".local/share/approval-gates/bin/approval-gates-hook")),
+        ("Write", write("/opt/ag/approval-gates-hook", "#!/bin/sh"), "/opt/ag/approval-gates-hook".to_string()),
+        // Where it really lands (P-8).
+        ("Write", write("conf/settings.local.json", "{}"), root("conf/settings.local.json")),
+        ("mcp__filesystem__write_file", Args::default().with("path", ".claude/settings.local.json").with("content", "{}"), root(".claude/settings.local.json")),
+        ("mcp__filesystem__move_file", Args::default().with("source", "x.json").with("destination", ".claude/settings.json"), root(".claude/settings.json")),
+        ("mcp__files__create_directory", Args::default().with("path", ".claude/agents"), root(".claude/agents")),
+        ("mcp__git__apply_patch", Args::default().with("patch", "*** Begin Patch\n*** Add File: .claude/settings.local.json\n+{}\n*** End Patch\n"), root(".claude/settings.local.json")),
+    ];
+    for (tool, args, path) in &refused {
+        assert_eq!(judge(tool, args), Some(denied(path)), "{tool} {:?}", args.strings);
+    }
+    // The gates' own texts come first.
+    assert_eq!(judge("Write", &write(".claude/approval.md", "x")).as_deref(), Some(ONLY_APPROVE));
+    let allowed = [
+        ("Write", write("src/main.rs", "fn main() {}")),
+        ("Write", write("docs/claude-setup.md", "Put hooks in .claude/settings.json")),
+        ("Write", write(".claude/worktrees/w/src/lib.rs", "x")),
+        ("Write", write(&user(".claude/projects/-r/memory/MEMORY.md"), "- [x](x.md)")),
+        ("Write", write(&user(".claude/plans/plan.md"), "# plan")),
+        ("Edit", Args::default().with("file_path", "CLAUDE.md").with("new_string", "x")),
+        ("Read", Args::default().with("file_path", ".claude/settings.json")),
+        ("mcp__filesystem__read_file", Args::default().with("path", ".claude/settings.json")),
+        // Commands are confined by Claude Code's sandbox, which masks these files.
+        ("Bash", bash("cat .claude/settings.json; echo x > .claude/settings.local.json")),
+        ("Agent", Args::default().with("prompt", "edit .claude/settings.json")),
+    ];
+    for (tool, args) in &allowed {
+        assert_eq!(judge(tool, args), None, "{tool} {:?}", args.strings);
+    }
+    // DSH's tools, and any host that does not say it is Claude Code, are judged by the gates alone.
+    assert_eq!(check(&repo, "write", &write(".claude/settings.local.json", "{}")), None);
+    assert_eq!(check(&repo, "Write", &write(".claude/settings.local.json", "{}")), None);
+}
+
 fn bash_outcome(repo: &Repo, command: &str) -> Option<String> {
     check(repo, "bash", &bash(command))
 }
