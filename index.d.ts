@@ -16,9 +16,64 @@ export interface ApprovalCheck {
   sha256?: string
 }
 
+export interface ApprovalDocument {
+  /** `design`, `proposal`, `builder-check` or `plan`. */
+  role: string
+  /** Relative to the repository root. */
+  path: string
+  bytes: number
+  lines?: number
+  sha256?: string
+  /** The beginning of the document being approved; the other files are named only. */
+  excerpt?: ApprovalExcerpt
+}
+
+export interface ApprovalExcerpt {
+  /** The document's first bytes as UTF-8 (invalid sequences as U+FFFD), never a split character. */
+  text: string
+  /** How many of the document's bytes and lines `text` holds. */
+  bytes: number
+  lines: number
+  /** Whether the document goes on past `text`. */
+  truncated: boolean
+}
+
+export interface ApprovalPresentation {
+  /** `Approve the <kind> of <id>?` */
+  title: string
+  /** `owner-command`, `agent-tool`, `cli` or `prompt`. */
+  asker: string
+  changeId: string
+  kind: string
+  documents: Array<ApprovalDocument>
+  writes: ApprovalWriteTarget
+  /** Who asked, what approving writes and the document, for a host that renders Markdown. */
+  markdown: string
+  /** The same for a terminal. */
+  text: string
+}
+
+export interface ApprovalPrevious {
+  by: string
+  at: string
+  sha256?: string
+}
+
 export interface ApprovalWrite {
   approved: boolean
   message: string
+}
+
+export interface ApprovalWriteTarget {
+  /** `openspec/changes/<id>/approval.md`. */
+  file: string
+  /** `design` or `plan`. */
+  section: string
+  /** Always `owner`; `at` is the time of the answer. */
+  by: string
+  sha256?: string
+  /** The section there now, which approving replaces. */
+  replaces?: ApprovalPrevious
 }
 
 /**
@@ -65,6 +120,23 @@ export interface PlanApprovalRow {
   by?: string
   at?: string
   sha256?: string
+}
+
+/**
+ * `checkApproval`, and what the owner is shown when the preconditions pass: who asked (`asker`),
+ * what approving writes, and the design's or the plan's text (its beginning, within caps).
+ * Never writes. Throws a `TypeError` for an unknown `asker`.
+ */
+export declare function presentApproval(id: string, kind: string, asker: 'owner-command' | 'agent-tool' | 'cli' | 'prompt', cwd?: string): PresentedApproval
+
+export interface PresentedApproval {
+  ok: boolean
+  message: string
+  plan?: string
+  /** The sha256 of the plan bytes presented: pass it to `writeApproval` as `expectSha256`. */
+  sha256?: string
+  /** What the owner is shown, when the preconditions pass. */
+  presentation?: ApprovalPresentation
 }
 
 export interface SignatureRow {

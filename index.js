@@ -840,4 +840,5 @@ module.exports.checkApproval = nativeBinding.checkApproval
 module.exports.checkGuard = nativeBinding.checkGuard
 module.exports.dropShell = nativeBinding.dropShell
 module.exports.loopStatus = nativeBinding.loopStatus
+module.exports.presentApproval = nativeBinding.presentApproval
 module.exports.writeApproval = nativeBinding.writeApproval

@@ -16,7 +16,7 @@ use napi::bindgen_prelude::*;
 use napi::sys;
 use napi_derive::napi;
 
-use crate::approval;
+use crate::approval::{self, present};
 use crate::gates::{self, ToolArgs};
 use crate::paths;
 use crate::persistent;
@@ -423,5 +423,168 @@ pub fn bash_targets(env: Env, command: Unknown, cwd: Unknown) -> Result<Vec<Stri
             Ok(targets) => Ok(targets.iter().map(|path| path.to_string_lossy().into_owned()).collect()),
             Err(limit) => Err(Error::new(Status::GenericFailure, texts::unscannable_error(limit))),
         }
+    })
+}
+
+#[napi(object)]
+pub struct ApprovalExcerpt {
+    /// The document's first bytes as UTF-8 (invalid sequences as U+FFFD), never a split character.
+    pub text: String,
+    /// How many of the document's bytes and lines `text` holds.
+    pub bytes: i64,
+    pub lines: i64,
+    /// Whether the document goes on past `text`.
+    pub truncated: bool,
+}
+
+#[napi(object)]
+pub struct ApprovalDocument {
+    /// `design`, `proposal`, `builder-check` or `plan`.
+    pub role: String,
+    /// Relative to the repository root.
+    pub path: String,
+    pub bytes: i64,
+    pub lines: Option<i64>,
+    pub sha256: Option<String>,
+    /// The beginning of the document being approved; the other files are named only.
+    pub excerpt: Option<ApprovalExcerpt>,
+}
+
+#[napi(object)]
+pub struct ApprovalPrevious {
+    pub by: String,
+    pub at: String,
+    pub sha256: Option<String>,
+}
+
+#[napi(object)]
+pub struct ApprovalWriteTarget {
+    /// `openspec/changes/<id>/approval.md`.
+    pub file: String,
+    /// `design` or `plan`.
+    pub section: String,
+    /// Always `owner`; `at` is the time of the answer.
+    pub by: String,
+    pub sha256: Option<String>,
+    /// The section there now, which approving replaces.
+    pub replaces: Option<ApprovalPrevious>,
+}
+
+#[napi(object)]
+pub struct ApprovalPresentation {
+    /// `Approve the <kind> of <id>?`
+    pub title: String,
+    /// `owner-command`, `agent-tool`, `cli` or `prompt`.
+    pub asker: String,
+    pub change_id: String,
+    pub kind: String,
+    pub documents: Vec<ApprovalDocument>,
+    pub writes: ApprovalWriteTarget,
+    /// Who asked, what approving writes and the document, for a host that renders Markdown.
+    pub markdown: String,
+    /// The same for a terminal.
+    pub text: String,
+}
+
+#[napi(object)]
+pub struct PresentedApproval {
+    pub ok: bool,
+    pub message: String,
+    pub plan: Option<String>,
+    /// The sha256 of the plan bytes presented: pass it to `writeApproval` as `expectSha256`.
+    pub sha256: Option<String>,
+    /// What the owner is shown, when the preconditions pass.
+    pub presentation: Option<ApprovalPresentation>,
+}
+
+fn count(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+fn presentation_object(shown: present::Presentation) -> ApprovalPresentation {
+    let (title, markdown, text) = (shown.title(), shown.markdown(), shown.text());
+    let documents = shown
+        .documents
+        .into_iter()
+        .map(|document| ApprovalDocument {
+            role: document.role.name().to_string(),
+            path: document.path,
+            bytes: count(document.bytes),
+            lines: document.lines.map(count),
+            sha256: document.sha256,
+            excerpt: document.excerpt.map(|excerpt| ApprovalExcerpt {
+                text: excerpt.text,
+                bytes: count(excerpt.bytes),
+                lines: count(excerpt.lines),
+                truncated: excerpt.truncated,
+            }),
+        })
+        .collect();
+    let write = shown.write;
+    ApprovalPresentation {
+        title,
+        asker: present::asker_name(shown.asker).to_string(),
+        change_id: shown.change_id,
+        kind: present::kind_name(shown.kind).to_string(),
+        documents,
+        writes: ApprovalWriteTarget {
+            file: write.file,
+            section: write.section.to_string(),
+            by: write.by.to_string(),
+            sha256: write.sha256,
+            replaces: write.replaces.map(|previous| ApprovalPrevious {
+                by: previous.by,
+                at: previous.at,
+                sha256: previous.sha256,
+            }),
+        },
+        markdown,
+        text,
+    }
+}
+
+/// `checkApproval`, and what the owner is shown when the preconditions pass: who asked (`asker`),
+/// what approving writes, and the design's or the plan's text (its beginning, within caps).
+/// Never writes. Throws a `TypeError` for an unknown `asker`.
+#[napi(
+    js_name = "presentApproval",
+    ts_args_type = "id: string, kind: string, asker: 'owner-command' | 'agent-tool' | 'cli' | 'prompt', cwd?: string"
+)]
+pub fn present_approval(
+    env: Env,
+    id: Unknown,
+    kind: Unknown,
+    asker: Unknown,
+    cwd: Unknown,
+) -> Result<PresentedApproval> {
+    guarded(internal_error, || {
+        let names = present::ASKERS.map(|(name, _)| name);
+        let Some(asker) = JsRead::new(&env, &asker).string().as_deref().and_then(present::parse_asker) else {
+            let message = texts::unknown_asker(&names);
+            env.throw_type_error(&message, None)?;
+            return Err(Error::new(Status::PendingException, message));
+        };
+        let root = directory(optional_string(&env, &cwd, "cwd")?);
+        let prepared =
+            approval_arguments(&env, &id, &kind).and_then(|(id, kind)| present::prepare(&id, &kind, asker, &root));
+        Ok(match prepared {
+            Ok((ready, shown)) => {
+                let check = approval_check(Ok(ready));
+                PresentedApproval {
+                    ok: true,
+                    message: check.message,
+                    plan: check.plan,
+                    sha256: check.sha256,
+                    presentation: Some(presentation_object(shown)),
+                }
+            }
+            Err(refusal) => PresentedApproval {
+                ok: false,
+                message: refusal.to_string(),
+                plan: None,
+                sha256: None,
+                presentation: None,
+            },
+        })
     })
 }
