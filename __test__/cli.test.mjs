@@ -175,7 +175,7 @@ for (const [checker, cli] of Object.entries(CHECKERS)) {
     test('--help, unknown options and positional arguments', () => {
       const help = cli(['check', '--help'])
       assert.equal(help.code, 0)
-      assert.match(help.stdout, /^usage: approval-gates check \[--cwd DIR\] \[--json\]\n/)
+      assert.match(help.stdout, /^usage: approval-gates check \[--host claude-code\|codex\|gemini\] \[--cwd DIR\] \[--json\]\n/)
       const option = cli(['check', '--verbose'], { input: '{"name":"read"}' })
       assert.equal(option.code, 2)
       assert.match(option.stderr, /^approval-gates check: Unknown option '--verbose'/)

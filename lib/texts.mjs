@@ -91,3 +91,13 @@ export function missingDshPeers(missing) {
     `or use the main entry 'approval-gates', which needs nothing of DSH`
   )
 }
+
+/**
+ * What the hook command `init codex|gemini` writes says when the hook cannot judge a call. They
+ * stand inside a double-quoted `echo` of a single-quoted sh script, so they hold no quote,
+ * backslash or backtick; `$h` (the hook's path) and `$s` (its exit status) are the script's.
+ */
+export const hookMissingText = (host) =>
+  `BLOCKED [approval-gates]: the approval-gates hook is not installed at $h, so every tool call is refused; run approval-gates init ${host} again`
+export const hookFailedText = () =>
+  'BLOCKED [approval-gates]: the approval-gates hook failed (exit status $s), so the call is refused'

@@ -189,6 +189,11 @@ impl ToolArgs for JsToolArgs {
         Some(elements.iter().map(|element| element.property(field).and_then(|v| v.string())).collect())
     }
 
+    fn strings(&self, field: &str) -> Option<Vec<String>> {
+        let elements = self.arguments()?.property(field)?.elements()?;
+        elements.iter().map(JsRead::string).collect()
+    }
+
     fn json_text(&self, field: &str) -> Option<String> {
         self.arguments()?.property(field)?.json_text()
     }

@@ -469,17 +469,24 @@ mod tests {
 pub mod hook {
     use std::fmt;
 
-    pub const CHECK_HELP: &str = "usage: approval-gates check [--cwd DIR] [--json]
+    pub const CHECK_HELP: &str = "usage: approval-gates check [--host claude-code|codex|gemini] [--cwd DIR] [--json]
 
-Reads one tool call as JSON on stdin, either DSH-shaped {\"name\", \"arguments\"} or a Claude Code
-PreToolUse payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}, and judges it.
+Reads one tool call as JSON on stdin, either DSH-shaped {\"name\", \"arguments\"} or a host's hook
+payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}, and judges it.
 
   allowed    exit 0, nothing printed
-  denied     the reason on stderr, exit 2 (Claude Code blocks the call and shows it)
-  --json     a denial is printed as a PreToolUse permission decision on stdout, exit 0
+  denied     the reason on stderr, exit 2 (the host blocks the call and shows the reason)
+  --json     a denial is printed on stdout in the host's JSON form, exit 0
   bad input  a message on stderr, exit 2: a guard that cannot read its input blocks
 
+  --host     whose hook payload this is (default claude-code):
+               claude-code  Claude Code's PreToolUse; --json prints a permission decision
+               codex        Codex CLI's PreToolUse; --json prints a permission decision
+               gemini       Gemini CLI's BeforeTool; --json prints {\"decision\": \"deny\", \"reason\"}
   --cwd DIR  the session directory (default: the payload's cwd, else the current directory)
+  --deadline SECONDS
+             refuse the call (exit 2) if no verdict is reached by then, before the host's own
+             hook timeout, at which Codex and Gemini CLI would let the call run
 ";
 
     /// What is wrong with the command line; printed as `approval-gates check: <problem>` + help.
@@ -488,6 +495,8 @@ PreToolUse payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}
         UnknownOption(String),
         MissingValue(&'static str),
         TakesNoValue(&'static str),
+        UnknownHost(String),
+        NotSeconds(String),
     }
 
     impl fmt::Display for ArgumentProblem {
@@ -496,6 +505,10 @@ PreToolUse payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}
                 ArgumentProblem::UnknownOption(option) => write!(f, "Unknown option '{option}'"),
                 ArgumentProblem::MissingValue(option) => write!(f, "Option '{option} <value>' argument missing"),
                 ArgumentProblem::TakesNoValue(option) => write!(f, "Option '{option}' does not take an argument"),
+                ArgumentProblem::NotSeconds(value) => write!(f, "--deadline takes whole seconds, not {value:?}"),
+                ArgumentProblem::UnknownHost(host) => {
+                    write!(f, "unknown host {host:?}; expected claude-code, codex or gemini")
+                }
             }
         }
     }
@@ -511,7 +524,14 @@ PreToolUse payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}
         NotAToolCall,
         /// A Claude Code payload for another event; the event as JSON.
         OtherEvent(String),
+        /// Another host's payload for an event other than its tool hook (`expected`).
+        OtherHostEvent {
+            event: String,
+            expected: &'static str,
+        },
         Unreadable(String),
+        /// No verdict within `--deadline` seconds.
+        OutOfTime(u64),
     }
 
     impl fmt::Display for InputProblem {
@@ -531,7 +551,11 @@ PreToolUse payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}
                 InputProblem::OtherEvent(event) => {
                     write!(f, "check judges PreToolUse payloads; this one is for {event}; the call is blocked")
                 }
+                InputProblem::OtherHostEvent { event, expected } => {
+                    write!(f, "check judges {expected} payloads; this one is for {event}; the call is blocked")
+                }
                 InputProblem::Unreadable(reason) => write!(f, "stdin cannot be read ({reason}); the call is blocked"),
+                InputProblem::OutOfTime(seconds) => write!(f, "no verdict within {seconds} s; the call is blocked"),
             }
         }
     }

@@ -15,13 +15,11 @@ pub struct ToolCall {
     pub arguments: JsonArgs,
     /// The payload's `cwd`, when it carries one as a string.
     pub cwd: Option<String>,
-    /// A Claude Code payload: Claude Code's configuration is judged too.
-    pub claude_code: bool,
 }
 
 /// A call's arguments; anything but an object has no fields.
 #[derive(Debug)]
-pub struct JsonArgs(Option<Map<String, Value>>);
+pub struct JsonArgs(pub Option<Map<String, Value>>);
 
 impl ToolArgs for JsonArgs {
     fn string(&self, field: &str) -> Option<String> {
@@ -33,6 +31,11 @@ impl ToolArgs for JsonArgs {
         Some(elements.iter().map(|element| element.get(field).and_then(Value::as_str).map(str::to_owned)).collect())
     }
 
+    fn strings(&self, field: &str) -> Option<Vec<String>> {
+        let elements = self.0.as_ref()?.get(field)?.as_array()?;
+        elements.iter().map(|element| element.as_str().map(str::to_owned)).collect()
+    }
+
     fn json_text(&self, field: &str) -> Option<String> {
         match self.0.as_ref()?.get(field)? {
             Value::String(text) => Some(text.clone()),
@@ -42,7 +45,7 @@ impl ToolArgs for JsonArgs {
     }
 }
 
-fn object(value: Option<Value>) -> Option<Map<String, Value>> {
+pub fn object(value: Option<Value>) -> Option<Map<String, Value>> {
     match value {
         Some(Value::Object(map)) => Some(map),
         _ => None,
@@ -59,7 +62,7 @@ pub fn tool_call(text: &str) -> Result<ToolCall, InputProblem> {
     }
     match input.remove("name") {
         Some(Value::String(name)) => {
-            Ok(ToolCall { name, arguments: JsonArgs(object(input.remove("arguments"))), cwd: None, claude_code: false })
+            Ok(ToolCall { name, arguments: JsonArgs(object(input.remove("arguments"))), cwd: None })
         }
         _ => Err(InputProblem::NotAToolCall),
     }
@@ -75,7 +78,7 @@ fn claude_code(tool_name: String, mut payload: Map<String, Value>) -> Result<Too
         Some(Value::String(cwd)) => Some(cwd),
         _ => None,
     };
-    Ok(ToolCall { name: tool_name, arguments: JsonArgs(object(payload.remove("tool_input"))), cwd, claude_code: true })
+    Ok(ToolCall { name: tool_name, arguments: JsonArgs(object(payload.remove("tool_input"))), cwd })
 }
 
 /// The session directory: `--cwd`, else the payload's, else the process's, absolute and
@@ -100,7 +103,6 @@ mod tests {
         assert_eq!(payload.name, "Write");
         assert_eq!(payload.arguments.string("file_path").as_deref(), Some("a"));
         assert_eq!(payload.cwd.as_deref(), Some("/r"));
-        assert!(payload.claude_code);
         let no_event = call(r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#);
         assert_eq!((no_event.name.as_str(), no_event.cwd), ("Bash", None));
         let edits =
@@ -117,7 +119,6 @@ mod tests {
         let dsh = call(r#"{"name":"write","arguments":{"file_path":"x","content":7}}"#);
         assert_eq!(dsh.arguments.string("file_path").as_deref(), Some("x"));
         assert_eq!(dsh.arguments.string("content"), None);
-        assert!(!dsh.claude_code);
         assert_eq!(call(r#"{"name":"write","arguments":[1]}"#).arguments.string("file_path"), None);
         assert_eq!(call(r#"{"tool_name":"Write","tool_input":null}"#).arguments.string("file_path"), None);
         // A payload without a string cwd has none; tool_name wins over name.

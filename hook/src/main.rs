@@ -1,8 +1,12 @@
-//! `approval-gates-hook [check] [--cwd DIR] [--json]`: the CLI's `check` as a native process, so a
-//! Claude Code PreToolUse hook judges a call without starting node. Arguments, stdin and exit
-//! codes only; the core (`approval_gates::gates`) decides, exactly as it does for the addon.
+//! `approval-gates-hook [check] [--host HOST] [--cwd DIR] [--json]`: the CLI's `check` as a
+//! native process, so a host's tool hook (Claude Code's or Codex CLI's PreToolUse, Gemini CLI's
+//! BeforeTool) judges a call without starting node. Arguments, stdin and exit codes only; the
+//! core (`approval_gates::gates`) decides, exactly as it does for the addon.
 
 mod claude_code;
+mod codex;
+mod gemini;
+mod host;
 mod input;
 
 use std::io::{self, IsTerminal, Read, Write};
@@ -13,6 +17,7 @@ use std::process::ExitCode;
 use approval_gates::gates;
 use approval_gates::texts::Denial;
 use approval_gates::texts::hook::{ArgumentProblem, CHECK_HELP, InputProblem};
+use host::Host;
 
 /// Exit codes of the CLI's `check`: 2 blocks the call in a Claude Code hook.
 const OK: u8 = 0;
@@ -23,6 +28,8 @@ const DENIED: u8 = 2;
 struct Options {
     help: bool,
     json: bool,
+    host: Host,
+    deadline: Option<u64>,
     cwd: Option<String>,
     positionals: Vec<String>,
 }
@@ -40,6 +47,14 @@ fn options(mut args: impl Iterator<Item = String>) -> Result<Options, ArgumentPr
             "-h" | "--help" => options.help = true,
             "--json" => options.json = true,
             "--cwd" => options.cwd = Some(args.next().ok_or(ArgumentProblem::MissingValue("--cwd"))?),
+            "--deadline" => {
+                options.deadline = Some(seconds(args.next().ok_or(ArgumentProblem::MissingValue("--deadline"))?)?)
+            }
+            _ if arg.starts_with("--deadline=") => {
+                options.deadline = Some(seconds(arg.get("--deadline=".len()..).unwrap_or("").to_owned())?)
+            }
+            "--host" => options.host = Host::named(&args.next().ok_or(ArgumentProblem::MissingValue("--host"))?)?,
+            _ if arg.starts_with("--host=") => options.host = Host::named(arg.get("--host=".len()..).unwrap_or(""))?,
             "--" => options.positionals.extend(args.by_ref()),
             _ if arg.starts_with("--cwd=") => options.cwd = arg.get("--cwd=".len()..).map(str::to_owned),
             _ if arg.starts_with("--json=") => return Err(ArgumentProblem::TakesNoValue("--json")),
@@ -51,16 +66,20 @@ fn options(mut args: impl Iterator<Item = String>) -> Result<Options, ArgumentPr
     Ok(options)
 }
 
-/// The PreToolUse permission decision `--json` prints for a denial.
-fn deny_decision(reason: &str) -> String {
-    let decision = serde_json::json!({
-        "hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": reason,
-        }
+fn seconds(value: String) -> Result<u64, ArgumentProblem> {
+    value.parse().ok().filter(|seconds| *seconds > 0).ok_or(ArgumentProblem::NotSeconds(value))
+}
+
+/// `--deadline`: past it the call is refused and the process ends, before a host's own timeout
+/// would let the call run (Codex and Gemini CLI treat a timed-out hook as a failure to ignore).
+/// The verdict itself never depends on time: the engine's caps are work budgets; this only turns
+/// a hang (a stuck file system, a stdin that never closes) into a refusal.
+fn refuse_after(seconds: u64) {
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(seconds));
+        let _ = writeln!(io::stderr(), "{}", InputProblem::OutOfTime(seconds));
+        std::process::exit(i32::from(DENIED));
     });
-    format!("{decision}\n")
 }
 
 fn process_cwd() -> PathBuf {
@@ -75,12 +94,14 @@ fn judge(options: &Options, stdin: &mut impl Read) -> Result<Option<String>, Inp
         io::ErrorKind::InvalidData => InputProblem::NotJson("stdin is not UTF-8".into()),
         _ => InputProblem::Unreadable(error.to_string()),
     })?;
-    let call = input::tool_call(&text)?;
+    let call = options.host.tool_call(&text)?;
     let session_dir = || input::session_dir(options.cwd.as_deref(), call.cwd.as_deref(), &process_cwd());
     // As in the addon: a panic is a bug, and the call is refused rather than waved through.
-    let verdict = catch_unwind(AssertUnwindSafe(|| match call.claude_code {
-        true => gates::check_claude_code_call(&call.name, &call.arguments, session_dir, &claude_code::config_places()),
-        false => gates::check_tool_call(&call.name, &call.arguments, session_dir),
+    let verdict = catch_unwind(AssertUnwindSafe(|| match options.host {
+        Host::ClaudeCode => {
+            gates::check_claude_code_call(&call.name, &call.arguments, session_dir, &claude_code::config_places())
+        }
+        _ => gates::check_tool_call(&call.name, &call.arguments, session_dir),
     }))
     .unwrap_or(Some(Denial::InternalError));
     Ok(verdict.map(|denial| denial.to_string()))
@@ -98,6 +119,9 @@ fn run(args: impl Iterator<Item = String>, stdout: &mut impl Write, stderr: &mut
         stdout.write_all(CHECK_HELP.as_bytes())?;
         return Ok(OK);
     }
+    if let Some(seconds) = options.deadline {
+        refuse_after(seconds);
+    }
     let stdin = io::stdin();
     let outcome = match options.positionals.first() {
         Some(argument) => Err(InputProblem::UnexpectedArgument(argument.clone())),
@@ -107,7 +131,7 @@ fn run(args: impl Iterator<Item = String>, stdout: &mut impl Write, stderr: &mut
     match outcome {
         Ok(None) => Ok(OK),
         Ok(Some(reason)) if options.json => {
-            stdout.write_all(deny_decision(&reason).as_bytes())?;
+            stdout.write_all(options.host.json_denial(&reason).as_bytes())?;
             Ok(OK)
         }
         Ok(Some(reason)) => {
@@ -152,12 +176,19 @@ mod tests {
         assert_eq!(parse(&["--json=yes"]), Err(ArgumentProblem::TakesNoValue("--json")));
         assert_eq!(parse(&["--verbose"]), Err(ArgumentProblem::UnknownOption("--verbose".into())));
         assert_eq!(parse(&["-x"]), Err(ArgumentProblem::UnknownOption("-x".into())));
+        assert_eq!(parse(&["--host", "codex"]).map(|o| o.host), Ok(Host::Codex));
+        assert_eq!(parse(&["check", "--host=gemini", "--json"]).map(|o| o.host), Ok(Host::Gemini));
+        assert_eq!(parse(&["--host"]), Err(ArgumentProblem::MissingValue("--host")));
+        assert_eq!(parse(&["--host=dsh"]), Err(ArgumentProblem::UnknownHost("dsh".into())));
+        assert_eq!(parse(&["--deadline", "50"]).map(|o| o.deadline), Ok(Some(50)));
+        assert_eq!(parse(&["--deadline=0"]), Err(ArgumentProblem::NotSeconds("0".into())));
+        assert_eq!(parse(&["--deadline", "1.5"]), Err(ArgumentProblem::NotSeconds("1.5".into())));
     }
 
     #[test]
     fn denials_as_permission_decisions() {
         let reason = "BLOCKED [approval-gates]: \"quoted\"\n";
-        let printed: serde_json::Value = serde_json::from_str(&deny_decision(reason)).expect("JSON");
+        let printed: serde_json::Value = serde_json::from_str(&Host::ClaudeCode.json_denial(reason)).expect("JSON");
         assert_eq!(printed["hookSpecificOutput"]["permissionDecisionReason"], reason);
         assert_eq!(printed["hookSpecificOutput"]["permissionDecision"], "deny");
     }

@@ -6,8 +6,13 @@ import { parseArgs } from 'node:util'
 
 import { bashTargets, checkApproval, checkGuard, loopStatus, writeApproval } from '../../index.js'
 import { fromClaudeCode, isClaudeCodePayload } from './claude-code.mjs'
+import { fromCodex } from './codex.mjs'
+import { fromGemini, geminiDenial } from './gemini.mjs'
 import { agentEvidence } from './agent.mjs'
 import { formatStatus } from './status-table.mjs'
+import { hookSource, installHook, installedHookPath, verb, writeConfig } from './init/hook-command.mjs'
+import { planCodex } from './init/codex.mjs'
+import { planGemini } from './init/gemini.mjs'
 import { approvalFacts, approvalQuestion } from '../texts.mjs'
 
 /** Exit codes: 2 also blocks the call in a Claude Code hook. */
@@ -25,20 +30,28 @@ commands:
   approve   approve a change's design or plan, asking the owner on this terminal
   status    where every change under openspec/changes/ stands, and its next step
   targets   the files a bash command line writes
+  init      write a host's hook configuration (codex, gemini)
 
 Run approval-gates <command> --help for its options.
 `,
-  check: `usage: approval-gates check [--cwd DIR] [--json]
+  check: `usage: approval-gates check [--host claude-code|codex|gemini] [--cwd DIR] [--json]
 
-Reads one tool call as JSON on stdin, either DSH-shaped {"name", "arguments"} or a Claude Code
-PreToolUse payload {"hook_event_name", "tool_name", "tool_input", "cwd"}, and judges it.
+Reads one tool call as JSON on stdin, either DSH-shaped {"name", "arguments"} or a host's hook
+payload {"hook_event_name", "tool_name", "tool_input", "cwd"}, and judges it.
 
   allowed    exit 0, nothing printed
-  denied     the reason on stderr, exit 2 (Claude Code blocks the call and shows it)
-  --json     a denial is printed as a PreToolUse permission decision on stdout, exit 0
+  denied     the reason on stderr, exit 2 (the host blocks the call and shows the reason)
+  --json     a denial is printed on stdout in the host's JSON form, exit 0
   bad input  a message on stderr, exit 2: a guard that cannot read its input blocks
 
+  --host     whose hook payload this is (default claude-code):
+               claude-code  Claude Code's PreToolUse; --json prints a permission decision
+               codex        Codex CLI's PreToolUse; --json prints a permission decision
+               gemini       Gemini CLI's BeforeTool; --json prints {"decision": "deny", "reason"}
   --cwd DIR  the session directory (default: the payload's cwd, else the current directory)
+  --deadline SECONDS
+             refuse the call (exit 2) if no verdict is reached by then, before the host's own
+             hook timeout, at which Codex and Gemini CLI would let the call run
 `,
   approve: `usage: approval-gates approve <change-id> design|plan [--cwd DIR]
 
@@ -59,6 +72,19 @@ approval (matches / changed since approval / none) and the next step.
   --json     the rows as JSON
   --cwd DIR  the repository root (default: the current directory)
 `,
+  init: `usage: approval-gates init codex|gemini [--dry-run] [--hook-from PATH]
+
+Installs the native hook outside every workspace ($XDG_DATA_HOME/approval-gates/bin, default
+~/.local/share/approval-gates/bin) and writes the host's user-level hook configuration, merged
+with what is there: Codex CLI's $CODEX_HOME/hooks.json (default ~/.codex) and the hook's trust
+record in config.toml, or Gemini CLI's ~/.gemini/settings.json. The hook command refuses every
+call when the hook is missing, crashes or hangs. Prints each file it created or updated; running
+it again changes nothing.
+
+  --dry-run         print what would change, write nothing
+  --hook-from PATH  the approval-gates-hook executable to install (default: this package's
+                    platform package, else a build in this checkout)
+`,
   targets: `usage: approval-gates targets '<command>' [--cwd DIR]
 
 Prints the files the bash command line writes, one absolute path per line (what
@@ -70,13 +96,14 @@ harness_target.py targets printed). A command over the parser's caps is an error
 
 const COMMON = { help: { type: 'boolean', short: 'h' }, cwd: { type: 'string' } }
 const OPTIONS = {
-  check: { ...COMMON, json: { type: 'boolean' } },
+  check: { ...COMMON, json: { type: 'boolean' }, host: { type: 'string' }, deadline: { type: 'string' } },
   approve: COMMON,
   status: { ...COMMON, json: { type: 'boolean' } },
   targets: COMMON,
+  init: { help: { type: 'boolean', short: 'h' }, 'dry-run': { type: 'boolean' }, 'hook-from': { type: 'string' } },
 }
 
-const COMMANDS = { check: runCheck, approve: runApprove, status: runStatus, targets: runTargets }
+const COMMANDS = { check: runCheck, approve: runApprove, status: runStatus, targets: runTargets, init: runInit }
 
 export async function main(argv, io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }) {
   const [command, ...rest] = argv
@@ -108,8 +135,21 @@ async function readAll(stream) {
   return Buffer.concat(chunks).toString('utf8')
 }
 
+/** Each host's envelope (`--host`) and the JSON its hook reads a denial from. */
+const permissionDecision = (denial) => ({
+  hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: denial },
+})
+/** Claude Code's file tools may not write its configuration either (checkGuard's `host`). */
+const CLAUDE_CODE = { unwrap: fromClaudeCode, json: permissionDecision, options: { host: 'claude-code' } }
+const HOSTS = {
+  'claude-code': CLAUDE_CODE,
+  claude: CLAUDE_CODE,
+  codex: { unwrap: fromCodex, json: permissionDecision },
+  gemini: { unwrap: fromGemini, json: geminiDenial },
+}
+
 /** The tool call and session directory of `check`'s input, or the reason it cannot be read. */
-function toolCallOf(text, cwdOption) {
+function toolCallOf(text, cwdOption, host) {
   let input
   try {
     input = JSON.parse(text)
@@ -120,20 +160,35 @@ function toolCallOf(text, cwdOption) {
     return { error: 'stdin must hold one JSON object' }
   }
   let call
-  let options
   if (isClaudeCodePayload(input)) {
-    call = fromClaudeCode(input)
+    call = host.unwrap(input)
     if (call.error) return call
-    options = { host: 'claude-code' }
   } else if (typeof input.name === 'string') {
     call = { toolCall: input }
   } else {
     return { error: 'expected a DSH tool call {"name", "arguments"} or a Claude Code PreToolUse payload {"tool_name", "tool_input", …}' }
   }
-  return { toolCall: call.toolCall, cwd: resolve(cwdOption ?? call.cwd ?? process.cwd()), options }
+  return { toolCall: call.toolCall, cwd: resolve(cwdOption ?? call.cwd ?? process.cwd()), options: host.options }
 }
 
 async function runCheck({ values, positionals }, io) {
+  const hostName = values.host ?? 'claude-code'
+  if (!Object.hasOwn(HOSTS, hostName)) {
+    io.stderr.write(`approval-gates check: unknown host ${JSON.stringify(hostName)}; expected claude-code, codex or gemini\n\n${HELP.check}`)
+    return USAGE
+  }
+  const host = HOSTS[hostName]
+  if (values.deadline !== undefined) {
+    if (!/^[1-9][0-9]*$/.test(values.deadline)) {
+      io.stderr.write(`approval-gates check: --deadline takes whole seconds, not ${JSON.stringify(values.deadline)}\n\n${HELP.check}`)
+      return USAGE
+    }
+    const seconds = Number(values.deadline)
+    setTimeout(() => {
+      io.stderr.write(`approval-gates check: no verdict within ${seconds} s; the call is blocked\n`)
+      process.exit(USAGE)
+    }, seconds * 1000).unref()
+  }
   if (positionals.length > 0) {
     io.stderr.write(`approval-gates check: unexpected argument ${JSON.stringify(positionals[0])}; the tool call is read from stdin\n`)
     return USAGE
@@ -142,7 +197,7 @@ async function runCheck({ values, positionals }, io) {
     io.stderr.write('approval-gates check: reads one tool call as JSON on stdin; nothing was piped in\n')
     return USAGE
   }
-  const call = toolCallOf(await readAll(io.stdin), values.cwd)
+  const call = toolCallOf(await readAll(io.stdin), values.cwd, host)
   if (call.error) {
     io.stderr.write(`approval-gates check: ${call.error}; the call is blocked\n`)
     return USAGE
@@ -150,8 +205,7 @@ async function runCheck({ values, positionals }, io) {
   const denial = checkGuard(call.toolCall, call.cwd, call.options)
   if (denial === null) return OK
   if (values.json) {
-    const decision = { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: denial }
-    io.stdout.write(`${JSON.stringify({ hookSpecificOutput: decision })}\n`)
+    io.stdout.write(`${JSON.stringify(host.json(denial))}\n`)
     return OK
   }
   io.stderr.write(`${denial}\n`)
@@ -227,5 +281,41 @@ function runTargets({ values, positionals }, io) {
     return REFUSED
   }
   io.stdout.write(targets.map((target) => `${target}\n`).join(''))
+  return OK
+}
+
+const INIT_HOSTS = { codex: planCodex, gemini: planGemini }
+
+function runInit({ values, positionals }, io) {
+  const [host, ...extra] = positionals
+  if (!Object.hasOwn(INIT_HOSTS, host ?? '') || extra.length > 0) {
+    io.stderr.write(`approval-gates init: expected one host: codex or gemini\n\n${HELP.init}`)
+    return USAGE
+  }
+  const dryRun = values['dry-run'] === true
+  const source = hookSource(values['hook-from'])
+  if (source.error) {
+    io.stderr.write(`approval-gates init ${host}: ${source.error}; nothing written\n`)
+    return REFUSED
+  }
+  const target = installedHookPath()
+  let plan
+  try {
+    plan = INIT_HOSTS[host]({ hook: target })
+  } catch (error) {
+    plan = { error: error.message }
+  }
+  if (plan.error) {
+    io.stderr.write(`approval-gates init ${host}: ${plan.error}; nothing written\n`)
+    return REFUSED
+  }
+  const installed = installHook(source.path, target, dryRun)
+  const lines = [`${verb(installed.change, dryRun)}: ${installed.path} (the hook, from ${source.path})`]
+  for (const file of plan.files) {
+    const result = writeConfig(file.path, file.text, dryRun)
+    lines.push(`${verb(result.change, dryRun)}: ${result.path} (${file.what})`)
+    if (dryRun && result.change !== 'unchanged') lines.push(...file.text.trimEnd().split('\n').map((line) => `    ${line}`))
+  }
+  io.stdout.write(`${lines.join('\n')}\n\n${plan.notes.map((note) => `- ${note}`).join('\n')}\n`)
   return OK
 }

@@ -13,12 +13,39 @@ use crate::texts::Denial;
 /// A `bash` call: `command`, and `workdir` relative to the session cwd (P-2); a persistent bash
 /// has only `command`. The first denial wins; a command with no guarded target is allowed.
 pub fn check(args: &dyn ToolArgs, cwd: &Path) -> Option<Denial> {
-    let command = args.string("command")?;
-    let base = match args.string("workdir") {
+    check_fields(args, &["command"], "workdir", cwd)
+}
+
+/// A shell call whose command is in the first of `command_fields` that holds one, run in
+/// `workdir_field` (relative to the session cwd, P-2).
+pub fn check_fields(args: &dyn ToolArgs, command_fields: &[&str], workdir_field: &str, cwd: &Path) -> Option<Denial> {
+    let command = command_fields.iter().find_map(|field| command_text(args, field))?;
+    let base = match args.string(workdir_field) {
         Some(workdir) if !workdir.is_empty() => paths::absolute(workdir, cwd),
         _ => cwd.to_path_buf(),
     };
     judge_command(&command, &base)
+}
+
+/// A command field as a bash command line: a string as it is, an argv array (Codex's `shell`)
+/// as the line that runs exactly those words.
+fn command_text(args: &dyn ToolArgs, field: &str) -> Option<String> {
+    args.string(field).or_else(|| args.strings(field).filter(|argv| !argv.is_empty()).map(|argv| argv_line(&argv)))
+}
+
+/// The bash line that runs `argv` word for word: each word single-quoted, a `'` inside as `'\''`.
+/// Nothing in a single-quoted word is special to bash, so the parse gives back exactly `argv`.
+pub fn argv_line(argv: &[String]) -> String {
+    let mut line = String::new();
+    for (index, word) in argv.iter().enumerate() {
+        if index > 0 {
+            line.push(' ');
+        }
+        line.push('\'');
+        line.push_str(&word.replace('\'', "'\\''"));
+        line.push('\'');
+    }
+    line
 }
 
 pub fn judge_command(command: &str, base: &Path) -> Option<Denial> {

@@ -57,6 +57,9 @@ pub fn check_tool_call_in(
             Some(shell) => bash::check_persistent(args, &session_dir(), &shell),
             None => bash::check(args, &session_dir()),
         },
+        Action::Shell { command_fields, workdir_field } => {
+            bash::check_fields(args, command_fields, workdir_field, &session_dir())
+        }
         Action::PowerShell => match shell().filter(|shell| !shell.is_empty()) {
             Some(shell) => powershell::check_persistent(args, &session_dir(), &shell),
             None => powershell::check(args, &session_dir()),
@@ -132,3 +135,5 @@ fn judge_location(path: &Path, texts: &NewTexts) -> Option<Denial> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_hosts;

@@ -1,5 +1,8 @@
 //! Which DSH tools the gates look at, and where each keeps its target and its new text
-//! (SPEC §6, `docs/tool-catalog.md`).
+//! (SPEC §6, `docs/tool-catalog.md`). Other hosts' tools have a file each under `tools/`.
+
+mod codex;
+mod gemini;
 
 /// Read access to a tool call's arguments. The binding reads lazily from the JS object, so a
 /// field is fetched only when a decision needs it.
@@ -9,6 +12,11 @@ pub trait ToolArgs {
     /// `field` of every element of array `array`: `None` when there is no such array, a `None`
     /// element where an element has no string `field`.
     fn strings_of(&self, array: &str, field: &str) -> Option<Vec<Option<String>>>;
+    /// An array field whose elements are all strings (an argv); `None` when absent, not an
+    /// array, or holding anything else.
+    fn strings(&self, _field: &str) -> Option<Vec<String>> {
+        None
+    }
     /// The text of any field as JSON would spell it (a string field is its own text): what a
     /// dispatch's free-form arguments (Claude Code's `Workflow` `args`) say. `None` when absent or
     /// unreadable.
@@ -56,6 +64,12 @@ pub enum Action {
         fields: &'static [&'static str],
     },
     Bash,
+    /// A shell command in the first of `command_fields` that holds one (a string, or an argv
+    /// array judged word for word), run in `workdir_field` relative to the session cwd.
+    Shell {
+        command_fields: &'static [&'static str],
+        workdir_field: &'static str,
+    },
     /// DSH's `pwsh`: the same fields as `bash`, a PowerShell command line.
     PowerShell,
     /// Starts more work whose text may reference plans (D-7, P-4).
@@ -78,6 +92,8 @@ pub enum DispatchText {
     Json(&'static str),
     /// A path (relative to the session directory) to a script file, read at check time.
     ScriptFile(&'static str),
+    /// `field` of every element of array `array` (Codex's structured input, `items[].text`).
+    Items(&'static str, &'static str),
 }
 
 /// Claude Code's `Workflow`: an inline script, the input its script reads, or a script file on disk.
@@ -118,10 +134,18 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
         "notebook_edit" | "NotebookEdit" => {
             WriteFile { path_field: "notebook_path", content: Content::Field("new_source") }
         }
-        _ => match name.strip_prefix("mcp__") {
-            Some(rest) => mcp_action(rest, args),
-            None => Unguarded,
-        },
+        _ => other_action(name, args),
+    }
+}
+
+/// Names no row above knows: Codex's and Gemini CLI's tools, then MCP tools.
+fn other_action(name: &str, args: &dyn ToolArgs) -> Action {
+    if let Some(action) = codex::action(name).or_else(|| gemini::action(name, args)) {
+        return action;
+    }
+    match name.strip_prefix("mcp__") {
+        Some(rest) => mcp_action(rest.rsplit("__").next().unwrap_or(rest), args),
+        None => Action::Unguarded,
     }
 }
 
@@ -190,12 +214,11 @@ const MOVE_WORDS: &[&str] = &["move", "rename", "delete", "remove", "mv", "rm", 
 /// Words of a tool name that say it runs a shell command.
 const RUN_WORDS: &[&str] = &["run", "exec", "execute", "shell", "bash", "sh", "terminal", "command", "cmd"];
 
-/// `mcp__<server>__<tool>`: the filesystem server's writers by name, then the rule for the rest
-/// (P-16). Only a tool whose name says it writes or runs reads its arguments, so any other MCP
-/// tool costs a name split.
-fn mcp_action(rest: &str, args: &dyn ToolArgs) -> Action {
+/// An MCP tool (`tool` without its server): the filesystem server's writers by name, then the
+/// rule for the rest (P-16). Only a tool whose name says it writes or runs reads its arguments,
+/// so any other MCP tool costs a name split.
+fn mcp_action(tool: &str, args: &dyn ToolArgs) -> Action {
     use Action::*;
-    let tool = rest.rsplit("__").next().unwrap_or(rest);
     match tool {
         "write_file" => return WriteFile { path_field: "path", content: Content::Field("content") },
         "edit_file" => return WriteFile { path_field: "path", content: Content::EditsOf("newText") },

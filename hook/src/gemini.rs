@@ -1,0 +1,10 @@
+//! Gemini CLI's `BeforeTool` payload (`@google/gemini-cli`, measured on 0.61): `tool_name`,
+//! `tool_input` (the model's arguments as they are) and `cwd`, read by [`crate::host`]. A denial
+//! is exit 2 with the reason on stderr, which Gemini CLI sends the model as the tool's error; with
+//! `--json`, the same as a `{decision, reason}` object on stdout.
+
+use serde_json::Value;
+
+pub fn denial(reason: &str) -> Value {
+    serde_json::json!({ "decision": "deny", "reason": reason })
+}
