@@ -400,6 +400,57 @@ impl PresentText<'_> {
     }
 }
 
+/// The owner's prompt-side `/approve` (`approval::prompt`): the texts around the presentation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PromptText<'a> {
+    /// Anything typed after `/approve` that is not one of its two lines.
+    Usage,
+    /// After the presentation: the one line that approves what was shown (`plan`: bound to the
+    /// plan's sha256 shown).
+    HowToConfirm { command: &'a str, plan: bool },
+    /// A confirmation whose code is not the one last shown for this change and kind.
+    UnknownCode { change_id: &'a str, kind: &'a str },
+    /// The code of a showing could not be kept, so it could never be confirmed.
+    PendingUnwritable { path: String, reason: String },
+    /// An expansion of `/approve` that the owner did not type (an MCP prompt of that name).
+    NotTyped,
+    /// No state folder to keep a code in (no `HOME`, `XDG_STATE_HOME` or `LOCALAPPDATA`).
+    NoStateFolder,
+}
+
+impl fmt::Display for PromptText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PromptText::Usage => f.write_str(
+                "nothing approved. Type /approve <change-id> design|plan alone on the prompt line: it shows what you \
+                 would approve, and the line that approves it.",
+            ),
+            PromptText::HowToConfirm { command, plan } => write!(
+                f,
+                "Nothing is approved yet. To approve what is shown above, type this line exactly (it works once{}):\n\n    \
+                 {command}\n\nAnything else approves nothing.",
+                if *plan { ", and only while the plan is the one shown" } else { "" }
+            ),
+            PromptText::UnknownCode { change_id, kind } => write!(
+                f,
+                "nothing approved: that is not the code shown for the {kind} of {change_id} (a code works once, after \
+                 /approve {change_id} {kind} has shown what you approve). Type /approve {change_id} {kind} to see it again."
+            ),
+            PromptText::NotTyped => f.write_str(
+                "nothing approved: only /approve typed by the owner in the prompt approves, and this expansion was not typed.",
+            ),
+            PromptText::NoStateFolder => f.write_str(
+                "nothing approved: no folder to keep the confirmation code in (set HOME or XDG_STATE_HOME for Claude Code).",
+            ),
+            PromptText::PendingUnwritable { path, reason } => write!(
+                f,
+                "nothing approved: the confirmation code could not be kept in {path} ({reason}), so it could not be \
+                 confirmed. This runs only on the owner's side, outside the agent's sandbox."
+            ),
+        }
+    }
+}
+
 /// What `approval-gates status` suggests doing next for a change.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NextStep {
@@ -509,6 +560,34 @@ payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}, and judge
                 ArgumentProblem::UnknownHost(host) => {
                     write!(f, "unknown host {host:?}; expected claude-code, codex or gemini")
                 }
+            }
+        }
+    }
+
+    /// Why `approval-gates-hook prompt` cannot read its payload; the prompt is blocked (exit 2).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub enum PromptInputProblem {
+        NotJson(String),
+        /// A payload for another hook event (its `hook_event_name`).
+        OtherEvent(String),
+        /// An `/approve` expansion without its `prompt` or `cwd`.
+        MissingFields,
+        Unreadable(String),
+    }
+
+    impl fmt::Display for PromptInputProblem {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("approval-gates prompt: ")?;
+            match self {
+                PromptInputProblem::NotJson(reason) => write!(f, "stdin is not JSON ({reason}); nothing approved"),
+                PromptInputProblem::OtherEvent(event) => write!(
+                    f,
+                    "reads Claude Code's UserPromptExpansion payloads; this one is for {event}; nothing approved"
+                ),
+                PromptInputProblem::MissingFields => {
+                    f.write_str("the /approve expansion carries no prompt or cwd; nothing approved")
+                }
+                PromptInputProblem::Unreadable(reason) => write!(f, "stdin cannot be read ({reason}); nothing approved"),
             }
         }
     }

@@ -148,7 +148,13 @@ fn run(args: impl Iterator<Item = String>, stdout: &mut impl Write, stderr: &mut
 fn main() -> ExitCode {
     let (mut stdout, mut stderr) = (io::stdout().lock(), io::stderr().lock());
     // A hook that cannot even report must still block: a write error exits with the usage code.
-    let code = run(std::env::args().skip(1), &mut stdout, &mut stderr).unwrap_or(USAGE);
+    let mut args = std::env::args().skip(1).peekable();
+    let code = if args.peek().is_some_and(|first| first == "prompt") {
+        claude_code::run_prompt(&mut io::stdin().lock(), &mut stdout, &mut stderr)
+    } else {
+        run(args, &mut stdout, &mut stderr)
+    };
+    let code = code.unwrap_or(USAGE);
     let flushed = stdout.flush().is_ok();
     ExitCode::from(if flushed { code } else { USAGE })
 }

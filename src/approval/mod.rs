@@ -1,6 +1,7 @@
 //! `/approve <id> design|plan`: the preconditions and the only writer of approval.md (SPEC §4).
 
 pub mod present;
+pub mod prompt;
 pub mod record;
 pub mod store;
 mod timestamp;
