@@ -13,6 +13,7 @@ import { formatStatus } from './status-table.mjs'
 import { hookSource, installHook, installedHookPath, verb, writeConfig } from './init/hook-command.mjs'
 import { planCodex } from './init/codex.mjs'
 import { planGemini } from './init/gemini.mjs'
+import { planClaudeCode } from './init/claude-code.mjs'
 import { approvalFacts, approvalQuestion } from '../texts.mjs'
 
 /** Exit codes: 2 also blocks the call in a Claude Code hook. */
@@ -30,7 +31,7 @@ commands:
   approve   approve a change's design or plan, asking the owner on this terminal
   status    where every change under openspec/changes/ stands, and its next step
   targets   the files a bash command line writes
-  init      write a host's hook configuration (codex, gemini)
+  init      write a host's hook configuration (claude-code, codex, gemini)
 
 Run approval-gates <command> --help for its options.
 `,
@@ -72,18 +73,28 @@ approval (matches / changed since approval / none) and the next step.
   --json     the rows as JSON
   --cwd DIR  the repository root (default: the current directory)
 `,
-  init: `usage: approval-gates init codex|gemini [--dry-run] [--hook-from PATH]
+  init: `usage: approval-gates init claude-code|codex|gemini [--dry-run] [--hook-from PATH]
+                                [--cwd DIR] [--user]
 
 Installs the native hook outside every workspace ($XDG_DATA_HOME/approval-gates/bin, default
-~/.local/share/approval-gates/bin) and writes the host's user-level hook configuration, merged
-with what is there: Codex CLI's $CODEX_HOME/hooks.json (default ~/.codex) and the hook's trust
-record in config.toml, or Gemini CLI's ~/.gemini/settings.json. The hook command refuses every
-call when the hook is missing, crashes or hangs. Prints each file it created or updated; running
-it again changes nothing.
+~/.local/share/approval-gates/bin) and writes the host's hook configuration, merged with what is
+there:
+  claude-code  the project's .claude/settings.json (PreToolUse for every tool, UserPromptExpansion
+               for the owner's /approve, CronCreate and ScheduleWakeup denied) and
+               .claude/commands/approve.md, and in ~/.claude/settings.json (outside the
+               workspace) the sandbox on and the file tools kept to the working directories
+  codex        Codex CLI's $CODEX_HOME/hooks.json (default ~/.codex) and the hook's trust record
+               in config.toml
+  gemini       Gemini CLI's ~/.gemini/settings.json
+The hook refuses every call when it is missing, crashes or hangs. Prints each file it created or
+updated; running it again changes nothing.
 
   --dry-run         print what would change, write nothing
   --hook-from PATH  the approval-gates-hook executable to install (default: this package's
                     platform package, else a build in this checkout)
+  --cwd DIR         claude-code: the project's root (default: the current directory)
+  --user            claude-code: the hooks and /approve in ~/.claude/ for every project, whatever
+                    directory Claude Code starts in, instead of the project's .claude/
 `,
   targets: `usage: approval-gates targets '<command>' [--cwd DIR]
 
@@ -100,7 +111,7 @@ const OPTIONS = {
   approve: COMMON,
   status: { ...COMMON, json: { type: 'boolean' } },
   targets: COMMON,
-  init: { help: { type: 'boolean', short: 'h' }, 'dry-run': { type: 'boolean' }, 'hook-from': { type: 'string' } },
+  init: { ...COMMON, 'dry-run': { type: 'boolean' }, 'hook-from': { type: 'string' }, user: { type: 'boolean' } },
 }
 
 const COMMANDS = { check: runCheck, approve: runApprove, status: runStatus, targets: runTargets, init: runInit }
@@ -284,12 +295,12 @@ function runTargets({ values, positionals }, io) {
   return OK
 }
 
-const INIT_HOSTS = { codex: planCodex, gemini: planGemini }
+const INIT_HOSTS = { 'claude-code': planClaudeCode, codex: planCodex, gemini: planGemini }
 
 function runInit({ values, positionals }, io) {
   const [host, ...extra] = positionals
   if (!Object.hasOwn(INIT_HOSTS, host ?? '') || extra.length > 0) {
-    io.stderr.write(`approval-gates init: expected one host: codex or gemini\n\n${HELP.init}`)
+    io.stderr.write(`approval-gates init: expected one host: claude-code, codex or gemini\n\n${HELP.init}`)
     return USAGE
   }
   const dryRun = values['dry-run'] === true
@@ -301,7 +312,7 @@ function runInit({ values, positionals }, io) {
   const target = installedHookPath()
   let plan
   try {
-    plan = INIT_HOSTS[host]({ hook: target })
+    plan = INIT_HOSTS[host]({ hook: target, cwd: values.cwd, user: values.user === true })
   } catch (error) {
     plan = { error: error.message }
   }
