@@ -410,7 +410,8 @@ pub enum PromptText<'a> {
     HowToConfirm { command: &'a str, plan: bool },
     /// A confirmation whose code is not the one last shown for this change and kind.
     UnknownCode { change_id: &'a str, kind: &'a str },
-    /// The code of a showing could not be kept, so it could never be confirmed.
+    /// The code of a showing could not be kept, or a confirmation could not use it up (the hook
+    /// runs where the state folder is read-only: inside a sandbox).
     PendingUnwritable { path: String, reason: String },
     /// An expansion of `/approve` that the owner did not type (an MCP prompt of that name).
     NotTyped,
@@ -444,8 +445,8 @@ impl fmt::Display for PromptText<'_> {
             ),
             PromptText::PendingUnwritable { path, reason } => write!(
                 f,
-                "nothing approved: the confirmation code could not be kept in {path} ({reason}), so it could not be \
-                 confirmed. This runs only on the owner's side, outside the agent's sandbox."
+                "nothing approved: the confirmation code could not be kept or used up in {path} ({reason}). This runs \
+                 only on the owner's side, outside the agent's sandbox."
             ),
         }
     }

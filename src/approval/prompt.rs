@@ -144,8 +144,14 @@ fn confirm(change_id: &str, kind: &str, code: &str, root: &Path, pending_dir: &P
     let Some(shown) = shown else {
         return Answer::refused(PromptText::UnknownCode { change_id, kind });
     };
-    // A code works once, whatever the write decides.
-    let _ = fs::remove_file(&path);
+    // A code works once, whatever the write decides; and one that cannot be used up (a hook run
+    // inside a sandbox, where the state folder is read-only) approves nothing.
+    if let Err(error) = fs::remove_file(&path) {
+        return Answer::refused(PromptText::PendingUnwritable {
+            path: path.display().to_string(),
+            reason: error.to_string(),
+        });
+    }
     let WriteOutcome { approved, message } = super::write(change_id, kind, true, root, shown.sha256.as_deref());
     Answer { approved, text: message.to_string() }
 }
