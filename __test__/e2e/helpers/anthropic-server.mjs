@@ -77,6 +77,14 @@ function events(turn, step, model) {
   ]
 }
 
+/** The whole reply to a request that does not stream. */
+function message(turn, step, model) {
+  const text = turn.text !== undefined
+  const content = text ? [{ type: 'text', text: turn.text }] : [{ type: 'tool_use', id: `toolu_e2e_${step}`, name: turn.tool, input: turn.input }]
+  const usage = { input_tokens: 1, output_tokens: 1 }
+  return { id: `msg_e2e_${step}`, type: 'message', role: 'assistant', model, content, stop_reason: text ? 'end_turn' : 'tool_use', stop_sequence: null, usage }
+}
+
 /** A request of the agent loop: it offers tools. Side requests (titles, summaries) offer none. */
 const isAgentRequest = (body) => Array.isArray(body.tools) && body.tools.length > 0
 
@@ -108,11 +116,7 @@ export async function startAnthropicModel(script) {
       const turn = agent ? (next(body, step) ?? say('done')) : say('e2e')
       const model = typeof body.model === 'string' ? body.model : 'e2e'
       if (body.stream !== true) {
-        const [start, , delta] = events(turn, step, model)
-        const content = turn.text !== undefined ? [{ type: 'text', text: turn.text }] : [{ type: 'tool_use', id: `toolu_e2e_${step}`, name: turn.tool, input: turn.input }]
-        void delta
-        const reply = { ...start.message, content, stop_reason: turn.text !== undefined ? 'end_turn' : 'tool_use' }
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply))
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(message(turn, step, model)))
         return
       }
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
