@@ -59,6 +59,22 @@ export interface ApprovalPrevious {
   sha256?: string
 }
 
+/**
+ * Whether approvals are enforced or advisory for the repository at `cwd` with `host` (P-17):
+ * the core checks and the host's, each with what to change.
+ */
+export declare function approvalSetup(cwd?: string, host?: { name: string; facts?: Record<string, string> }): ApprovalSetup
+
+export interface ApprovalSetup {
+  /** `enforced` when every check holds, else `advisory`. */
+  mode: string
+  host?: string
+  ledgerFolder?: string
+  ledgerFile?: string
+  sealed: boolean
+  checks: Array<SetupCheck>
+}
+
 export interface ApprovalWrite {
   approved: boolean
   message: string
@@ -91,6 +107,14 @@ export interface ChangeRow {
   designApproval?: SignatureRow
   plans: Array<string>
   planApproval: PlanApprovalRow
+  /**
+   * How the design approval stands against the ledger (P-17): `none`, `open` (not sealed:
+   * approval.md counts), `sealed`, `unrecorded` (claimed by approval.md, not in the ledger:
+   * does not count), `broken` (the ledger does not read) or `missing` (in the ledger only).
+   */
+  designSeal: string
+  /** The same for the plan approval. */
+  planSeal: string
   nextStep: string
 }
 
@@ -110,6 +134,20 @@ export declare function checkGuard(toolCall: { name: string; arguments?: unknown
  * any; never throws (a non-string is `false`).
  */
 export declare function dropShell(shell: string): boolean
+
+export interface HeldApproval {
+  by: string
+  at: string
+  sha256?: string
+  plan?: string
+}
+
+export interface HostInput {
+  /** `dsh`, `claude-code`, `codex`, `gemini`, … */
+  name: string
+  /** What the host integration found, by fact (README, Sealed approvals). */
+  facts?: Record<string, string>
+}
 
 /** Where every change under `openspec/changes/` stands in the loop, and its next step. */
 export declare function loopStatus(cwd?: string): Array<ChangeRow>
@@ -139,9 +177,83 @@ export interface PresentedApproval {
   presentation?: ApprovalPresentation
 }
 
+/**
+ * Seals the repository at `cwd` (the owner's `approval-gates seal`): records the `shown`
+ * sections the ledger does not hold while they are still what was shown, writes back the shown
+ * sections only the ledger holds, and creates the ledger when there is none.
+ */
+export declare function sealApprovals(cwd: string | undefined, shown: Array<{ change: string; kind: string; by: string; at: string; sha256?: string }>): SealResult
+
+export interface SealItem {
+  change: string
+  kind: string
+  /**
+   * `recorded`, `unrecorded` (approval.md claims it, the ledger does not hold it),
+   * `unbindable` (a plan claim no single plan fits; see `reason`) or `missing` (the ledger
+   * holds it, approval.md lacks it).
+   */
+  state: string
+  by?: string
+  at?: string
+  sha256?: string
+  plan?: string
+  held?: HeldApproval
+  reason?: string
+}
+
+export interface SealResult {
+  sealed: boolean
+  message: string
+  recorded: number
+  restored: number
+  skipped: Array<SkippedSection>
+  ledgerFile?: string
+}
+
+/**
+ * approval.md against the ledger for every change of the repository at `cwd` (`approval-gates
+ * seal` and `status`); never writes.
+ */
+export declare function sealSurvey(cwd?: string): SealSurvey
+
+export interface SealSurvey {
+  root: string
+  ledgerFolder?: string
+  ledgerFile?: string
+  /** `open`, `sealed` or `broken`. */
+  seal: string
+  /** The directory above whose ledger seals this repository. */
+  sealedBy?: string
+  /** Why the ledger does not read (`seal` is `broken`). */
+  problem?: string
+  items: Array<SealItem>
+}
+
+export interface SetupCheck {
+  id: string
+  /** `holds`, `fails` or `unknown`. */
+  state: string
+  text: string
+  fix?: string
+}
+
+export interface ShownSection {
+  change: string
+  kind: string
+  by: string
+  at: string
+  sha256?: string
+}
+
 export interface SignatureRow {
   by: string
   at: string
+}
+
+export interface SkippedSection {
+  change: string
+  kind: string
+  reason: string
 }
 
 /** Re-checks the preconditions, then writes only when `confirmed` is exactly `true`. */

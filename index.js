@@ -835,10 +835,13 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.approvalSetup = nativeBinding.approvalSetup
 module.exports.bashTargets = nativeBinding.bashTargets
 module.exports.checkApproval = nativeBinding.checkApproval
 module.exports.checkGuard = nativeBinding.checkGuard
 module.exports.dropShell = nativeBinding.dropShell
 module.exports.loopStatus = nativeBinding.loopStatus
 module.exports.presentApproval = nativeBinding.presentApproval
+module.exports.sealApprovals = nativeBinding.sealApprovals
+module.exports.sealSurvey = nativeBinding.sealSurvey
 module.exports.writeApproval = nativeBinding.writeApproval

@@ -284,6 +284,7 @@ describe('status', () => {
         designApproval: { by: 'owner', at: 'T' },
         plans: ['docs/superpowers/plans/d.md'],
         planApproval: { state: 'matches', by: 'owner', at: 'T', sha256: sha256(planText('d-ready')) },
+        designSeal: 'open', planSeal: 'open',
         nextStep: 'implement docs/superpowers/plans/d.md (sdd)',
       },
     )

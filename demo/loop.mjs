@@ -26,6 +26,9 @@ const plan = (extra = '') =>
   `# Add login\n\n**Spec:** openspec/changes/${CHANGE}/design.md\n\n- [ ] task 1: the login form\n${extra}`
 
 const repo = realpathSync(mkdtempSync(join(tmpdir(), 'approval-gates-demo-')))
+// The demo's approvals go to a ledger of its own, not to the ledger of the person running it.
+const state = realpathSync(mkdtempSync(join(tmpdir(), 'approval-gates-demo-state-')))
+process.env.XDG_STATE_HOME = state
 const file = (rel, text) => {
   mkdirSync(dirname(join(repo, rel)), { recursive: true })
   writeFileSync(join(repo, rel), text)
@@ -88,4 +91,5 @@ try {
 } finally {
   await ctx.fiber.dispose()
   rmSync(repo, { recursive: true, force: true })
+  rmSync(state, { recursive: true, force: true })
 }

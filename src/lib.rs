@@ -11,6 +11,7 @@ pub mod persistent;
 pub mod plan;
 pub mod powershell;
 pub mod programs;
+pub mod setup;
 pub mod shell;
 pub mod status;
 pub mod texts;

@@ -1,10 +1,10 @@
 //! Where each change stands in the loop, for `approval-gates status`.
 
-use std::fs;
 use std::path::Path;
 
-use crate::approval::{self, ApprovalRecord, DESIGN_FILES, ReadPlan};
-use crate::paths;
+use crate::approval::ledger::{self, Seal};
+use crate::approval::sealed::{Approvals, Claim, Standing};
+use crate::approval::{self, DESIGN_FILES, Kind, ReadPlan};
 use crate::texts::NextStep;
 
 /// Who approved and when, as approval.md says.
@@ -29,6 +29,37 @@ pub enum PlanApproval {
     },
 }
 
+/// How an approval of a change stands between approval.md and the ledger (P-17).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SealMark {
+    /// No approval claimed or held.
+    None,
+    /// The repository is not sealed: approval.md counts as written.
+    Open,
+    /// approval.md's section is held by the ledger: it counts.
+    Sealed,
+    /// approval.md claims it, the ledger does not hold it (forged, copied or restored): it does
+    /// not count.
+    Unrecorded,
+    /// approval.md claims it and the repository's ledger does not read: nothing counts.
+    Broken,
+    /// The ledger holds it, approval.md lacks it (an interrupted write; `seal` writes it back).
+    Missing,
+}
+
+impl SealMark {
+    pub fn name(self) -> &'static str {
+        match self {
+            SealMark::None => "none",
+            SealMark::Open => "open",
+            SealMark::Sealed => "sealed",
+            SealMark::Unrecorded => "unrecorded",
+            SealMark::Broken => "broken",
+            SealMark::Missing => "missing",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChangeStatus {
     pub id: String,
@@ -38,24 +69,36 @@ pub struct ChangeStatus {
     /// Plans whose Spec points to this change (`docs/superpowers/plans/…`).
     pub plans: Vec<String>,
     pub plan_approval: PlanApproval,
+    pub design_seal: SealMark,
+    pub plan_seal: SealMark,
     pub next_step: NextStep,
 }
 
 /// One row per change directory under `openspec/changes/` (`archive` skipped), sorted by id.
+/// Approvals are shown as the gates count them: in a sealed repository only what the ledger holds.
 pub fn loop_status(root: &Path) -> Vec<ChangeStatus> {
     let plans = readable_plans(root);
-    change_ids(root)
+    let seal = ledger::seal_of(root);
+    approval::seal::change_ids(root)
         .into_iter()
         .map(|id| {
-            let dir = paths::change_dir(root, &id);
+            let dir = crate::paths::change_dir(root, &id);
             let files_present = DESIGN_FILES.map(|file| dir.join(file).is_file());
-            let record = approval::read_record(root, &id);
+            let approvals = Approvals::with_seal(root, &id, seal.clone());
             let own_plans: Vec<&ReadPlan> =
                 plans.iter().filter(|p| p.change_id.as_deref() == Some(id.as_str())).collect();
-            let design_approval = design_signature(&record);
-            let plan_approval = plan_approval(&record, &own_plans);
+            let only_plan = match own_plans.as_slice() {
+                [plan] => Some(plan.file.display.as_str()),
+                _ => None,
+            };
+            let design = approvals.standing(&id, Kind::Design, None);
+            let plan = approvals.standing(&id, Kind::Plan, only_plan);
+            let design_approval = counted(&design).map(signature);
+            let plan_approval = plan_approval(counted(&plan), &own_plans);
             let next_step = next_step(&id, files_present, design_approval.is_some(), &own_plans, &plan_approval);
             ChangeStatus {
+                design_seal: mark(&design, &seal, &id, Kind::Design),
+                plan_seal: mark(&plan, &seal, &id, Kind::Plan),
                 id,
                 files_present,
                 design_approval,
@@ -67,18 +110,24 @@ pub fn loop_status(root: &Path) -> Vec<ChangeStatus> {
         .collect()
 }
 
-fn change_ids(root: &Path) -> Vec<String> {
-    let Ok(entries) = fs::read_dir(paths::change_dir(root, "")) else {
-        return Vec::new();
-    };
-    let mut ids: Vec<String> = entries
-        .filter_map(Result::ok)
-        .filter(|entry| entry.path().is_dir())
-        .filter_map(|entry| entry.file_name().into_string().ok())
-        .filter(|id| id != "archive" && !id.starts_with('.') && paths::is_safe_segment(id))
-        .collect();
-    ids.sort();
-    ids
+fn counted(standing: &Standing) -> Option<&Claim> {
+    if standing.counts() { standing.claim() } else { None }
+}
+
+fn mark(standing: &Standing, seal: &Seal, id: &str, kind: Kind) -> SealMark {
+    match standing {
+        Standing::None => {
+            let held = match seal {
+                Seal::Sealed(sealed) => sealed.ledger.as_ref().is_ok_and(|l| l.get(id, kind).is_some()),
+                Seal::Open => false,
+            };
+            if held { SealMark::Missing } else { SealMark::None }
+        }
+        Standing::Open(_) => SealMark::Open,
+        Standing::Sealed(_) => SealMark::Sealed,
+        Standing::Unrecorded { .. } => SealMark::Unrecorded,
+        Standing::Broken { .. } => SealMark::Broken,
+    }
 }
 
 /// The plans that could be read; one that cannot has no state to show.
@@ -86,21 +135,15 @@ fn readable_plans(root: &Path) -> Vec<ReadPlan> {
     approval::read_plans(root).into_iter().filter_map(Result::ok).collect()
 }
 
-fn signature(record: &ApprovalRecord, section: &str) -> Option<Signature> {
-    let section = record.section(section)?;
-    Some(Signature { by: section.field("by")?.to_string(), at: section.field("at")?.to_string() })
+fn signature(claim: &Claim) -> Signature {
+    Signature { by: claim.by.clone(), at: claim.at.clone() }
 }
 
-fn design_signature(record: &ApprovalRecord) -> Option<Signature> {
-    record.design_approved().then(|| signature(record, "design")).flatten()
-}
-
-fn plan_approval(record: &ApprovalRecord, plans: &[&ReadPlan]) -> PlanApproval {
-    let Some(sha256) = record.plan_sha256() else {
+fn plan_approval(claim: Option<&Claim>, plans: &[&ReadPlan]) -> PlanApproval {
+    let Some(sha256) = claim.and_then(|claim| claim.sha256.clone()) else {
         return PlanApproval::None;
     };
-    let signature = signature(record, "plan").unwrap_or(Signature { by: String::new(), at: String::new() });
-    let sha256 = sha256.to_ascii_lowercase();
+    let signature = claim.map(signature).unwrap_or(Signature { by: String::new(), at: String::new() });
     if plans.iter().any(|plan| plan.file.sha256 == sha256) {
         PlanApproval::Matches { signature, sha256 }
     } else {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::plan::sha256_hex;
 
 pub struct Repo {
-    _dir: tempfile::TempDir,
+    _dir: Option<tempfile::TempDir>,
     pub root: PathBuf,
 }
 
@@ -14,7 +14,12 @@ impl Repo {
     pub fn new() -> Repo {
         let dir = tempfile::tempdir().expect("temp dir");
         let root = fs::canonicalize(dir.path()).expect("canonical temp dir");
-        Repo { _dir: dir, root }
+        Repo { _dir: Some(dir), root }
+    }
+
+    /// A repository at `root`, left in place (inside another test repository).
+    pub fn at(root: PathBuf) -> Repo {
+        Repo { _dir: None, root }
     }
 
     pub fn path(&self, relative: &str) -> PathBuf {

@@ -46,6 +46,10 @@ pub enum Denial {
     /// A Claude Code file tool or an MCP tool writing Claude Code's configuration (a `.claude`
     /// folder, `.mcp.json`, `~/.claude.json`) or this package's files (the installed hook).
     HostConfiguration { path: String },
+    /// A write that reaches the approval ledger's folder (P-17): beneath it, or an ancestor.
+    LedgerWrittenOnlyByApprove,
+    /// A shell call that asks to run outside the host's sandbox while approvals are sealed.
+    LeavingSandboxWhileSealed { requested: String },
 }
 
 impl fmt::Display for Denial {
@@ -85,6 +89,11 @@ impl fmt::Display for Denial {
             Denial::HostConfiguration { path } => write!(
                 f,
                 "{path} configures Claude Code or approval-gates (settings, hooks, commands, MCP servers); only the owner changes it, outside the agent"
+            ),
+            Denial::LedgerWrittenOnlyByApprove => f.write_str("the approval ledger is written only by /approve"),
+            Denial::LeavingSandboxWhileSealed { requested } => write!(
+                f,
+                "approvals are sealed here, so no command leaves the sandbox (sandbox_permissions: {requested}); run it in the sandbox, or ask the owner to run it"
             ),
         }
     }
@@ -164,21 +173,89 @@ pub fn unknown_asker(names: &[&str]) -> String {
 /// The outcome texts of `/approve`, `request_approval` and the CLI's `approve`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ApprovalText {
-    Usage { problem: UsageProblem },
-    MissingFiles { change_id: String, files: Vec<String> },
-    DesignNotApproved { change_id: String },
-    NoPlan { change_id: String },
-    SeveralPlans { change_id: String, plans: Vec<String> },
-    PlanUnreadable { plan: String, reason: String },
-    ReadyDesign { change_id: String },
-    ReadyPlan { change_id: String, plan: String, sha256: String },
+    Usage {
+        problem: UsageProblem,
+    },
+    MissingFiles {
+        change_id: String,
+        files: Vec<String>,
+    },
+    DesignNotApproved {
+        change_id: String,
+    },
+    NoPlan {
+        change_id: String,
+    },
+    SeveralPlans {
+        change_id: String,
+        plans: Vec<String>,
+    },
+    PlanUnreadable {
+        plan: String,
+        reason: String,
+    },
+    ReadyDesign {
+        change_id: String,
+    },
+    ReadyPlan {
+        change_id: String,
+        plan: String,
+        sha256: String,
+    },
     NotConfirmed,
-    PlanChangedSinceShown { change_id: String, plan: String },
-    Unsafe { path: String, reason: String },
-    WriteFailed { path: String, reason: String },
-    ApprovedDesign { change_id: String },
-    ApprovedPlan { change_id: String, plan: String, sha256: String },
+    PlanChangedSinceShown {
+        change_id: String,
+        plan: String,
+    },
+    Unsafe {
+        path: String,
+        reason: String,
+    },
+    WriteFailed {
+        path: String,
+        reason: String,
+    },
+    ApprovedDesign {
+        change_id: String,
+    },
+    ApprovedPlan {
+        change_id: String,
+        plan: String,
+        sha256: String,
+    },
+    /// P-17: the ledger cannot be used; nothing was written in each of these.
+    NoLedgerFolder,
+    LedgerUnwritable {
+        path: String,
+        reason: String,
+    },
+    LedgerUnsafe {
+        path: String,
+        reason: String,
+    },
+    LedgerBroken {
+        file: String,
+        reason: String,
+        root: String,
+    },
+    LedgerFull {
+        file: String,
+    },
+    /// The ledger holds the approval; approval.md could not be written after it.
+    RecordedNotWritten {
+        path: String,
+        reason: String,
+        change_id: String,
+        kind: &'static str,
+    },
+    /// Said after an approval that sealed the repository: sections that stopped counting.
+    SealedNow {
+        unrecorded: usize,
+    },
 }
+
+/// Where approvals are recorded only from, said by every refusal to record one elsewhere.
+const OWNER_SIDE: &str = "approvals are recorded only from the owner's side (/approve or request_approval in the host, approval-gates approve in the owner's own terminal), never from inside the agent's sandbox";
 
 pub const USAGE: &str = "usage: /approve <change-id> design|plan";
 
@@ -227,6 +304,40 @@ impl fmt::Display for ApprovalText {
             }
             ApprovalText::ApprovedPlan { change_id, plan, sha256 } => {
                 write!(f, "plan {plan} of {change_id} approved (sha256 {sha256})")
+            }
+            ApprovalText::NoLedgerFolder => write!(
+                f,
+                "nothing approved: the approval ledger has no folder here (XDG_STATE_HOME and HOME are not absolute paths; LOCALAPPDATA on Windows); {OWNER_SIDE}"
+            ),
+            ApprovalText::LedgerUnwritable { path, reason } => {
+                write!(f, "nothing approved: the approval ledger cannot be written ({path}: {reason}); {OWNER_SIDE}")
+            }
+            ApprovalText::LedgerUnsafe { path, reason } => {
+                write!(f, "nothing approved: refusing to write the approval ledger through {path}: {reason}")
+            }
+            ApprovalText::LedgerBroken { file, reason, root } => write!(
+                f,
+                "nothing approved: the approval ledger {file} does not read ({reason}), so no approval counts in {root}; \
+                 look at it (it is text), then move it aside and run `approval-gates seal` in {root} to record again the approvals approval.md holds"
+            ),
+            ApprovalText::LedgerFull { file } => write!(
+                f,
+                "nothing approved: the approval ledger {file} is full ({} approvals or {} MiB) even without the changes that are gone; \
+                 move it aside and run `approval-gates seal` to record again the approvals approval.md holds",
+                crate::approval::ledger::format::MAX_APPROVALS,
+                crate::approval::ledger::format::MAX_BYTES >> 20
+            ),
+            ApprovalText::RecordedNotWritten { path, reason, change_id, kind } => write!(
+                f,
+                "the approval is recorded in the ledger, but {path} could not be written ({reason}), so it does not count yet; \
+                 run /approve {change_id} {kind} again or `approval-gates seal` to write it"
+            ),
+            ApprovalText::SealedNow { unrecorded } => {
+                let sections = if *unrecorded == 1 { "section" } else { "sections" };
+                write!(
+                    f,
+                    "approvals are now sealed in this repository: {unrecorded} approval.md {sections} the ledger does not hold no longer count (run `approval-gates seal` to review them)"
+                )
             }
         }
     }
@@ -451,6 +562,162 @@ impl fmt::Display for PromptText<'_> {
         }
     }
 }
+
+/// What `approval-gates seal` says about sections it did not act on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SealText {
+    /// The section changed (or went) between showing it and the owner's yes.
+    ChangedSinceShown,
+    /// The section lacks what an approval needs (a `by`, an `at`, a safe plan).
+    NotRecordable,
+    /// What sealing did.
+    Done { recorded: usize, restored: usize, skipped: usize, file: String, sealed_now: bool },
+}
+
+impl fmt::Display for SealText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SealText::ChangedSinceShown => f.write_str("it changed after it was shown; run approval-gates seal again"),
+            SealText::NotRecordable => {
+                f.write_str("it is not a complete approval (by, at and, for a plan, a sha256 of one plan)")
+            }
+            SealText::Done { recorded, restored, skipped, file, sealed_now } => {
+                let count = |n: &usize, one: &str, many: &str| format!("{n} {}", if *n == 1 { one } else { many });
+                let what = if *sealed_now { "sealed" } else { "still sealed" };
+                write!(
+                    f,
+                    "{what}: recorded {}, wrote back {}",
+                    count(recorded, "approval", "approvals"),
+                    count(restored, "approval.md section", "approval.md sections")
+                )?;
+                if *skipped > 0 {
+                    write!(f, ", skipped {}", count(skipped, "section", "sections"))?;
+                }
+                write!(f, "; the ledger is {file}")
+            }
+        }
+    }
+}
+
+/// What the enforced-or-advisory report says (`approvalSetup`, `approval-gates status`, the DSH
+/// plugin at start).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetupText {
+    NoLedgerFolder,
+    SetStateHome,
+    NotSealed,
+    RunSeal,
+    Sealed { file: String },
+    SealedAbove { above: String },
+    LedgerBroken { refusal: String },
+    LedgerInWorkspace { folder: String, workspace: String },
+    LedgerInTemp { folder: String, temp: String },
+    MoveStateHome,
+    LedgerOutside { folder: String },
+    LedgerNotInTemp,
+    NoHost,
+    UnknownHost { host: String },
+    NameHost,
+}
+
+impl fmt::Display for SetupText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupText::NoLedgerFolder => f.write_str(
+                "the approval ledger has no folder (XDG_STATE_HOME and HOME are not absolute paths; LOCALAPPDATA on Windows), so approvals cannot be sealed",
+            ),
+            SetupText::SetStateHome => f.write_str("set HOME (or XDG_STATE_HOME) to an absolute path for the host and the CLI"),
+            SetupText::NotSealed => f.write_str(
+                "approvals are not sealed in this repository yet: a hand-written approval.md counts as an approval",
+            ),
+            SetupText::RunSeal => f.write_str(
+                "run `approval-gates seal` here in your own terminal (or approve once with /approve): from then on only approvals in the ledger count",
+            ),
+            SetupText::Sealed { file } => write!(f, "approvals are sealed here by the ledger {file}"),
+            SetupText::SealedAbove { above } => {
+                write!(f, "approvals are sealed here by the ledger of {above}, a directory above this repository")
+            }
+            SetupText::LedgerBroken { refusal } => f.write_str(refusal.strip_prefix("nothing approved: ").unwrap_or(refusal)),
+            SetupText::LedgerInWorkspace { folder, workspace } => write!(
+                f,
+                "the approval ledger's folder {folder} lies inside the workspace {workspace}, which the agent's commands may write"
+            ),
+            SetupText::LedgerInTemp { folder, temp } => write!(
+                f,
+                "the approval ledger's folder {folder} lies in the temporary area {temp}, which the hosts' sandboxes let the agent write"
+            ),
+            SetupText::MoveStateHome => f.write_str(
+                "point XDG_STATE_HOME (or HOME) of the host and of your terminal at a folder outside every workspace and temporary area, then run `approval-gates seal` again",
+            ),
+            SetupText::LedgerOutside { folder } => write!(f, "the approval ledger's folder {folder} lies outside the workspace"),
+            SetupText::LedgerNotInTemp => f.write_str("the approval ledger's folder is not in a temporary area"),
+            SetupText::NoHost => f.write_str(
+                "no agent host was named or found, so whether the agent's commands run confined is unknown",
+            ),
+            SetupText::UnknownHost { host } => write!(f, "approval-gates has no checks for the host {host:?}"),
+            SetupText::NameHost => f.write_str(
+                "run the host with the agent's commands confined (README, Sealed approvals) and check again with `approval-gates status --host <host>`",
+            ),
+        }
+    }
+}
+
+/// One check of a host's setup, judged by one fact the host integration supplies: the values
+/// that hold, and the texts (`{value}` is the fact's value). The data behind `setup::assess`.
+pub struct HostCheck {
+    pub host: &'static str,
+    pub fact: &'static str,
+    pub holds: &'static [&'static str],
+    pub holds_text: &'static str,
+    pub fails_text: &'static str,
+    pub unknown: &'static str,
+    pub fix: &'static str,
+}
+
+pub static HOST_CHECKS: &[HostCheck] = &[
+    // DSH (0.1.0-rc.8): facts from the plugin at start (lib/dsh.mjs) or from a profile on disk
+    // (lib/cli/setup.mjs).
+    HostCheck {
+        host: "dsh",
+        fact: "sandbox-mode",
+        holds: &["workspace-write", "read-only"],
+        holds_text: "DSH confines the agent's commands in sandbox mode {value}",
+        fails_text: "DSH runs the agent's commands in sandbox mode {value}: they can write the approval ledger",
+        unknown: "DSH's sandbox mode is not known",
+        fix: "run DSH with the sandbox in workspace-write: leave DSH_PERMISSION_MODE unset (or workspace-write) and the sandbox-policy row's mode at workspace-write",
+    },
+    HostCheck {
+        host: "dsh",
+        fact: "shell",
+        holds: &["sandboxed"],
+        holds_text: "DSH's shell tool runs commands through its sandbox executor",
+        fails_text: "DSH's shell tool runs commands unconfined ({value})",
+        unknown: "whether DSH's shell runs through its sandbox executor is not known",
+        fix: "keep the bash-sandbox row (pwsh-sandbox on Windows) enabled, with the sandbox and sandbox-policy rows",
+    },
+    HostCheck {
+        host: "dsh",
+        fact: "runner",
+        holds: &["bwrap", "bwrap --cap-drop ALL", "landlock", "seatbelt", "windows-acl", "runnerCommand"],
+        holds_text: "DSH's sandbox runner is {value}",
+        fails_text: "DSH's sandbox runner is {value}: a confined command keeps root's capabilities and can remount / writable",
+        unknown: "DSH's sandbox runner is not known",
+        fix: "when DSH runs as root, give the sandbox row `runnerCommand: [bwrap, --cap-drop, ALL]` and `runnerFailureSignatures: ['bwrap: ']`",
+    },
+    HostCheck {
+        host: "dsh",
+        fact: "owner-channel",
+        holds: &["host"],
+        holds_text: "the owner answers approvals in DSH's own interface, which the agent's processes cannot reach",
+        fails_text: "DSH web's API on 127.0.0.1 has no credential and the agent's shell gets DSH_WEB_URL and DSH_SESSION_ID: \
+                     any process on this machine can answer the owner's question cards (request_approval, /approve, a sandbox escalation) \
+                     and run commands as the user ({value})",
+        unknown: "whether DSH serves its web API is not known",
+        fix: "approve in your own terminal (`approval-gates approve <id> design|plan`); DSH must give its web API a credential the agent's processes cannot read before its cards can carry an approval",
+    },
+    // Claude Code: rows filled by the Claude Code integration (hook, prompt hook, sandbox settings).
+    // Codex and Gemini: rows filled by their integrations.
+];
 
 /// What `approval-gates status` suggests doing next for a change.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,6 +7,9 @@ import { after } from 'node:test'
 
 const parent = realpathSync(mkdtempSync(join(tmpdir(), 'approval-gates-test-')))
 after(() => rmSync(parent, { recursive: true, force: true }))
+// The approval ledger of every test file is its own (P-17), never the ledger of the person or
+// machine running the tests; child processes (the CLI, workers) inherit it.
+process.env.XDG_STATE_HOME = join(parent, 'state')
 let count = 0
 
 export const sha256 = (text) => createHash('sha256').update(text).digest('hex')

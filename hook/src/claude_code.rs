@@ -5,21 +5,16 @@ use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 
-use approval_gates::approval::prompt;
+use approval_gates::approval::{ledger, prompt};
 use approval_gates::gates::claude_code::ConfigPlaces;
 use approval_gates::texts::PromptText;
 use approval_gates::texts::hook::PromptInputProblem;
 use serde_json::Value;
 
-/// Where the codes of showings wait for their confirmation: this package's state folder
-/// (`$XDG_STATE_HOME/approval-gates`, else `~/.local/state/approval-gates`; `%LOCALAPPDATA%`
-/// on Windows), outside every workspace and read-only to Claude Code's sandbox.
+/// Where the codes of showings wait for their confirmation: beside the approval ledger, in this
+/// package's state folder outside every workspace (read-only to Claude Code's sandbox).
 fn pending_dir(var: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
-    let absolute = |name: &str| var(name).map(PathBuf::from).filter(|path| path.is_absolute());
-    let state = absolute("XDG_STATE_HOME")
-        .or_else(|| absolute("HOME").map(|home| home.join(".local").join("state")))
-        .or_else(|| absolute("LOCALAPPDATA"))?;
-    Some(state.join("approval-gates").join("pending"))
+    ledger::location::folder_from(var).map(|folder| folder.join("pending"))
 }
 
 /// Claude Code's configuration and this package's files, from the environment Claude Code gave
@@ -155,9 +150,12 @@ mod tests {
         let env = |pairs: &'static [(&'static str, &'static str)]| {
             move |name: &str| pairs.iter().find(|(key, _)| *key == name).map(|(_, value)| OsString::from(value))
         };
-        assert_eq!(pending_dir(env(&[("XDG_STATE_HOME", "/s"), ("HOME", "/h")])), Some(PathBuf::from("/s/approval-gates/pending")));
+        let folder = |pairs| ledger::location::folder_from(env(pairs)).map(|folder| folder.join("pending"));
+        for pairs in [&[("XDG_STATE_HOME", "/s"), ("HOME", "/h")][..], &[("HOME", "/h")], &[("XDG_STATE_HOME", "rel")], &[]] {
+            assert_eq!(pending_dir(env(pairs)), folder(pairs));
+        }
+        #[cfg(unix)]
         assert_eq!(pending_dir(env(&[("HOME", "/h")])), Some(PathBuf::from("/h/.local/state/approval-gates/pending")));
-        assert_eq!(pending_dir(env(&[("XDG_STATE_HOME", "rel"), ("HOME", "/h")])), Some(PathBuf::from("/h/.local/state/approval-gates/pending")));
         assert_eq!(pending_dir(env(&[])), None);
     }
 }

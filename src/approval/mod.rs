@@ -1,10 +1,13 @@
 //! `/approve <id> design|plan`: the preconditions and the only writer of approval.md (SPEC §4).
 
+pub mod ledger;
 pub mod present;
 pub mod prompt;
 pub mod record;
+pub mod seal;
+pub mod sealed;
 pub mod store;
-mod timestamp;
+pub mod timestamp;
 
 use std::fs;
 use std::io;
@@ -87,7 +90,7 @@ pub fn check(change_id: &str, kind: &str, root: &Path) -> Result<Ready, Approval
             None
         }
         Kind::Plan => {
-            if !read_record(root, &change_id).design_approved() {
+            if !sealed::read(root, &change_id).design_approved(&change_id) {
                 return Err(ApprovalText::DesignNotApproved { change_id });
             }
             Some(single_plan(&change_id, root)?)
@@ -97,6 +100,10 @@ pub fn check(change_id: &str, kind: &str, root: &Path) -> Result<Ready, Approval
         path: unsafe_at.path.display().to_string(),
         reason: unsafe_at.reason.to_string(),
     })?;
+    // A ledger that does not read refuses every approval: better said before the owner is asked.
+    if let ledger::Seal::Sealed(ledger::Sealed { ledger: Err(broken), by_ancestor: None, .. }) = ledger::seal_of(root) {
+        return Err(seal::broken_text(&broken, root));
+    }
     Ok(Ready { change_id, kind, plan })
 }
 
@@ -170,21 +177,43 @@ pub fn plan_files(root: &Path) -> Vec<(String, PathBuf)> {
     files
 }
 
-/// The result of a write attempt: `approved` only when approval.md now holds the section.
+/// The result of a write attempt: `approved` only when the ledger and approval.md now hold the
+/// section. `notice` is said after the message (the repository became sealed).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WriteOutcome {
     pub approved: bool,
     pub message: ApprovalText,
+    pub notice: Option<ApprovalText>,
 }
 
 impl WriteOutcome {
     fn refused(message: ApprovalText) -> Self {
-        WriteOutcome { approved: false, message }
+        WriteOutcome { approved: false, message, notice: None }
+    }
+
+    /// The message, and the notice after it.
+    pub fn text(&self) -> String {
+        match &self.notice {
+            None => self.message.to_string(),
+            Some(notice) => format!("{}; {notice}", self.message),
+        }
     }
 }
 
-/// Re-checks the preconditions and, when the owner `confirmed`, writes the section. With
-/// `expected_sha256` (the hash the owner was shown, P-10) a plan that changed since is refused.
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Design => "design",
+            Kind::Plan => "plan",
+        }
+    }
+}
+
+/// Re-checks the preconditions and, when the owner `confirmed`, records the approval in the
+/// ledger, then writes the section of approval.md (P-17). With `expected_sha256` (the hash the
+/// owner was shown, P-10) a plan that changed since is refused. When the ledger cannot be written
+/// nothing is; when approval.md cannot be written after the ledger was, the ledger holds an
+/// approval approval.md lacks: the next approval or `approval-gates seal` writes it.
 pub fn write(change_id: &str, kind: &str, confirmed: bool, root: &Path, expected_sha256: Option<&str>) -> WriteOutcome {
     let ready = match check(change_id, kind, root) {
         Ok(ready) => ready,
@@ -212,10 +241,11 @@ pub fn write(change_id: &str, kind: &str, confirmed: bool, root: &Path, expected
         });
     }
     let at = timestamp::now_utc();
-    let (section, approved) = match &ready.plan {
+    let (section, approved, binding) = match &ready.plan {
         None => (
             record::render_section("design", &[("by", "owner"), ("at", &at)]),
             ApprovalText::ApprovedDesign { change_id: ready.change_id.clone() },
+            None,
         ),
         Some(plan) => {
             let sha256 = match fs::read(&plan.path) {
@@ -231,19 +261,67 @@ pub fn write(change_id: &str, kind: &str, confirmed: bool, root: &Path, expected
             }
             (
                 record::render_section("plan", &[("by", "owner"), ("at", &at), ("sha256", &sha256)]),
-                ApprovalText::ApprovedPlan { change_id: ready.change_id.clone(), plan: plan.display.clone(), sha256 },
+                ApprovalText::ApprovedPlan {
+                    change_id: ready.change_id.clone(),
+                    plan: plan.display.clone(),
+                    sha256: sha256.clone(),
+                },
+                Some(ledger::PlanBinding { path: plan.display.clone(), sha256 }),
             )
         }
     };
-    let name = match ready.kind {
-        Kind::Design => "design",
-        Kind::Plan => "plan",
+    let approval = ledger::Approval {
+        change_id: ready.change_id.clone(),
+        kind: ready.kind,
+        by: "owner".to_string(),
+        at: at.clone(),
+        plan: binding,
     };
-    match store::write_section(&change_dir, name, &section) {
-        Ok(()) => WriteOutcome { approved: true, message: approved },
-        Err(error) => write_failed(error),
+    let canonical = ledger::canonical_root(root);
+    let mut approvals = vec![approval];
+    // The first approval seals the repository. A plan approved on a design approval.md holds from
+    // before (the precondition counted it) carries that design into the ledger with it: the owner
+    // approving the plan relies on it, and it must not stop counting under the plan just approved.
+    if ready.kind == Kind::Plan
+        && let Some(design) = carried_design(root, &ready.change_id)
+    {
+        approvals.insert(0, design);
+    }
+    let recorded = match ledger::record(&canonical, approvals, &at) {
+        Ok(recorded) => recorded,
+        Err(error) => return WriteOutcome::refused(seal::update_error_text(error, root)),
+    };
+    if let Err(error) = store::write_section(&change_dir, ready.kind.name(), &section) {
+        return WriteOutcome::refused(ApprovalText::RecordedNotWritten {
+            path: change_dir.join(paths::APPROVAL_FILE).display().to_string(),
+            reason: error.to_string(),
+            change_id: ready.change_id.clone(),
+            kind: ready.kind.name(),
+        });
+    }
+    let notice = recorded.sealed_now.then(|| seal::unrecorded_count(root)).filter(|&count| count > 0);
+    WriteOutcome {
+        approved: true,
+        message: approved,
+        notice: notice.map(|unrecorded| ApprovalText::SealedNow { unrecorded }),
     }
 }
 
+/// The design approval approval.md holds for `change_id` while the repository is not sealed.
+fn carried_design(root: &Path, change_id: &str) -> Option<ledger::Approval> {
+    let approvals = sealed::read(root, change_id);
+    let sealed::Standing::Open(claim) = approvals.standing(change_id, Kind::Design, None) else { return None };
+    let design = ledger::Approval {
+        change_id: change_id.to_string(),
+        kind: Kind::Design,
+        by: claim.by,
+        at: claim.at,
+        plan: None,
+    };
+    ledger::format::check_approval(&design).ok().map(|()| design)
+}
+
+#[cfg(test)]
+mod sealing_tests;
 #[cfg(test)]
 mod tests;

@@ -15,7 +15,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::present::{self, kind_name};
-use super::{Kind, WriteOutcome};
+use super::Kind;
 use crate::paths;
 use crate::plan;
 use crate::texts::{ApprovalText, Asker, PromptText};
@@ -152,8 +152,8 @@ fn confirm(change_id: &str, kind: &str, code: &str, root: &Path, pending_dir: &P
             reason: error.to_string(),
         });
     }
-    let WriteOutcome { approved, message } = super::write(change_id, kind, true, root, shown.sha256.as_deref());
-    Answer { approved, text: message.to_string() }
+    let outcome = super::write(change_id, kind, true, root, shown.sha256.as_deref());
+    Answer { approved: outcome.approved, text: outcome.text() }
 }
 
 /// A showing waiting for its confirmation.

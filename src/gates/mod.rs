@@ -6,6 +6,7 @@ mod dispatch;
 mod patches;
 mod plan_gate;
 mod powershell;
+mod sandbox;
 mod sdd_gate;
 pub mod tools;
 
@@ -32,6 +33,9 @@ pub fn check_tool_call_in(
     session_dir: impl FnOnce() -> PathBuf,
     shell: impl FnOnce() -> Option<String>,
 ) -> Option<Denial> {
+    if let Some(denial) = sandbox::check(name, args) {
+        return Some(denial);
+    }
     match tools::action(name, args) {
         Action::WriteFile { path_field, content } => {
             let target = paths::absolute(args.string(path_field)?, &session_dir());
@@ -128,6 +132,9 @@ fn judge_location(path: &Path, texts: &NewTexts) -> Option<Denial> {
     }
     if paths::is_approval_file(path) {
         return Some(Denial::ApprovalWrittenOnlyByApprove);
+    }
+    if crate::approval::ledger::reaches_ledger(path) {
+        return Some(Denial::LedgerWrittenOnlyByApprove);
     }
     let sdd = paths::sdd_target(path)?;
     sdd_gate::check_sdd_reference(&sdd.root, &sdd.plan_name)

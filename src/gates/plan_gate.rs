@@ -16,7 +16,7 @@ pub fn check(root: &Path, texts: Option<&[String]>) -> Option<Denial> {
         let Some(change_id) = plan::plan_change_id(text, root) else {
             return Some(Denial::PlanNeedsSpec);
         };
-        if approval::read_record(root, &change_id).design_approved() {
+        if approval::sealed::read(root, &change_id).design_approved(&change_id) {
             None
         } else {
             Some(Denial::DesignNotApproved { change_id })

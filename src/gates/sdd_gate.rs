@@ -18,7 +18,8 @@ pub fn check_plan_reference(root: &Path, plan_name: &str) -> Option<Denial> {
     let Some(change_id) = plan::plan_change_id(&String::from_utf8_lossy(&plan.bytes), root) else {
         return unreadable;
     };
-    match approval::read_record(root, &change_id).plan_sha256() {
+    let plan_path = format!("{}/{plan_name}.md", paths::PLANS_DIR.join("/"));
+    match approval::sealed::read(root, &change_id).plan_sha256(&change_id, &plan_path) {
         None => Some(Denial::PlanNotApproved { change_id: Some(change_id) }),
         Some(approved) if approved.eq_ignore_ascii_case(&plan.sha256) => None,
         Some(_) => Some(Denial::PlanChanged),
