@@ -2,12 +2,14 @@
 // settings without losing a key, that a second run changes nothing, --dry-run, --user.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, test } from 'node:test'
 
+import { approvalSetup } from '../index.js'
+import { claudeCodeFacts } from '../lib/cli/claude-code-setup.mjs'
 import { APPROVE_COMMAND_FILE, planClaudeCode, preToolUseGroup, promptGroup } from '../lib/cli/init/claude-code.mjs'
 
 const BIN = fileURLToPath(new URL('../bin/approval-gates.mjs', import.meta.url))
@@ -149,5 +151,70 @@ describe('approval-gates init claude-code', () => {
     assert.doesNotMatch(notes([2, 1, 295]), /older than|was not found/)
     assert.doesNotMatch(notes([3, 0, 0]), /older than/)
     assert.match(notes(null), /claude was not found on PATH/)
+  })
+})
+
+describe("Claude Code's setup in the enforced-or-advisory report", () => {
+  const report = (at, env = at.env) => {
+    const setup = approvalSetup(at.repo, claudeCodeFacts({ cwd: at.repo, env, platform: 'none' }))
+    return Object.fromEntries(setup.checks.filter((check) => check.id.startsWith('claude-code.')).map((check) => [check.id.slice('claude-code.'.length), check]))
+  }
+  const states = (checks) => Object.fromEntries(Object.entries(checks).map(([id, check]) => [id, check.state]))
+
+  test('after init every Claude Code check holds', () => {
+    const at = place()
+    assert.equal(at.init().code, 0)
+    const checks = report(at)
+    assert.deepEqual(states(checks), { sandbox: 'holds', 'file-tools': 'holds', 'tool-hook': 'holds', 'prompt-hook': 'holds', scheduling: 'holds' })
+    assert.equal(checks.sandbox.text, "Claude Code runs the agent's commands in its sandbox (enabled, failIfUnavailable, no unsandboxed retry)")
+    assert.match(checks['prompt-hook'].text, /^the prompt-side \/approve is owner-only/)
+  })
+
+  test('without init: no hook, the sandbox off; no prompt hook, so nothing to deny', () => {
+    const at = place()
+    const checks = report(at)
+    assert.deepEqual(states(checks), { sandbox: 'fails', 'file-tools': 'fails', 'tool-hook': 'fails', 'prompt-hook': 'holds', scheduling: 'holds' })
+    assert.equal(checks['tool-hook'].text, 'the PreToolUse hook is not set up')
+    assert.match(checks.sandbox.text, /^Claude Code's sandbox is off \(sandbox\.enabled is not set\)/)
+    assert.match(checks.sandbox.fix, /approval-gates init claude-code/)
+  })
+
+  test('each way a setup falls back to advisory is named, with the file that does it', () => {
+    const at = place()
+    assert.equal(at.init().code, 0)
+    const local = join(at.repo, '.claude', 'settings.local.json')
+    at.write(local, { sandbox: { enabled: false } })
+    assert.equal(report(at).sandbox.text, `Claude Code's sandbox is off (sandbox.enabled is false in ${local}): the agent's commands can write the approval ledger`)
+    at.write(local, { sandbox: { allowUnsandboxedCommands: true }, permissions: { blockWritesOutsideWorkingDirectories: false } })
+    assert.match(report(at).sandbox.text, /a command may retry outside it/)
+    assert.match(report(at)['file-tools'].text, new RegExp(`blockWritesOutsideWorkingDirectories is false in ${local.replaceAll('.', '\\.')}`))
+    at.write(local, {})
+
+    const projectPath = join(at.repo, '.claude', 'settings.json')
+    const project = at.json(projectPath)
+    at.write(projectPath, { ...project, permissions: { deny: ['ScheduleWakeup'] } })
+    assert.equal(report(at).scheduling.text, 'CronCreate may schedule prompts beside the prompt-side /approve')
+    at.write(projectPath, project)
+
+    const command = join(at.repo, '.claude', 'commands', 'approve.md')
+    at.write(command, '---\ndescription: approve\n---\nApprove it.\n')
+    assert.equal(report(at)['prompt-hook'].text, `the prompt-side /approve can be invoked by the model: ${command} lacks disable-model-invocation: true`)
+    at.write(command, APPROVE_COMMAND_FILE)
+
+    rmSync(at.hook)
+    assert.match(report(at)['tool-hook'].text, new RegExp(`names ${at.hook.replaceAll('.', '\\.')}, which is missing or not executable$`))
+
+    const readme = { matcher: 'Write|Edit|Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/approval-gates-hook check' }] }
+    at.write(projectPath, { hooks: { PreToolUse: [readme] } })
+    assert.match(report(at)['tool-hook'].text, /judges only the tools its matcher "Write\|Edit\|Bash" names$/)
+    at.write(projectPath, { hooks: { PreToolUse: [{ ...readme, matcher: '*' }] } })
+    assert.match(report(at)['tool-hook'].text, /lets a call through when it cannot run \(no onFailure: "block"\)$/)
+    at.write(projectPath, { hooks: { PreToolUse: [{ matcher: '*', hooks: [{ ...readme.hooks[0], onFailure: 'block' }] }] } })
+    assert.match(report(at)['tool-hook'].text, /not the installed executable by its absolute path$/)
+
+    at.write(join(at.home, '.claude', 'settings.json'), '{ not json')
+    const broken = report(at)
+    assert.equal(broken.sandbox.state, 'fails')
+    assert.match(broken.sandbox.text, /is not JSON/)
   })
 })

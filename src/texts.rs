@@ -715,7 +715,54 @@ pub static HOST_CHECKS: &[HostCheck] = &[
         unknown: "whether DSH serves its web API is not known",
         fix: "approve in your own terminal (`approval-gates approve <id> design|plan`); DSH must give its web API a credential the agent's processes cannot read before its cards can carry an approval",
     },
-    // Claude Code: rows filled by the Claude Code integration (hook, prompt hook, sandbox settings).
+    // Claude Code (2.1.295 and later): facts read from its settings files, every level merged
+    // as Claude Code merges them (lib/cli/claude-code-setup.mjs), as measured by
+    // __test__/e2e/claude-code.test.mjs.
+    HostCheck {
+        host: "claude-code",
+        fact: "sandbox",
+        holds: &["on"],
+        holds_text: "Claude Code runs the agent's commands in its sandbox (enabled, failIfUnavailable, no unsandboxed retry)",
+        fails_text: "Claude Code's sandbox is {value}: the agent's commands can write the approval ledger",
+        unknown: "whether Claude Code's sandbox is on is not known",
+        fix: "run `approval-gates init claude-code` (sandbox.enabled, failIfUnavailable and allowUnsandboxedCommands: false in ~/.claude/settings.json), and let no project or local settings file turn them off",
+    },
+    HostCheck {
+        host: "claude-code",
+        fact: "file-tools",
+        holds: &["confined"],
+        holds_text: "Claude Code's file tools, which run outside its sandbox, may not write outside the working directories",
+        fails_text: "Claude Code's file tools run outside its sandbox and may write anywhere ({value}): a shell profile or a service they write would run the agent's code unconfined",
+        unknown: "whether Claude Code's file tools are kept to the working directories is not known",
+        fix: "set permissions.blockWritesOutsideWorkingDirectories in ~/.claude/settings.json (`approval-gates init claude-code` does)",
+    },
+    HostCheck {
+        host: "claude-code",
+        fact: "tool-hook",
+        holds: &["fail-closed"],
+        holds_text: "approval-gates judges every tool call before it runs, and a hook that cannot run refuses the call",
+        fails_text: "the PreToolUse hook {value}",
+        unknown: "whether approval-gates' PreToolUse hook is set up is not known",
+        fix: "run `approval-gates init claude-code` in the project (or `--user`, for sessions started below its root)",
+    },
+    HostCheck {
+        host: "claude-code",
+        fact: "prompt-hook",
+        holds: &["owner-only", "none"],
+        holds_text: "the prompt-side /approve is {value} (owner-only: only what the owner types reaches it; none: the owner approves in a terminal)",
+        fails_text: "the prompt-side /approve {value}",
+        unknown: "whether the prompt-side /approve is set up is not known",
+        fix: "run `approval-gates init claude-code` again: it writes the /approve command with disable-model-invocation: true",
+    },
+    HostCheck {
+        host: "claude-code",
+        fact: "scheduling",
+        holds: &["denied", "no prompt hook"],
+        holds_text: "the scheduling tools are {value}",
+        fails_text: "{value} may schedule prompts beside the prompt-side /approve",
+        unknown: "whether the scheduling tools are denied is not known",
+        fix: "deny CronCreate and ScheduleWakeup in the settings that hold the prompt hook (`approval-gates init claude-code` does)",
+    },
     // Codex and Gemini: rows filled by their integrations.
 ];
 
