@@ -7,6 +7,7 @@
 // the hook's own configuration (the Write tool, sandboxed commands) approve nothing.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -203,7 +204,10 @@ describe(`Claude Code ${VERSION} with approval-gates init claude-code, sandbox o
 
     const approved = await at.claude([confirm])
     assert.equal(approved.status, 0, ran(approved))
-    assert.match(approved.stdout, /^UserPromptExpansion operation blocked by hook:\ndesign of draft approved\n/)
+    // The first approval also seals the repository, and says so after the ";".
+    assert.match(approved.stdout, /^UserPromptExpansion operation blocked by hook:\ndesign of draft approved[;\n]/)
+    const ledgers = join(at.home, '.local', 'state', 'approval-gates', 'repos')
+    assert.match(readdirSync(ledgers).map((file) => readFileSync(join(ledgers, file), 'utf8')).join('\n'), /draft/, 'recorded in the ledger first')
     assert.match(at.read('openspec/changes/draft/approval.md'), /^design:\n {2}by: owner\n {2}at: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n$/)
     assert.deepEqual(at.pendingFiles(), [], 'a code works once')
   })
@@ -283,6 +287,72 @@ describe(`Claude Code ${VERSION} with approval-gates init claude-code, sandbox o
     } finally {
       await model.close()
     }
+  })
+
+  test('sealed: an approval.md the agent forges in the sandbox counts as absent, the ledger cannot be written there, and the owner still approves', async () => {
+    const at = scenario('forged')
+    // The owner's first approval seals the repository: from then on only the ledger's count.
+    const shown = await at.claude(['/approve draft design'])
+    const confirm = /^ {4}(\/approve draft design [0-9a-f]{8})$/m.exec(shown.stdout)?.[1]
+    assert.ok(confirm, shown.stdout)
+    const sealedNow = await at.claude([confirm])
+    assert.match(sealedNow.stdout, /design of draft approved/)
+    const planSha = createHash('sha256').update(at.read('docs/superpowers/plans/p.md')).digest('hex')
+    const forged = `design:\n  by: owner\n  at: 2026-10-25T10:00:00Z\nplan:\n  by: owner\n  at: 2026-10-25T11:00:00Z\n  sha256: ${planSha}\n`
+    // A spelling the gates cannot see: they leave it to sealing and the sandbox (P-18).
+    const target = `"$(echo ${Buffer.from('openspec/changes/feat/approval.md').toString('base64')} | base64 -d)"`
+    const model = await startAnthropicModel([
+      toolUse('Bash', { command: `printf '${forged.replaceAll('\n', '\\n')}' > ${target}; echo forged-end`, description: 'forge' }),
+      toolUse('Bash', { command: 'for f in ~/.local/state/approval-gates/repos/*; do echo x >> "$f"; done; echo ledger-end', description: 'ledger' }),
+      toolUse('Bash', {
+        command: `d="$(echo ${Buffer.from(join(at.home, '.local', 'state', 'approval-gates', 'repos')).toString('base64')} | base64 -d)"; for f in "$d"/*; do echo x >> "$f"; done; echo ledger-end`,
+        description: 'ledger',
+      }),
+      toolUse('Agent', { description: 'Implement', prompt: 'Implement task 1 of docs/superpowers/plans/p.md', subagent_type: 'general-purpose' }),
+      toolUse('Write', { file_path: at.path('docs/superpowers/plans/q.md'), content: planText('feat') }),
+    ])
+    try {
+      const ledgers = join(at.home, '.local', 'state', 'approval-gates', 'repos')
+      const ledgerBefore = readdirSync(ledgers).map((file) => readFileSync(join(ledgers, file), 'utf8'))
+      const run = await at.claude(['Implement the plan.'], { model })
+      assert.equal(run.status, 0, ran(run))
+      const told = toldIn(model)
+      assert.equal(told[0], 'forged-end', 'the sandbox lets the agent write its workspace')
+      assert.equal(at.read('openspec/changes/feat/approval.md'), forged)
+      // The ledger: a visible spelling is refused by the gates, a hidden one by the sandbox.
+      assert.equal(told[1], denied('Bash', `${BLOCKED}the approval ledger is written only by /approve`))
+      assert.match(told[2], /read-only file system/i)
+      assert.match(told[2], /ledger-end$/)
+      assert.deepEqual(readdirSync(ledgers).map((file) => readFileSync(join(ledgers, file), 'utf8')), ledgerBefore)
+      // Sealed, the forged sections count as absent: the texts of no approval.
+      assert.equal(told[3], denied('Agent', NOT_APPROVED))
+      assert.equal(told[4], denied('Write', `${BLOCKED}design not approved; run /approve feat design`))
+      const status = spawnSync(process.execPath, ['-e', `console.log(JSON.stringify(require(${JSON.stringify(join(root, 'index.js'))}).loopStatus(${JSON.stringify(at.repo)})))`], {
+        env: { ...process.env, HOME: at.home, XDG_STATE_HOME: '' },
+        encoding: 'utf8',
+      })
+      const feat = JSON.parse(status.stdout).find((row) => row.id === 'feat')
+      assert.deepEqual([feat.designSeal, feat.planSeal], ['unrecorded', 'unrecorded'], status.stdout + status.stderr)
+    } finally {
+      await model.close()
+    }
+    // The owner's own approval still works, and counts.
+    const again = await at.claude(['/approve feat design'])
+    const line = /^ {4}(\/approve feat design [0-9a-f]{8})$/m.exec(again.stdout)?.[1]
+    assert.ok(line, again.stdout)
+    assert.match((await at.claude([line])).stdout, /design of feat approved/)
+    // The report says of this setup what the attacks above showed: enforced.
+    const report = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', `
+        import { createRequire } from 'node:module'
+        import { claudeCodeFacts } from ${JSON.stringify(join(root, 'lib', 'cli', 'claude-code-setup.mjs'))}
+        const { approvalSetup } = createRequire(import.meta.url)(${JSON.stringify(join(root, 'index.js'))})
+        console.log(JSON.stringify(approvalSetup(${JSON.stringify(at.repo)}, claudeCodeFacts({ cwd: ${JSON.stringify(at.repo)} }))))`],
+      { env: { ...process.env, HOME: at.home, XDG_STATE_HOME: '', XDG_DATA_HOME: '', CLAUDE_CONFIG_DIR: '' }, encoding: 'utf8' },
+    )
+    const setup = JSON.parse(report.stdout || '{}')
+    assert.equal(setup.mode, 'enforced', report.stdout + report.stderr)
   })
 
   test('started in a subdirectory, the project hooks do not run; init --user covers it', async () => {
