@@ -341,3 +341,45 @@ describe('help and usage', () => {
     assert.match(option.stderr, /Unknown option '--verbose'/)
   })
 })
+
+describe('approval-gates-hook prompt: the owner’s /approve in Claude Code’s prompt', () => {
+  const expansion = (repo, prompt, extra = {}) =>
+    JSON.stringify({ session_id: 's', cwd: repo.root, hook_event_name: 'UserPromptExpansion', expansion_type: 'slash_command', command_name: 'approve', command_args: prompt.replace(/^\/approve\s*/, ''), command_source: 'projectSettings', prompt, ...extra })
+  const prompt = (repo, state, input) => {
+    const result = spawnSync(HOOK, ['prompt'], { input, encoding: 'utf8', env: { ...process.env, XDG_STATE_HOME: state, HOME: state } })
+    return { code: result.status, decision: result.stdout === '' ? null : JSON.parse(result.stdout), stderr: result.stderr }
+  }
+
+  test('shows the plan and its confirming line, then that line approves it, ledger first', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+    const state = makeRepo().root
+    const shown = prompt(repo, state, expansion(repo, '/approve feat plan'))
+    assert.equal(shown.code, 0, shown.stderr)
+    assert.equal(shown.decision.decision, 'block')
+    assert.match(shown.decision.reason, /^Approve the plan of feat\?\n/)
+    assert.ok(shown.decision.reason.includes(sha256(repo.read('docs/superpowers/plans/p.md'))))
+    const line = /^ {4}(\/approve feat plan [0-9a-f]{8})$/m.exec(shown.decision.reason)?.[1]
+    assert.ok(line, shown.decision.reason)
+    assert.doesNotMatch(repo.read('openspec/changes/feat/approval.md'), /plan:/)
+    const approved = prompt(repo, state, expansion(repo, line))
+    assert.match(approved.decision.reason, /^plan docs\/superpowers\/plans\/p\.md of feat approved \(sha256 [0-9a-f]{64}\)/)
+    assert.match(repo.read('openspec/changes/feat/approval.md'), /plan:\n {2}by: owner\n/)
+  })
+
+  test('anything else approves nothing: more words, another line, an expansion not typed; other commands pass', () => {
+    const repo = makeRepo().change('feat')
+    const state = makeRepo().root
+    for (const line of ['/approve feat design and implement it', '/approve feat design\nthen go on', '/approve feat']) {
+      const answer = prompt(repo, state, expansion(repo, line))
+      assert.equal(answer.decision.decision, 'block', line)
+      assert.match(answer.decision.reason, /^nothing approved\. Type \/approve <change-id> design\|plan alone/, line)
+    }
+    const mcp = prompt(repo, state, expansion(repo, '/approve feat design', { expansion_type: 'mcp_prompt' }))
+    assert.match(mcp.decision.reason, /^nothing approved: only \/approve typed by the owner/)
+    assert.deepEqual(prompt(repo, state, expansion(repo, '/review', { command_name: 'review' })), { code: 0, decision: null, stderr: '' })
+    const broken = prompt(repo, state, '{')
+    assert.equal(broken.code, 2)
+    assert.match(broken.stderr, /^approval-gates prompt: stdin is not JSON/)
+    assert.equal(repo.exists('openspec/changes/feat/approval.md'), false)
+  })
+})

@@ -879,6 +879,15 @@ payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}, and judge
         }
     }
 
+    pub const PROMPT_HELP: &str = "usage: approval-gates-hook prompt
+
+Claude Code's UserPromptExpansion hook for the owner's /approve (approval-gates init claude-code
+writes it). Reads the hook's payload as JSON on stdin. For the /approve command it always prints a
+decision that blocks the expansion, with the answer as its reason: what /approve <id> design|plan
+would approve and the line that confirms it, or the result of that line. Another command's
+expansion passes (exit 0, nothing printed); input it cannot read blocks the prompt (exit 2).
+";
+
     /// Why `approval-gates-hook prompt` cannot read its payload; the prompt is blocked (exit 2).
     #[derive(Debug, Clone, PartialEq, Eq)]
     pub enum PromptInputProblem {
@@ -887,6 +896,8 @@ payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}, and judge
         OtherEvent(String),
         /// An `/approve` expansion without its `prompt` or `cwd`.
         MissingFields,
+        /// Run on a terminal: nothing was piped in.
+        NothingPiped,
         Unreadable(String),
     }
 
@@ -901,6 +912,9 @@ payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}, and judge
                 ),
                 PromptInputProblem::MissingFields => {
                     f.write_str("the /approve expansion carries no prompt or cwd; nothing approved")
+                }
+                PromptInputProblem::NothingPiped => {
+                    f.write_str("reads Claude Code's hook payload as JSON on stdin; nothing was piped in")
                 }
                 PromptInputProblem::Unreadable(reason) => write!(f, "stdin cannot be read ({reason}); nothing approved"),
             }

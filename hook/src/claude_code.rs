@@ -2,13 +2,13 @@
 //! the owner's prompt-side `/approve` (`approval-gates-hook prompt`).
 
 use std::ffi::OsString;
-use std::io::{self, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
 
 use approval_gates::approval::{ledger, prompt};
 use approval_gates::gates::claude_code::ConfigPlaces;
 use approval_gates::texts::PromptText;
-use approval_gates::texts::hook::PromptInputProblem;
+use approval_gates::texts::hook::{PROMPT_HELP, PromptInputProblem};
 use serde_json::Value;
 
 /// Where the codes of showings wait for their confirmation: beside the approval ledger, in this
@@ -29,6 +29,27 @@ pub fn config_places() -> ConfigPlaces {
         }
         Err(_) => places,
     }
+}
+
+/// `approval-gates-hook prompt [--help]`: the payload on stdin, or the help.
+pub fn prompt_command(mut args: impl Iterator<Item = String>, stdout: &mut impl Write, stderr: &mut impl Write) -> io::Result<u8> {
+    match args.next() {
+        Some(arg) if arg == "-h" || arg == "--help" => {
+            stdout.write_all(PROMPT_HELP.as_bytes())?;
+            return Ok(PASS);
+        }
+        Some(arg) => {
+            write!(stderr, "approval-gates prompt: unexpected argument {arg:?}\n\n{PROMPT_HELP}")?;
+            return Ok(BLOCK);
+        }
+        None => {}
+    }
+    let stdin = io::stdin();
+    if stdin.is_terminal() {
+        writeln!(stderr, "{}", PromptInputProblem::NothingPiped)?;
+        return Ok(BLOCK);
+    }
+    run_prompt(&mut stdin.lock(), stdout, stderr)
 }
 
 /// `approval-gates-hook prompt`: Claude Code's `UserPromptExpansion` hook on the `/approve`

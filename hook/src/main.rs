@@ -150,7 +150,8 @@ fn main() -> ExitCode {
     // A hook that cannot even report must still block: a write error exits with the usage code.
     let mut args = std::env::args().skip(1).peekable();
     let code = if args.peek().is_some_and(|first| first == "prompt") {
-        claude_code::run_prompt(&mut io::stdin().lock(), &mut stdout, &mut stderr)
+        args.next();
+        claude_code::prompt_command(args, &mut stdout, &mut stderr)
     } else {
         run(args, &mut stdout, &mut stderr)
     };

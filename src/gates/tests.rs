@@ -439,6 +439,8 @@ fn claude_code_dispatches_and_commands() {
         ("SendMessage", Args::default().with("to", "worker").with("message", "start docs/superpowers/plans/pending.md"), pending),
         ("CronCreate", Args::default().with("cron", "* * * * *").with("prompt", "implement docs/superpowers/plans/pending.md"), pending),
         ("ScheduleWakeup", Args::default().with("delaySeconds", "60").with("prompt", "continue .superpowers/sdd/pending/"), pending),
+        ("RemoteTrigger", Args::default().with("action", "create").json("body", r#"{"prompt":"implement docs/superpowers/plans/pending.md"}"#), pending),
+        ("ProposeGoal", Args::default().with("condition", "every task of docs/superpowers/plans/pending.md is done"), pending),
         ("Monitor", Args::default().with("command", "echo x > openspec/changes/d/approval.md").with("description", "m"), ONLY_APPROVE),
         ("PowerShell", Args::default().with("command", "Set-Content openspec/changes/d/approval.md x"), ONLY_APPROVE),
     ];
@@ -458,6 +460,8 @@ fn claude_code_dispatches_and_commands() {
         ("Monitor", Args::default().with("command", "tail -f log | grep ERROR").with("description", "m")),
         ("PowerShell", Args::default().with("command", "Get-Content openspec/changes/d/approval.md")),
         ("TaskStop", Args::default().with("task_id", "docs/superpowers/plans/pending.md")),
+        ("RemoteTrigger", Args::default().with("action", "list")),
+        ("ProposeGoal", Args::default().with("condition", "all tests in test/auth pass")),
     ];
     for (tool, args) in &allowed {
         assert_eq!(check(&repo, tool, args), None, "{tool} {:?}", args.strings);

@@ -125,8 +125,11 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
         "Task" | "Agent" => Dispatch { text_field: "prompt" },
         "Workflow" => DispatchEach { texts: WORKFLOW_TEXTS },
         "SendMessage" => Dispatch { text_field: "message" },
-        // A scheduled prompt is work started later, in this session.
+        // A scheduled prompt is work started later, in this session; a remote trigger's body
+        // and a goal's condition start work too.
         "CronCreate" | "ScheduleWakeup" => Dispatch { text_field: "prompt" },
+        "RemoteTrigger" => DispatchEach { texts: &[DispatchText::Json("body")] },
+        "ProposeGoal" => Dispatch { text_field: "condition" },
         "workflow" => Dispatch { text_field: "script" },
         "send_message" => Dispatch { text_field: "message" },
         "ralph" => Dispatch { text_field: "objective" },
