@@ -16,7 +16,7 @@ import { root } from '../../scripts/dsh-node.mjs'
 import { planText } from '../helpers/repo.mjs'
 import { say, startAnthropicModel, toolResults, toolUse, userTexts } from './helpers/anthropic-server.mjs'
 import { builtHook } from './helpers/clients.mjs'
-import { VERSION, agentUser, binaryFor, claudeEnv, handOver, installClaudeCode, runClaude, sandboxMissing } from './helpers/claude-code.mjs'
+import { VERSION, agentUser, binaryFor, bwrapRefused, claudeEnv, handOver, installClaudeCode, runClaude, sandboxMissing } from './helpers/claude-code.mjs'
 
 const CLI = join(root, 'bin', 'approval-gates.mjs')
 const BLOCKED = 'BLOCKED [approval-gates]: '
@@ -31,7 +31,8 @@ const client = installClaudeCode()
 const hook = builtHook(root)
 const skip = client.skip ?? (hook === undefined ? 'the native hook is not built (cargo build -p approval-gates-hook)' : null) ?? sandboxMissing()
 const user = skip ? null : agentUser()
-const why = skip ?? user.skip
+const why = skip ?? user.skip ?? bwrapRefused(user)
+if (why && user?.dispose) user.dispose()
 if (why) console.log(`# claude-code e2e skipped: ${why}`)
 
 /** One scenario's folders, owned by the agent's user: a home and a repository. */

@@ -46,6 +46,17 @@ export function sandboxMissing() {
 }
 
 /**
+ * Why bubblewrap cannot confine a command of `user` here (no unprivileged user namespaces, a
+ * container that forbids them), or null: Claude Code's sandbox would then refuse to start
+ * (failIfUnavailable), so the suite says so instead of failing.
+ */
+export function bwrapRefused(user) {
+  if (process.platform !== 'linux') return null
+  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true'], { uid: user.uid, gid: user.gid, encoding: 'utf8', timeout: 30_000 })
+  return probe.status === 0 ? null : `bubblewrap cannot start a sandbox here for the agent's user (${(probe.stderr || String(probe.error)).trim()}), so Claude Code's sandbox cannot either`
+}
+
+/**
  * The user the agent runs as: `{ uid, gid, base, dispose }` where `base` is a folder the user
  * owns for the scenarios' homes and repositories, or `{ skip }`.
  */
