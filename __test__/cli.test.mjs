@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, test } from 'node:test'
 
+import native from '../index.js'
 import { makeRepo, planText, sha256 } from './helpers/repo.mjs'
 import { personsTerminal } from './helpers/terminal.mjs'
 
@@ -224,10 +225,14 @@ describe('approve', () => {
 
   test('on a terminal, writes only on an explicit yes', { skip: process.platform !== 'linux' && 'needs util-linux script' }, () => {
     const repo = makeRepo().change('feat').plan('p', 'feat')
+    const shown = native.presentApproval('feat', 'design', 'cli', repo.root).presentation.text
     const declined = onTerminal(repo, ['approve', 'feat', 'design'], 'sure\n')
     assert.equal(declined.code, 1)
-    assert.match(declined.output, /Approve the design of feat\?\n {2}change: openspec\/changes\/feat\/\n {2}kind: design\n/)
-    assert.match(declined.output, /not confirmed/)
+    // The terminal shows what DSH's card shows, as text: who asked, what is written, design.md.
+    assert.ok(declined.output.includes(`${shown}\nType yes to approve: `), declined.output)
+    assert.match(shown, /^Approve the design of feat\?\n\nYou asked for this approval: approval-gates approve feat design in this terminal\.\n/)
+    assert.match(shown, /──── Design openspec\/changes\/feat\/design\.md · 12 bytes · 1 line ────\n# design\.md\n/)
+    assert.match(declined.output, /not confirmed, nothing was written: the owner typed "sure", and only yes approves/)
     assert.equal(repo.exists('openspec/changes/feat/approval.md'), false)
 
     const approved = onTerminal(repo, ['approve', 'feat', 'design'], 'yes\n')
@@ -237,9 +242,15 @@ describe('approve', () => {
 
     const plan = onTerminal(repo, ['approve', 'feat', 'plan'], 'y\n')
     assert.equal(plan.code, 0, plan.output)
+    const sha = sha256(planText('feat'))
     assert.match(plan.output, /Approve the plan of feat\?/)
-    assert.match(plan.output, /plan: docs\/superpowers\/plans\/p\.md/)
-    assert.match(plan.output, new RegExp(`sha256: ${sha256(planText('feat'))}`))
+    assert.ok(plan.output.includes(`──── Plan docs/superpowers/plans/p.md · ${planText('feat').length} bytes · 5 lines ────\n${planText('feat')}`))
+    assert.ok(plan.output.includes(`sha256: ${sha}. The approval holds only while`))
+    assert.match(plan.output, new RegExp(`plan docs/superpowers/plans/p\\.md of feat approved \\(sha256 ${sha}\\)`))
+
+    const none = onTerminal(repo, ['approve', 'feat', 'plan'], '\n')
+    assert.equal(none.code, 1)
+    assert.match(none.output, /not confirmed, nothing was written: no answer came back/)
   })
 
   test('on a terminal, failed preconditions refuse without asking', { skip: process.platform !== 'linux' && 'needs util-linux script' }, () => {

@@ -51,7 +51,11 @@ test('metadata: CommonJS, repository, homepage, bugs, keywords, a LICENSE that i
 })
 
 test('a registry install never builds: no install script, no binding.gyp', () => {
-  for (const script of ['preinstall', 'install', 'postinstall']) assert.equal(pkg.scripts[script], undefined, script)
+  // prepare too: npm 11 warns every consumer of a tarball that has one (a checkout builds the
+  // addon from npm test instead, scripts/addon.mjs).
+  for (const script of ['preinstall', 'install', 'postinstall', 'preprepare', 'prepare', 'postprepare']) {
+    assert.equal(pkg.scripts[script], undefined, script)
+  }
   assert.equal(existsSync(join(root, 'binding.gyp')), false)
   assert.ok(!pkg.files.some((entry) => entry.includes('scripts')), 'the build scripts are not shipped')
 })

@@ -3,7 +3,7 @@
 // answers the questions. Each step prints the call and the text the agent (or the owner) is given.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 
 import * as approvalGates from '../lib/dsh.mjs'
 import {
@@ -38,6 +38,31 @@ for (const name of ['proposal.md', 'design.md', 'builder-check.md']) {
 }
 
 const indent = (text, prefix) => text.split('\n').map((line) => prefix + line).join('\n')
+
+/**
+ * The question card as the owner reads it in DSH's web UI, which renders its Markdown: the
+ * eyebrow and the title, then the detail with its emphasis and code spans shown as text and its
+ * rules as lines. (The markup is the presentation's own: approval::present.)
+ */
+function card(question) {
+  const detail = question.detail
+    .replace(/^---$/gm, '─'.repeat(60))
+    .replace(/\*\*(.+?)\*\*/g, '$1')
+    .replace(/^\*(.+)\*$/gm, '$1')
+    .replace(/(`+) ?(.+?) ?\1(?!`)/g, '$2')
+  return `${question.header}\n${question.question}\n\n${detail}`
+}
+
+/**
+ * A tool result as a person reads it: DSH's write tool tells the model
+ * `<path>…</path><type>file</type><content>Created file</content>`, which its web UI shows as the
+ * outcome and the file.
+ */
+function toolResult(text) {
+  const written = /^<path>(.*)<\/path>\n<type>file<\/type>\n<content>\n(.*)\n<\/content>$/s.exec(text)
+  return written === null ? text : `${written[2]}: ${relative(repo, written[1])}`
+}
+
 let step = 0
 const heading = (who, what) => console.log(`\n${++step}. ${who} › ${what}`)
 
@@ -45,11 +70,17 @@ const ctx = await bootDsh()
 try {
   await mount(ctx, approvalGates)
   registerSubagentStandIn(ctx)
+  // The owner's answers, in order: the design, the plan asked for a first time, and a second time.
+  const answers = ['Approve', 'Cancel', 'Approve']
+  const cards = new Map()
   await mountOwner(ctx, (request) => {
     const [question] = request.questions
-    console.log(indent(`${question.question}\n${question.detail}`, '   owner is asked │ '))
-    console.log(`   owner answers  │ ${question.options.map((o) => `[${o.label}]`).join(' ')} → Approve`)
-    return { answers: [{ id: question.id, selected: ['Approve'] }] }
+    const answer = answers.shift()
+    const shown = card(question)
+    console.log(indent(cards.has(shown) ? `(the card of step ${cards.get(shown)} again)` : shown, '   owner reads    │ '))
+    if (!cards.has(shown)) cards.set(shown, step)
+    console.log(`   owner answers  │ ${question.options.map((o) => `[${o.label}]`).join(' ')} → ${answer}`)
+    return { answers: [{ id: question.id, selected: [answer] }] }
   })
   const model = new ScriptedModel()
   ctx.llm.registerAdapter(['scripted'], model)
@@ -61,13 +92,14 @@ try {
     model.replies.push(toolCallReply(name, args), textReply('ok'))
     await say(agent, `please ${name}`)
     const result = toolResults(agent).at(-1)
-    console.log(indent(result.text, `   agent reads    │ `))
+    console.log(indent(toolResult(result.text), `   agent reads    │ `))
   }
 
   async function ownerTypes(line) {
     heading('owner', line)
     const result = await runCommand(ctx, agent, line)
-    console.log(`   owner reads    │ ${result.kind}: ${result.text}`)
+    // DSH's command row: the command's name and its text, marked when it failed.
+    console.log(`   owner reads    │ ${line.split(' ')[0].slice(1)} · ${result.kind === 'error' ? 'failed: ' : ''}${result.text}`)
   }
 
   console.log(`approval-gates demo: a real DSH context on ${repo}`)
@@ -78,7 +110,9 @@ try {
   await agentCalls('write', { file_path: PLAN, content: plan() }, PLAN)
   const dispatch = { description: 'task 1', prompt: `Implement task 1 of ${PLAN}` }
   await agentCalls('subagent', dispatch, `"${dispatch.prompt}"`)
-  await agentCalls('request_approval', { change_id: CHANGE, kind: 'plan' }, `{ change_id: "${CHANGE}", kind: "plan" }`)
+  const askPlan = { change_id: CHANGE, kind: 'plan' }
+  await agentCalls('request_approval', askPlan, `{ change_id: "${CHANGE}", kind: "plan" }`)
+  await agentCalls('request_approval', askPlan, `{ change_id: "${CHANGE}", kind: "plan" } (asked again)`)
   await agentCalls('subagent', dispatch, `"${dispatch.prompt}"`)
   await agentCalls('write', { file_path: PLAN, content: plan('- [ ] task 2: remember me\n') }, `${PLAN} (a task added)`)
   await agentCalls('subagent', dispatch, `"${dispatch.prompt}"`)

@@ -50,8 +50,13 @@ export interface ApprovalRequest {
   kind: string
   agent?: unknown
   signal?: AbortSignal
+  /** Who asked, as the owner's card says: `/approve` (`owner-command`) or the agent (`agent-tool`, the default). */
+  asker?: 'owner-command' | 'agent-tool'
 }
-/** The flow both entry points share: native preconditions, the owner's answer, native write. */
+/**
+ * The flow both entry points share: native preconditions and presentation, the owner's answer,
+ * native write. Anything but a confirmation writes nothing, and the message says what the owner did.
+ */
 export declare function approve(
   ctx: Context,
   request: ApprovalRequest,

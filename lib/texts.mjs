@@ -4,7 +4,7 @@
 /** /approve and request_approval when no `userQuestions` service is mounted (D-12). */
 export const QUESTIONS_UNAVAILABLE = 'userQuestions service unavailable; /approve requires it'
 
-/** The question dialog itself failed (T1.5 #77): the owner must see why, not `not confirmed`. */
+/** The question dialog itself failed (T1.5): the owner must see why, not `not confirmed`. */
 export function questionsFailed(error) {
   return `userQuestions failed: ${errorMessage(error)}`
 }
@@ -21,47 +21,117 @@ function errorMessage(error) {
 export const APPROVE = 'Approve'
 export const CANCEL = 'Cancel'
 
-/**
- * What the owner approves, one `[label, value]` per line: the change, the kind and, for a plan, its
- * path and sha256 (P-10). The terminal prompt prints these lines as they are.
- */
-export function approvalFacts(changeId, kind, ready) {
-  const facts = [
-    ['change', `openspec/changes/${changeId}/`],
-    ['kind', kind],
-  ]
-  if (ready.plan !== undefined) facts.push(['plan', ready.plan], ['sha256', ready.sha256])
-  return facts
+/** The answer the native write gives when the owner did not confirm (docs/decisions.md#approve). */
+export const NOT_CONFIRMED = 'not confirmed'
+
+/** The most characters of the owner's own words quoted back. */
+const QUOTED_ANSWER_MAX = 500
+
+/** The owner's own words, trimmed, bounded and quoted. */
+function quote(text) {
+  const trimmed = text.trim()
+  return JSON.stringify(trimmed.length > QUOTED_ANSWER_MAX ? `${trimmed.slice(0, QUOTED_ANSWER_MAX)}…` : trimmed)
 }
 
 /**
- * A Markdown code span holding `text` verbatim: a fence longer than any run of backticks inside,
- * padded when the text starts or ends with one (CommonMark 6.1).
+ * Why an answer is not a confirmation, by what the owner did (see `readAnswer` in approval.mjs;
+ * `typed` is the CLI's prompt).
  */
-function codeSpan(text) {
-  const longestRun = Math.max(0, ...Array.from(text.matchAll(/`+/g), (run) => run[0].length))
-  const fence = '`'.repeat(longestRun + 1)
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : ''
-  return `${fence}${pad}${text}${pad}${fence}`
+const NOT_CONFIRMED_BECAUSE = {
+  cancel: () => 'the owner declined (Cancel)',
+  skip: () => 'the owner skipped the question',
+  dismissed: () => 'the owner dismissed the question without answering',
+  withdrawn: () => 'the question was withdrawn before the owner answered (the turn was stopped, or the page was reloaded)',
+  custom: ({ text }) => `the owner answered in their own words, ${quote(text)}, and only the ${APPROVE} option approves`,
+  typed: ({ text }) => `the owner typed ${quote(text)}, and only yes approves`,
+  other: () => `the answer was none of the options ${APPROVE} and ${CANCEL}`,
+  none: () => 'no answer came back',
 }
 
 /**
- * The question the owner is asked. DSH renders a question's `detail` as Markdown (the web UI's
- * card does), where lines joined by a bare newline run together into one paragraph: each fact is
- * its own list item, and every value except the kind is a code span so that a `_` or `*` in a plan's
- * file name is shown as it is.
+ * Why nothing was written, by what the owner did: Cancel, Skip, the owner's own words, a dismissed
+ * or withdrawn question each read differently. It travels beside the answer's `message`, which
+ * stays exactly `not confirmed` (docs/decisions.md#approve): the explanation is for the owner's
+ * eyes, the message is the contract.
  */
-export function approvalQuestion(changeId, kind, ready) {
-  const detail = approvalFacts(changeId, kind, ready).map(([label, value]) =>
-    label === 'kind' ? `- ${label}: ${value}` : `- ${label}: ${codeSpan(value)}`,
-  )
-  return {
-    id: 'approval-gates/approve',
-    header: 'approval-gates',
-    question: `Approve the ${kind} of ${changeId}?`,
-    detail: detail.join('\n'),
-    options: [{ label: APPROVE }, { label: CANCEL }],
+export function notConfirmedDetail(answer) {
+  const because = NOT_CONFIRMED_BECAUSE[answer.kind] ?? NOT_CONFIRMED_BECAUSE.none
+  return `nothing was written: ${because(answer)}`
+}
+
+/** An answer that is not a confirmation, as the approval flow returns it. */
+export const notConfirmedResult = (answer) => ({ approved: false, message: NOT_CONFIRMED, detail: notConfirmedDetail(answer) })
+
+/**
+ * The one line a person reads: the message, then its detail. What was written comes first, so a
+ * host that cuts a long line (DSH's command row) still shows it.
+ */
+export const resultLine = ({ message, detail }) => (detail === undefined ? message : `${message}, ${detail}`)
+
+/** `not confirmed, nothing was written: …` as one line (the CLI's prompt). */
+export const notConfirmed = (answer) => resultLine(notConfirmedResult(answer))
+
+/**
+ * The failures of the question service that have a known cause (its error `code`), in the
+ * owner's words; `userQuestions failed: <message>` either way (docs/decisions.md#approve), and
+ * any other error keeps its own message.
+ */
+const FAILED_BECAUSE = {
+  NO_PROVIDER: ({ changeId, kind }) =>
+    'this DSH has no way to ask the owner (no question provider is registered, as in a headless run); ' +
+    `the owner can approve in DSH's web UI (/approve ${changeId} ${kind}) or in a terminal ` +
+    `(approval-gates approve ${changeId} ${kind})`,
+  DELEGATED_CALLER: () =>
+    "a subagent cannot ask the owner; only the session's main agent can, so report the approval needed in the subagent's result",
+  CALLER_NOT_LIVE: () => 'the agent asking is no longer running, so the owner was not asked',
+  ASK_MISSING_AGENT: () => "DSH's web UI asks the owner only within an agent's session, and this request came from none",
+}
+
+/**
+ * The refusal for an error the question service threw (`request`: the change id and kind). The
+ * owner closing the card (X) or the turn being stopped is no failure of the dialog but no answer,
+ * so it reads as `not confirmed`.
+ */
+export function questionFailure(error, request) {
+  let code
+  try {
+    code = error?.code
+  } catch {
+    code = undefined
   }
+  if (code === 'ASK_CANCELLED') return notConfirmedResult({ kind: 'dismissed' })
+  if (code === 'ASK_ABORTED') return notConfirmedResult({ kind: 'withdrawn' })
+  const because = typeof code === 'string' && Object.hasOwn(FAILED_BECAUSE, code) ? FAILED_BECAUSE[code] : undefined
+  const message = because === undefined ? questionsFailed(error) : `userQuestions failed: ${because(request)}`
+  return { approved: false, message }
+}
+
+/** The question card's eyebrow: who asked, before the owner reads anything else. */
+const ASKED_BY = {
+  'owner-command': 'approval-gates · you asked (/approve)',
+  'agent-tool': 'approval-gates · the agent asks (request_approval)',
+}
+
+/**
+ * The question the owner is asked in DSH. Its `detail` is the native presentation in Markdown
+ * (DSH's card renders it): who asked, what approving writes, the design's or the plan's text. A
+ * plan carries DSH's `plan-review` intent, so the web UI shows it as a plan under review (the
+ * plan's text, Approve, Refuse and "Chat about it"); a design takes the generic card.
+ */
+export function approvalQuestion(presentation) {
+  const { writes } = presentation
+  const question = {
+    id: 'approval-gates/approve',
+    header: ASKED_BY[presentation.asker] ?? 'approval-gates',
+    question: presentation.title,
+    detail: presentation.markdown,
+    options: [
+      { label: APPROVE, description: `writes the ${writes.section} section of ${writes.file}` },
+      { label: CANCEL, description: 'writes nothing' },
+    ],
+  }
+  if (presentation.kind === 'plan') question.intent = { kind: 'plan-review', approve: APPROVE }
+  return question
 }
 
 export const APPROVE_COMMAND = {

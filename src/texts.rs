@@ -421,8 +421,8 @@ pub enum PresentText<'a> {
     Writes { file: &'a str, section: &'a str, sha256: Option<&'a str> },
     /// The section approving replaces (a re-approval).
     Replaces { section: &'a str, by: &'a str, at: &'a str, sha256: Option<&'a str> },
-    /// The heading over a document's text.
-    DocumentHeading { role: &'a str, path: &'a str, bytes: u64, lines: u64, sha256: Option<&'a str> },
+    /// The heading over a document's text (a plan's sha256 is in `Writes`).
+    DocumentHeading { role: &'a str, path: &'a str, bytes: u64, lines: u64 },
     /// The other files of the change a design approval needs, present with their sizes.
     AlsoInChange { files: &'a [(String, u64)] },
     /// A document with no bytes.
@@ -439,28 +439,18 @@ impl PresentText<'_> {
         match self {
             PresentText::Title { kind, change_id } => format!("Approve the {kind} of {change_id}?"),
             PresentText::AskedBy { asker, change_id, kind } => {
-                let command = |line: String| code(&line);
+                let owner = |command: String, place: &str| {
+                    format!("{} {}{place}.", style.strong("You asked for this approval:"), code(&command))
+                };
                 match asker {
-                    Asker::OwnerCommand => format!(
-                        "{} {}.",
-                        style.strong("You asked for this approval:"),
-                        command(format!("/approve {change_id} {kind}"))
-                    ),
+                    Asker::OwnerCommand => owner(format!("/approve {change_id} {kind}"), ""),
                     Asker::AgentTool => format!(
                         "{} with its {} tool; only your answer approves.",
                         style.strong("The agent asks you for this approval,"),
                         code("request_approval")
                     ),
-                    Asker::Cli => format!(
-                        "{} {} in this terminal.",
-                        style.strong("You asked for this approval:"),
-                        command(format!("approval-gates approve {change_id} {kind}"))
-                    ),
-                    Asker::Prompt => format!(
-                        "{} {} in the prompt.",
-                        style.strong("You asked for this approval:"),
-                        command(format!("/approve {change_id} {kind}"))
-                    ),
+                    Asker::Cli => owner(format!("approval-gates approve {change_id} {kind}"), " in this terminal"),
+                    Asker::Prompt => owner(format!("/approve {change_id} {kind}"), " in the prompt"),
                 }
             }
             PresentText::Writes { file, section, sha256 } => match sha256 {
@@ -488,9 +478,8 @@ impl PresentText<'_> {
                 let hash = sha256.map(|sha256| format!(", sha256 {}", code(sha256))).unwrap_or_default();
                 format!("It replaces the {section} section there now (by {by}, at {at}{hash}).")
             }
-            PresentText::DocumentHeading { role, path, bytes, lines: count, sha256 } => {
-                let hash = sha256.map(|sha256| format!(" · sha256 {}", code(sha256))).unwrap_or_default();
-                format!("{} {} · {} · {}{hash}", style.strong(role), code(path), size(*bytes), lines(*count))
+            PresentText::DocumentHeading { role, path, bytes, lines: count } => {
+                format!("{} {} · {} · {}", style.strong(role), code(path), size(*bytes), lines(*count))
             }
             PresentText::AlsoInChange { files } => {
                 let listed: Vec<String> =

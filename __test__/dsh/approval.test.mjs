@@ -1,24 +1,48 @@
-// Every /approve and request_approval scenario of seed 000, through DSH's command registry and tool
+// Every /approve and request_approval scenario of docs/decisions.md#approve, through DSH's command registry and tool
 // registry, with a question provider playing the owner.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 
+import { UserQuestionError } from '@deepseek-ai/dsh-user-questions'
+
+import native from '../../index.js'
 import { planText, sha256 } from '../helpers/repo.mjs'
 import { PLAN, openSession, select } from './helpers/session.mjs'
 
 const APPROVAL = 'openspec/changes/feat/approval.md'
 const AT = /^ {2}at: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m
+/** Not confirmed: the contract's exact message, and beside it why nothing was written. */
+const notConfirmed = (why) => ({ approved: false, message: 'not confirmed', detail: `nothing was written: ${why}` })
 
-/** The two writers of approval.md, seen the same way: `{ approved, message }`. */
+/** Who each entry says asked, as the native presentation names it. */
+const ASKER = { '/approve': 'owner-command', request_approval: 'agent-tool' }
+
+/** An owner whose dialog throws what DSH's question service throws. */
+const throws = (message, code) => () => {
+  throw new UserQuestionError(message, code)
+}
+
+/** The owner's answer to the one question, as DSH's card sends it. */
+const answered = (item) => (request) => ({ answers: [{ id: request.questions[0].id, ...item }] })
+
+/** The one line a person reads: the message, then why nothing was written (the command's text). */
+const line = ({ message, detail }) => (detail === undefined ? message : `${message}, ${detail}`)
+
+/**
+ * The two writers of approval.md, seen the same way: `{ approved, message, detail? }`. The
+ * command's one line is read back into its message and detail.
+ */
 const entries = {
   '/approve': async (s, id, kind) => {
     const result = await s.command(`/approve ${id} ${kind}`)
-    return { approved: result.kind === 'success', message: result.text }
+    const [, detail] = /^not confirmed, (nothing was written: .*)$/s.exec(result.text) ?? []
+    const read = detail === undefined ? { message: result.text } : { message: 'not confirmed', detail }
+    return { approved: result.kind === 'success', ...read }
   },
   request_approval: async (s, change_id, kind) => {
     const result = await s.call('request_approval', { change_id, kind })
     assert.equal(result.isError, false)
-    assert.equal(result.text, result.value.message, 'the model reads the message')
+    assert.equal(result.text, line(result.value), 'the model reads the message and why')
     return result.value
   },
 }
@@ -48,35 +72,69 @@ for (const [entry, approve] of Object.entries(entries)) {
       assert.ok(text.endsWith(`  sha256: ${sha}\n`))
     })
 
-    test('the owner is shown the change, the kind, the plan path and its sha256, with Approve and Cancel', async () => {
+    test('the owner is shown the plan itself, who asked and what approving writes, as a plan review', async () => {
       const s = await openSession()
       s.repo.change('feat').approveDesign('feat').plan('p', 'feat')
+      // What the native presentation shows before the approval (P-10: the plan's path and sha256).
+      const { presentation } = native.presentApproval('feat', 'plan', ASKER[entry], s.repo.root)
       await approve(s, 'feat', 'plan')
       const [request] = s.owner.seen
       assert.equal(request.agent, s.agent, 'the calling agent')
       assert.ok(request.signal instanceof AbortSignal, 'the call signal')
       assert.equal(request.questions.length, 1)
       const [question] = request.questions
-      assert.deepEqual(question.options, [{ label: 'Approve' }, { label: 'Cancel' }])
+      const sha = sha256(planText('feat'))
+      assert.deepEqual(question.options, [
+        { label: 'Approve', description: 'writes the plan section of openspec/changes/feat/approval.md' },
+        { label: 'Cancel', description: 'writes nothing' },
+      ])
+      assert.deepEqual(question.intent, { kind: 'plan-review', approve: 'Approve' })
       assert.equal(question.question, 'Approve the plan of feat?')
-      // DSH renders `detail` as Markdown: one list item per fact keeps them on separate lines.
-      assert.equal(
-        question.detail,
-        `- change: \`openspec/changes/feat/\`\n- kind: plan\n- plan: \`${PLAN}\`\n- sha256: \`${sha256(planText('feat'))}\``,
-      )
+      assert.equal(question.detail, presentation.markdown)
+      assert.ok(question.detail.includes(planText('feat').trimEnd()), 'the plan text')
+      assert.ok(question.detail.includes(`**Plan** \`${PLAN}\` · ${planText('feat').length} bytes · 5 lines\n\n`))
+      assert.ok(question.detail.includes(`\`sha256: ${sha}\``), 'what approving writes')
+      assert.ok(question.detail.includes('the design section stays as it is'))
     })
 
-    test('a design is shown without plan lines; a plan name with Markdown characters is shown verbatim', async () => {
+    test('a design is shown with design.md, the other files and a generic card', async () => {
+      const s = await openSession()
+      s.repo.change('feat').write('openspec/changes/feat/design.md', '# Design\n\nOne queue per tenant.\n')
+      const { presentation } = native.presentApproval('feat', 'design', ASKER[entry], s.repo.root)
+      await approve(s, 'feat', 'design')
+      const [question] = s.owner.seen[0].questions
+      assert.equal(question.intent, undefined)
+      assert.equal(question.question, 'Approve the design of feat?')
+      assert.deepEqual(question.options.map((o) => o.label), ['Approve', 'Cancel'])
+      assert.equal(question.detail, presentation.markdown)
+      assert.ok(question.detail.includes('# Design\n\nOne queue per tenant.'))
+      assert.ok(
+        question.detail.includes(
+          'Also in the change: `openspec/changes/feat/proposal.md` (14 bytes), `openspec/changes/feat/builder-check.md` (19 bytes).',
+        ),
+      )
+      assert.ok(question.detail.includes('Approving writes the `design` section of `openspec/changes/feat/approval.md`'))
+    })
+
+    test('a plan name with Markdown characters is shown verbatim', async () => {
+      const s = await openSession()
+      s.repo.change('feat').approveDesign('feat').plan('a_b`c*', 'feat')
+      await approve(s, 'feat', 'plan')
+      assert.ok(s.owner.seen[0].questions[0].detail.includes('**Plan** ``docs/superpowers/plans/a_b`c*.md``'))
+    })
+
+    test('the card names who asked', async () => {
       const s = await openSession()
       s.repo.change('feat')
       await approve(s, 'feat', 'design')
-      assert.equal(s.owner.seen[0].questions[0].detail, '- change: `openspec/changes/feat/`\n- kind: design')
-
-      const odd = await openSession()
-      odd.repo.change('feat').approveDesign('feat').plan('a_b`c*', 'feat')
-      await approve(odd, 'feat', 'plan')
-      const lines = odd.owner.seen[0].questions[0].detail.split('\n')
-      assert.equal(lines[2], '- plan: ``docs/superpowers/plans/a_b`c*.md``')
+      const [question] = s.owner.seen[0].questions
+      if (entry === '/approve') {
+        assert.equal(question.header, 'approval-gates · you asked (/approve)')
+        assert.ok(question.detail.startsWith('**You asked for this approval:** `/approve feat design`.'))
+      } else {
+        assert.equal(question.header, 'approval-gates · the agent asks (request_approval)')
+        assert.ok(question.detail.startsWith('**The agent asks you for this approval,** with its `request_approval` tool'))
+      }
     })
 
     test('design without builder-check: every missing file listed, owner not asked, nothing written', async () => {
@@ -143,25 +201,83 @@ for (const [entry, approve] of Object.entries(entries)) {
       assert.equal(s.repo.exists(APPROVAL), false)
     })
 
-    test('a service without a provider is a failed dialog too', async () => {
+    test('a service without a provider: userQuestions failed, saying where the owner can approve', async () => {
       const s = await openSession({ owner: null })
       s.repo.change('feat')
       assert.deepEqual(await approve(s, 'feat', 'design'), {
         approved: false,
-        message: 'userQuestions failed: no user-questions provider is registered',
+        message:
+          'userQuestions failed: this DSH has no way to ask the owner (no question provider is registered, as in a headless run); ' +
+          "the owner can approve in DSH's web UI (/approve feat design) or in a terminal (approval-gates approve feat design)",
       })
+      assert.equal(s.repo.exists(APPROVAL), false)
     })
 
-    test('Cancel, or no answer: not confirmed, approval.md unchanged', async () => {
-      for (const owner of [select('Cancel'), () => ({ answers: [] }), () => ({ answers: [{ id: 'x', selected: [] }] }), () => undefined]) {
+    test('other failures of the dialog with a known code read as their cause; unknown ones keep their message', async () => {
+      const s = await openSession({ owner: throws('human interaction requires the exact live calling agent', 'CALLER_NOT_LIVE') })
+      s.repo.change('feat')
+      assert.deepEqual(await approve(s, 'feat', 'design'), {
+        approved: false,
+        message: 'userQuestions failed: the agent asking is no longer running, so the owner was not asked',
+      })
+      const coded = await openSession({ owner: throws('odd', 'SOMETHING_NEW') })
+      coded.repo.change('feat')
+      assert.deepEqual(await approve(coded, 'feat', 'design'), { approved: false, message: 'userQuestions failed: odd' })
+      assert.equal(coded.repo.exists(APPROVAL), false)
+    })
+
+    test('Cancel: not confirmed, and the message says nothing was written', async () => {
+      const s = await openSession({ owner: select('Cancel') })
+      s.repo.change('feat').approveDesign('feat').plan('p', 'feat')
+      const before = s.repo.read(APPROVAL)
+      const declined = notConfirmed('the owner declined (Cancel)')
+      assert.deepEqual(await approve(s, 'feat', 'design'), declined)
+      assert.deepEqual(await approve(s, 'feat', 'plan'), declined)
+      assert.equal(s.asked, 2)
+      assert.equal(s.repo.read(APPROVAL), before)
+    })
+
+    test('free text in the card is never a confirmation: its words are quoted back', async () => {
+      for (const custom of ['yes', 'Approve', '  approve  ', 'no, split task 3 first']) {
+        const s = await openSession({ owner: answered({ selected: [], custom }) })
+        s.repo.change('feat')
+        assert.deepEqual(
+          await approve(s, 'feat', 'design'),
+          notConfirmed(`the owner answered in their own words, ${JSON.stringify(custom.trim())}, and only the Approve option approves`),
+        )
+        assert.equal(s.repo.exists(APPROVAL), false, custom)
+      }
+      const long = await openSession({ owner: answered({ selected: [], custom: 'x'.repeat(2000) }) })
+      long.repo.change('feat')
+      assert.match((await approve(long, 'feat', 'design')).detail, /"x{500}…", and only/)
+    })
+
+    test('Skip, X, a withdrawn question and odd answers each say what happened; nothing written', async () => {
+      const cases = [
+        [answered({ selected: [] }), 'the owner skipped the question'],
+        [throws('the user cancelled ask_user_question', 'ASK_CANCELLED'), 'the owner dismissed the question without answering'],
+        [
+          throws('ask_user_question was aborted before the user answered', 'ASK_ABORTED'),
+          'the question was withdrawn before the owner answered (the turn was stopped, or the page was reloaded)',
+        ],
+        [answered({ selected: ['approve'] }), 'the answer was none of the options Approve and Cancel'],
+        [() => ({ answers: [] }), 'no answer came back'],
+        [() => undefined, 'no answer came back'],
+      ]
+      const details = new Set()
+      for (const [owner, what] of cases) {
         const s = await openSession({ owner })
         s.repo.change('feat').approveDesign('feat').plan('p', 'feat')
         const before = s.repo.read(APPROVAL)
-        assert.deepEqual(await approve(s, 'feat', 'design'), { approved: false, message: 'not confirmed' })
-        assert.deepEqual(await approve(s, 'feat', 'plan'), { approved: false, message: 'not confirmed' })
-        assert.equal(s.asked, 2)
+        for (const kind of ['design', 'plan']) {
+          const result = await approve(s, 'feat', kind)
+          assert.deepEqual(result, notConfirmed(what), kind)
+          assert.doesNotMatch(result.message, /ask_user_question|userQuestions/)
+          details.add(result.detail)
+        }
         assert.equal(s.repo.read(APPROVAL), before)
       }
+      assert.equal(details.size, cases.length - 1, 'distinct, but for the two empty answers')
     })
 
     test('bad arguments: a usage refusal, owner not asked, nothing written', async () => {
@@ -207,12 +323,17 @@ describe('what counts as the owner confirming', () => {
   })
 
   test("request_approval accepts only answers[0].selected[0] === 'Approve'", async () => {
-    const others = [...forms, { approved: 'yes' }, { answers: [{ id: 'x', selected: ['Cancel', 'Approve'] }] }, { answers: [{ id: 'x', selected: ['approve'] }] }]
-    for (const form of others) {
+    const others = [
+      ...forms.map((form) => [form, 'no answer came back']),
+      [{ approved: 'yes' }, 'no answer came back'],
+      [{ answers: [{ id: 'x', selected: ['Cancel', 'Approve'] }] }, 'the owner declined (Cancel)'],
+      [{ answers: [{ id: 'x', selected: ['approve'] }] }, 'the answer was none of the options Approve and Cancel'],
+    ]
+    for (const [form, what] of others) {
       const s = await openSession({ owner: () => form })
       s.repo.change('feat')
       const result = await s.call('request_approval', { change_id: 'feat', kind: 'design' })
-      assert.deepEqual(result.value, { approved: false, message: 'not confirmed' }, JSON.stringify(form))
+      assert.deepEqual(result.value, notConfirmed(what), JSON.stringify(form))
       assert.equal(s.repo.exists(APPROVAL), false)
     }
   })
@@ -267,7 +388,10 @@ describe('request_approval as the model sees it', () => {
     try {
       const result = await s.ctx.tools.execute({ callId: 'c', name: 'request_approval', arguments: { change_id: 'feat', kind: 'design' }, signal: new AbortController().signal, agent: owned.agent })
       assert.equal(result.value.approved, false)
-      assert.match(result.value.message, /^userQuestions failed: human interaction is unavailable while the calling agent is owned by another live agent/)
+      assert.equal(
+        result.value.message,
+        "userQuestions failed: a subagent cannot ask the owner; only the session's main agent can, so report the approval needed in the subagent's result",
+      )
       assert.equal(s.asked, 0)
       assert.equal(s.repo.exists(APPROVAL), false)
     } finally {

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
 import { root } from '../../scripts/dsh-node.mjs'
-import { builtHook, installClient, runFolder } from './helpers/clients.mjs'
+import { APPROVAL, builtHook, installClient, loopRepo, runClient, runFolder } from './helpers/clients.mjs'
 import { call, custom, say, startResponsesModel } from './helpers/responses-server.mjs'
 
 const VERSION = '0.171.0'
@@ -27,24 +27,10 @@ const hook = builtHook(root)
 const skip = client.skip ?? (hook === undefined && 'the native hook is not built (cargo build -p approval-gates-hook)')
 if (skip) console.log(`# codex e2e skipped: ${skip}`)
 
-const APPROVAL = 'design:\n  by: owner\n  at: 2026-10-25T10:00:00Z\n'
-const PLAN = '# Plan\n\n**Spec:** openspec/changes/feat/design.md\n\n- [ ] task 1\n'
-
 function setup(folder) {
   const home = join(folder, 'home')
   const repo = join(folder, 'repo')
-  for (const [path, text] of [
-    ['openspec/changes/feat/proposal.md', '# p\n'],
-    ['openspec/changes/feat/design.md', '# d\n'],
-    ['openspec/changes/feat/builder-check.md', '# b\n'],
-    ['openspec/changes/feat/approval.md', APPROVAL],
-    ['docs/superpowers/plans/p.md', PLAN],
-    ['src/main.txt', 'main\n'],
-  ]) {
-    mkdirSync(join(repo, path, '..'), { recursive: true })
-    writeFileSync(join(repo, path), text)
-  }
-  spawnSync('git', ['init', '-q'], { cwd: repo })
+  loopRepo(repo)
   mkdirSync(join(home, '.codex'), { recursive: true })
   return { home, repo, env: { ...process.env, HOME: home, CODEX_HOME: join(home, '.codex'), XDG_DATA_HOME: '', XDG_STATE_HOME: '' } }
 }
@@ -53,17 +39,8 @@ function providerConfig(baseUrl) {
   return `model_provider = "e2e"\n\n[model_providers.e2e]\nname = "e2e"\nbase_url = "${baseUrl}"\nwire_api = "responses"\n`
 }
 
-function codex(setup, model, args = []) {
-  const result = spawnSync(client.bin, ['exec', '--skip-git-repo-check', '-m', model, '-s', 'workspace-write', ...args, 'Work on the change.'], {
-    cwd: setup.repo,
-    env: setup.env,
-    input: '',
-    encoding: 'utf8',
-    timeout: RUN_TIMEOUT,
-  })
-  assert.equal(result.error, undefined, `codex exec: ${result.error}`)
-  return result
-}
+const codex = (setup, model, args = []) =>
+  runClient(client.bin, ['exec', '--skip-git-repo-check', '-m', model, '-s', 'workspace-write', ...args, 'Work on the change.'], { cwd: setup.repo, env: setup.env, timeout: RUN_TIMEOUT })
 
 const outputsWith = (model, text) => [...model.outputs().values()].filter((output) => output.includes(text))
 
@@ -101,8 +78,8 @@ describe(`Codex CLI ${VERSION} with approval-gates init codex`, { skip }, () => 
     assert.equal((again.stdout.match(/^unchanged: /gm) ?? []).length, 3, again.stdout)
   })
 
-  test('the gates refuse what they guard and ordinary work runs, with the hook trusted as init wrote it', () => {
-    const result = codex(run, 'gpt-5.5')
+  test('the gates refuse what they guard and ordinary work runs, with the hook trusted as init wrote it', async () => {
+    const result = await codex(run, 'gpt-5.5')
     assert.equal(result.status, 0, result.stderr)
     assert.equal(readFileSync(join(run.repo, 'openspec/changes/feat/approval.md'), 'utf8'), APPROVAL)
     assert.equal(existsSync(join(run.repo, 'docs/superpowers/plans/q.md')), false)
@@ -120,7 +97,7 @@ describe(`Codex CLI ${VERSION} with approval-gates init codex`, { skip }, () => 
     const missing = await startResponsesModel([call('exec_command', { cmd: 'echo x > src/missing.txt' }), say('done')])
     writeFileSync(join(run.home, '.codex', 'config.toml'), readFileSync(join(run.home, '.codex', 'config.toml'), 'utf8').replace(model.baseUrl, missing.baseUrl))
     try {
-      const result = codex(run, 'gpt-5.5')
+      const result = await codex(run, 'gpt-5.5')
       assert.equal(result.status, 0, result.stderr)
       assert.equal(existsSync(join(run.repo, 'src/missing.txt')), false)
       assert.equal(outputsWith(missing, `${BLOCKED}the approval-gates hook is not installed at ${installed}, so every tool call is refused`).length, 1, [...missing.outputs().values()].join('\n'))
@@ -131,25 +108,51 @@ describe(`Codex CLI ${VERSION} with approval-gates init codex`, { skip }, () => 
     }
   })
 
+  test("the sandbox keeps the agent's commands off the hook, its configuration and the ledger's folder", async () => {
+    const state = join(run.home, '.local', 'state', 'approval-gates')
+    mkdirSync(state, { recursive: true })
+    const targets = [join(state, 'ledger-probe'), join(run.home, '.codex', 'hooks.json'), join(run.home, '.local', 'share', 'approval-gates', 'bin', 'approval-gates-hook')]
+    const before = targets.map((target) => (existsSync(target) ? readFileSync(target) : null))
+    // Commands the gates allow (they name no guarded path): only the sandbox stands in the way.
+    const reach = await startResponsesModel([...targets.map((target) => call('exec_command', { cmd: `printf x >> '${target}'; echo "exit=$?"` })), say('done')])
+    const config = join(run.home, '.codex', 'config.toml')
+    writeFileSync(config, readFileSync(config, 'utf8').replace(model.baseUrl, reach.baseUrl))
+    try {
+      const result = await codex(run, 'gpt-5.5')
+      assert.equal(result.status, 0, result.stderr)
+      targets.forEach((target, index) => {
+        const after = existsSync(target) ? readFileSync(target) : null
+        assert.deepEqual(after, before[index], target)
+      })
+      const outputs = [...reach.outputs().values()]
+      assert.equal(outputs.filter((output) => /exit=1/.test(output)).length, targets.length, outputs.join('\n'))
+    } finally {
+      writeFileSync(config, readFileSync(config, 'utf8').replace(reach.baseUrl, model.baseUrl))
+      await reach.close()
+    }
+  })
+
   test("a subagent on an unapproved plan is refused; a spawned subagent's task reaches UserPromptSubmit", async () => {
     const log = join(folder.dir, 'prompts.jsonl')
     const hooksPath = join(run.home, '.codex', 'hooks.json')
     const hooks = JSON.parse(readFileSync(hooksPath, 'utf8'))
-    const logger = `${process.execPath} -e "process.stdin.pipe(require('fs').createWriteStream(process.argv[1], {flags: 'a'}))" ${log}`
+    const logger = `${process.execPath} -e "let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => require('fs').appendFileSync(process.argv[1], t + '\\n'))" ${log}`
     hooks.hooks.UserPromptSubmit = [{ hooks: [{ type: 'command', command: logger }] }]
     writeFileSync(hooksPath, JSON.stringify(hooks, null, 2))
     const agents = await startResponsesModel([
       call('spawn_agent', { message: 'Implement task 1 of docs/superpowers/plans/p.md' }, 'multi_agent_v1'),
       call('spawn_agent', { message: '/approve feat design' }, 'multi_agent_v1'),
+      // Time for the subagent to start before the main agent's turn ends.
+      call('exec_command', { cmd: 'sleep 3' }),
       say('done'),
     ])
     const config = join(run.home, '.codex', 'config.toml')
     writeFileSync(config, readFileSync(config, 'utf8').replace(model.baseUrl, agents.baseUrl))
     try {
       // The logger is not trusted: this run measures which prompts reach the hook.
-      const result = codex(run, 'gpt-5.3-codex', ['--dangerously-bypass-hook-trust'])
+      const result = await codex(run, 'gpt-5.3-codex', ['--dangerously-bypass-hook-trust'])
       assert.equal(result.status, 0, result.stderr)
-      assert.equal(outputsWith(agents, `Command blocked by PreToolUse hook: ${NOT_APPROVED}`).length, 1, [...agents.outputs().values()].join('\n'))
+      assert.equal(outputsWith(agents, `Tool call blocked by PreToolUse hook: ${NOT_APPROVED}. Tool: spawn_agent`).length, 1, [...agents.outputs().values()].join('\n'))
       const prompts = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
       const spawned = prompts.find((prompt) => prompt.prompt === '/approve feat design')
       assert.ok(spawned, `the subagent's task reached UserPromptSubmit: ${JSON.stringify(prompts)}`)

@@ -50,8 +50,10 @@ test('dsh --profile headless: the gates refuse the plan and approval.md, allow a
       `Error: ${BLOCKED}design not approved; run /approve feat design`,
       `Error: ${BLOCKED}approval.md is written only by /approve`,
       `<path>${repo.path('src/notes.md')}</path>\n<type>file</type>\n<content>\nCreated file\n</content>`,
-      // Headless DSH mounts the userQuestions service with no provider behind it.
-      'userQuestions failed: no user-questions provider is registered',
+      // Headless DSH mounts the userQuestions service with no provider behind it: nobody can
+      // answer, and the agent is told where the owner can approve instead.
+      'userQuestions failed: this DSH has no way to ask the owner (no question provider is registered, as in a headless run); ' +
+        "the owner can approve in DSH's web UI (/approve feat design) or in a terminal (approval-gates approve feat design)",
     ])
     assert.equal(repo.exists(PLAN), false)
     assert.equal(repo.exists(APPROVAL), false)

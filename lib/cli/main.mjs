@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 
-import { bashTargets, checkApproval, checkGuard, loopStatus, writeApproval } from '../../index.js'
+import { bashTargets, checkGuard, loopStatus, presentApproval, writeApproval } from '../../index.js'
 import { fromClaudeCode, isClaudeCodePayload } from './claude-code.mjs'
 import { fromCodex } from './codex.mjs'
 import { fromGemini, geminiDenial } from './gemini.mjs'
@@ -14,7 +14,7 @@ import { hookSource, installHook, installedHookPath, verb, writeConfig } from '.
 import { planCodex } from './init/codex.mjs'
 import { planGemini } from './init/gemini.mjs'
 import { planClaudeCode } from './init/claude-code.mjs'
-import { approvalFacts, approvalQuestion } from '../texts.mjs'
+import { notConfirmed } from '../texts.mjs'
 
 /** Exit codes: 2 also blocks the call in a Claude Code hook. */
 const OK = 0
@@ -56,8 +56,9 @@ payload {"hook_event_name", "tool_name", "tool_input", "cwd"}, and judges it.
 `,
   approve: `usage: approval-gates approve <change-id> design|plan [--cwd DIR]
 
-Checks the preconditions, shows the owner what is approved (for a plan: its path and sha256) and
-writes openspec/changes/<change-id>/approval.md only when the owner types yes. Refuses when stdin
+Checks the preconditions, shows the owner what is approved (the design's or the plan's text, or
+its beginning, with the plan's path and sha256, and what approving writes) and writes
+openspec/changes/<change-id>/approval.md only when the owner types yes. Refuses when stdin
 is not a terminal (an agent must not be able to pipe its own yes), and when an agent harness
 (Claude Code, DSH) started this process or holds its terminal: its environment markers or its
 name on this process, an ancestor, or the process on the other side of the pseudo-terminal.
@@ -223,19 +224,13 @@ async function runCheck({ values, positionals }, io) {
   return 2
 }
 
-/** The question DSH's owner dialog shows, on the terminal. */
-function question(id, kind, ready) {
-  const { question } = approvalQuestion(id, kind, ready)
-  const facts = approvalFacts(id, kind, ready).map(([label, value]) => `  ${label}: ${value}\n`)
-  return `${question}\n${facts.join('')}`
-}
-
-async function askYes(io, prompt) {
+/** The owner's answer: the line typed, or null when the input ended first. */
+async function askLine(io, prompt) {
   const lines = createInterface({ input: io.stdin, output: io.stdout, terminal: false })
   io.stdout.write(prompt)
   try {
-    for await (const line of lines) return /^(y|yes)$/i.test(line.trim())
-    return false
+    for await (const line of lines) return line
+    return null
   } finally {
     lines.close()
   }
@@ -257,13 +252,19 @@ async function runApprove({ values, positionals }, io) {
     io.stderr.write(`approval-gates approve: ${agent}, so an agent may be typing the answer; nothing approved. Run it yourself in a terminal of your own.\n`)
     return REFUSED
   }
-  const ready = checkApproval(id, kind, cwd)
+  // What DSH's card shows, as text: who asked, what approving writes, the design or the plan.
+  const ready = presentApproval(id, kind, 'cli', cwd)
   if (!ready.ok) {
     io.stderr.write(`${ready.message}\n`)
     return REFUSED
   }
-  const confirmed = await askYes(io, `${question(id, kind, ready)}Type yes to approve: `)
-  const result = writeApproval(id, kind, confirmed, cwd, ready.sha256)
+  const line = await askLine(io, `${ready.presentation.text}\nType yes to approve: `)
+  if (line === null || !/^(y|yes)$/i.test(line.trim())) {
+    const answer = line === null || line.trim() === '' ? { kind: 'none' } : { kind: 'typed', text: line }
+    io.stderr.write(`${notConfirmed(answer)}\n`)
+    return REFUSED
+  }
+  const result = writeApproval(id, kind, true, cwd, ready.sha256)
   ;(result.approved ? io.stdout : io.stderr).write(`${result.message}\n`)
   return result.approved ? OK : REFUSED
 }

@@ -247,9 +247,12 @@ function consumer(node, major, manager, registry, npmrc) {
   const label = `node ${major} + ${manager}`
   let platformDir = null
   const js = (args, input) => exec(node, args, { cwd: dir, env, input })
-  step(`${label}: install ${pkg.name}@${pkg.version} with no cargo on PATH`, () => {
+  step(`${label}: install ${pkg.name}@${pkg.version} with no cargo on PATH, and no warning about it`, () => {
     if (exec('sh', ['-c', 'command -v cargo rustc'], { env }).stdout.trim()) throw new Error('cargo is on the PATH')
-    add([`${pkg.name}@${pkg.version}`])
+    const { stdout, stderr } = add([`${pkg.name}@${pkg.version}`])
+    // npm 11 warns about a package with install scripts ("not yet covered by allowScripts").
+    const warned = `${stdout}${stderr}`.split('\n').filter((line) => /install-scripts|allowScripts|EBADENGINE/.test(line))
+    if (warned.length > 0) throw new Error(`the install warned:\n${warned.join('\n')}`)
   })
   step(`${label}: require() judges a call`, () => {
     const code = `const g = require('approval-gates'); const w = (p) => g.checkGuard({ name: 'write', arguments: { file_path: p, content: 'x' } }, process.cwd()); console.log(JSON.stringify([w('openspec/changes/a/approval.md'), w('src/a.rs')]))`

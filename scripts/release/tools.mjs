@@ -226,6 +226,8 @@ export function assertNoBuildOnInstall(tarball) {
   const list = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).stdout.split('\n')
   if (list.some((entry) => entry.endsWith('binding.gyp'))) throw new Error(`${tarball} ships a binding.gyp`)
   const manifest = JSON.parse(spawnSync('tar', ['-xOzf', tarball, 'package/package.json'], { encoding: 'utf8' }).stdout)
-  const installScripts = ['preinstall', 'install', 'postinstall'].filter((script) => manifest.scripts?.[script])
+  // prepare runs for a consumer installing a tarball or a git checkout, and npm 11 warns about it.
+  const lifecycle = ['preinstall', 'install', 'postinstall', 'preprepare', 'prepare', 'postprepare']
+  const installScripts = lifecycle.filter((script) => manifest.scripts?.[script])
   if (installScripts.length > 0) throw new Error(`${tarball} has install scripts: ${installScripts.join(', ')}`)
 }

@@ -325,17 +325,44 @@ fn fence(line: &str) -> Option<(char, usize, bool)> {
     Some((c, run, !after.is_empty()))
 }
 
-/// The fence that closes a code block `text` leaves open, so the text after it is not swallowed.
-fn open_fence(text: &str) -> Option<String> {
+/// Whether a line outside code would be a Markdown link reference definition (`[label]: url`),
+/// which a renderer shows as nothing.
+fn defines_link(line: &str) -> bool {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let Some(rest) = line.get(indent..).filter(|_| indent <= 3) else { return false };
+    rest.strip_prefix('[')
+        .and_then(|label| label.find(']').map(|end| (end, label)))
+        .is_some_and(|(end, label)| end > 0 && label.get(end + 1..).is_some_and(|after| after.starts_with(':')))
+}
+
+/// A document's text as Markdown to render: a link reference definition outside code gets a
+/// backslash, so it is shown rather than swallowed, and a code block the text leaves open (a cut
+/// inside it) is closed, so what follows is not swallowed either.
+fn shown_markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
     let mut open: Option<(char, usize)> = None;
-    for line in text.lines() {
-        match (open, fence(line)) {
+    for line in text.split_inclusive('\n') {
+        match (open, fence(line.trim_end_matches(['\n', '\r']))) {
             (None, Some((c, run, _))) => open = Some((c, run)),
             (Some((c, run)), Some((close, length, false))) if close == c && length >= run => open = None,
+            (None, None) if defines_link(line) => {
+                let indent = line.len() - line.trim_start_matches(' ').len();
+                out.push_str(line.get(..indent).unwrap_or_default());
+                out.push('\\');
+                out.push_str(line.get(indent..).unwrap_or_default());
+                continue;
+            }
             _ => {}
         }
+        out.push_str(line);
     }
-    open.map(|(c, run)| c.to_string().repeat(run))
+    if let Some((c, run)) = open {
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&c.to_string().repeat(run));
+    }
+    out
 }
 
 impl Presentation {
@@ -391,7 +418,6 @@ impl Presentation {
             path: &document.path,
             bytes: document.bytes,
             lines: document.lines.unwrap_or(0),
-            sha256: document.sha256.as_deref(),
         }
         .render(style)
     }
@@ -412,8 +438,8 @@ impl Presentation {
     }
 
     /// For a host that renders Markdown (DSH's question `detail`): the preface, a rule, the
-    /// document's heading and its text as Markdown (a code block the excerpt leaves open is
-    /// closed), a rule and where the text ends.
+    /// document's heading and its text as Markdown (`shown_markdown`), a rule and where the text
+    /// ends.
     pub fn markdown(&self) -> String {
         let style = Style::Markdown;
         let mut blocks = self.preface(style);
@@ -425,13 +451,7 @@ impl Presentation {
             if excerpt.text.is_empty() {
                 blocks.push(PresentText::Empty { path: &document.path }.render(style));
             } else {
-                let mut text = visible(&excerpt.text);
-                if let Some(close) = open_fence(&text) {
-                    if !text.ends_with('\n') {
-                        text.push('\n');
-                    }
-                    text.push_str(&close);
-                }
+                let text = shown_markdown(&visible(&excerpt.text));
                 blocks.push(text.trim_end_matches('\n').to_string());
                 blocks.push("---".to_string());
                 blocks.push(format!("*{}*", Self::closing(document, excerpt, style)));

@@ -1,9 +1,9 @@
-//! The owner's `/approve` typed in a host's own prompt (SPEC P-17: an owner channel in a host
+//! The owner's `/approve` typed in a host's own prompt (docs/decisions.md#p-17: an owner channel in a host
 //! with a prompt hook the model cannot trigger, Claude Code's `UserPromptExpansion` on a command
 //! the model may not invoke). Host-neutral: the host's hook hands over the typed line and the
 //! session directory, and shows the owner the text this returns.
 //!
-//! Two typed lines, the same preconditions and confirmation as `/approve` in DSH (SPEC §4):
+//! Two typed lines, the same preconditions and confirmation as `/approve` in DSH (docs/decisions.md#approve):
 //! `/approve <id> design|plan` shows what would be approved (the presentation every channel
 //! shares: who asked, what is written, the design's or the plan's text and sha256) and the line
 //! that confirms it, `/approve <id> <kind> <code>`, with a code drawn for this showing and kept

@@ -1,5 +1,4 @@
-//! Claude Code's own configuration, out of reach of the agent's file tools (SPEC P-17; the Claude
-//! Code row of `docs/decisions.md#p-17`).
+//! Claude Code's own configuration, out of reach of the agent's file tools (docs/decisions.md#p-17).
 //!
 //! Claude Code runs its hooks, the MCP servers it starts and its `Write`/`Edit`/`NotebookEdit`
 //! tools outside its sandbox. So a settings file, a command, an agent or skill definition, an MCP

@@ -451,7 +451,7 @@ fn claude_code_dispatches_and_commands() {
         ("Workflow", workflow("script", "await agent('Implement docs/superpowers/plans/approved.md')")),
         ("Workflow", Args::default().with("name", "review").json("args", r#"{"q":"what changed?","n":3}"#)),
         ("Workflow", workflow("scriptPath", "scripts/ok.js")),
-        // A script file that is not there names no plan: the dispatch fails open (seed 000).
+        // A script file that is not there names no plan: the dispatch fails open (docs/decisions.md#gate-b).
         ("Workflow", workflow("scriptPath", "scripts/missing.js")),
         ("Workflow", Args::default()),
         ("SendMessage", Args::default().with("to", "main").with("message", "tests pass")),

@@ -4,7 +4,7 @@
 // CLI's own routing and checks) get a short text. Every request body is kept.
 import { createServer } from 'node:http'
 
-const MAX_BODY_BYTES = 16 * 1024 * 1024
+import { readBody } from './clients.mjs'
 
 export const call = (tool, args) => ({ tool, args })
 export const say = (text) => ({ text })
@@ -13,16 +13,6 @@ export const say = (text) => ({ text })
 export const functionResponses = (body) =>
   (body.contents ?? []).flatMap((content) => content.parts ?? []).filter((part) => part.functionResponse).map((part) => part.functionResponse)
 
-async function readBody(request) {
-  const parts = []
-  let size = 0
-  for await (const part of request) {
-    size += part.length
-    if (size > MAX_BODY_BYTES) throw new Error('request body over the cap')
-    parts.push(part)
-  }
-  return Buffer.concat(parts).toString('utf8')
-}
 
 export async function startGeminiModel(script) {
   const requests = []

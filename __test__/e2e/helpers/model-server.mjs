@@ -1,7 +1,9 @@
 // A scripted OpenAI-compatible model on 127.0.0.1 for the real DSH CLI (DEEPSEEK_BASE_URL). Each
 // agent request gets the next scripted turn: the turn's index is the number of tool results the
-// request carries, so a retried request gets the same answer. Every request body is kept, so a
-// test reads what the model was told. Requests that carry no tools (a session title) get a text.
+// request carries, so a retried request gets the same answer. A script may instead be keyed by
+// the user's message: each message the user sends starts its own list of turns, counted from the
+// tool results after that message. Every request body is kept, so a test reads what the model was
+// told. Requests that carry no tools (a session title) get a text.
 import { createServer } from 'node:http'
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024
@@ -44,8 +46,27 @@ function readBody(request) {
 /** The tool results (role `tool`) of one request, in order. */
 export const toolResults = (body) => (body.messages ?? []).filter((message) => message.role === 'tool')
 
+/** The text of a message's content, whether a string or a list of parts. */
+const textOf = (content) =>
+  typeof content === 'string' ? content : Array.isArray(content) ? content.map((part) => part?.text ?? '').join('') : ''
+
 /**
- * Starts the model. `script` is the list of turns; past its end every agent request gets `say('done')`.
+ * The turn for an agent request: by tool results overall, or by the last user message the script
+ * names (DSH adds user messages of its own, such as context injections) and the tool results
+ * after it.
+ */
+function turnFor(script, body) {
+  if (Array.isArray(script)) return script[toolResults(body).length] ?? say('done')
+  const messages = body.messages ?? []
+  const last = messages.findLastIndex((message) => message.role === 'user' && Object.hasOwn(script, textOf(message.content).trim()))
+  if (last < 0) return say('done')
+  const turns = script[textOf(messages[last].content).trim()]
+  return turns[messages.slice(last + 1).filter((message) => message.role === 'tool').length] ?? say('done')
+}
+
+/**
+ * Starts the model. `script` is the list of turns, or an object from each user message to its
+ * list; past a list's end (or for a message it does not name) an agent request gets `say('done')`.
  * @returns `{ baseUrl, requests, agentRequests(), close() }`
  */
 export async function startModel(script) {
@@ -60,7 +81,7 @@ export async function startModel(script) {
       }
       const agent = Array.isArray(body.tools) && body.tools.length > 0
       const step = agent ? toolResults(body).length : -1
-      const turn = agent ? (script[step] ?? say('done')) : say('e2e session')
+      const turn = agent ? turnFor(script, body) : say('e2e session')
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
       for (const chunk of sseChunks(turn, step)) response.write(`data: ${JSON.stringify(chunk)}\n\n`)
       response.end('data: [DONE]\n\n')

@@ -4,7 +4,7 @@
 // every agent (a subagent starts at 0) walks the same script. Every request body is kept.
 import { createServer } from 'node:http'
 
-const MAX_BODY_BYTES = 16 * 1024 * 1024
+import { readBody } from './clients.mjs'
 
 /** A function call turn (`namespace` for namespaced tools such as multi_agent_v1.spawn_agent). */
 export const call = (tool, args, namespace) => ({ tool, args, namespace })
@@ -25,16 +25,6 @@ function item(turn, n) {
   return { type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, name: turn.tool, arguments: JSON.stringify(turn.args), ...namespace }
 }
 
-async function readBody(request) {
-  const parts = []
-  let size = 0
-  for await (const part of request) {
-    size += part.length
-    if (size > MAX_BODY_BYTES) throw new Error('request body over the cap')
-    parts.push(part)
-  }
-  return Buffer.concat(parts).toString('utf8')
-}
 
 /** Starts the model: `{ baseUrl, requests, outputs(), close() }`; past the script's end, `say('done')`. */
 export async function startResponsesModel(script) {

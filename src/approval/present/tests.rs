@@ -113,11 +113,7 @@ fn a_plan_is_shown_with_its_path_its_sha256_and_its_text() {
     assert_eq!(plan.excerpt.as_ref().map(|e| (e.text.as_str(), e.truncated)), Some((text.as_str(), false)));
     let markdown = shown.markdown();
     assert!(markdown.contains(&format!("`sha256: {sha}`")), "{markdown}");
-    assert!(markdown.contains(&format!(
-        "**Plan** `{PLAN}` · {} bytes · 5 lines · sha256 `{sha}`\n\n{}",
-        text.len(),
-        text.trim_end()
-    )));
+    assert!(markdown.contains(&format!("**Plan** `{PLAN}` · {} bytes · 5 lines\n\n{}", text.len(), text.trim_end())));
     assert!(markdown.contains("the design section stays as it is"));
     assert!(markdown.ends_with(&format!("*End of `{PLAN}`.*")));
 }
@@ -222,9 +218,24 @@ fn a_code_block_the_excerpt_leaves_open_is_closed_in_markdown() {
     let repo = plan_repo(&plan_text("~~~~\ncode\n~~~\n~~~~~\nafter\n"));
     let markdown = prepared(&repo, "c", "plan", Asker::Cli).markdown();
     assert!(markdown.contains("~~~~\ncode\n~~~\n~~~~~\nafter\n\n---"), "{markdown}");
-    assert_eq!(open_fence("```\n``` x\n"), Some("```".to_string()), "a fence with text after it does not close");
-    assert_eq!(open_fence("    ```\n"), None, "indented four spaces is code, not a fence");
-    assert_eq!(open_fence("``x`\n"), None);
+    assert_eq!(shown_markdown("```\n``` x\n"), "```\n``` x\n```", "a fence with text after it does not close");
+    assert_eq!(shown_markdown("    ```\n"), "    ```\n", "indented four spaces is code, not a fence");
+    assert_eq!(shown_markdown("``x`\n"), "``x`\n");
+}
+
+#[test]
+fn link_reference_definitions_are_shown_not_swallowed() {
+    assert_eq!(
+        shown_markdown("a\n\n[hidden]: http://x \"t\"\n  [^1]: note\n"),
+        "a\n\n\\[hidden]: http://x \"t\"\n  \\[^1]: note\n"
+    );
+    // Inside code, and things that are not definitions, stay as they are.
+    assert_eq!(
+        shown_markdown("```\n[x]: y\n```\n[]: y\n[x] : y\n    [x]: y\n"),
+        "```\n[x]: y\n```\n[]: y\n[x] : y\n    [x]: y\n"
+    );
+    let repo = plan_repo(&plan_text("[a]: https://example.com\n"));
+    assert!(prepared(&repo, "c", "plan", Asker::Cli).markdown().contains("\n\\[a]: https://example.com\n"));
 }
 
 #[test]
