@@ -1,5 +1,5 @@
 //! approval.md as the gates count it (P-17): in a sealed repository a section counts only when
-//! the ledger holds the same approval; elsewhere it counts as written (SPEC §2).
+//! the ledger holds the same approval; elsewhere it counts as written (docs/decisions.md#artifacts).
 //!
 //! The ledger is read only when approval.md claims the approval asked about, so a change with no
 //! approval costs what it did before.
