@@ -15,7 +15,7 @@ import { after, before, describe, test } from 'node:test'
 import { root } from '../../scripts/dsh-node.mjs'
 import { planText } from '../helpers/repo.mjs'
 import { say, startAnthropicModel, toolResults, toolUse, userTexts } from './helpers/anthropic-server.mjs'
-import { builtHook } from './helpers/clients.mjs'
+import { APPROVAL, builtHook, loopRepo } from './helpers/clients.mjs'
 import { VERSION, agentUser, binaryFor, bwrapRefused, claudeEnv, handOver, installClaudeCode, runClaude, sandboxMissing } from './helpers/claude-code.mjs'
 
 const CLI = join(root, 'bin', 'approval-gates.mjs')
@@ -44,21 +44,16 @@ function scenario(label, { initArgs = [], files = {} } = {}) {
     mkdirSync(join(path, '..'), { recursive: true })
     writeFileSync(path, text)
   }
+  // Change feat (its design approved by hand, plan p not approved) and change draft (no approval).
+  loopRepo(repo)
   for (const [path, text] of Object.entries({
-    'openspec/changes/feat/proposal.md': '# Proposal\n',
-    'openspec/changes/feat/design.md': '# Design\n\nUse a queue.\n',
-    'openspec/changes/feat/builder-check.md': '# Builder-check\n',
-    'openspec/changes/feat/approval.md': 'design:\n  by: owner\n  at: 2026-10-25T10:00:00Z\n',
-    'docs/superpowers/plans/p.md': planText('feat'),
     'openspec/changes/draft/proposal.md': '# Proposal\n',
     'openspec/changes/draft/design.md': '# Draft design\n\nA cache in front of the queue.\n',
     'openspec/changes/draft/builder-check.md': '# Builder-check\n',
-    'src/main.txt': 'main\n',
     ...files,
   })) {
     write(join(repo, path), text)
   }
-  spawnSync('git', ['init', '-q'], { cwd: repo })
   // The nested client the agent may run: `claude` on the PATH of the agent's shell.
   mkdirSync(join(home, 'bin'), { recursive: true })
   symlinkSync(binaryFor(user, client.binary), join(home, 'bin', 'claude'))
@@ -153,7 +148,7 @@ describe(`Claude Code ${VERSION} with approval-gates init claude-code, sandbox o
       for (const text of told) assert.doesNotMatch(text, /approval-gates-hook check/, 'a denial never shows the hook command line')
 
       assert.equal(at.exists('docs/superpowers/plans/q.md'), false)
-      assert.equal(at.read('openspec/changes/feat/approval.md'), 'design:\n  by: owner\n  at: 2026-10-25T10:00:00Z\n')
+      assert.equal(at.read('openspec/changes/feat/approval.md'), APPROVAL)
       assert.equal(at.exists('.claude/settings.local.json'), false)
       assert.equal(readFileSync(join(at.home, '.claude', 'settings.json'), 'utf8'), userSettings)
       assert.deepEqual(readFileSync(at.hook), hookBytes)

@@ -5,25 +5,11 @@
 // (the tool results) and what it was offered (the tools and their input schemas).
 import { createServer } from 'node:http'
 
-const MAX_BODY_BYTES = 16 * 1024 * 1024
+import { readBody } from './clients.mjs'
 
 /** A tool call turn: `{ tool, input }`; a text turn: `{ text }`. */
 export const toolUse = (tool, input) => ({ tool, input })
 export const say = (text) => ({ text })
-
-function readBody(request) {
-  return new Promise((resolve, reject) => {
-    const parts = []
-    let size = 0
-    request.on('data', (part) => {
-      size += part.length
-      if (size > MAX_BODY_BYTES) reject(new Error('request body over the cap'))
-      else parts.push(part)
-    })
-    request.on('end', () => resolve(Buffer.concat(parts).toString('utf8')))
-    request.on('error', reject)
-  })
-}
 
 const blocks = (message) => (Array.isArray(message.content) ? message.content : [])
 
