@@ -126,9 +126,10 @@ export declare function checkApproval(id: string, kind: string, cwd?: string): A
  * `options.shell` names a persistent shell: calls with the same name share its state (P-15);
  * without it a shell call is one-shot. `options.sandbox` is the mode the host will run the call
  * in when wider than its default (DSH: a session switched to `danger-full-access`); while
- * approvals are sealed such a call is refused (P-17).
+ * approvals are sealed such a call is refused (P-17). `options.host: 'claude-code'` judges a
+ * Claude Code call, whose file tools may not write Claude Code's configuration either.
  */
-export declare function checkGuard(toolCall: { name: string; arguments?: unknown }, cwd: string, options?: { shell?: string; sandbox?: string }): string | null
+export declare function checkGuard(toolCall: { name: string; arguments?: unknown }, cwd: string, options?: { shell?: string; sandbox?: string; host?: 'claude-code' }): string | null
 
 /**
  * Forgets the state of persistent shell `shell` (its session ended). Returns whether it had

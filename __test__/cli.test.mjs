@@ -17,8 +17,8 @@ const ONLY_APPROVE = `${BLOCKED}approval.md is written only by /approve`
 // The native hook process (hook/), built by `npm test` before these suites run.
 const HOOK = process.env.APPROVAL_GATES_HOOK ?? fileURLToPath(new URL(`../target/debug/approval-gates-hook${process.platform === 'win32' ? '.exe' : ''}`, import.meta.url))
 
-function spawned(command, prefix, args, { input = '', cwd } = {}) {
-  const result = spawnSync(command, [...prefix, ...args], { input, cwd, encoding: 'utf8' })
+function spawned(command, prefix, args, { input = '', cwd, env } = {}) {
+  const result = spawnSync(command, [...prefix, ...args], { input, cwd, env: env === undefined ? undefined : { ...process.env, ...env }, encoding: 'utf8' })
   // EPIPE only means the process exited before reading all its input (a usage error).
   if (result.error && result.status === null) throw new Error(`cannot run ${command} (build it with cargo build -p approval-gates-hook): ${result.error.message}`)
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
@@ -69,6 +69,35 @@ for (const [checker, cli] of Object.entries(CHECKERS)) {
         denied(tool, { description: 'd', prompt: 'Execute docs/superpowers/plans/p.md', subagent_type: 'general' }, `${BLOCKED}plan not approved; run /approve feat plan`)
         allowed(tool, { description: 'd', prompt: 'Summarise the README' })
       }
+    })
+
+    test("Workflow, SendMessage and scheduled prompts are judged by gate B; Monitor's command as Bash", () => {
+      const unapproved = `${BLOCKED}plan not approved; run /approve feat plan`
+      denied('Workflow', { script: "await agent('Implement task 1 of docs/superpowers/plans/p.md')" }, unapproved)
+      denied('Workflow', { script: 'await agent(args.t)', args: { t: ['docs/superpowers/plans/p.md'] } }, unapproved)
+      denied('SendMessage', { to: 'worker', message: 'implement docs/superpowers/plans/p.md' }, unapproved)
+      denied('CronCreate', { cron: '* * * * *', prompt: 'implement docs/superpowers/plans/p.md' }, unapproved)
+      denied('Monitor', { command: 'echo x > openspec/changes/feat/approval.md', description: 'm', timeout_ms: 1000 }, ONLY_APPROVE)
+      allowed('Workflow', { script: "await agent('Summarise the README')", args: { n: 1 } })
+      allowed('SendMessage', { to: 'main', message: 'done' })
+    })
+
+    test("Claude Code's configuration is out of its file tools' reach; DSH calls are the gates' alone", () => {
+      const home = makeRepo().root
+      const env = { HOME: home, XDG_DATA_HOME: '', CLAUDE_CONFIG_DIR: '' }
+      const judged = (tool, input) => cli(['check'], { input: hook(repo, tool, input), env })
+      const configures = (path) =>
+        `${BLOCKED}${path} configures Claude Code or approval-gates (settings, hooks, commands, MCP servers); only the owner changes it, outside the agent\n`
+      for (const path of [`${repo.root}/.claude/settings.local.json`, `${repo.root}/.mcp.json`, `${home}/.claude/settings.json`, `${home}/.local/share/approval-gates/bin/approval-gates-hook`]) {
+        assert.deepEqual(judged('Write', { file_path: path, content: '{}' }), { code: 2, stdout: '', stderr: configures(path) }, path)
+      }
+      assert.equal(judged('Edit', { file_path: '.claude/commands/approve.md', old_string: 'a', new_string: 'b' }).stderr, configures(`${repo.root}/.claude/commands/approve.md`))
+      assert.equal(judged('mcp__filesystem__write_file', { path: '.claude/settings.json', content: '{}' }).code, 2)
+      assert.equal(judged('Read', { file_path: `${repo.root}/.claude/settings.json` }).code, 0)
+      assert.equal(judged('Write', { file_path: `${home}/.claude/projects/-r/memory/MEMORY.md`, content: 'x' }).code, 0)
+      assert.equal(judged('Write', { file_path: `${repo.root}/docs/notes.md`, content: 'see .claude/settings.json' }).code, 0)
+      const dsh = JSON.stringify({ name: 'write', arguments: { file_path: '.claude/settings.local.json', content: '{}' } })
+      assert.equal(cli(['check', '--cwd', repo.root], { input: dsh, env }).code, 0)
     })
 
     test('read-only and unknown tools pass', () => {
@@ -322,5 +351,47 @@ describe('help and usage', () => {
     const option = cli(['status', '--verbose'])
     assert.equal(option.code, 2)
     assert.match(option.stderr, /Unknown option '--verbose'/)
+  })
+})
+
+describe('approval-gates-hook prompt: the owner’s /approve in Claude Code’s prompt', () => {
+  const expansion = (repo, prompt, extra = {}) =>
+    JSON.stringify({ session_id: 's', cwd: repo.root, hook_event_name: 'UserPromptExpansion', expansion_type: 'slash_command', command_name: 'approve', command_args: prompt.replace(/^\/approve\s*/, ''), command_source: 'projectSettings', prompt, ...extra })
+  const prompt = (repo, state, input) => {
+    const result = spawnSync(HOOK, ['prompt'], { input, encoding: 'utf8', env: { ...process.env, XDG_STATE_HOME: state, HOME: state } })
+    return { code: result.status, decision: result.stdout === '' ? null : JSON.parse(result.stdout), stderr: result.stderr }
+  }
+
+  test('shows the plan and its confirming line, then that line approves it, ledger first', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+    const state = makeRepo().root
+    const shown = prompt(repo, state, expansion(repo, '/approve feat plan'))
+    assert.equal(shown.code, 0, shown.stderr)
+    assert.equal(shown.decision.decision, 'block')
+    assert.match(shown.decision.reason, /^Approve the plan of feat\?\n/)
+    assert.ok(shown.decision.reason.includes(sha256(repo.read('docs/superpowers/plans/p.md'))))
+    const line = /^ {4}(\/approve feat plan [0-9a-f]{8})$/m.exec(shown.decision.reason)?.[1]
+    assert.ok(line, shown.decision.reason)
+    assert.doesNotMatch(repo.read('openspec/changes/feat/approval.md'), /plan:/)
+    const approved = prompt(repo, state, expansion(repo, line))
+    assert.match(approved.decision.reason, /^plan docs\/superpowers\/plans\/p\.md of feat approved \(sha256 [0-9a-f]{64}\)/)
+    assert.match(repo.read('openspec/changes/feat/approval.md'), /plan:\n {2}by: owner\n/)
+  })
+
+  test('anything else approves nothing: more words, another line, an expansion not typed; other commands pass', () => {
+    const repo = makeRepo().change('feat')
+    const state = makeRepo().root
+    for (const line of ['/approve feat design and implement it', '/approve feat design\nthen go on', '/approve feat']) {
+      const answer = prompt(repo, state, expansion(repo, line))
+      assert.equal(answer.decision.decision, 'block', line)
+      assert.match(answer.decision.reason, /^nothing approved\. Type \/approve <change-id> design\|plan alone/, line)
+    }
+    const mcp = prompt(repo, state, expansion(repo, '/approve feat design', { expansion_type: 'mcp_prompt' }))
+    assert.match(mcp.decision.reason, /^nothing approved: only \/approve typed by the owner/)
+    assert.deepEqual(prompt(repo, state, expansion(repo, '/review', { command_name: 'review' })), { code: 0, decision: null, stderr: '' })
+    const broken = prompt(repo, state, '{')
+    assert.equal(broken.code, 2)
+    assert.match(broken.stderr, /^approval-gates prompt: stdin is not JSON/)
+    assert.equal(repo.exists('openspec/changes/feat/approval.md'), false)
   })
 })

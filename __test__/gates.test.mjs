@@ -352,4 +352,22 @@ describe('Claude Code tool names, passed raw (P-16)', () => {
     assert.equal(call('Task', { prompt: 'Summarise the README' }), null)
     assert.equal(call('Read', { file_path: 'openspec/changes/feat/approval.md' }), null)
   })
+
+  test("Claude Code 2.1's Workflow, SendMessage and scheduled prompts are dispatches (gate B); Monitor runs a command", () => {
+    const unapproved = `${BLOCKED}plan not approved; run /approve feat plan`
+    assert.equal(call('Workflow', { script: "await agent('Implement task 1 of docs/superpowers/plans/p.md')" }), unapproved)
+    // The input a workflow's script reads is any JSON value, judged as its JSON text.
+    assert.equal(call('Workflow', { script: 'await agent(args.task)', args: { task: { plan: 'docs/superpowers/plans/p.md' } } }), unapproved)
+    assert.equal(call('SendMessage', { to: 'worker', message: 'go on with docs/superpowers/plans/p.md' }), unapproved)
+    assert.equal(call('CronCreate', { cron: '* * * * *', prompt: 'implement docs/superpowers/plans/p.md' }), unapproved)
+    assert.equal(call('ScheduleWakeup', { delaySeconds: 60, prompt: 'continue docs/superpowers/plans/p.md', reason: 'r' }), unapproved)
+    assert.equal(call('Monitor', { command: 'echo x > openspec/changes/feat/approval.md', description: 'm', timeout_ms: 1000 }), ONLY_APPROVE)
+    assert.equal(call('Workflow', { script: 'await agent(args.q)', args: { q: 'what changed in README.md?' } }), null)
+    const cyclic = { q: 'x' }
+    cyclic.self = cyclic
+    assert.equal(call('Workflow', { script: 'await agent(args.q)', args: cyclic }), null)
+    assert.equal(call('Workflow', { args: { toJSON() { throw new Error('no') } } }), null)
+    assert.equal(call('SendMessage', { to: 'main', message: 'done' }), null)
+    assert.equal(call('Monitor', { command: 'tail -f build.log', description: 'm', timeout_ms: 1000 }), null)
+  })
 })

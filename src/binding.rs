@@ -115,6 +115,31 @@ impl JsRead {
         Some(utf8(buffer))
     }
 
+    /// The value as JSON spells it (`JSON.stringify`), a string as itself; `None` for `undefined`,
+    /// `null`, or a value whose serialisation throws (a cycle, a throwing `toJSON`).
+    fn json_text(&self) -> Option<String> {
+        match self.kind()? {
+            sys::ValueType::napi_string => return self.string(),
+            sys::ValueType::napi_undefined | sys::ValueType::napi_null => return None,
+            _ => {}
+        }
+        let mut global = ptr::null_mut();
+        if unsafe { sys::napi_get_global(self.env, &mut global) } != sys::Status::napi_ok {
+            return None;
+        }
+        let json = JsRead { env: self.env, value: global }.property("JSON")?;
+        let stringify = json.property("stringify")?;
+        let argv = [self.value];
+        let mut result = ptr::null_mut();
+        let status =
+            unsafe { sys::napi_call_function(self.env, json.value, stringify.value, 1, argv.as_ptr(), &mut result) };
+        if status != sys::Status::napi_ok {
+            self.clear_exception();
+            return None;
+        }
+        JsRead { env: self.env, value: result }.string()
+    }
+
     fn elements(&self) -> Option<Vec<JsRead>> {
         let mut is_array = false;
         let status = unsafe { sys::napi_is_array(self.env, self.value, &mut is_array) };
@@ -169,6 +194,10 @@ impl ToolArgs for JsToolArgs {
         let elements = self.arguments()?.property(field)?.elements()?;
         elements.iter().map(JsRead::string).collect()
     }
+
+    fn json_text(&self, field: &str) -> Option<String> {
+        self.arguments()?.property(field)?.json_text()
+    }
 }
 
 fn process_cwd() -> PathBuf {
@@ -198,10 +227,11 @@ fn guarded<T>(fallback: impl FnOnce() -> T, body: impl FnOnce() -> T) -> T {
 /// `options.shell` names a persistent shell: calls with the same name share its state (P-15);
 /// without it a shell call is one-shot. `options.sandbox` is the mode the host will run the call
 /// in when wider than its default (DSH: a session switched to `danger-full-access`); while
-/// approvals are sealed such a call is refused (P-17).
+/// approvals are sealed such a call is refused (P-17). `options.host: 'claude-code'` judges a
+/// Claude Code call, whose file tools may not write Claude Code's configuration either.
 #[napi(
     js_name = "checkGuard",
-    ts_args_type = "toolCall: { name: string; arguments?: unknown }, cwd: string, options?: { shell?: string; sandbox?: string }"
+    ts_args_type = "toolCall: { name: string; arguments?: unknown }, cwd: string, options?: { shell?: string; sandbox?: string; host?: 'claude-code' }"
 )]
 pub fn check_guard(env: Env, tool_call: Unknown, cwd: Unknown, options: Unknown) -> Option<String> {
     guarded(
@@ -215,7 +245,23 @@ pub fn check_guard(env: Env, tool_call: Unknown, cwd: Unknown, options: Unknown)
             let shell = || JsRead::new(&env, &options).property("shell").and_then(|shell| shell.string());
             // Read only for a call that can leave the host's sandbox.
             let sandbox = || JsRead::new(&env, &options).property("sandbox").and_then(|mode| mode.string());
-            gates::check_tool_call_hosted(&name, &args, session_dir, shell, sandbox).map(|denial| denial.to_string())
+            let verdict = gates::check_tool_call_hosted(&name, &args, session_dir, shell, sandbox);
+            // `options.host: 'claude-code'` (the CLI's check of a Claude Code payload) also keeps
+            // Claude Code's configuration out of its file tools' reach; read for those tools only.
+            let claude_code = || {
+                gates::claude_code::judges(&name)
+                    && JsRead::new(&env, &options).property("host").and_then(|host| host.string()).as_deref()
+                        == Some("claude-code")
+            };
+            let verdict = verdict.or_else(|| {
+                claude_code()
+                    .then(|| {
+                        let places = gates::claude_code::ConfigPlaces::from_env(|name| std::env::var_os(name));
+                        gates::claude_code::check(&name, &args, session_dir, &places)
+                    })
+                    .flatten()
+            });
+            verdict.map(|denial| denial.to_string())
         },
     )
 }

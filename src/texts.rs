@@ -43,6 +43,9 @@ pub enum Denial {
     ShellStateTooLarge,
     /// The engine itself failed (a bug); the call is refused rather than waved through.
     InternalError,
+    /// A Claude Code file tool or an MCP tool writing Claude Code's configuration (a `.claude`
+    /// folder, `.mcp.json`, `~/.claude.json`) or this package's files (the installed hook).
+    HostConfiguration { path: String },
     /// A write that reaches the approval ledger's folder (P-17): beneath it, or an ancestor.
     LedgerWrittenOnlyByApprove,
     /// A shell call that asks to run outside the host's sandbox while approvals are sealed.
@@ -85,6 +88,10 @@ impl fmt::Display for Denial {
             Denial::InternalError => {
                 f.write_str("internal error while checking this call; the call is refused (please report it)")
             }
+            Denial::HostConfiguration { path } => write!(
+                f,
+                "{path} configures Claude Code or approval-gates (settings, hooks, commands, MCP servers); only the owner changes it, outside the agent"
+            ),
             Denial::LedgerWrittenOnlyByApprove => f.write_str("the approval ledger is written only by /approve"),
             Denial::LeavingSandboxWhileSealed { requested } => write!(
                 f,
@@ -494,7 +501,51 @@ pub static HOST_CHECKS: &[HostCheck] = &[
         unknown: "whether DSH serves its web API is not known",
         fix: "approve in your own terminal (`approval-gates approve <id> design|plan`); DSH must give its web API a credential the agent's processes cannot read before its cards can carry an approval",
     },
-    // Claude Code: rows filled by the Claude Code integration (hook, prompt hook, sandbox settings).
+    HostCheck {
+        host: "claude-code",
+        fact: "sandbox",
+        holds: &["on"],
+        holds_text: "Claude Code runs the agent's commands in its sandbox (enabled, failIfUnavailable, no unsandboxed retry)",
+        fails_text: "Claude Code's sandbox is {value}: the agent's commands can write the approval ledger",
+        unknown: "whether Claude Code's sandbox is on is not known",
+        fix: "run `approval-gates init claude-code` (sandbox.enabled, failIfUnavailable and allowUnsandboxedCommands: false in ~/.claude/settings.json), and let no project or local settings file turn them off",
+    },
+    HostCheck {
+        host: "claude-code",
+        fact: "file-tools",
+        holds: &["confined"],
+        holds_text: "Claude Code's file tools, which run outside its sandbox, may not write outside the working directories",
+        fails_text: "Claude Code's file tools run outside its sandbox and may write anywhere ({value}): a shell profile or a service they write would run the agent's code unconfined",
+        unknown: "whether Claude Code's file tools are kept to the working directories is not known",
+        fix: "set permissions.blockWritesOutsideWorkingDirectories in ~/.claude/settings.json (`approval-gates init claude-code` does)",
+    },
+    HostCheck {
+        host: "claude-code",
+        fact: "tool-hook",
+        holds: &["fail-closed"],
+        holds_text: "approval-gates judges every tool call before it runs, and a hook that cannot run refuses the call",
+        fails_text: "the PreToolUse hook {value}",
+        unknown: "whether approval-gates' PreToolUse hook is set up is not known",
+        fix: "run `approval-gates init claude-code` in the project (or `--user`, for sessions started below its root)",
+    },
+    HostCheck {
+        host: "claude-code",
+        fact: "prompt-hook",
+        holds: &["owner-only", "none"],
+        holds_text: "the prompt-side /approve is {value} (owner-only: only what the owner types reaches it; none: the owner approves in a terminal)",
+        fails_text: "the prompt-side /approve {value}",
+        unknown: "whether the prompt-side /approve is set up is not known",
+        fix: "run `approval-gates init claude-code` again: it writes the /approve command with disable-model-invocation: true",
+    },
+    HostCheck {
+        host: "claude-code",
+        fact: "scheduling",
+        holds: &["denied", "no prompt hook"],
+        holds_text: "the scheduling tools are {value}",
+        fails_text: "{value} may schedule prompts beside the prompt-side /approve",
+        unknown: "whether the scheduling tools are denied is not known",
+        fix: "deny CronCreate and ScheduleWakeup in the settings that hold the prompt hook (`approval-gates init claude-code` does)",
+    },
     // Codex and Gemini: rows filled by their integrations.
 ];
 
@@ -656,6 +707,58 @@ impl PresentText<'_> {
     }
 }
 
+/// The owner's prompt-side `/approve` (`approval::prompt`): the texts around the presentation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PromptText<'a> {
+    /// Anything typed after `/approve` that is not one of its two lines.
+    Usage,
+    /// After the presentation: the one line that approves what was shown (`plan`: bound to the
+    /// plan's sha256 shown).
+    HowToConfirm { command: &'a str, plan: bool },
+    /// A confirmation whose code is not the one last shown for this change and kind.
+    UnknownCode { change_id: &'a str, kind: &'a str },
+    /// The code of a showing could not be kept, or a confirmation could not use it up (the hook
+    /// runs where the state folder is read-only: inside a sandbox).
+    PendingUnwritable { path: String, reason: String },
+    /// An expansion of `/approve` that the owner did not type (an MCP prompt of that name).
+    NotTyped,
+    /// No state folder to keep a code in (no `HOME`, `XDG_STATE_HOME` or `LOCALAPPDATA`).
+    NoStateFolder,
+}
+
+impl fmt::Display for PromptText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PromptText::Usage => f.write_str(
+                "nothing approved. Type /approve <change-id> design|plan alone on the prompt line: it shows what you \
+                 would approve, and the line that approves it.",
+            ),
+            PromptText::HowToConfirm { command, plan } => write!(
+                f,
+                "Nothing is approved yet. To approve what is shown above, type this line exactly (it works once{}):\n\n    \
+                 {command}\n\nAnything else approves nothing.",
+                if *plan { ", and only while the plan is the one shown" } else { "" }
+            ),
+            PromptText::UnknownCode { change_id, kind } => write!(
+                f,
+                "nothing approved: that is not the code shown for the {kind} of {change_id} (a code works once, after \
+                 /approve {change_id} {kind} has shown what you approve). Type /approve {change_id} {kind} to see it again."
+            ),
+            PromptText::NotTyped => f.write_str(
+                "nothing approved: only /approve typed by the owner in the prompt approves, and this expansion was not typed.",
+            ),
+            PromptText::NoStateFolder => f.write_str(
+                "nothing approved: no folder to keep the confirmation code in (set HOME or XDG_STATE_HOME for Claude Code).",
+            ),
+            PromptText::PendingUnwritable { path, reason } => write!(
+                f,
+                "nothing approved: the confirmation code could not be kept or used up in {path} ({reason}). This runs \
+                 only on the owner's side, outside the agent's sandbox."
+            ),
+        }
+    }
+}
+
 /// What `approval-gates status` suggests doing next for a change.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NextStep {
@@ -765,6 +868,48 @@ payload {\"hook_event_name\", \"tool_name\", \"tool_input\", \"cwd\"}, and judge
                 ArgumentProblem::UnknownHost(host) => {
                     write!(f, "unknown host {host:?}; expected claude-code, codex or gemini")
                 }
+            }
+        }
+    }
+
+    pub const PROMPT_HELP: &str = "usage: approval-gates-hook prompt
+
+Claude Code's UserPromptExpansion hook for the owner's /approve (approval-gates init claude-code
+writes it). Reads the hook's payload as JSON on stdin. For the /approve command it always prints a
+decision that blocks the expansion, with the answer as its reason: what /approve <id> design|plan
+would approve and the line that confirms it, or the result of that line. Another command's
+expansion passes (exit 0, nothing printed); input it cannot read blocks the prompt (exit 2).
+";
+
+    /// Why `approval-gates-hook prompt` cannot read its payload; the prompt is blocked (exit 2).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub enum PromptInputProblem {
+        NotJson(String),
+        /// A payload for another hook event (its `hook_event_name`).
+        OtherEvent(String),
+        /// An `/approve` expansion without its `prompt` or `cwd`.
+        MissingFields,
+        /// Run on a terminal: nothing was piped in.
+        NothingPiped,
+        Unreadable(String),
+    }
+
+    impl fmt::Display for PromptInputProblem {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("approval-gates prompt: ")?;
+            match self {
+                PromptInputProblem::NotJson(reason) => write!(f, "stdin is not JSON ({reason}); nothing approved"),
+                PromptInputProblem::OtherEvent(event) => write!(
+                    f,
+                    "reads Claude Code's UserPromptExpansion payloads; this one is for {event}; nothing approved"
+                ),
+                PromptInputProblem::MissingFields => {
+                    f.write_str("the /approve expansion carries no prompt or cwd; nothing approved")
+                }
+                PromptInputProblem::NothingPiped => {
+                    f.write_str("reads Claude Code's hook payload as JSON on stdin; nothing was piped in")
+                }
+                PromptInputProblem::Unreadable(reason) => write!(f, "stdin cannot be read ({reason}); nothing approved"),
             }
         }
     }

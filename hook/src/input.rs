@@ -35,6 +35,14 @@ impl ToolArgs for JsonArgs {
         let elements = self.0.as_ref()?.get(field)?.as_array()?;
         elements.iter().map(|element| element.as_str().map(str::to_owned)).collect()
     }
+
+    fn json_text(&self, field: &str) -> Option<String> {
+        match self.0.as_ref()?.get(field)? {
+            Value::String(text) => Some(text.clone()),
+            Value::Null => None,
+            value => serde_json::to_string(value).ok(),
+        }
+    }
 }
 
 pub fn object(value: Option<Value>) -> Option<Map<String, Value>> {
@@ -100,6 +108,10 @@ mod tests {
         let edits =
             call(r#"{"tool_name":"MultiEdit","tool_input":{"edits":[{"new_string":"x"},{"old_string":"y"},3]}}"#);
         assert_eq!(edits.arguments.strings_of("edits", "new_string"), Some(vec![Some("x".into()), None, None]));
+        let workflow = call(r#"{"tool_name":"Workflow","tool_input":{"script":"s","args":{"task":["a/b.md"]},"n":null}}"#);
+        assert_eq!(workflow.arguments.json_text("args").as_deref(), Some(r#"{"task":["a/b.md"]}"#));
+        assert_eq!(workflow.arguments.json_text("script").as_deref(), Some("s"));
+        assert_eq!(workflow.arguments.json_text("n"), None);
     }
 
     #[test]

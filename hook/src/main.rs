@@ -3,6 +3,7 @@
 //! BeforeTool) judges a call without starting node. Arguments, stdin and exit codes only; the
 //! core (`approval_gates::gates`) decides, exactly as it does for the addon.
 
+mod claude_code;
 mod codex;
 mod gemini;
 mod host;
@@ -96,8 +97,13 @@ fn judge(options: &Options, stdin: &mut impl Read) -> Result<Option<String>, Inp
     let call = options.host.tool_call(&text)?;
     let session_dir = || input::session_dir(options.cwd.as_deref(), call.cwd.as_deref(), &process_cwd());
     // As in the addon: a panic is a bug, and the call is refused rather than waved through.
-    let verdict = catch_unwind(AssertUnwindSafe(|| gates::check_tool_call(&call.name, &call.arguments, session_dir)))
-        .unwrap_or(Some(Denial::InternalError));
+    let verdict = catch_unwind(AssertUnwindSafe(|| match options.host {
+        Host::ClaudeCode => {
+            gates::check_claude_code_call(&call.name, &call.arguments, session_dir, &claude_code::config_places())
+        }
+        _ => gates::check_tool_call(&call.name, &call.arguments, session_dir),
+    }))
+    .unwrap_or(Some(Denial::InternalError));
     Ok(verdict.map(|denial| denial.to_string()))
 }
 
@@ -142,7 +148,14 @@ fn run(args: impl Iterator<Item = String>, stdout: &mut impl Write, stderr: &mut
 fn main() -> ExitCode {
     let (mut stdout, mut stderr) = (io::stdout().lock(), io::stderr().lock());
     // A hook that cannot even report must still block: a write error exits with the usage code.
-    let code = run(std::env::args().skip(1), &mut stdout, &mut stderr).unwrap_or(USAGE);
+    let mut args = std::env::args().skip(1).peekable();
+    let code = if args.peek().is_some_and(|first| first == "prompt") {
+        args.next();
+        claude_code::prompt_command(args, &mut stdout, &mut stderr)
+    } else {
+        run(args, &mut stdout, &mut stderr)
+    };
+    let code = code.unwrap_or(USAGE);
     let flushed = stdout.flush().is_ok();
     ExitCode::from(if flushed { code } else { USAGE })
 }

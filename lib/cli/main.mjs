@@ -10,6 +10,7 @@ import { fromGemini, geminiDenial } from './gemini.mjs'
 import { hookSource, installHook, installedHookPath, verb, writeConfig } from './init/hook-command.mjs'
 import { planCodex } from './init/codex.mjs'
 import { planGemini } from './init/gemini.mjs'
+import { planClaudeCode } from './init/claude-code.mjs'
 import { askLine, ownerRefusal } from './owner.mjs'
 import * as seal from './seal.mjs'
 import * as status from './status.mjs'
@@ -31,7 +32,7 @@ commands:
   seal      record approval.md's approvals in the approval ledger, so that only those count
   status    where every change stands, which approvals count, enforced or advisory here
   targets   the files a bash command line writes
-  init      write a host's hook configuration (codex, gemini)
+  init      write a host's hook configuration (claude-code, codex, gemini)
 
 Run approval-gates <command> --help for its options.
 `,
@@ -67,18 +68,28 @@ name on this process, an ancestor, or the process on the other side of the pseud
 
   --cwd DIR  the repository root (default: the current directory)
 `,
-  init: `usage: approval-gates init codex|gemini [--dry-run] [--hook-from PATH]
+  init: `usage: approval-gates init claude-code|codex|gemini [--dry-run] [--hook-from PATH]
+                                [--cwd DIR] [--user]
 
 Installs the native hook outside every workspace ($XDG_DATA_HOME/approval-gates/bin, default
-~/.local/share/approval-gates/bin) and writes the host's user-level hook configuration, merged
-with what is there: Codex CLI's $CODEX_HOME/hooks.json (default ~/.codex) and the hook's trust
-record in config.toml, or Gemini CLI's ~/.gemini/settings.json. The hook command refuses every
-call when the hook is missing, crashes or hangs. Prints each file it created or updated; running
-it again changes nothing.
+~/.local/share/approval-gates/bin) and writes the host's hook configuration, merged with what is
+there:
+  claude-code  the project's .claude/settings.json (PreToolUse for every tool, UserPromptExpansion
+               for the owner's /approve, CronCreate and ScheduleWakeup denied) and
+               .claude/commands/approve.md, and in ~/.claude/settings.json (outside the
+               workspace) the sandbox on and the file tools kept to the working directories
+  codex        Codex CLI's $CODEX_HOME/hooks.json (default ~/.codex) and the hook's trust record
+               in config.toml
+  gemini       Gemini CLI's ~/.gemini/settings.json
+The hook refuses every call when it is missing, crashes or hangs. Prints each file it created or
+updated; running it again changes nothing.
 
   --dry-run         print what would change, write nothing
   --hook-from PATH  the approval-gates-hook executable to install (default: this package's
                     platform package, else a build in this checkout)
+  --cwd DIR         claude-code: the project's root (default: the current directory)
+  --user            claude-code: the hooks and /approve in ~/.claude/ for every project, whatever
+                    directory Claude Code starts in, instead of the project's .claude/
 `,
   targets: `usage: approval-gates targets '<command>' [--cwd DIR]
 
@@ -94,7 +105,7 @@ const OPTIONS = {
   check: { ...COMMON, json: { type: 'boolean' }, host: { type: 'string' }, deadline: { type: 'string' } },
   approve: COMMON,
   targets: COMMON,
-  init: { help: { type: 'boolean', short: 'h' }, 'dry-run': { type: 'boolean' }, 'hook-from': { type: 'string' } },
+  init: { ...COMMON, 'dry-run': { type: 'boolean' }, 'hook-from': { type: 'string' }, user: { type: 'boolean' } },
 }
 
 const COMMANDS = { check: runCheck, approve: runApprove, targets: runTargets, init: runInit }
@@ -142,9 +153,11 @@ async function readAll(stream) {
 const permissionDecision = (denial) => ({
   hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: denial },
 })
+/** Claude Code's file tools may not write its configuration either (checkGuard's `host`). */
+const CLAUDE_CODE = { unwrap: fromClaudeCode, json: permissionDecision, options: { host: 'claude-code' } }
 const HOSTS = {
-  'claude-code': { unwrap: fromClaudeCode, json: permissionDecision },
-  claude: { unwrap: fromClaudeCode, json: permissionDecision },
+  'claude-code': CLAUDE_CODE,
+  claude: CLAUDE_CODE,
   codex: { unwrap: fromCodex, json: permissionDecision },
   gemini: { unwrap: fromGemini, json: geminiDenial },
 }
@@ -169,7 +182,7 @@ function toolCallOf(text, cwdOption, host) {
   } else {
     return { error: 'expected a DSH tool call {"name", "arguments"} or a Claude Code PreToolUse payload {"tool_name", "tool_input", …}' }
   }
-  return { toolCall: call.toolCall, cwd: resolve(cwdOption ?? call.cwd ?? process.cwd()) }
+  return { toolCall: call.toolCall, cwd: resolve(cwdOption ?? call.cwd ?? process.cwd()), options: host.options }
 }
 
 async function runCheck({ values, positionals }, io) {
@@ -203,7 +216,7 @@ async function runCheck({ values, positionals }, io) {
     io.stderr.write(`approval-gates check: ${call.error}; the call is blocked\n`)
     return USAGE
   }
-  const denial = checkGuard(call.toolCall, call.cwd)
+  const denial = checkGuard(call.toolCall, call.cwd, call.options)
   if (denial === null) return OK
   if (values.json) {
     io.stdout.write(`${JSON.stringify(host.json(denial))}\n`)
@@ -258,12 +271,12 @@ function runTargets({ values, positionals }, io) {
   return OK
 }
 
-const INIT_HOSTS = { codex: planCodex, gemini: planGemini }
+const INIT_HOSTS = { 'claude-code': planClaudeCode, codex: planCodex, gemini: planGemini }
 
 function runInit({ values, positionals }, io) {
   const [host, ...extra] = positionals
   if (!Object.hasOwn(INIT_HOSTS, host ?? '') || extra.length > 0) {
-    io.stderr.write(`approval-gates init: expected one host: codex or gemini\n\n${HELP.init}`)
+    io.stderr.write(`approval-gates init: expected one host: claude-code, codex or gemini\n\n${HELP.init}`)
     return USAGE
   }
   const dryRun = values['dry-run'] === true
@@ -275,7 +288,7 @@ function runInit({ values, positionals }, io) {
   const target = installedHookPath()
   let plan
   try {
-    plan = INIT_HOSTS[host]({ hook: target })
+    plan = INIT_HOSTS[host]({ hook: target, cwd: values.cwd, user: values.user === true })
   } catch (error) {
     plan = { error: error.message }
   }

@@ -2,6 +2,7 @@
 
 pub mod ledger;
 pub mod present;
+pub mod prompt;
 pub mod record;
 pub mod seal;
 pub mod sealed;

@@ -2,11 +2,18 @@
 //! Recognition is a substring heuristic and fails open (seed 000); references resolve against the
 //! session cwd, whatever the call's own arguments say (T3.8).
 
+use std::fs::File;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::{ToolArgs, sdd_gate};
+use super::sdd_gate;
+use super::tools::{DispatchText, ToolArgs};
 use crate::paths;
 use crate::texts::Denial;
+
+/// The most bytes of a script file a dispatch names that are read for references (4 MiB, as a
+/// patch); a longer file is judged by its beginning.
+pub const MAX_SCRIPT_FILE_BYTES: u64 = 4 << 20;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reference {
@@ -28,23 +35,43 @@ pub fn check(text: &str, cwd: &Path) -> Option<Denial> {
     })
 }
 
-/// A dispatch whose text is spread over several fields (and the `text` of each element of an
-/// items array): every text is checked, the first denial returned.
-pub fn check_each(
-    args: &dyn ToolArgs,
-    fields: &[&str],
-    items: Option<(&str, &str)>,
-    session_dir: impl FnOnce() -> PathBuf,
-) -> Option<Denial> {
-    let mut texts: Vec<String> = fields.iter().filter_map(|field| args.string(field)).collect();
-    if let Some((array, field)) = items {
-        texts.extend(args.strings_of(array, field).unwrap_or_default().into_iter().flatten());
+/// A dispatch described by several fields: every reference in any of them is checked, in field
+/// order. The session directory is asked for only when a field is present.
+pub fn check_each(args: &dyn ToolArgs, texts: &[DispatchText], session_dir: impl FnOnce() -> PathBuf) -> Option<Denial> {
+    let mut read: Vec<(DispatchText, String)> = Vec::new();
+    for &text in texts {
+        match text {
+            DispatchText::Field(field) | DispatchText::ScriptFile(field) => read.extend(args.string(field).map(|value| (text, value))),
+            DispatchText::Json(field) => read.extend(args.json_text(field).map(|value| (text, value))),
+            DispatchText::Items(array, field) => {
+                read.extend(args.strings_of(array, field).unwrap_or_default().into_iter().flatten().map(|value| (text, value)));
+            }
+        }
     }
-    if texts.iter().all(|text| references(text).is_empty()) {
+    if read.is_empty() {
         return None;
     }
-    let cwd = session_dir();
-    texts.iter().find_map(|text| check(text, &cwd))
+    let dir = session_dir();
+    let found: Vec<String> = read
+        .into_iter()
+        .filter_map(|(text, value)| match text {
+            DispatchText::ScriptFile(_) => script_text(&paths::absolute(value, &dir)),
+            _ => Some(value),
+        })
+        .collect();
+    check(&found.join("\n"), &dir)
+}
+
+/// The beginning of a regular file, as text; `None` when it cannot be read (a missing script names
+/// no plan, and the dispatch fails open as any unrecognised text does).
+fn script_text(path: &Path) -> Option<String> {
+    let file = File::open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_SCRIPT_FILE_BYTES).read_to_end(&mut bytes).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// The distinct plan references of `text`, in order of appearance.

@@ -1,6 +1,7 @@
 //! The gates of SPEC §3: one entry, [`check_tool_call`], judges every tool call.
 
 mod bash;
+pub mod claude_code;
 mod dispatch;
 mod patches;
 mod plan_gate;
@@ -70,7 +71,7 @@ pub fn check_tool_call_hosted(
         }
         Action::Patch { fields } => patches::check(args, fields, &session_dir()),
         Action::Dispatch { text_field } => dispatch::check(&args.string(text_field)?, &session_dir()),
-        Action::DispatchEach { fields, items } => dispatch::check_each(args, fields, items, session_dir),
+        Action::DispatchEach { texts } => dispatch::check_each(args, texts, session_dir),
         Action::Bash => match shell().filter(|shell| !shell.is_empty()) {
             Some(shell) => bash::check_persistent(args, &session_dir(), &shell),
             None => bash::check(args, &session_dir()),
@@ -84,6 +85,20 @@ pub fn check_tool_call_hosted(
         },
         Action::Unguarded => None,
     }
+}
+
+/// [`check_tool_call`] for Claude Code (the hook's PreToolUse payloads): the gates, then its own
+/// configuration out of reach of the file tools that run outside its sandbox ([`claude_code`]).
+pub fn check_claude_code_call(
+    name: &str,
+    args: &dyn ToolArgs,
+    session_dir: impl FnOnce() -> PathBuf,
+    places: &claude_code::ConfigPlaces,
+) -> Option<Denial> {
+    // Asked at most once, whichever of the two judges needs it first.
+    let (once, known) = (std::cell::Cell::new(Some(session_dir)), OnceCell::new());
+    let dir = || known.get_or_init(|| once.take().map_or_else(PathBuf::new, |session_dir| session_dir())).clone();
+    check_tool_call(name, args, dir).or_else(|| claude_code::check(name, args, dir, places))
 }
 
 /// The text a write carries, fetched at most once and only when gate A needs it.

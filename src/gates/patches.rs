@@ -18,6 +18,20 @@ pub fn check(args: &dyn ToolArgs, fields: &[&str], cwd: &Path) -> Option<Denial>
     judge_patch(text, strip_of(text), cwd)
 }
 
+/// The paths the patch in the first of `fields` that holds one names, as they are written in it
+/// (relative to the session directory). A patch over the parser's caps names the raw text itself,
+/// so a caller judging names lexically still sees every one.
+pub fn files_named(args: &dyn ToolArgs, fields: &[&str]) -> Vec<String> {
+    let texts: Vec<String> = fields.iter().filter_map(|field| args.string(field)).collect();
+    let Some(text) = texts.iter().find(|text| patch::is_patch(text)).or(texts.first()) else {
+        return Vec::new();
+    };
+    match patch::files_written(text, strip_of(text)) {
+        Ok(files) => files.into_iter().map(|file| file.path).collect(),
+        Err(_) => text.split_whitespace().map(str::to_owned).collect(),
+    }
+}
+
 /// `-p1` for a git-style diff (`diff --git`, or `+++ b/…`), `-p0` for any other.
 fn strip_of(text: &str) -> Strip {
     let git_style = text.lines().any(|line| line.starts_with("diff --git ") || line.starts_with("+++ b/"));

@@ -17,6 +17,12 @@ pub trait ToolArgs {
     fn strings(&self, _field: &str) -> Option<Vec<String>> {
         None
     }
+    /// The text of any field as JSON would spell it (a string field is its own text): what a
+    /// dispatch's free-form arguments (Claude Code's `Workflow` `args`) say. `None` when absent or
+    /// unreadable.
+    fn json_text(&self, field: &str) -> Option<String> {
+        self.string(field)
+    }
 }
 
 /// Where a writing tool carries the text it writes.
@@ -70,14 +76,29 @@ pub enum Action {
     Dispatch {
         text_field: &'static str,
     },
-    /// A dispatch whose text is in several fields: each of `fields` that is present, and the
-    /// `text` of every element of an `items` array (Codex's structured input).
+    /// Starts more work described by several fields, all judged together.
     DispatchEach {
-        fields: &'static [&'static str],
-        items: Option<(&'static str, &'static str)>,
+        texts: &'static [DispatchText],
     },
     Unguarded,
 }
+
+/// Where a dispatch that spreads its description over several fields keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DispatchText {
+    /// A string field.
+    Field(&'static str),
+    /// Any JSON value, judged as its JSON text.
+    Json(&'static str),
+    /// A path (relative to the session directory) to a script file, read at check time.
+    ScriptFile(&'static str),
+    /// `field` of every element of array `array` (Codex's structured input, `items[].text`).
+    Items(&'static str, &'static str),
+}
+
+/// Claude Code's `Workflow`: an inline script, the input its script reads, or a script file on disk.
+const WORKFLOW_TEXTS: &[DispatchText] =
+    &[DispatchText::Field("script"), DispatchText::Json("args"), DispatchText::ScriptFile("scriptPath")];
 
 pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
     use Action::*;
@@ -95,11 +116,20 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
         "pwsh" => PowerShell,
         "subagent" | "subagent_fork" => Dispatch { text_field: "prompt" },
         // Claude Code's names (P-16): a harness passes its raw call, `tool_input` as the arguments.
+        // `MultiEdit` and `Task` are the names of older clients.
         "Write" => WriteFile { path_field: "file_path", content: Content::Field("content") },
         "Edit" => WriteFile { path_field: "file_path", content: Content::Field("new_string") },
         "MultiEdit" => WriteFile { path_field: "file_path", content: Content::EditsNewStrings },
-        "Bash" => Bash,
+        "Bash" | "Monitor" => Bash,
+        "PowerShell" => PowerShell,
         "Task" | "Agent" => Dispatch { text_field: "prompt" },
+        "Workflow" => DispatchEach { texts: WORKFLOW_TEXTS },
+        "SendMessage" => Dispatch { text_field: "message" },
+        // A scheduled prompt is work started later, in this session; a remote trigger's body
+        // and a goal's condition start work too.
+        "CronCreate" | "ScheduleWakeup" => Dispatch { text_field: "prompt" },
+        "RemoteTrigger" => DispatchEach { texts: &[DispatchText::Json("body")] },
+        "ProposeGoal" => Dispatch { text_field: "condition" },
         "workflow" => Dispatch { text_field: "script" },
         "send_message" => Dispatch { text_field: "message" },
         "ralph" => Dispatch { text_field: "objective" },

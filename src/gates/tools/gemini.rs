@@ -2,7 +2,7 @@
 //! model's arguments as they are (`tool_input`), under the names below; MCP tools are named
 //! `mcp_<server>_<tool>`.
 
-use super::{Action, Content, ToolArgs, mcp_action};
+use super::{Action, Content, DispatchText, ToolArgs, mcp_action};
 
 /// The filesystem MCP server's writers, which [`mcp_action`] knows by name.
 const FILESYSTEM_TOOLS: &[&str] = &["write_file", "edit_file", "move_file", "create_directory"];
@@ -12,7 +12,7 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Option<Action> {
         "write_file" => Action::WriteFile { path_field: "file_path", content: Content::Field("content") },
         "replace" => Action::WriteFile { path_field: "file_path", content: Content::Field("new_string") },
         "run_shell_command" => Action::Shell { command_fields: &["command"], workdir_field: "dir_path" },
-        "invoke_agent" => Action::DispatchEach { fields: &["prompt"], items: None },
+        "invoke_agent" => Action::DispatchEach { texts: &[DispatchText::Field("prompt")] },
         // `mcp__…` is the other hosts' spelling, judged by the caller.
         _ => match name.strip_prefix("mcp_").filter(|rest| !rest.starts_with('_')) {
             Some(rest) => mcp_action(mcp_tool(rest), args),
