@@ -79,8 +79,7 @@ export const notConfirmed = (answer) => resultLine(notConfirmedResult(answer))
 const FAILED_BECAUSE = {
   NO_PROVIDER: ({ changeId, kind }) =>
     'this DSH has no way to ask the owner (no question provider is registered, as in a headless run); ' +
-    `the owner can approve in DSH's web UI (/approve ${changeId} ${kind}) or in a terminal ` +
-    `(approval-gates approve ${changeId} ${kind})`,
+    `the owner can approve in a terminal of their own (approval-gates approve ${changeId} ${kind})`,
   DELEGATED_CALLER: () =>
     "a subagent cannot ask the owner; only the session's main agent can, so report the approval needed in the subagent's result",
   CALLER_NOT_LIVE: () => 'the agent asking is no longer running, so the owner was not asked',

@@ -208,7 +208,7 @@ for (const [entry, approve] of Object.entries(entries)) {
         approved: false,
         message:
           'userQuestions failed: this DSH has no way to ask the owner (no question provider is registered, as in a headless run); ' +
-          "the owner can approve in DSH's web UI (/approve feat design) or in a terminal (approval-gates approve feat design)",
+          "the owner can approve in a terminal of their own (approval-gates approve feat design)",
       })
       assert.equal(s.repo.exists(APPROVAL), false)
     })

@@ -113,8 +113,10 @@ describe(`Codex CLI ${VERSION} with approval-gates init codex`, { skip }, () => 
     mkdirSync(state, { recursive: true })
     const targets = [join(state, 'ledger-probe'), join(run.home, '.codex', 'hooks.json'), join(run.home, '.local', 'share', 'approval-gates', 'bin', 'approval-gates-hook')]
     const before = targets.map((target) => (existsSync(target) ? readFileSync(target) : null))
-    // Commands the gates allow (they name no guarded path): only the sandbox stands in the way.
-    const reach = await startResponsesModel([...targets.map((target) => call('exec_command', { cmd: `printf x >> '${target}'; echo "exit=$?"` })), say('done')])
+    // Commands the gates allow (each target's path is spelled only as base64, so no guarded path is
+    // visible in the call): only the sandbox stands in the way.
+    const hidden = (target) => `printf x >> "$(echo ${Buffer.from(target).toString('base64')} | base64 -d)"; echo "exit=$?"`
+    const reach = await startResponsesModel([...targets.map((target) => call('exec_command', { cmd: hidden(target) })), say('done')])
     const config = join(run.home, '.codex', 'config.toml')
     writeFileSync(config, readFileSync(config, 'utf8').replace(model.baseUrl, reach.baseUrl))
     try {

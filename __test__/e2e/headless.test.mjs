@@ -53,7 +53,7 @@ test('dsh --profile headless: the gates refuse the plan and approval.md, allow a
       // Headless DSH mounts the userQuestions service with no provider behind it: nobody can
       // answer, and the agent is told where the owner can approve instead.
       'userQuestions failed: this DSH has no way to ask the owner (no question provider is registered, as in a headless run); ' +
-        "the owner can approve in DSH's web UI (/approve feat design) or in a terminal (approval-gates approve feat design)",
+        "the owner can approve in a terminal of their own (approval-gates approve feat design)",
     ])
     assert.equal(repo.exists(PLAN), false)
     assert.equal(repo.exists(APPROVAL), false)

@@ -170,7 +170,11 @@ describe('dsh --profile headless with its bash sandbox, approvals sealed', () =>
     writeFileSync(profilePatch(), CAP_DROP_PATCH)
     const repo = sealedRepo()
     const { told: asked } = await agentRun(repo, [toolCall('request_approval', { change_id: 'foo', kind: 'design' })])
-    assert.equal(asked[0], 'userQuestions failed: no user-questions provider is registered')
+    assert.equal(
+      asked[0],
+      'userQuestions failed: this DSH has no way to ask the owner (no question provider is registered, as in a headless run); ' +
+        'the owner can approve in a terminal of their own (approval-gates approve foo design)',
+    )
     const owner = personsTerminal([process.execPath, BIN, 'approve', 'foo', 'design', '--cwd', repo.root], 'yes\n')
     assert.equal(owner.code, 0, owner.output)
     assert.match(owner.output, /design of foo approved/)
