@@ -63,6 +63,16 @@ function place() {
   }
 }
 
+/** A test body run in a fresh place, removed afterwards. */
+const inPlace = (body) => () => {
+  const at = place()
+  try {
+    return body(at)
+  } finally {
+    at.dispose()
+  }
+}
+
 /** The host's checks of the report, by fact: `{ fact: { state, text, fix } }`. */
 function hostChecks(root, host) {
   const report = approvalSetup(root, host)
@@ -117,123 +127,98 @@ describe("Codex CLI's setup in the enforced-or-advisory report", () => {
   const config = (at) => join(at.home, '.codex', 'config.toml')
   const hooksFile = (at) => join(at.home, '.codex', 'hooks.json')
 
-  test('after init codex every Codex check holds; sandbox_mode workspace-write or read-only holds too', () => {
-    const at = place()
-    try {
-      at.init('codex')
-      assert.deepEqual(facts(at).facts, {
-        'tool-hook': 'fail-closed',
-        sandbox: "not set (Codex's default: read-only, or workspace-write in a trusted project)",
-        'prompt-hook': 'none',
-      })
-      const checks = hostChecks(at.repo, facts(at))
-      assert.deepEqual(states(checks), { 'tool-hook': 'holds', sandbox: 'holds', 'prompt-hook': 'holds' })
-      assert.match(checks['prompt-hook'].text, /^no prompt-side \/approve: the owner approves with `approval-gates approve <id> design\|plan` in a terminal of their own/)
-      for (const mode of ['workspace-write', 'read-only']) {
-        writeFileSync(config(at), `sandbox_mode = "${mode}"\n${readFileSync(config(at), 'utf8')}`)
-        assert.equal(facts(at).facts.sandbox, mode)
-        assert.equal(hostChecks(at.repo, facts(at)).sandbox.state, 'holds')
-        writeFileSync(config(at), readFileSync(config(at), 'utf8').replace(`sandbox_mode = "${mode}"\n`, ''))
-      }
-    } finally {
-      at.dispose()
+  test('after init codex every Codex check holds; sandbox_mode workspace-write or read-only holds too', inPlace((at) => {
+    at.init('codex')
+    assert.deepEqual(facts(at).facts, {
+      'tool-hook': 'fail-closed',
+      sandbox: "not set (Codex's default: read-only, or workspace-write in a trusted project)",
+      'prompt-hook': 'none',
+    })
+    const checks = hostChecks(at.repo, facts(at))
+    assert.deepEqual(states(checks), { 'tool-hook': 'holds', sandbox: 'holds', 'prompt-hook': 'holds' })
+    assert.match(checks['prompt-hook'].text, /^no prompt-side \/approve: the owner approves with `approval-gates approve <id> design\|plan` in a terminal of their own/)
+    for (const mode of ['workspace-write', 'read-only']) {
+      writeFileSync(config(at), `sandbox_mode = "${mode}"\n${readFileSync(config(at), 'utf8')}`)
+      assert.equal(facts(at).facts.sandbox, mode)
+      assert.equal(hostChecks(at.repo, facts(at)).sandbox.state, 'holds')
+      writeFileSync(config(at), readFileSync(config(at), 'utf8').replace(`sandbox_mode = "${mode}"\n`, ''))
     }
-  })
+  }))
 
-  test('danger-full-access anywhere Codex reads it, or a writable root reaching the hook or the ledger, is advisory and named', () => {
-    const at = place()
-    try {
-      at.init('codex')
-      const trusted = readFileSync(config(at), 'utf8')
-      const sandbox = () => hostChecks(at.repo, facts(at)).sandbox
-      writeFileSync(config(at), `sandbox_mode = "danger-full-access"\n${trusted}`)
-      assert.deepEqual([sandbox().state, sandbox().text], ['fails', `Codex runs the agent's commands with sandbox_mode = "danger-full-access" in ${config(at)}: they can write the approval ledger`])
-      assert.match(sandbox().fix, /do not start Codex with --sandbox danger-full-access or --dangerously-bypass-approvals-and-sandbox/)
-      writeFileSync(config(at), `profile = "wild"\nsandbox_mode = "workspace-write"\n${trusted}\n[profiles.wild]\nsandbox_mode = "danger-full-access"\n`)
-      assert.match(sandbox().text, /with profiles\.wild\.sandbox_mode = "danger-full-access" in /)
-      // A project's .codex/config.toml counts once the project is trusted.
-      at.write(join(at.repo, '.codex', 'config.toml'), 'sandbox_mode = "danger-full-access"\n')
-      writeFileSync(config(at), trusted)
-      assert.equal(sandbox().state, 'holds')
-      writeFileSync(config(at), `${trusted}\n[projects.${JSON.stringify(at.repo)}]\ntrust_level = "trusted"\n`)
-      assert.equal(sandbox().text, `Codex runs the agent's commands with sandbox_mode = "danger-full-access" in ${join(at.repo, '.codex', 'config.toml')}: they can write the approval ledger`)
-      rmSync(join(at.repo, '.codex'), { recursive: true })
-      writeFileSync(config(at), `${trusted}\n[sandbox_workspace_write]\nwritable_roots = ["${join(at.home, '.local', 'share')}"]\n`)
-      assert.equal(sandbox().text, `Codex runs the agent's commands in Codex's default sandbox, but [sandbox_workspace_write] writable_roots in ${config(at)} gives the agent ${join(at.home, '.local', 'share')}, which reaches the hook executable: they can write the approval ledger`)
-      writeFileSync(config(at), `sandbox_mode = "workspace-write"\n${trusted}\n[sandbox_workspace_write]\nwritable_roots = ["~/.codex/x", ${JSON.stringify(process.env.XDG_STATE_HOME)}]\n`)
-      assert.match(sandbox().text, /^Codex runs the agent's commands in workspace-write, but .* gives the agent \S+\/\.codex\/x, which reaches Codex's own configuration \(\$CODEX_HOME\)/)
-      writeFileSync(config(at), `sandbox_mode = "workspace-write"\n${trusted}\n[sandbox_workspace_write]\nwritable_roots = [${JSON.stringify(process.env.XDG_STATE_HOME)}]\n`)
-      assert.match(sandbox().text, /, which reaches the approval ledger's folder: they can write the approval ledger$/)
-      writeFileSync(config(at), `sandbox_mode = """workspace-write"""\n${trusted}`)
-      assert.equal(sandbox().text, `Codex runs the agent's commands not known: line 1 of ${config(at)} is not read by approval-gates: they can write the approval ledger`)
-    } finally {
-      at.dispose()
-    }
-  })
+  test('danger-full-access anywhere Codex reads it, or a writable root reaching the hook or the ledger, is advisory and named', inPlace((at) => {
+    at.init('codex')
+    const trusted = readFileSync(config(at), 'utf8')
+    const sandbox = () => hostChecks(at.repo, facts(at)).sandbox
+    writeFileSync(config(at), `sandbox_mode = "danger-full-access"\n${trusted}`)
+    assert.deepEqual([sandbox().state, sandbox().text], ['fails', `Codex runs the agent's commands with sandbox_mode = "danger-full-access" in ${config(at)}: they can write the approval ledger`])
+    assert.match(sandbox().fix, /do not start Codex with --sandbox danger-full-access or --dangerously-bypass-approvals-and-sandbox/)
+    writeFileSync(config(at), `profile = "wild"\nsandbox_mode = "workspace-write"\n${trusted}\n[profiles.wild]\nsandbox_mode = "danger-full-access"\n`)
+    assert.match(sandbox().text, /with profiles\.wild\.sandbox_mode = "danger-full-access" in /)
+    // A project's .codex/config.toml counts once the project is trusted.
+    at.write(join(at.repo, '.codex', 'config.toml'), 'sandbox_mode = "danger-full-access"\n')
+    writeFileSync(config(at), trusted)
+    assert.equal(sandbox().state, 'holds')
+    writeFileSync(config(at), `${trusted}\n[projects.${JSON.stringify(at.repo)}]\ntrust_level = "trusted"\n`)
+    assert.equal(sandbox().text, `Codex runs the agent's commands with sandbox_mode = "danger-full-access" in ${join(at.repo, '.codex', 'config.toml')}: they can write the approval ledger`)
+    rmSync(join(at.repo, '.codex'), { recursive: true })
+    writeFileSync(config(at), `${trusted}\n[sandbox_workspace_write]\nwritable_roots = ["${join(at.home, '.local', 'share')}"]\n`)
+    assert.equal(sandbox().text, `Codex runs the agent's commands in Codex's default sandbox, but [sandbox_workspace_write] writable_roots in ${config(at)} gives the agent ${join(at.home, '.local', 'share')}, which reaches the hook executable: they can write the approval ledger`)
+    writeFileSync(config(at), `sandbox_mode = "workspace-write"\n${trusted}\n[sandbox_workspace_write]\nwritable_roots = ["~/.codex/x", ${JSON.stringify(process.env.XDG_STATE_HOME)}]\n`)
+    assert.match(sandbox().text, /^Codex runs the agent's commands in workspace-write, but .* gives the agent \S+\/\.codex\/x, which reaches Codex's own configuration \(\$CODEX_HOME\)/)
+    writeFileSync(config(at), `sandbox_mode = "workspace-write"\n${trusted}\n[sandbox_workspace_write]\nwritable_roots = [${JSON.stringify(process.env.XDG_STATE_HOME)}]\n`)
+    assert.match(sandbox().text, /, which reaches the approval ledger's folder: they can write the approval ledger$/)
+    writeFileSync(config(at), `sandbox_mode = """workspace-write"""\n${trusted}`)
+    assert.equal(sandbox().text, `Codex runs the agent's commands not known: line 1 of ${config(at)} is not read by approval-gates: they can write the approval ledger`)
+  }))
 
-  test('a hook Codex would not run, or that would let a call through, is named', () => {
-    const at = place()
-    try {
-      at.init('codex')
-      const toolHook = () => hostChecks(at.repo, facts(at))['tool-hook']
-      const hooks = at.json(hooksFile(at))
-      const trusted = readFileSync(config(at), 'utf8')
-      // Without its trust record Codex skips the hook (fails open), so the report says so.
-      writeFileSync(config(at), trusted.replace(/trusted_hash = "[^"]*"/, 'trusted_hash = "sha256:00"'))
-      assert.deepEqual([toolHook().state, toolHook().text], ['fails', `the PreToolUse hook in ${hooksFile(at)} is not trusted by Codex (${config(at)} holds another trust record [hooks.state."${hooksFile(at)}:pre_tool_use:0:0"] for it), so Codex does not run it`])
-      writeFileSync(config(at), '')
-      assert.match(toolHook().text, /holds no trust record/)
-      writeFileSync(config(at), trusted)
-      assert.equal(toolHook().state, 'holds')
-      // Another hook before ours moves ours: its record no longer matches.
-      at.write(hooksFile(at), { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }, ...hooks.hooks.PreToolUse] } })
-      assert.match(toolHook().text, /pre_tool_use:1:0"\] for it\), so Codex does not run it$/)
-      const group = hooks.hooks.PreToolUse[0]
-      at.write(hooksFile(at), { hooks: { PreToolUse: [{ ...group, matcher: 'Bash' }] } })
-      assert.equal(toolHook().text, `the PreToolUse hook in ${hooksFile(at)} judges only the tools its matcher "Bash" names`)
-      at.write(hooksFile(at), { hooks: { PreToolUse: [{ ...group, hooks: [{ ...group.hooks[0], command: `${at.hook} check --host codex` }] }] } })
-      assert.match(toolHook().text, /not the fail-closed command `approval-gates init codex` writes: Codex runs the call when that hook is missing, fails or times out$/)
-      at.write(hooksFile(at), hooks)
-      rmSync(at.hook)
-      assert.equal(toolHook().text, `the PreToolUse hook in ${hooksFile(at)} names ${at.hook}, which is missing or not executable`)
-      at.write(hooksFile(at), '{ not json')
-      assert.match(toolHook().text, /^the PreToolUse hook not known: .*hooks\.json is not JSON/)
-      at.write(hooksFile(at), {})
-      assert.equal(toolHook().text, 'the PreToolUse hook is not set up')
-      assert.match(toolHook().fix, /run `approval-gates init codex`/)
-    } finally {
-      at.dispose()
-    }
-  })
+  test('a hook Codex would not run, or that would let a call through, is named', inPlace((at) => {
+    at.init('codex')
+    const toolHook = () => hostChecks(at.repo, facts(at))['tool-hook']
+    const hooks = at.json(hooksFile(at))
+    const trusted = readFileSync(config(at), 'utf8')
+    // Without its trust record Codex skips the hook (fails open), so the report says so.
+    writeFileSync(config(at), trusted.replace(/trusted_hash = "[^"]*"/, 'trusted_hash = "sha256:00"'))
+    assert.deepEqual([toolHook().state, toolHook().text], ['fails', `the PreToolUse hook in ${hooksFile(at)} is not trusted by Codex (${config(at)} holds another trust record [hooks.state."${hooksFile(at)}:pre_tool_use:0:0"] for it), so Codex does not run it`])
+    writeFileSync(config(at), '')
+    assert.match(toolHook().text, /holds no trust record/)
+    writeFileSync(config(at), trusted)
+    assert.equal(toolHook().state, 'holds')
+    // Another hook before ours moves ours: its record no longer matches.
+    at.write(hooksFile(at), { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }, ...hooks.hooks.PreToolUse] } })
+    assert.match(toolHook().text, /pre_tool_use:1:0"\] for it\), so Codex does not run it$/)
+    const group = hooks.hooks.PreToolUse[0]
+    at.write(hooksFile(at), { hooks: { PreToolUse: [{ ...group, matcher: 'Bash' }] } })
+    assert.equal(toolHook().text, `the PreToolUse hook in ${hooksFile(at)} judges only the tools its matcher "Bash" names`)
+    at.write(hooksFile(at), { hooks: { PreToolUse: [{ ...group, hooks: [{ ...group.hooks[0], command: `${at.hook} check --host codex` }] }] } })
+    assert.match(toolHook().text, /not the fail-closed command `approval-gates init codex` writes: Codex runs the call when that hook is missing, fails or times out$/)
+    at.write(hooksFile(at), hooks)
+    rmSync(at.hook)
+    assert.equal(toolHook().text, `the PreToolUse hook in ${hooksFile(at)} names ${at.hook}, which is missing or not executable`)
+    at.write(hooksFile(at), '{ not json')
+    assert.match(toolHook().text, /^the PreToolUse hook not known: .*hooks\.json is not JSON/)
+    at.write(hooksFile(at), {})
+    assert.equal(toolHook().text, 'the PreToolUse hook is not set up')
+    assert.match(toolHook().fix, /run `approval-gates init codex`/)
+  }))
 
-  test("a UserPromptSubmit hook running approval-gates' /approve is a channel the model reaches", () => {
-    const at = place()
-    try {
-      at.init('codex')
-      const hooks = at.json(hooksFile(at))
-      at.write(hooksFile(at), { hooks: { ...hooks.hooks, UserPromptSubmit: [{ hooks: [{ type: 'command', command: `${at.hook} prompt` }] }] } })
-      const check = hostChecks(at.repo, facts(at))['prompt-hook']
-      assert.equal(check.state, 'fails')
-      assert.equal(check.text, `a UserPromptSubmit hook in ${hooksFile(at)} runs approval-gates' /approve ("${at.hook} prompt"), which the model reaches: Codex submits a spawned subagent's task through the same hook`)
-    } finally {
-      at.dispose()
-    }
-  })
+  test("a UserPromptSubmit hook running approval-gates' /approve is a channel the model reaches", inPlace((at) => {
+    at.init('codex')
+    const hooks = at.json(hooksFile(at))
+    at.write(hooksFile(at), { hooks: { ...hooks.hooks, UserPromptSubmit: [{ hooks: [{ type: 'command', command: `${at.hook} prompt` }] }] } })
+    const check = hostChecks(at.repo, facts(at))['prompt-hook']
+    assert.equal(check.state, 'fails')
+    assert.equal(check.text, `a UserPromptSubmit hook in ${hooksFile(at)} runs approval-gates' /approve ("${at.hook} prompt"), which the model reaches: Codex submits a spawned subagent's task through the same hook`)
+  }))
 
-  test('found where $CODEX_HOME holds its files; always when named', () => {
-    const at = place()
-    try {
-      assert.deepEqual(codexSetups({ root: at.repo, env: at.env }), [])
-      assert.equal(codexSetups({ root: at.repo, env: at.env, named: true })[0].host.facts['tool-hook'], 'is not set up')
-      at.init('codex')
-      const [found] = codexSetups({ root: at.repo, env: at.env })
-      assert.equal(found.label, `Codex CLI (${join(at.home, '.codex')})`)
-      const moved = join(at.dir, 'codex-home')
-      assert.deepEqual(codexSetups({ root: at.repo, env: { ...at.env, CODEX_HOME: moved } }), [])
-    } finally {
-      at.dispose()
-    }
-  })
+  test('found where $CODEX_HOME holds its files; always when named', inPlace((at) => {
+    assert.deepEqual(codexSetups({ root: at.repo, env: at.env }), [])
+    assert.equal(codexSetups({ root: at.repo, env: at.env, named: true })[0].host.facts['tool-hook'], 'is not set up')
+    at.init('codex')
+    const [found] = codexSetups({ root: at.repo, env: at.env })
+    assert.equal(found.label, `Codex CLI (${join(at.home, '.codex')})`)
+    const moved = join(at.dir, 'codex-home')
+    assert.deepEqual(codexSetups({ root: at.repo, env: { ...at.env, CODEX_HOME: moved } }), [])
+  }))
 })
 
 describe("Gemini CLI's setup in the enforced-or-advisory report", () => {
@@ -241,127 +226,97 @@ describe("Gemini CLI's setup in the enforced-or-advisory report", () => {
   const settings = (at) => join(at.home, '.gemini', 'settings.json')
   const workspace = (at) => join(at.repo, '.gemini', 'settings.json')
 
-  test('after init gemini the hook holds; no confinement does: each is named, and the owner approves in a terminal', () => {
-    const at = place()
-    try {
-      at.init('gemini')
-      const checks = hostChecks(at.repo, facts(at))
-      assert.deepEqual(states(checks), { 'tool-hook': 'holds', confinement: 'fails', 'prompt-hook': 'holds' })
-      assert.equal(checks.confinement.text, "Gemini CLI does not keep the agent's commands off the approval ledger and approval-gates' own hook: its tool sandbox is off (security.toolSandboxing is not set), so its shell and file tools run unconfined")
-      assert.match(checks.confinement.fix, /^approve with `approval-gates approve <id> design\|plan` in a terminal of your own/)
-      assert.match(checks['prompt-hook'].text, /a nested `gemini -p` the model runs through run_shell_command fires BeforeAgent/)
-      const user = at.json(settings(at))
-      const confinement = (uid) => facts(at, uid).facts.confinement
-      at.write(settings(at), { ...user, security: { toolSandboxing: true } })
-      assert.match(confinement(0), /^its tool sandbox \(security\.toolSandboxing\) runs as root here, and its bubblewrap keeps root's capabilities/)
-      assert.match(confinement(1000), /keeps the agent's commands off the ledger and the hook, but the workspace's \.gemini\/settings\.json stays writable to them, .* switches approval-gates' hook and the sandbox off for the next session/)
-      at.write(at.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH, { security: { toolSandboxing: true } })
-      assert.match(confinement(1000), /switches approval-gates' hook \(the system settings keep the sandbox itself on\) off for the next session: hooksConfig\.disabled is united across every settings file$/)
-      rmSync(at.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH)
-      at.write(workspace(at), { security: { toolSandboxing: false } })
-      assert.equal(confinement(1000), `its tool sandbox is off (security.toolSandboxing is false in ${workspace(at)} (read in a trusted folder)), so its shell and file tools run unconfined`)
-      rmSync(workspace(at))
-      assert.match(geminiFacts({ cwd: at.repo, env: { ...at.env, GEMINI_SANDBOX: 'docker' }, platform: 'linux', uid: 1000 }).facts.confinement, /^its container sandbox \(tools\.sandbox "docker" in GEMINI_SANDBOX\) is not measured/)
-      for (const uid of [0, 1000]) assert.equal(hostChecks(at.repo, facts(at, uid)).confinement.state, 'fails')
-    } finally {
-      at.dispose()
-    }
-  })
+  test('after init gemini the hook holds; no confinement does: each is named, and the owner approves in a terminal', inPlace((at) => {
+    at.init('gemini')
+    const checks = hostChecks(at.repo, facts(at))
+    assert.deepEqual(states(checks), { 'tool-hook': 'holds', confinement: 'fails', 'prompt-hook': 'holds' })
+    assert.equal(checks.confinement.text, "Gemini CLI does not keep the agent's commands off the approval ledger and approval-gates' own hook: its tool sandbox is off (security.toolSandboxing is not set), so its shell and file tools run unconfined")
+    assert.match(checks.confinement.fix, /^approve with `approval-gates approve <id> design\|plan` in a terminal of your own/)
+    assert.match(checks['prompt-hook'].text, /a nested `gemini -p` the model runs through run_shell_command fires BeforeAgent/)
+    const user = at.json(settings(at))
+    const confinement = (uid) => facts(at, uid).facts.confinement
+    at.write(settings(at), { ...user, security: { toolSandboxing: true } })
+    assert.match(confinement(0), /^its tool sandbox \(security\.toolSandboxing\) runs as root here, and its bubblewrap keeps root's capabilities/)
+    assert.match(confinement(1000), /keeps the agent's commands off the ledger and the hook, but the workspace's \.gemini\/settings\.json stays writable to them, .* switches approval-gates' hook and the sandbox off for the next session/)
+    at.write(at.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH, { security: { toolSandboxing: true } })
+    assert.match(confinement(1000), /switches approval-gates' hook \(the system settings keep the sandbox itself on\) off for the next session: hooksConfig\.disabled is united across every settings file$/)
+    rmSync(at.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH)
+    at.write(workspace(at), { security: { toolSandboxing: false } })
+    assert.equal(confinement(1000), `its tool sandbox is off (security.toolSandboxing is false in ${workspace(at)} (read in a trusted folder)), so its shell and file tools run unconfined`)
+    rmSync(workspace(at))
+    assert.match(geminiFacts({ cwd: at.repo, env: { ...at.env, GEMINI_SANDBOX: 'docker' }, platform: 'linux', uid: 1000 }).facts.confinement, /^its container sandbox \(tools\.sandbox "docker" in GEMINI_SANDBOX\) is not measured/)
+    for (const uid of [0, 1000]) assert.equal(hostChecks(at.repo, facts(at, uid)).confinement.state, 'fails')
+  }))
 
-  test('a hook switched off, narrowed, not fail-closed or missing is named with its file', () => {
-    const at = place()
-    try {
-      at.init('gemini')
-      const toolHook = () => hostChecks(at.repo, facts(at))['tool-hook']
-      at.write(workspace(at), { hooksConfig: { disabled: ['approval-gates'] } })
-      assert.equal(toolHook().text, `the BeforeTool hook is switched off: hooksConfig.disabled lists "approval-gates" in ${workspace(at)} (read in a trusted folder)`)
-      at.write(workspace(at), { hooksConfig: { enabled: false } })
-      assert.match(toolHook().text, /is switched off: hooksConfig\.enabled is false in /)
-      at.write(at.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH, { hooksConfig: { enabled: true } })
-      assert.equal(toolHook().state, 'holds', 'the system settings outrank the workspace')
-      rmSync(workspace(at))
-      const user = at.json(settings(at))
-      const [group] = user.hooks.BeforeTool
-      at.write(settings(at), { ...user, hooks: { BeforeTool: [{ ...group, matcher: 'write_file' }] } })
-      assert.equal(toolHook().text, `the BeforeTool hook in ${settings(at)} judges only the tools its matcher "write_file" names`)
-      at.write(settings(at), { ...user, hooks: { BeforeTool: [{ ...group, hooks: [{ ...group.hooks[0], command: `${at.hook} check --host gemini` }] }] } })
-      assert.match(toolHook().text, /not the fail-closed command `approval-gates init gemini` writes: Gemini CLI lets the call through when that hook is missing, fails or times out$/)
-      at.write(settings(at), user)
-      rmSync(at.hook)
-      assert.equal(toolHook().text, `the BeforeTool hook in ${settings(at)} names ${at.hook}, which is missing or not executable`)
-      at.write(settings(at), '{ "a": 1, // a comment\n}')
-      assert.match(facts(at).facts.confinement, /^not known: .*settings\.json is not JSON/)
-      assert.equal(hostChecks(at.repo, facts(at))['tool-hook'].state, 'fails')
-    } finally {
-      at.dispose()
-    }
-  })
+  test('a hook switched off, narrowed, not fail-closed or missing is named with its file', inPlace((at) => {
+    at.init('gemini')
+    const toolHook = () => hostChecks(at.repo, facts(at))['tool-hook']
+    at.write(workspace(at), { hooksConfig: { disabled: ['approval-gates'] } })
+    assert.equal(toolHook().text, `the BeforeTool hook is switched off: hooksConfig.disabled lists "approval-gates" in ${workspace(at)} (read in a trusted folder)`)
+    at.write(workspace(at), { hooksConfig: { enabled: false } })
+    assert.match(toolHook().text, /is switched off: hooksConfig\.enabled is false in /)
+    at.write(at.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH, { hooksConfig: { enabled: true } })
+    assert.equal(toolHook().state, 'holds', 'the system settings outrank the workspace')
+    rmSync(workspace(at))
+    const user = at.json(settings(at))
+    const [group] = user.hooks.BeforeTool
+    at.write(settings(at), { ...user, hooks: { BeforeTool: [{ ...group, matcher: 'write_file' }] } })
+    assert.equal(toolHook().text, `the BeforeTool hook in ${settings(at)} judges only the tools its matcher "write_file" names`)
+    at.write(settings(at), { ...user, hooks: { BeforeTool: [{ ...group, hooks: [{ ...group.hooks[0], command: `${at.hook} check --host gemini` }] }] } })
+    assert.match(toolHook().text, /not the fail-closed command `approval-gates init gemini` writes: Gemini CLI lets the call through when that hook is missing, fails or times out$/)
+    at.write(settings(at), user)
+    rmSync(at.hook)
+    assert.equal(toolHook().text, `the BeforeTool hook in ${settings(at)} names ${at.hook}, which is missing or not executable`)
+    at.write(settings(at), '{ "a": 1, // a comment\n}')
+    assert.match(facts(at).facts.confinement, /^not known: .*settings\.json is not JSON/)
+    assert.equal(hostChecks(at.repo, facts(at))['tool-hook'].state, 'fails')
+  }))
 
-  test('a BeforeAgent hook running approval-gates is a channel the model reaches', () => {
-    const at = place()
-    try {
-      at.init('gemini')
-      const user = at.json(settings(at))
-      at.write(settings(at), { ...user, hooks: { ...user.hooks, BeforeAgent: [{ hooks: [{ type: 'command', command: `${at.hook} prompt` }] }] } })
-      const check = hostChecks(at.repo, facts(at))['prompt-hook']
-      assert.equal(check.text, `a BeforeAgent hook in ${settings(at)} runs approval-gates ("${at.hook} prompt"), which the model reaches: a nested \`gemini -p\` it runs fires BeforeAgent`)
-    } finally {
-      at.dispose()
-    }
-  })
+  test('a BeforeAgent hook running approval-gates is a channel the model reaches', inPlace((at) => {
+    at.init('gemini')
+    const user = at.json(settings(at))
+    at.write(settings(at), { ...user, hooks: { ...user.hooks, BeforeAgent: [{ hooks: [{ type: 'command', command: `${at.hook} prompt` }] }] } })
+    const check = hostChecks(at.repo, facts(at))['prompt-hook']
+    assert.equal(check.text, `a BeforeAgent hook in ${settings(at)} runs approval-gates ("${at.hook} prompt"), which the model reaches: a nested \`gemini -p\` it runs fires BeforeAgent`)
+  }))
 
-  test('found where a settings file exists; always when named', () => {
-    const at = place()
-    try {
-      assert.deepEqual(geminiSetups({ root: at.repo, env: at.env }), [])
-      assert.equal(geminiSetups({ root: at.repo, env: at.env, named: true })[0].host.facts['tool-hook'], 'is not set up')
-      at.write(workspace(at), {})
-      assert.equal(geminiSetups({ root: at.repo, env: at.env })[0].label, `Gemini CLI (${settings(at)})`)
-    } finally {
-      at.dispose()
-    }
-  })
+  test('found where a settings file exists; always when named', inPlace((at) => {
+    assert.deepEqual(geminiSetups({ root: at.repo, env: at.env }), [])
+    assert.equal(geminiSetups({ root: at.repo, env: at.env, named: true })[0].host.facts['tool-hook'], 'is not set up')
+    at.write(workspace(at), {})
+    assert.equal(geminiSetups({ root: at.repo, env: at.env })[0].label, `Gemini CLI (${settings(at)})`)
+  }))
 })
 
 describe('approval-gates status finds every host', () => {
-  test("Claude Code: found by approval-gates' hooks or the project's .claude/; always when named", () => {
-    const at = place()
-    try {
-      assert.deepEqual(claudeCodeSetups({ root: at.repo, env: at.env, platform: 'none' }), [])
-      const named = claudeCodeSetups({ root: at.repo, env: at.env, platform: 'none', named: true })
-      assert.equal(named[0].label, `Claude Code started in ${at.repo} (no settings file)`)
-      assert.equal(named[0].host.facts['tool-hook'], 'is not set up')
-      mkdirSync(join(at.repo, '.claude'))
-      assert.equal(claudeCodeSetups({ root: at.repo, env: at.env, platform: 'none' }).length, 1)
-      rmSync(join(at.repo, '.claude'), { recursive: true })
-      at.write(join(at.home, '.claude', 'settings.json'), { hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `${at.hook} check` }] }] } })
-      const [found] = claudeCodeSetups({ root: at.repo, env: at.env, platform: 'none' })
-      assert.equal(found.label, `Claude Code started in ${at.repo} (${join(at.home, '.claude', 'settings.json')})`)
-    } finally {
-      at.dispose()
-    }
-  })
+  test("Claude Code: found by approval-gates' hooks or the project's .claude/; always when named", inPlace((at) => {
+    assert.deepEqual(claudeCodeSetups({ root: at.repo, env: at.env, platform: 'none' }), [])
+    const named = claudeCodeSetups({ root: at.repo, env: at.env, platform: 'none', named: true })
+    assert.equal(named[0].label, `Claude Code started in ${at.repo} (no settings file)`)
+    assert.equal(named[0].host.facts['tool-hook'], 'is not set up')
+    mkdirSync(join(at.repo, '.claude'))
+    assert.equal(claudeCodeSetups({ root: at.repo, env: at.env, platform: 'none' }).length, 1)
+    rmSync(join(at.repo, '.claude'), { recursive: true })
+    at.write(join(at.home, '.claude', 'settings.json'), { hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `${at.hook} check` }] }] } })
+    const [found] = claudeCodeSetups({ root: at.repo, env: at.env, platform: 'none' })
+    assert.equal(found.label, `Claude Code started in ${at.repo} (${join(at.home, '.claude', 'settings.json')})`)
+  }))
 
-  test('status reports the hosts whose files it finds, and a named host whatever it finds', () => {
-    const at = place()
-    try {
-      const labels = (setup) => setup.map((s) => s.label)
-      assert.deepEqual(labels(at.status()), ['this machine (no agent host found)'])
-      at.init('codex')
-      at.init('gemini')
-      assert.deepEqual(labels(at.status()), [`Codex CLI (${join(at.home, '.codex')})`, `Gemini CLI (${join(at.home, '.gemini', 'settings.json')})`])
-      const [codex] = at.status('--host', 'codex')
-      assert.deepEqual(
-        codex.report.checks.filter((c) => c.id.startsWith('codex.')).map((c) => [c.id, c.state]),
-        [['codex.tool-hook', 'holds'], ['codex.sandbox', 'holds'], ['codex.prompt-hook', 'holds']],
-      )
-      const [gemini] = at.status('--host', 'gemini')
-      assert.equal(gemini.report.mode, 'advisory')
-      assert.equal(gemini.report.checks.find((c) => c.id === 'gemini.confinement').state, 'fails')
-      const [claude] = at.status('--host', 'claude-code')
-      assert.equal(claude.report.checks.find((c) => c.id === 'claude-code.tool-hook').text, 'the PreToolUse hook is not set up')
-    } finally {
-      at.dispose()
-    }
-  })
+  test('status reports the hosts whose files it finds, and a named host whatever it finds', inPlace((at) => {
+    const labels = (setup) => setup.map((s) => s.label)
+    assert.deepEqual(labels(at.status()), ['this machine (no agent host found)'])
+    at.init('codex')
+    at.init('gemini')
+    assert.deepEqual(labels(at.status()), [`Codex CLI (${join(at.home, '.codex')})`, `Gemini CLI (${join(at.home, '.gemini', 'settings.json')})`])
+    const [codex] = at.status('--host', 'codex')
+    assert.deepEqual(
+      codex.report.checks.filter((c) => c.id.startsWith('codex.')).map((c) => [c.id, c.state]),
+      [['codex.tool-hook', 'holds'], ['codex.sandbox', 'holds'], ['codex.prompt-hook', 'holds']],
+    )
+    const [gemini] = at.status('--host', 'gemini')
+    assert.equal(gemini.report.mode, 'advisory')
+    assert.equal(gemini.report.checks.find((c) => c.id === 'gemini.confinement').state, 'fails')
+    const [claude] = at.status('--host', 'claude-code')
+    assert.equal(claude.report.checks.find((c) => c.id === 'claude-code.tool-hook').text, 'the PreToolUse hook is not set up')
+  }))
 })

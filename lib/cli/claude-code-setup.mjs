@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
 import { SCHEDULING_TOOLS, claudeConfigDir } from './init/claude-code.mjs'
-import { hookProgramProblem, isObject, readSettings } from './setup-files.mjs'
+import { effective, hookProgramProblem, hooksOf, isObject, readSettings } from './setup-files.mjs'
 
 /** Managed settings, the highest level; only an administrator writes them. */
 const MANAGED_SETTINGS = {
@@ -21,16 +21,6 @@ export function settingsLevels({ root, env = process.env, platform = process.pla
   const files = [join(claudeConfigDir(env), 'settings.json'), join(root, '.claude', 'settings.json'), join(root, '.claude', 'settings.local.json')]
   if (MANAGED_SETTINGS[platform]) files.push(MANAGED_SETTINGS[platform])
   return files.map(readSettings)
-}
-
-/** The value the highest level that sets `section.key` gives it, and that level's file. */
-function effective(levels, section, key) {
-  let found = { value: undefined, from: undefined }
-  for (const level of levels) {
-    const holder = level.settings[section]
-    if (isObject(holder) && Object.hasOwn(holder, key)) found = { value: holder[key], from: level.path }
-  }
-  return found
 }
 
 const said = ({ value, from }, name) => (from === undefined ? `${name} is not set` : `${name} is ${JSON.stringify(value)} in ${from}`)
@@ -48,18 +38,6 @@ function sandboxFact(levels) {
 function fileToolsFact(levels) {
   const block = effective(levels, 'permissions', 'blockWritesOutsideWorkingDirectories')
   return block.value === true ? 'confined' : `unconfined: ${said(block, 'permissions.blockWritesOutsideWorkingDirectories')}`
-}
-
-/** Every hook of `event` in every level, with the file it is in. */
-function hooksOf(levels, event) {
-  const found = []
-  for (const level of levels) {
-    const groups = isObject(level.settings.hooks) ? level.settings.hooks[event] : undefined
-    for (const group of Array.isArray(groups) ? groups : []) {
-      for (const hook of Array.isArray(group?.hooks) ? group.hooks : []) found.push({ group, hook, from: level.path })
-    }
-  }
-  return found
 }
 
 const runsOurHook = ({ hook }) => typeof hook?.command === 'string' && (hook.command.includes('approval-gates-hook') || hook.command.includes('approval-gates check'))

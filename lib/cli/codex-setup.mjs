@@ -22,8 +22,11 @@ const DEFAULT_MODE = "not set (Codex's default: read-only, or workspace-write in
 
 // --- a reader for the part of TOML Codex's config uses ---------------------------------------
 
-/** `text` up to a `#` outside strings. */
-function uncommented(text) {
+/**
+ * Calls `visit(c, at)` for each character of `text` outside basic and literal strings; `visit`
+ * returns true to stop there. Returns the index it stopped at, or -1.
+ */
+function outsideStrings(text, visit) {
   let quote = null
   for (let at = 0; at < text.length; at += 1) {
     const c = text[at]
@@ -31,9 +34,15 @@ function uncommented(text) {
     else if (quote !== null) {
       if (c === quote) quote = null
     } else if (c === '"' || c === "'") quote = c
-    else if (c === '#') return text.slice(0, at)
+    else if (visit(c, at)) return at
   }
-  return text
+  return -1
+}
+
+/** `text` up to a `#` outside strings. */
+function uncommented(text) {
+  const at = outsideStrings(text, (c) => c === '#')
+  return at === -1 ? text : text.slice(0, at)
 }
 
 const ESCAPES = { b: '\b', t: '\t', n: '\n', f: '\f', r: '\r', '"': '"', '\\': '\\' }
@@ -106,16 +115,11 @@ function value(text) {
 /** Whether `text` closes every `[` it opens outside strings (an array may span lines). */
 function balanced(text) {
   let depth = 0
-  let quote = null
-  for (let at = 0; at < text.length; at += 1) {
-    const c = text[at]
-    if (quote === '"' && c === '\\') at += 1
-    else if (quote !== null) {
-      if (c === quote) quote = null
-    } else if (c === '"' || c === "'") quote = c
-    else if (c === '[') depth += 1
+  outsideStrings(text, (c) => {
+    if (c === '[') depth += 1
     else if (c === ']') depth -= 1
-  }
+    return false
+  })
   return depth <= 0
 }
 

@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path'
 
 import { HOOK_NAME, geminiHookCommand } from './init/gemini.mjs'
 import { hookPathOf } from './init/hook-command.mjs'
-import { hookProgramProblem, isObject, readSettings } from './setup-files.mjs'
+import { effective, hookProgramProblem, hooksOf, isObject, readSettings } from './setup-files.mjs'
 
 /** Where Gemini CLI keeps the system settings, by platform (GEMINI_CLI_SYSTEM_SETTINGS_PATH wins). */
 const SYSTEM_FOLDER = {
@@ -34,29 +34,7 @@ export function settingsLevels({ root, env = process.env, platform = process.pla
   ]
 }
 
-/** The value the highest level that sets `section.key` gives it, and that level's file. */
-function effective(levels, section, key) {
-  let found = { value: undefined, from: undefined }
-  for (const level of levels) {
-    const holder = level.settings[section]
-    if (isObject(holder) && Object.hasOwn(holder, key)) found = { value: holder[key], from: level.path, role: level.role }
-  }
-  return found
-}
-
 const where = ({ from, role }) => (role === 'workspace' ? `${from} (read in a trusted folder)` : from)
-
-/** Every hook of `event` in every level, with the file it is in. */
-function hooksOf(levels, event) {
-  const found = []
-  for (const level of levels) {
-    const groups = isObject(level.settings.hooks) ? level.settings.hooks[event] : undefined
-    for (const group of Array.isArray(groups) ? groups : []) {
-      for (const hook of Array.isArray(group?.hooks) ? group.hooks : []) found.push({ group, hook, from: level.path })
-    }
-  }
-  return found
-}
 
 const runsOurHook = ({ hook }) => hook?.name === HOOK_NAME || (typeof hook?.command === 'string' && hook.command.includes('approval-gates-hook'))
 

@@ -1,5 +1,5 @@
 // What the hosts' setup readers (claude-code-setup.mjs, codex-setup.mjs, gemini-setup.mjs) share:
-// reading a host's JSON settings file, and judging the hook executable a host runs: approvals
+// reading a host's JSON settings files and the value or hooks they set, and judging the hook executable a host runs: approvals
 // are enforced only while that executable lies outside everything the agent's commands can
 // rewrite (P-17).
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs'
@@ -16,6 +16,31 @@ export function readSettings(path) {
   } catch (error) {
     return { path, settings: {}, error: `${path} is not JSON (${error.message})` }
   }
+}
+
+/**
+ * The value the highest of `levels` (`{ path, settings, role? }`, lowest precedence first) that
+ * sets `section.key` gives it: `{ value, from, role }` (`from`: that level's file).
+ */
+export function effective(levels, section, key) {
+  let found = { value: undefined, from: undefined }
+  for (const level of levels) {
+    const holder = level.settings[section]
+    if (isObject(holder) && Object.hasOwn(holder, key)) found = { value: holder[key], from: level.path, role: level.role }
+  }
+  return found
+}
+
+/** Every hook of `event` in every level (`settings.hooks[event]` groups), with the file it is in. */
+export function hooksOf(levels, event) {
+  const found = []
+  for (const level of levels) {
+    const groups = isObject(level.settings.hooks) ? level.settings.hooks[event] : undefined
+    for (const group of Array.isArray(groups) ? groups : []) {
+      for (const hook of Array.isArray(group?.hooks) ? group.hooks : []) found.push({ group, hook, from: level.path })
+    }
+  }
+  return found
 }
 
 /** Whether `path` is `folder` or lies inside it (lexically). */
