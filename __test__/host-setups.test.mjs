@@ -154,11 +154,9 @@ describe("Codex CLI's setup in the enforced-or-advisory report", () => {
     assert.match(sandbox().fix, /do not start Codex with --sandbox danger-full-access or --dangerously-bypass-approvals-and-sandbox/)
     writeFileSync(config(at), `profile = "wild"\nsandbox_mode = "workspace-write"\n${trusted}\n[profiles.wild]\nsandbox_mode = "danger-full-access"\n`)
     assert.match(sandbox().text, /with profiles\.wild\.sandbox_mode = "danger-full-access" in /)
-    // A project's .codex/config.toml counts once the project is trusted.
+    // A project's .codex/config.toml, which Codex reads once it trusts the project, counts whatever the trust record says.
     at.write(join(at.repo, '.codex', 'config.toml'), 'sandbox_mode = "danger-full-access"\n')
     writeFileSync(config(at), trusted)
-    assert.equal(sandbox().state, 'holds')
-    writeFileSync(config(at), `${trusted}\n[projects.${JSON.stringify(at.repo)}]\ntrust_level = "trusted"\n`)
     assert.equal(sandbox().text, `Codex runs the agent's commands with sandbox_mode = "danger-full-access" in ${join(at.repo, '.codex', 'config.toml')}: they can write the approval ledger`)
     rmSync(join(at.repo, '.codex'), { recursive: true })
     writeFileSync(config(at), `${trusted}\n[sandbox_workspace_write]\nwritable_roots = ["${join(at.home, '.local', 'share')}"]\n`)

@@ -2,7 +2,7 @@
 // rows are the "codex" ones of HOST_CHECKS in src/texts.rs), read from Codex's own files:
 // $CODEX_HOME/hooks.json (the PreToolUse hook `init codex` writes), $CODEX_HOME/config.toml
 // (sandbox_mode, the active profile's, [sandbox_workspace_write] writable_roots, the hook's
-// trust record) and a trusted project's .codex/config.toml. As measured by
+// trust record) and the project's .codex/config.toml (which Codex reads once it trusts the project). As measured by
 // __test__/e2e/codex.test.mjs on Codex 0.171: in workspace-write the agent's commands cannot
 // write the ledger, the hook, $CODEX_HOME or the project's .codex/, and a hook without its trust
 // record is not run.
@@ -194,15 +194,19 @@ function readTomlFile(path) {
 
 const notRead = (file, line) => `not known: line ${line} of ${file} is not read by approval-gates`
 
-/** Every sandbox_mode the config layers set, with the file and the key that set it. */
-function sandboxModes(user, project, trusted) {
+/**
+ * Every sandbox_mode the config layers set, with the file and the key that set it. A project's
+ * .codex/config.toml is read whether or not Codex trusts the project (it reads it once trusted,
+ * and trust may be recorded for another spelling of the path): failing closed.
+ */
+function sandboxModes(user, project) {
   const found = []
   const mode = lookup(user.toml, ['sandbox_mode'])
   found.push({ ...mode, from: user.path, key: 'sandbox_mode' })
   const profile = lookup(user.toml, ['profile'])
   if (profile.unknown !== undefined) found.push({ unknown: profile.unknown, from: user.path, key: 'profile' })
   if (typeof profile.value === 'string') found.push({ ...lookup(user.toml, ['profiles', profile.value, 'sandbox_mode']), from: user.path, key: `profiles.${profile.value}.sandbox_mode` })
-  if (trusted) found.push({ ...lookup(project.toml, ['sandbox_mode']), from: project.path, key: 'sandbox_mode' })
+  found.push({ ...lookup(project.toml, ['sandbox_mode']), from: project.path, key: 'sandbox_mode' })
   return found.filter((entry) => entry.value !== undefined || entry.unknown !== undefined)
 }
 
@@ -211,14 +215,14 @@ function expand(root, home) {
   return root
 }
 
-function sandboxFact({ user, project, trusted, home, guarded }) {
-  const modes = sandboxModes(user, project, trusted)
+function sandboxFact({ user, project, home, guarded }) {
+  const modes = sandboxModes(user, project)
   const unknown = modes.find((entry) => entry.unknown !== undefined)
   if (unknown) return notRead(unknown.from, unknown.unknown)
   const loose = modes.find((entry) => !CONFINED.includes(entry.value))
   if (loose) return `with ${loose.key} = ${JSON.stringify(loose.value)} in ${loose.from}`
   const mode = modes.at(-1)?.value ?? DEFAULT_MODE
-  for (const layer of trusted ? [user, project] : [user]) {
+  for (const layer of [user, project]) {
     const roots = lookup(layer.toml, ['sandbox_workspace_write', 'writable_roots'])
     if (roots.unknown !== undefined) return notRead(layer.path, roots.unknown)
     for (const root of Array.isArray(roots.value) ? roots.value : []) {
@@ -274,17 +278,16 @@ function promptFact(hooks) {
  * `{ name: 'codex', facts }`. A hooks.json that is not JSON makes the facts that depend on it
  * say so.
  */
-export function codexFacts({ cwd = process.cwd(), env = process.env, hook } = {}) {
+export function codexFacts({ cwd = process.cwd(), env = process.env } = {}) {
   const root = resolve(cwd)
   const home = codexHome(env)
   const hooks = readSettings(join(home, 'hooks.json'))
   const user = readTomlFile(join(home, 'config.toml'))
   const project = readTomlFile(join(root, '.codex', 'config.toml'))
-  const projectTrust = lookup(user.toml, ['projects', root, 'trust_level'])
   const userHome = env.HOME || homedir()
   // The ledger's folder as the report's own checks find it (the process's environment).
   const ledger = approvalSetup(root).ledgerFolder
-  const installed = hook ?? ourGroups(hooks).map(({ group }) => hookPathOf(group.hooks.find((h) => typeof h?.command === 'string' && h.command.includes('approval-gates-hook'))?.command)).find(Boolean)
+  const installed = ourGroups(hooks).map(({ group }) => hookPathOf(group.hooks.find((h) => typeof h?.command === 'string' && h.command.includes('approval-gates-hook'))?.command)).find(Boolean)
   const guarded = [
     ...(ledger ? [{ path: ledger, what: "the approval ledger's folder" }] : []),
     ...(installed ? [{ path: installed, what: 'the hook executable' }] : []),
@@ -298,7 +301,7 @@ export function codexFacts({ cwd = process.cwd(), env = process.env, hook } = {}
     name: 'codex',
     facts: {
       'tool-hook': toolHook,
-      sandbox: broken ? `not known: ${broken.error}` : sandboxFact({ user, project, trusted: projectTrust.value === 'trusted', home: userHome, guarded }),
+      sandbox: broken ? `not known: ${broken.error}` : sandboxFact({ user, project, home: userHome, guarded }),
       'prompt-hook': hooks.error ? `not known: ${hooks.error}` : promptFact(hooks),
     },
   }
