@@ -174,7 +174,8 @@ function clientFor(user) {
       copyFileSync(from, to)
     }
   }
-  // The cache under root's home is not the user's to read: the package is linked into the user's folder.
+  // The cache under root's home is not the user's to reach: the package is linked into the user's
+  // folder (readable to all, and never handed over: a hard link shares its owner with the cache).
   const local = join(user.base, 'gemini-cli')
   if (!existsSync(local)) {
     try {
@@ -182,10 +183,8 @@ function clientFor(user) {
     } catch {
       execFileSync('cp', ['-a', join(client.bin, '..', '..'), local])
     }
-    handOver(user, local)
   }
   link(process.execPath, join(user.base, 'bin', 'node'))
-  handOver(user, join(user.base, 'bin'))
   return { bin: join(local, '.bin', 'gemini'), path: [join(user.base, 'bin'), '/usr/local/bin', '/usr/bin', '/bin'].join(':') }
 }
 
