@@ -546,7 +546,77 @@ pub static HOST_CHECKS: &[HostCheck] = &[
         unknown: "whether the scheduling tools are denied is not known",
         fix: "deny CronCreate and ScheduleWakeup in the settings that hold the prompt hook (`approval-gates init claude-code` does)",
     },
-    // Codex and Gemini: rows filled by their integrations.
+    // Codex CLI (0.171): facts from $CODEX_HOME/hooks.json and config.toml (lib/cli/codex-setup.mjs),
+    // as measured by __test__/e2e/codex.test.mjs.
+    HostCheck {
+        host: "codex",
+        fact: "tool-hook",
+        holds: &["fail-closed"],
+        holds_text: "approval-gates judges every Codex tool call before it runs (a trusted PreToolUse hook for every tool), and a hook that cannot run refuses the call",
+        fails_text: "the PreToolUse hook {value}",
+        unknown: "whether approval-gates' PreToolUse hook is set up for Codex is not known",
+        fix: "run `approval-gates init codex`: it installs the hook outside every workspace, writes $CODEX_HOME/hooks.json and the hook's trust record in config.toml",
+    },
+    HostCheck {
+        host: "codex",
+        fact: "sandbox",
+        holds: &[
+            "workspace-write",
+            "read-only",
+            "not set (Codex's default: read-only, or workspace-write in a trusted project)",
+        ],
+        holds_text: "Codex's sandbox mode is {value}: the agent's commands cannot write the approval ledger, the hook, $CODEX_HOME or the project's .codex/ \
+                     (unless Codex is started with --sandbox danger-full-access or --dangerously-bypass-approvals-and-sandbox)",
+        fails_text: "Codex runs the agent's commands {value}: they can write the approval ledger",
+        unknown: "Codex's sandbox mode is not known",
+        fix: "keep sandbox_mode at workspace-write (or read-only) in $CODEX_HOME/config.toml, its active profile and a trusted project's .codex/config.toml, keep the ledger's folder, the hook and $CODEX_HOME out of [sandbox_workspace_write] writable_roots, \
+              and do not start Codex with --sandbox danger-full-access or --dangerously-bypass-approvals-and-sandbox",
+    },
+    HostCheck {
+        host: "codex",
+        fact: "prompt-hook",
+        holds: &["none"],
+        holds_text: "no prompt-side /approve: the owner approves with `approval-gates approve <id> design|plan` in a terminal of their own \
+                     (Codex's UserPromptSubmit hook also receives the task of a subagent the model spawns, so a prompt there is not the owner's word)",
+        fails_text: "a UserPromptSubmit hook {value}, which the model reaches: Codex submits a spawned subagent's task through the same hook",
+        unknown: "whether a UserPromptSubmit hook runs approval-gates is not known",
+        fix: "remove that hook from $CODEX_HOME/hooks.json and approve with `approval-gates approve <id> design|plan` in a terminal of your own",
+    },
+    // Gemini CLI (0.61): facts from its settings files (lib/cli/gemini-setup.mjs), as measured by
+    // __test__/e2e/gemini.test.mjs. No confinement value holds: without security.toolSandboxing the
+    // agent's commands run unconfined; with it, as root, bubblewrap keeps root's capabilities; as a
+    // user of its own, the workspace's .gemini/settings.json stays writable and switches the hook
+    // and the sandbox off for the next session in a trusted folder.
+    HostCheck {
+        host: "gemini",
+        fact: "tool-hook",
+        holds: &["fail-closed"],
+        holds_text: "approval-gates judges every Gemini CLI tool call before it runs (a BeforeTool hook for every tool), and a hook that cannot run refuses the call",
+        fails_text: "the BeforeTool hook {value}",
+        unknown: "whether approval-gates' BeforeTool hook is set up for Gemini CLI is not known",
+        fix: "run `approval-gates init gemini` (~/.gemini/settings.json), and let no settings file switch hooks or the hook approval-gates off (hooksConfig)",
+    },
+    HostCheck {
+        host: "gemini",
+        fact: "confinement",
+        holds: &[],
+        holds_text: "Gemini CLI confines the agent's commands ({value})",
+        fails_text: "Gemini CLI does not keep the agent's commands off the approval ledger and approval-gates' own hook: {value}",
+        unknown: "whether Gemini CLI confines the agent's commands is not known",
+        fix: "approve with `approval-gates approve <id> design|plan` in a terminal of your own, and count approvals here as advisory: for them to be enforced, \
+              Gemini CLI's sandbox must keep the workspace's .gemini/ read-only to the agent's tools (or its user and system settings must be able to forbid a workspace to change hooksConfig and security), \
+              and drop every capability when Gemini CLI runs as root",
+    },
+    HostCheck {
+        host: "gemini",
+        fact: "prompt-hook",
+        holds: &["none"],
+        holds_text: "no prompt-side /approve: the owner approves with `approval-gates approve <id> design|plan` in a terminal of their own \
+                     (a nested `gemini -p` the model runs through run_shell_command fires BeforeAgent, so a prompt there is not the owner's word)",
+        fails_text: "a BeforeAgent hook {value}, which the model reaches: a nested `gemini -p` it runs fires BeforeAgent",
+        unknown: "whether a BeforeAgent hook runs approval-gates is not known",
+        fix: "remove that hook from the settings file and approve with `approval-gates approve <id> design|plan` in a terminal of your own",
+    },
 ];
 
 

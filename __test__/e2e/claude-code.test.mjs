@@ -15,8 +15,8 @@ import { after, before, describe, test } from 'node:test'
 import { root } from '../../scripts/dsh-node.mjs'
 import { planText } from '../helpers/repo.mjs'
 import { say, startAnthropicModel, toolResults, toolUse, userTexts } from './helpers/anthropic-server.mjs'
-import { APPROVAL, builtHook, loopRepo } from './helpers/clients.mjs'
-import { VERSION, agentUser, binaryFor, bwrapRefused, claudeEnv, handOver, installClaudeCode, runClaude, sandboxMissing } from './helpers/claude-code.mjs'
+import { APPROVAL, builtHook, bwrapRefused, handOver, loopRepo } from './helpers/clients.mjs'
+import { VERSION, agentUser, binaryFor, claudeEnv, installClaudeCode, runClaude, sandboxMissing } from './helpers/claude-code.mjs'
 
 const CLI = join(root, 'bin', 'approval-gates.mjs')
 const BLOCKED = 'BLOCKED [approval-gates]: '
@@ -31,7 +31,7 @@ const client = installClaudeCode()
 const hook = builtHook(root)
 const skip = client.skip ?? (hook === undefined ? 'the native hook is not built (cargo build -p approval-gates-hook)' : null) ?? sandboxMissing()
 const user = skip ? null : agentUser()
-const why = skip ?? user.skip ?? bwrapRefused(user)
+const why = skip ?? user.skip ?? bwrapRefused(user, 'Claude Code')
 if (why && user?.dispose) user.dispose()
 if (why) console.log(`# claude-code e2e skipped: ${why}`)
 

@@ -3,10 +3,11 @@
 // settings files, every level merged the way Claude Code merges them (user, then the project's
 // .claude/settings.json, then its settings.local.json, then managed settings; a later level's
 // key wins, hooks and permission rules add up), as measured by __test__/e2e/claude-code.test.mjs.
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs'
-import { isAbsolute, join, relative, resolve } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 
 import { SCHEDULING_TOOLS, claudeConfigDir } from './init/claude-code.mjs'
+import { effective, hookProgramProblem, hooksOf, isObject, readSettings } from './setup-files.mjs'
 
 /** Managed settings, the highest level; only an administrator writes them. */
 const MANAGED_SETTINGS = {
@@ -15,33 +16,11 @@ const MANAGED_SETTINGS = {
   win32: 'C:\\ProgramData\\ClaudeCode\\managed-settings.json',
 }
 
-const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value)
-
-function readSettings(path) {
-  if (!existsSync(path)) return { path, settings: {} }
-  try {
-    const value = JSON.parse(readFileSync(path, 'utf8'))
-    return isObject(value) ? { path, settings: value } : { path, settings: {}, error: `${path} does not hold a JSON object` }
-  } catch (error) {
-    return { path, settings: {}, error: `${path} is not JSON (${error.message})` }
-  }
-}
-
 /** The settings files of a session started at `root`, lowest precedence first. */
 export function settingsLevels({ root, env = process.env, platform = process.platform }) {
   const files = [join(claudeConfigDir(env), 'settings.json'), join(root, '.claude', 'settings.json'), join(root, '.claude', 'settings.local.json')]
   if (MANAGED_SETTINGS[platform]) files.push(MANAGED_SETTINGS[platform])
   return files.map(readSettings)
-}
-
-/** The value the highest level that sets `section.key` gives it, and that level's file. */
-function effective(levels, section, key) {
-  let found = { value: undefined, from: undefined }
-  for (const level of levels) {
-    const holder = level.settings[section]
-    if (isObject(holder) && Object.hasOwn(holder, key)) found = { value: holder[key], from: level.path }
-  }
-  return found
 }
 
 const said = ({ value, from }, name) => (from === undefined ? `${name} is not set` : `${name} is ${JSON.stringify(value)} in ${from}`)
@@ -61,33 +40,7 @@ function fileToolsFact(levels) {
   return block.value === true ? 'confined' : `unconfined: ${said(block, 'permissions.blockWritesOutsideWorkingDirectories')}`
 }
 
-/** Every hook of `event` in every level, with the file it is in. */
-function hooksOf(levels, event) {
-  const found = []
-  for (const level of levels) {
-    const groups = isObject(level.settings.hooks) ? level.settings.hooks[event] : undefined
-    for (const group of Array.isArray(groups) ? groups : []) {
-      for (const hook of Array.isArray(group?.hooks) ? group.hooks : []) found.push({ group, hook, from: level.path })
-    }
-  }
-  return found
-}
-
 const runsOurHook = ({ hook }) => typeof hook?.command === 'string' && (hook.command.includes('approval-gates-hook') || hook.command.includes('approval-gates check'))
-
-const inside = (path, folder) => {
-  const rest = relative(folder, path)
-  return rest === '' || (!rest.startsWith('..') && !isAbsolute(rest))
-}
-
-const executable = (path) => {
-  try {
-    accessSync(path, constants.X_OK)
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** What is wrong with one of our hooks (`null`: it refuses whatever it cannot judge). */
 function hookProblem({ group, hook, from }, root, event) {
@@ -97,14 +50,7 @@ function hookProblem({ group, hook, from }, root, event) {
   }
   if (hook.onFailure !== 'block') return `in ${from} lets a call through when it cannot run (no onFailure: "block")`
   const program = Array.isArray(hook.args) ? hook.command : hook.command.trim().split(/\s+/)[0].replaceAll('"', '')
-  if (!isAbsolute(program) || program.includes('$')) {
-    return `in ${from} runs ${JSON.stringify(hook.command)}, not the installed executable by its absolute path`
-  }
-  if (inside(program, root) || program.split(/[\\/]/).includes('node_modules')) {
-    return `in ${from} runs ${program}, inside the workspace or a node_modules folder, which the agent's commands can rewrite`
-  }
-  if (!executable(program)) return `in ${from} names ${program}, which is missing or not executable`
-  return null
+  return hookProgramProblem(program, root, from, hook.command)
 }
 
 function hookFact(levels, root, name) {
@@ -167,4 +113,18 @@ export function claudeCodeFacts({ cwd = process.cwd(), env = process.env, platfo
       scheduling: schedulingFact(levels, prompt),
     },
   }
+}
+
+/**
+ * The Claude Code setup `approval-gates status` reports for `root`: found when a settings level
+ * runs approval-gates' hooks or the project has a `.claude/` folder; always when `named`
+ * (`--host claude-code`).
+ */
+export function claudeCodeSetups({ root, named = false, env = process.env, platform = process.platform }) {
+  const levels = settingsLevels({ root: resolve(root), env, platform })
+  const ours = ['PreToolUse', 'UserPromptExpansion'].some((event) => hooksOf(levels, event).some(runsOurHook))
+  if (!named && !ours && !existsSync(join(root, '.claude'))) return []
+  const files = levels.filter((level) => existsSync(level.path)).map((level) => level.path)
+  const label = `Claude Code started in ${root} (${files.length > 0 ? files.join(', ') : 'no settings file'})`
+  return [{ label, host: claudeCodeFacts({ cwd: root, env, platform }) }]
 }

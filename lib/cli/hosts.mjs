@@ -1,10 +1,14 @@
 // What `approval-gates status` can find out about the hosts that run the agent, as facts for the
-// native `approvalSetup` (P-17). One finder per host, each returning the setups it found; a host
-// integration adds its finder to HOSTS. The facts and which values hold are defined with their
-// texts in the core (src/texts.rs, HOST_CHECKS).
+// native `approvalSetup` (P-17). One finder per host, each returning the setups it found (all of
+// them when the host is named with --host); a host integration adds its finder to HOSTS. The facts
+// and which values hold are defined with their texts in the core (src/texts.rs, HOST_CHECKS).
 import { readdirSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+
+import { claudeCodeSetups } from './claude-code-setup.mjs'
+import { codexSetups } from './codex-setup.mjs'
+import { geminiSetups } from './gemini-setup.mjs'
 
 function readText(path) {
   try {
@@ -103,9 +107,16 @@ export function dshSetups({ env = process.env, platform = process.platform, uid 
   return setups
 }
 
-/** The host finders, by host name (`approval-gates status --host <name>`). */
+/**
+ * The host finders, by host name (`approval-gates status --host <name>`). Each takes `{ root,
+ * named }`: named, a finder that reads its host's configuration files reports them even when
+ * they do not exist (every fact then says what is missing).
+ */
 export const HOSTS = {
   dsh: dshSetups,
+  'claude-code': claudeCodeSetups,
+  codex: codexSetups,
+  gemini: geminiSetups,
 }
 
 /**
@@ -114,10 +125,10 @@ export const HOSTS = {
  */
 export function findSetups(root, host) {
   if (host !== undefined) {
-    const found = Object.hasOwn(HOSTS, host) ? HOSTS[host]({ root }) : []
+    const found = Object.hasOwn(HOSTS, host) ? HOSTS[host]({ root, named: true }) : []
     return found.length > 0 ? found : [{ label: host, host: { name: host } }]
   }
-  return Object.values(HOSTS).flatMap((find) => find({ root }))
+  return Object.values(HOSTS).flatMap((find) => find({ root, named: false }))
 }
 
 export const hostNames = () => Object.keys(HOSTS)

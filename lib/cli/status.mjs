@@ -17,11 +17,15 @@ gates count them: once the repository is sealed, only what the approval ledger h
 approval.md section the ledger does not hold (forged, copied or restored) is named and does not
 count.
 
-Then, for each host setup found (DSH profiles that load approval-gates), whether approvals are
-ENFORCED here (sealed, the ledger out of the agent's reach, the agent's commands confined, the
-owner's channel the owner's alone) or ADVISORY, each check with what to change.
+Then, for each host setup found (DSH profiles that load approval-gates; Claude Code where a
+settings file runs approval-gates' hooks or the project has .claude/; Codex CLI where
+$CODEX_HOME holds hooks.json or config.toml; Gemini CLI where ~/.gemini/settings.json or the
+project's .gemini/settings.json exists), whether approvals are ENFORCED here (sealed, the ledger
+out of the agent's reach, the agent's commands confined, the owner's channel the owner's alone)
+or ADVISORY, each check with what to change. Named with --host, a host is reported even when
+none of its files exists.
 
-  --host NAME  report the setup of this host only (${hostNames().join(', ')}, …)
+  --host NAME  report the setup of this host only (${hostNames().join(', ')})
   --json       {"changes": [rows], "setup": [{"label", "report"}]}
   --cwd DIR    the repository root (default: the current directory)
 `

@@ -3,10 +3,13 @@
 // 127.0.0.1 only) serves them — our names are never proxied, every other name is — and fresh
 // consumer directories install `approval-gates` with npm and with pnpm on Node 20, 22 and 24, with
 // no cargo on PATH, then use it: require, ESM import, the DSH plugin entry with and without its
-// peers, and `npx approval-gates check` on a Claude Code payload. publint and attw lint the main
-// tarball first. A tool that cannot be installed is reported as SKIPPED; any other failure fails.
+// peers, `npx approval-gates check` on a Claude Code payload, and `npx approval-gates init
+// claude-code|codex|gemini` in a scratch home: each writes its host's configuration pointing at the
+// hook it installs outside the project, and that hook, run as the host runs it, refuses a write of
+// approval.md and allows a read. publint and attw lint the main tarball first. A tool that cannot
+// be installed is reported as SKIPPED; any other failure fails.
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
@@ -21,43 +24,8 @@ const dist = join(root, 'dist')
 const PEERS = ['@deepseek-ai/dsh-tools@0.1.0-rc.8', '@deepseek-ai/schemastery@3.18.4', '@deepseek-ai/cordis@4.0.4']
 const DENIAL = 'BLOCKED [approval-gates]: approval.md is written only by /approve'
 
-/**
- * Where each manager links the platform package's `bin`: npm hoists the platform package and links
- * its bin at the top; pnpm links a dependency's bin only beside the package that depends on it.
- */
-const linkedHook = {
-  npm: 'node_modules/.bin/approval-gates-hook',
-  pnpm: 'node_modules/approval-gates/node_modules/.bin/approval-gates-hook',
-}
-/**
- * The Claude Code hook commands the README gives, exactly. `platform` names the executable itself
- * through the main package's directory: `..` after pnpm's node_modules/approval-gates symlink is
- * taken in the symlink's target (.pnpm/<id>/node_modules), where pnpm puts the platform package, and
- * npm hoists it beside the main package. The bin links are the platform-independent ones: npm's is
- * a symlink to the executable, pnpm's a sh shim that execs it.
- */
-const HOOK_COMMAND = {
-  platform: '"$CLAUDE_PROJECT_DIR"/node_modules/approval-gates/../@approval-gates/binding-linux-x64-gnu/approval-gates-hook check',
-  npm: '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/approval-gates-hook check',
-  pnpm: '"$CLAUDE_PROJECT_DIR"/node_modules/approval-gates/node_modules/.bin/approval-gates-hook check',
-  either:
-    'h="$CLAUDE_PROJECT_DIR"/node_modules/.bin/approval-gates-hook; [ -x "$h" ] || h="$CLAUDE_PROJECT_DIR"/node_modules/approval-gates/node_modules/.bin/approval-gates-hook; exec "$h" check',
-}
-const hookCommands = (manager) => [
-  ['platform-path', HOOK_COMMAND.platform],
-  [manager, HOOK_COMMAND[manager]],
-  ['npm-or-pnpm', HOOK_COMMAND.either],
-]
-
-/** The bin link reaches the executable without node: npm's links to it, pnpm's shim execs it. */
-function assertLinkRunsExecutable(link) {
-  const target = readFileSync(realpathSync(link))
-  if (target.subarray(0, 4).toString('latin1') === '\x7fELF') return
-  const execLine = target.toString('utf8').split('\n').find((line) => line.startsWith('exec '))
-  if (!execLine?.includes('/@approval-gates/binding-linux-x64-gnu/approval-gates-hook"') || /\bnode\b/.test(execLine)) {
-    throw new Error(`${link} neither is the executable nor execs it: ${execLine}`)
-  }
-}
+/** Where `init` installs the hook for a home: outside every project and node_modules. */
+const installedHook = (home) => join(home, '.local', 'share', 'approval-gates', 'bin', 'approval-gates-hook')
 
 const results = { passed: 0, failed: 0, skipped: [] }
 
@@ -306,16 +274,64 @@ function consumer(node, major, manager, registry, npmrc) {
     if ((statSync(hook).mode & 0o111) === 0) throw new Error(`${hook} has no exec bit (mode ${statSync(hook).mode.toString(8)})`)
     assertHookJudges((input) => exec(hook, ['check'], { cwd: dir, env, input }))
   })
-  for (const [what, command] of hookCommands(manager)) {
-    step(`${label}: the README's ${what} hook command runs the native hook (sh -c, as Claude Code runs it)`, () => {
-      assertLinkRunsExecutable(join(dir, linkedHook[manager]))
-      const hookEnv = { ...env, CLAUDE_PROJECT_DIR: dir }
-      assertHookJudges((input) => exec('sh', ['-c', command], { cwd: dir, env: hookEnv, input }))
-      // Claude Code may run the hook from a subdirectory of the project.
-      mkdirSync(join(dir, 'src'), { recursive: true })
-      assertHookJudges((input) => exec('sh', ['-c', command], { cwd: join(dir, 'src'), env: hookEnv, input }))
-    })
-  }
+  const home = join(work, `home-node${major}-${manager}`)
+  rmSync(home, { recursive: true, force: true })
+  mkdirSync(home, { recursive: true })
+  const initEnv = { ...env, HOME: home }
+  const [runner, ...runnerArgs] = manager === 'npm' ? [join(npm, 'npx-cli.js'), '--no-install', 'approval-gates'] : [pnpm, '--reporter=silent', 'exec', 'approval-gates']
+  const hook = installedHook(home)
+  const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'))
+  step(`${label}: ${manager === 'npm' ? 'npx' : 'pnpm exec'} approval-gates init claude-code, codex and gemini install the hook outside the project and configure each host to run it`, () => {
+    for (const host of ['claude-code', 'codex', 'gemini']) {
+      const result = exec(node, [runner, ...runnerArgs, 'init', host], { cwd: dir, env: initEnv })
+      if (result.status !== 0) throw new Error(`init ${host}: exit ${result.status}: ${result.stdout}${result.stderr}`)
+    }
+    if (!existsSync(hook) || (statSync(hook).mode & 0o111) === 0) throw new Error(`${hook} is not an installed executable`)
+    if (!readFileSync(hook).equals(readFileSync(join(platformDir, 'approval-gates-hook')))) throw new Error(`${hook} is not the platform package's hook`)
+    const claude = readJson(join(dir, '.claude', 'settings.json')).hooks.PreToolUse[0]
+    if (claude.matcher !== '*' || claude.hooks[0].command !== hook || claude.hooks[0].onFailure !== 'block') throw new Error(`.claude/settings.json: ${JSON.stringify(claude)}`)
+    for (const [file, group] of [
+      ['.codex/hooks.json', readJson(join(home, '.codex', 'hooks.json')).hooks.PreToolUse[0]],
+      ['.gemini/settings.json', readJson(join(home, '.gemini', 'settings.json')).hooks.BeforeTool[0]],
+    ]) {
+      if (!group.hooks[0].command.endsWith(`approval-gates-hook '${hook}'`)) throw new Error(`~/${file} does not run ${hook}: ${JSON.stringify(group)}`)
+    }
+    if (!readFileSync(join(home, '.codex', 'config.toml'), 'utf8').includes(`[hooks.state."${join(home, '.codex', 'hooks.json')}:pre_tool_use:0:0"]`)) throw new Error('~/.codex/config.toml holds no trust record for the hook')
+  })
+  step(`${label}: each host's configured hook, run as the host runs it, refuses a write of approval.md and allows a read`, () => {
+    const guarded = 'openspec/changes/a/approval.md'
+    const judge = (what, run, payload, refused, allowed) => {
+      const denied = run(JSON.stringify(payload(refused)))
+      const read = run(JSON.stringify(payload(allowed)))
+      const deniedText = `${denied.stdout}${denied.stderr}`
+      if (!deniedText.includes(DENIAL) || (denied.status !== 2 && !denied.stdout.includes('"deny"'))) throw new Error(`${what}, the write: exit ${denied.status}: ${deniedText}`)
+      if (read.status !== 0 || read.stdout !== '' || read.stderr !== '') throw new Error(`${what}, the read: exit ${read.status}: ${read.stdout}${read.stderr}`)
+    }
+    const claude = readJson(join(dir, '.claude', 'settings.json')).hooks.PreToolUse[0].hooks[0]
+    judge(
+      'Claude Code (command and args, no shell)',
+      (input) => exec(claude.command, claude.args, { cwd: dir, env: initEnv, input }),
+      (call) => ({ hook_event_name: 'PreToolUse', cwd: dir, ...call }),
+      { tool_name: 'Write', tool_input: { file_path: `${dir}/${guarded}`, content: 'x' } },
+      { tool_name: 'Read', tool_input: { file_path: `${dir}/${guarded}` } },
+    )
+    const codex = readJson(join(home, '.codex', 'hooks.json')).hooks.PreToolUse[0].hooks[0].command
+    judge(
+      'Codex CLI (sh -lc)',
+      (input) => exec('sh', ['-lc', codex], { cwd: dir, env: initEnv, input }),
+      (call) => ({ hook_event_name: 'PreToolUse', cwd: dir, tool_name: 'Bash', tool_input: call }),
+      { command: `echo x > ${guarded}` },
+      { command: `sha256sum ${guarded}` },
+    )
+    const gemini = readJson(join(home, '.gemini', 'settings.json')).hooks.BeforeTool[0].hooks[0].command
+    judge(
+      'Gemini CLI (bash -c)',
+      (input) => exec('bash', ['-c', gemini], { cwd: dir, env: initEnv, input }),
+      (call) => ({ hook_event_name: 'BeforeTool', cwd: dir, ...call }),
+      { tool_name: 'write_file', tool_input: { file_path: guarded, content: 'x' } },
+      { tool_name: 'read_file', tool_input: { file_path: guarded } },
+    )
+  })
   step(`${label}: with the DSH peers installed the plugin entry loads`, () => {
     add(PEERS)
     const result = js(['-e', importDsh])

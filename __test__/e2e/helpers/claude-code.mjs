@@ -4,15 +4,19 @@
 // proven when the files it protects are the agent's own (owned by the user the agent runs as).
 // As root the suite creates that user (and removes it afterwards); as anyone else it runs as
 // itself. Every run is bounded in time; every scenario gets its own HOME.
-import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { chmodSync, copyFileSync, existsSync, linkSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
-import { installClient } from './clients.mjs'
+import { agentUser as userOfItsOwn, installClient } from './clients.mjs'
 
 export const VERSION = '2.1.332'
 /** The user the suite creates when it runs as root. */
 const USER = 'ag-e2e-claude'
+
+/** The user Claude Code runs as (helpers/clients.mjs, agentUser). */
+export const agentUser = () => userOfItsOwn(USER, 'Claude Code refuses --dangerously-skip-permissions as root')
+
 const RUN_TIMEOUT_MS = 120_000
 
 /** The platform package that carries the binary here, or null where the suite does not run. */
@@ -46,50 +50,6 @@ export function sandboxMissing() {
 }
 
 /**
- * Why bubblewrap cannot confine a command of `user` here (no unprivileged user namespaces, a
- * container that forbids them), or null: Claude Code's sandbox would then refuse to start
- * (failIfUnavailable), so the suite says so instead of failing.
- */
-export function bwrapRefused(user) {
-  if (process.platform !== 'linux') return null
-  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true'], { uid: user.uid, gid: user.gid, encoding: 'utf8', timeout: 30_000 })
-  return probe.status === 0 ? null : `bubblewrap cannot start a sandbox here for the agent's user (${(probe.stderr || String(probe.error)).trim()}), so Claude Code's sandbox cannot either`
-}
-
-/**
- * The user the agent runs as: `{ uid, gid, base, dispose }` where `base` is a folder the user
- * owns for the scenarios' homes and repositories, or `{ skip }`.
- */
-export function agentUser() {
-  if (process.getuid?.() !== 0) {
-    const base = mkdtempSync(join(process.env.HOME ?? '/tmp', '.ag-e2e-claude-'))
-    return { uid: undefined, gid: undefined, base, dispose: () => rmSync(base, { recursive: true, force: true }) }
-  }
-  const id = (flag) => spawnSync('id', [flag, USER], { encoding: 'utf8' })
-  let created = false
-  if (id('-u').status !== 0) {
-    const added = spawnSync('useradd', ['--create-home', '--shell', '/bin/sh', USER], { encoding: 'utf8' })
-    if (added.status !== 0) return { skip: `running as root, the suite needs a user of its own for Claude Code, and useradd failed: ${(added.stderr || String(added.error)).trim()}` }
-    created = true
-  }
-  const uid = Number(id('-u').stdout.trim())
-  const gid = Number(id('-g').stdout.trim())
-  const home = spawnSync('sh', ['-c', `getent passwd ${USER} | cut -d: -f6`], { encoding: 'utf8' }).stdout.trim()
-  const base = join(home, `e2e-${process.pid}`)
-  mkdirSync(base, { recursive: true })
-  execFileSync('chown', [`${uid}:${gid}`, base])
-  return {
-    uid,
-    gid,
-    base,
-    dispose() {
-      rmSync(base, { recursive: true, force: true })
-      if (created) spawnSync('userdel', ['--remove', USER])
-    },
-  }
-}
-
-/**
  * The binary where the agent's user can run it: the cache under root's home is not readable to
  * another user, so it is linked (or copied) into the user's folder.
  */
@@ -105,11 +65,6 @@ export function binaryFor(user, binary) {
     chmodSync(target, statSync(target).mode | 0o755)
   }
   return target
-}
-
-/** Gives the agent's user everything under `path` (it is the owner's workspace and home). */
-export function handOver(user, path) {
-  if (user.uid !== undefined) execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, path])
 }
 
 /** The environment of one Claude Code run: its own HOME, the scripted model, nothing else. */

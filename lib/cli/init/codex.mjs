@@ -20,8 +20,15 @@ const MATCHER = '.*'
 
 export const codexHome = (env = process.env) => env.CODEX_HOME || join(env.HOME || homedir(), '.codex')
 
-const isOurs = (group) =>
+/** A hooks.json group that runs approval-gates' hook for Codex (any command spelling). */
+export const isOurs = (group) =>
   Array.isArray(group?.hooks) && group.hooks.some((hook) => typeof hook?.command === 'string' && hook.command.includes('approval-gates-hook') && hook.command.includes('--host codex'))
+
+/** The command Codex runs for each tool call: the hook at `hook`, refusing whatever it cannot judge. */
+export const codexHookCommand = (hook) => failClosedCommand(hook, 'codex', DEADLINE)
+
+/** The key of a hook's trust record in config.toml: the hooks file, the event, the group's and the handler's place. */
+export const trustKey = (hooksPath, index) => `${hooksPath}:pre_tool_use:${index}:0`
 
 const canonical = (value) =>
   Array.isArray(value)
@@ -71,12 +78,12 @@ export function planCodex({ hook, env = process.env }) {
   const configPath = join(home, 'config.toml')
   const read = readJsonObject(hooksPath)
   if (read.error) return { error: read.error }
-  const group = { matcher: MATCHER, hooks: [{ type: 'command', command: failClosedCommand(hook, 'codex', DEADLINE), timeout: TIMEOUT, statusMessage: 'approval-gates' }] }
+  const group = { matcher: MATCHER, hooks: [{ type: 'command', command: codexHookCommand(hook), timeout: TIMEOUT, statusMessage: 'approval-gates' }] }
   const settings = read.value
   const events = settings.hooks !== null && typeof settings.hooks === 'object' && !Array.isArray(settings.hooks) ? settings.hooks : {}
   const { groups, index } = upsertGroup(events.PreToolUse, group, isOurs)
   const hooksText = `${JSON.stringify({ ...settings, hooks: { ...events, PreToolUse: groups } }, null, 2)}\n`
-  const key = `${hooksPath}:pre_tool_use:${index}:0`
+  const key = trustKey(hooksPath, index)
   const toml = existsSync(configPath) ? readFileSync(configPath, 'utf8') : ''
   return {
     files: [

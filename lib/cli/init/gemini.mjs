@@ -12,11 +12,16 @@ import { failClosedCommand, readJsonObject, upsertGroup } from './hook-command.m
 /** Gemini CLI's own timeout for the hook (ms); the hook refuses the call itself before it. */
 const TIMEOUT_MS = 60_000
 const DEADLINE = 50
-const NAME = 'approval-gates'
+/** The name init gives the hook; `hooksConfig.disabled` lists hooks by it. */
+export const HOOK_NAME = 'approval-gates'
 
 export const geminiSettingsPath = (env = process.env) => join(env.HOME || homedir(), '.gemini', 'settings.json')
 
-const isOurs = (group) => Array.isArray(group?.hooks) && group.hooks.some((hook) => hook?.name === NAME)
+const isOurs = (group) => Array.isArray(group?.hooks) && group.hooks.some((hook) => hook?.name === HOOK_NAME)
+
+/** The command Gemini CLI runs for each tool call: the hook at `hook`, refusing whatever it cannot judge. */
+export const geminiHookCommand = (hook) => failClosedCommand(hook, 'gemini', DEADLINE)
+
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value)
 
 export function planGemini({ hook, env = process.env }) {
@@ -26,7 +31,7 @@ export function planGemini({ hook, env = process.env }) {
   const settings = read.value
   const group = {
     matcher: '.*',
-    hooks: [{ name: NAME, type: 'command', command: failClosedCommand(hook, 'gemini', DEADLINE), timeout: TIMEOUT_MS, description: 'approval-gates: judge each tool call before it runs' }],
+    hooks: [{ name: HOOK_NAME, type: 'command', command: geminiHookCommand(hook), timeout: TIMEOUT_MS, description: 'approval-gates: judge each tool call before it runs' }],
   }
   const hooks = isObject(settings.hooks) ? settings.hooks : {}
   const { groups } = upsertGroup(hooks.BeforeTool, group, isOurs)
@@ -36,8 +41,8 @@ export function planGemini({ hook, env = process.env }) {
     'The owner approves with `approval-gates approve <id> design|plan` in a terminal of their own.',
   ]
   // A hooks system switched off, or this hook listed as disabled, would leave the gates unasked.
-  if (isObject(settings.hooksConfig) && (settings.hooksConfig.enabled === false || (Array.isArray(settings.hooksConfig.disabled) && settings.hooksConfig.disabled.includes(NAME)))) {
-    const disabled = Array.isArray(settings.hooksConfig.disabled) ? settings.hooksConfig.disabled.filter((name) => name !== NAME) : settings.hooksConfig.disabled
+  if (isObject(settings.hooksConfig) && (settings.hooksConfig.enabled === false || (Array.isArray(settings.hooksConfig.disabled) && settings.hooksConfig.disabled.includes(HOOK_NAME)))) {
+    const disabled = Array.isArray(settings.hooksConfig.disabled) ? settings.hooksConfig.disabled.filter((name) => name !== HOOK_NAME) : settings.hooksConfig.disabled
     next.hooksConfig = { ...settings.hooksConfig, enabled: true, ...(disabled === undefined ? {} : { disabled }) }
     notes.push('hooksConfig had the hooks (or this hook) switched off; it is switched on again.')
   }

@@ -71,6 +71,11 @@ export function failClosedCommand(hook, host, deadline) {
   return `/bin/sh -c ${singleQuoted(script)} approval-gates-hook ${singleQuoted(hook)}`
 }
 
+/** The hook executable a command of `failClosedCommand`'s shape runs, or undefined for any other command. */
+export function hookPathOf(command) {
+  return typeof command === 'string' ? /^\/bin\/sh -c '[^']*' approval-gates-hook '([^']*)'$/.exec(command)?.[1] : undefined
+}
+
 /** Writes `text` to `path` unless it already holds it; `{ change }` says what was or would be done. */
 export function writeConfig(path, text, dryRun) {
   const before = existsSync(path) ? readFileSync(path, 'utf8') : undefined
