@@ -52,6 +52,17 @@ describe('approve refuses a terminal an agent drives', () => {
     assertRefused(repo, before, underPythonPty(repo, cleanEnvironment({ DSH_SESSION_ID: 's-1' })), /agent's environment \(DSH_SESSION_ID\)/)
   })
 
+  for (const [host, marker, value] of [
+    ['Codex CLI', 'CODEX_THREAD_ID', 'thread-1'],
+    ['Codex CLI (sandboxed)', 'CODEX_SANDBOX_NETWORK_DISABLED', '1'],
+    ['Gemini CLI', 'GEMINI_CLI', '1'],
+  ]) {
+    test(`under script, in ${host}'s environment`, linux, () => {
+      const { repo, before } = readyRepo()
+      assertRefused(repo, before, underScript(repo, cleanEnvironment({ [marker]: value })), new RegExp(`agent's environment \\(${marker}\\)`))
+    })
+  }
+
   test('with the markers scrubbed (env -i), an ancestor that is the harness still shows', linux, () => {
     const { repo, before } = readyRepo()
     // The agent's shell runs as a child of its harness; `exec -a dsh` gives this test's shell

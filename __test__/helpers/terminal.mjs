@@ -5,8 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-/** The environment variables an agent's shell carries (lib/cli/agent.mjs). */
-const AGENT_MARKERS = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'DSH_SESSION_ID', 'DSH_SHELL', 'DSH_CWD', 'DSH_SESSION_ROOT']
+import { MARKERS as AGENT_MARKERS } from '../../lib/cli/agent.mjs'
 
 export function cleanEnvironment(extra = {}) {
   const environment = { ...process.env }

@@ -5,12 +5,26 @@
 // line. Linux reads /proc; elsewhere only this process's environment is checked.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
 
-/** Environment variables an agent's shell carries: Claude Code's Bash tool, DSH's bash tool. */
-const MARKERS = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'DSH_SESSION_ID', 'DSH_SHELL', 'DSH_CWD', 'DSH_SESSION_ROOT']
+/**
+ * Environment variables an agent's shell carries: Claude Code's Bash tool, DSH's bash tool, Codex
+ * CLI's shell (its thread, and its sandbox markers) and Gemini CLI's `run_shell_command`.
+ */
+export const MARKERS = [
+  'CLAUDECODE',
+  'CLAUDE_CODE_ENTRYPOINT',
+  'DSH_SESSION_ID',
+  'DSH_SHELL',
+  'DSH_CWD',
+  'DSH_SESSION_ROOT',
+  'CODEX_THREAD_ID',
+  'CODEX_SANDBOX',
+  'CODEX_SANDBOX_NETWORK_DISABLED',
+  'GEMINI_CLI',
+]
 
 /** Command-line words that name a harness: its binary, or its package in a node command line. */
-const HARNESS_NAMES = ['claude', 'dsh', 'deepseek-harness']
-const HARNESS_PACKAGES = ['@anthropic-ai/claude-code', '@deepseek-ai/dsh', 'deepseek-harness']
+const HARNESS_NAMES = ['claude', 'dsh', 'deepseek-harness', 'codex', 'gemini']
+const HARNESS_PACKAGES = ['@anthropic-ai/claude-code', '@deepseek-ai/dsh', 'deepseek-harness', '@openai/codex', '@google/gemini-cli']
 
 /** The most processes walked up one ancestry (a loop in /proc is impossible, but cheap to bound). */
 const MAX_ANCESTORS = 256
