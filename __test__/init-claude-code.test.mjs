@@ -167,7 +167,7 @@ describe("Claude Code's setup in the enforced-or-advisory report", () => {
     const checks = report(at)
     assert.deepEqual(states(checks), { sandbox: 'holds', 'file-tools': 'holds', 'tool-hook': 'holds', 'prompt-hook': 'holds', scheduling: 'holds' })
     assert.equal(checks.sandbox.text, "Claude Code runs the agent's commands in its sandbox (enabled, failIfUnavailable, no unsandboxed retry)")
-    assert.match(checks['prompt-hook'].text, /^the prompt-side \/approve is owner-only/)
+    assert.match(checks['prompt-hook'].text, /^the prompt-side \/approve: owner-only/)
   })
 
   test('without init: no hook, the sandbox off; no prompt hook, so nothing to deny', () => {
