@@ -266,7 +266,10 @@ describe(`Codex CLI ${VERSION} with approval-gates init codex`, { skip }, () => 
     }
     const shown = JSON.stringify(told, null, 2)
     const ledgerRefused = /nothing approved: the approval ledger cannot be written \(.*Read-only file system/
-    for (const label of ['node_modules', 'absolute', 'script', 'pty']) assert.match(told[label] ?? '', ledgerRefused, `${label}: ${shown}`)
+    for (const label of ['node_modules', 'absolute']) assert.match(told[label] ?? '', ledgerRefused, `${label}: ${shown}`)
+    // The CLI run through a pseudo-terminal sees Codex's own variable and stops before the ledger.
+    const markerRefused = /approval-gates approve: this process runs in an agent's environment \(CODEX_THREAD_ID\), so an agent may be typing the answer; nothing approved/
+    for (const label of ['script', 'pty']) assert.match(told[label] ?? '', markerRefused, `${label}: ${shown}`)
     assert.match(told.node_modules, /"approved":false/)
     // The workspace is the agent's: approval.md is written, and .git is read-only to it.
     for (const label of ['forged', 'copied', 'archive']) assert.match(told[label] ?? '', /^exit=0$/m, `${label}: ${shown}`)
