@@ -292,7 +292,7 @@ describe('checkGuard: shell channels (issue 10, items 2 to 5)', () => {
 })
 
 // A `cd` may fail and the line go on; tree-sitter-bash nests `cd x && a 2>&1 | b`'s list in the
-// pipeline's first stage (src/shell/mod.rs, from_every_directory).
+// pipeline's first stage (src/bash/mod.rs, from_every_directory).
 describe('checkGuard: a change of directory that may fail', () => {
   test('a write after a cd out of the plans folder is judged there too (gate A)', () => {
     const repo = makeRepo().change('feat').approveDesign('feat')
@@ -328,7 +328,7 @@ describe('checkGuard: a change of directory that may fail', () => {
   })
 })
 
-// The analysis cache (src/shell/cache.rs): a repeated command is answered from memory only while
+// The analysis cache (src/bash/cache.rs): a repeated command is answered from memory only while
 // everything it read is unchanged; the gates judge its targets on every call.
 describe('checkGuard: a repeated bash command', () => {
   const plan = 'docs/superpowers/plans/p.md'

@@ -4,6 +4,7 @@
 //! errors (see `binding`).
 
 pub mod approval;
+pub mod bash;
 pub mod gates;
 pub mod patch;
 pub mod paths;
@@ -12,7 +13,6 @@ pub mod plan;
 pub mod powershell;
 pub mod programs;
 pub mod setup;
-pub mod shell;
 pub mod status;
 pub mod texts;
 

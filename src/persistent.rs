@@ -25,7 +25,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use crate::powershell::State as PwshState;
-use crate::shell::Scope;
+use crate::bash::Scope;
 
 /// The most persistent shells remembered at once.
 pub const MAX_SHELLS: usize = 64;

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::patch::PatchError;
-use crate::shell::{self, Unscannable};
+use crate::bash::{self, Unscannable};
 
 pub const DENIAL_PREFIX: &str = "BLOCKED [approval-gates]: ";
 
@@ -140,23 +140,23 @@ impl fmt::Display for UsageProblem {
 impl fmt::Display for Unscannable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Unscannable::TooLarge => write!(f, "too large (over {} MiB)", shell::MAX_COMMAND_BYTES >> 20),
+            Unscannable::TooLarge => write!(f, "too large (over {} MiB)", bash::MAX_COMMAND_BYTES >> 20),
             Unscannable::TooComplex => f.write_str("too complex (over the parser's work budget)"),
-            Unscannable::TooDeep => write!(f, "too deeply nested (over {} levels)", shell::MAX_TREE_DEPTH),
+            Unscannable::TooDeep => write!(f, "too deeply nested (over {} levels)", bash::MAX_TREE_DEPTH),
             Unscannable::ScriptsTooDeep => {
-                write!(f, "too deeply nested (bash -c/eval strings over {} levels)", shell::MAX_SCRIPT_NESTING)
+                write!(f, "too deeply nested (bash -c/eval strings over {} levels)", bash::MAX_SCRIPT_NESTING)
             }
             Unscannable::ExpansionTooLarge => {
-                write!(f, "too large (a word expanding to over {} words)", shell::MAX_WORD_EXPANSION)
+                write!(f, "too large (a word expanding to over {} words)", bash::MAX_WORD_EXPANSION)
             }
             Unscannable::TooManyWords => {
-                write!(f, "too large (a command expanding to over {} words)", shell::MAX_COMMAND_WORDS)
+                write!(f, "too large (a command expanding to over {} words)", bash::MAX_COMMAND_WORDS)
             }
             Unscannable::TooMuchText => {
-                write!(f, "too large (expanding to over {} KiB of text)", shell::MAX_EXPANDED_BYTES >> 10)
+                write!(f, "too large (expanding to over {} KiB of text)", bash::MAX_EXPANDED_BYTES >> 10)
             }
             Unscannable::TooManyTargets => {
-                write!(f, "too large (writing over {} files)", shell::MAX_TARGETS)
+                write!(f, "too large (writing over {} files)", bash::MAX_TARGETS)
             }
             Unscannable::ParserUnavailable => f.write_str("impossible (the bash parser is unavailable)"),
         }

@@ -7,7 +7,7 @@ use std::path::Path;
 use super::{NewTexts, ToolArgs, judge_write};
 use crate::paths;
 use crate::persistent::{self, States};
-use crate::shell::{self, Scope};
+use crate::bash::{self, Scope};
 use crate::texts::Denial;
 
 /// A `bash` call: `command`, and `workdir` relative to the session cwd (P-2); a persistent bash
@@ -49,7 +49,7 @@ pub fn argv_line(argv: &[String]) -> String {
 }
 
 pub fn judge_command(command: &str, base: &Path) -> Option<Denial> {
-    match shell::write_targets(command, base) {
+    match bash::write_targets(command, base) {
         Ok(targets) => {
             let invisible = NewTexts::invisible();
             targets.iter().find_map(|target| judge_write(target, &invisible))
@@ -80,7 +80,7 @@ pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<
     let mut next = states.clone();
     let mut overflowed = known.overflowed;
     for state in &states {
-        match shell::write_targets_from(&command, state) {
+        match bash::write_targets_from(&command, state) {
             Ok((targets, after)) => {
                 if let Some(denial) = targets.iter().find_map(|target| judge_write(target, &invisible)) {
                     return Some(denial);

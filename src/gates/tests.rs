@@ -353,7 +353,7 @@ fn bash_first_denial_wins_and_plain_commands_pass() {
 #[test]
 fn bash_over_the_caps_is_judged_by_its_raw_text() {
     let repo = Repo::new();
-    let padding = "x".repeat(crate::shell::MAX_COMMAND_BYTES);
+    let padding = "x".repeat(crate::bash::MAX_COMMAND_BYTES);
     assert_eq!(
         check(&repo, "bash", &bash(&format!("echo {padding} > docs/super'powers'/plans/x.md"))).as_deref(),
         Some(

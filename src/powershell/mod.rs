@@ -23,7 +23,7 @@ mod words;
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
-pub use crate::shell::Unscannable;
+pub use crate::bash::Unscannable;
 pub use invocation::{decode_utf16_base64, invoked_script, is_powershell};
 pub use state::State;
 pub use words::MAX_VALUES;
@@ -43,7 +43,7 @@ pub const MAX_SCRIPT_NESTING: usize = 8;
 /// The most script text one command line may make the walk parse, nested scripts included.
 pub const MAX_SCRIPT_BYTES: usize = 2 << 20;
 /// The most distinct files one command line may write (as for bash).
-pub const MAX_TARGETS: usize = crate::shell::MAX_TARGETS;
+pub const MAX_TARGETS: usize = crate::bash::MAX_TARGETS;
 /// How deep PowerShell and bash may run one another (`pwsh -c "bash -c 'pwsh -c …'"`), each
 /// analysis counting once.
 pub const MAX_HOST_NESTING: usize = 4;

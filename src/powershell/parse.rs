@@ -5,7 +5,7 @@ use std::cell::RefCell;
 
 use tree_sitter::{Parser, Tree};
 
-use crate::shell::{Unscannable, parse_within};
+use crate::bash::{Unscannable, parse_within};
 
 thread_local! {
     static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };

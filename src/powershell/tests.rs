@@ -79,7 +79,7 @@ fn encode(text: &str) -> String {
 #[test]
 fn bash_runs_powershell() {
     let base = Path::new("/repo");
-    let bash = |command: &str| strings(&crate::shell::write_targets(command, base).expect("scans"));
+    let bash = |command: &str| strings(&crate::bash::write_targets(command, base).expect("scans"));
     assert_eq!(bash("pwsh -c 'Set-Content docs\\superpowers\\plans\\x.md y'"), ["/repo/docs/superpowers/plans/x.md"]);
     assert_eq!(
         bash("powershell -Command \"Remove-Item openspec/changes/c/approval.md\""),

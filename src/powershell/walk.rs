@@ -22,7 +22,7 @@ use super::words::{self, Context, Value, Vars};
 use super::{MAX_NODES, MAX_PARSE_CHECKS, MAX_SCRIPT_BYTES, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH};
 use super::{cmd, invocation, parse};
 use crate::paths;
-use crate::shell::{self, Unscannable};
+use crate::bash::{self, Unscannable};
 
 pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
     targets_from(command, &State::fresh(base)).map(|(targets, _, _)| targets)
@@ -58,7 +58,7 @@ pub fn targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<S
     };
     let mut scope = Scope::from_state(state);
     walker.script(command, &mut scope, 0)?;
-    if walker.too_many || !shell::from_every_directory(&mut walker.found, &mut walker.seen, &walker.moves) {
+    if walker.too_many || !bash::from_every_directory(&mut walker.found, &mut walker.seen, &walker.moves) {
         return Err(Unscannable::TooManyTargets);
     }
     walker.reach(&scope);
@@ -148,7 +148,7 @@ struct Walker {
     /// The functions being called, innermost last: a recursive call is not walked again.
     calling: Vec<String>,
     /// The location changes the script made, (from, to), each once.
-    moves: Vec<shell::Move>,
+    moves: Vec<bash::Move>,
     /// Bytes of scope the reached states may still copy ([`MAX_REACHED_COPY_BYTES`]).
     copy_left: usize,
     /// How many blocks (branches, loops, script blocks, function bodies) the walk is in: an
@@ -1372,7 +1372,7 @@ impl Walker {
             line.push(' ');
             line.push_str(&bash_quote(&as_path_word(arg)));
         }
-        for target in shell::write_targets(&line, &scope.base)? {
+        for target in bash::write_targets(&line, &scope.base)? {
             self.add_absolute(target);
         }
         Ok(())
@@ -1483,9 +1483,9 @@ impl Walker {
         self.add_absolute(path);
     }
 
-    /// A location change ([`shell::from_every_directory`]).
+    /// A location change ([`bash::from_every_directory`]).
     fn moved(&mut self, from: &Path, to: &Path) {
-        shell::record_move(&mut self.moves, from, to, self.found.len());
+        bash::record_move(&mut self.moves, from, to, self.found.len());
     }
 
     fn add_absolute(&mut self, path: PathBuf) {

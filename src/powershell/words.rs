@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::shell::Unscannable;
+use crate::bash::Unscannable;
 
 /// One possible value.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! that is, holds or lies in a guarded location writes what it can reach there.
 
 use super::{Item, Sink, join, options, spec};
-use crate::shell::words::Arg;
+use crate::bash::words::Arg;
 
 /// What an archiver's command line asks for.
 #[derive(Default)]

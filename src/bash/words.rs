@@ -948,7 +948,7 @@ mod tests {
 
     fn braces(text: &str) -> Result<Vec<String>, Unscannable> {
         let mut out = Vec::new();
-        brace_expand(toks(text), &mut out, &TextBudget::new(crate::shell::MAX_EXPANDED_BYTES))?;
+        brace_expand(toks(text), &mut out, &TextBudget::new(crate::bash::MAX_EXPANDED_BYTES))?;
         Ok(out
             .iter()
             .map(|word| word.iter().filter_map(|t| if let Tok::Ch(c, _) = t { Some(*c) } else { None }).collect())
@@ -986,7 +986,7 @@ mod tests {
         let mut out = Vec::new();
         let word =
             vec![Tok::Ch('{', false), Tok::Ch('a', true), Tok::Ch(',', true), Tok::Ch('b', true), Tok::Ch('}', false)];
-        brace_expand(word.clone(), &mut out, &TextBudget::new(crate::shell::MAX_EXPANDED_BYTES)).expect("expands");
+        brace_expand(word.clone(), &mut out, &TextBudget::new(crate::bash::MAX_EXPANDED_BYTES)).expect("expands");
         assert_eq!(out, vec![word]);
     }
 }

@@ -5,7 +5,7 @@
 use super::readonly::is_read_only;
 use super::{Item, Sink, glob_matches, is_cli, options, package_bin, spec};
 use crate::paths;
-use crate::shell::words::{Arg, has_glob};
+use crate::bash::words::{Arg, has_glob};
 
 /// Editors and databases that read their commands on standard input (`ed plan.md <<< w`).
 const STDIN_COMMANDS: &[&str] = &["ed", "red", "ex", "vi", "vim", "nvim", "view", "sqlite3", "duckdb"];
@@ -207,7 +207,7 @@ mod properties {
     use proptest::prelude::*;
 
     use crate::paths;
-    use crate::shell::write_targets;
+    use crate::bash::write_targets;
 
     fn quote(text: &str) -> String {
         format!("'{}'", text.replace('\'', r"'\''"))

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::*;
 use crate::gates::{ToolArgs, check_tool_call};
-use crate::shell::{write_targets, write_targets_uncached};
+use crate::bash::{write_targets, write_targets_uncached};
 use crate::test_corpus::{corpus_failures, sorted_strings};
 use crate::test_repo::Repo;
 
@@ -186,7 +186,7 @@ fn home_child() {
 #[test]
 fn a_different_home_is_a_miss() {
     let status = std::process::Command::new(std::env::current_exe().expect("test binary"))
-        .args(["shell::cache::tests::home_child", "--exact", "--ignored", "--test-threads=1"])
+        .args(["bash::cache::tests::home_child", "--exact", "--ignored", "--test-threads=1"])
         .stdout(std::process::Stdio::null())
         .status()
         .expect("child test runs");
@@ -279,10 +279,10 @@ fn an_analysis_that_asks_too_many_questions_is_not_cached() {
 
 #[test]
 fn persistent_shells_are_not_cached() {
-    let scope = crate::shell::Scope::fresh(Path::new("/repo"));
+    let scope = crate::bash::Scope::fresh(Path::new("/repo"));
     let (hits_before, entries_before, _) = usage();
-    let first = crate::shell::write_targets_from("echo x > a.txt", &scope).map(|(targets, _)| targets);
-    let second = crate::shell::write_targets_from("echo x > a.txt", &scope).map(|(targets, _)| targets);
+    let first = crate::bash::write_targets_from("echo x > a.txt", &scope).map(|(targets, _)| targets);
+    let second = crate::bash::write_targets_from("echo x > a.txt", &scope).map(|(targets, _)| targets);
     assert_eq!(first, second);
     assert_eq!(usage().0, hits_before);
     assert_eq!(usage().1, entries_before);
