@@ -118,4 +118,15 @@ describe('checkGuard: script files read at check time', () => {
     assert.equal(checkGuard(load("ag['write' + 'Approval']('feat', 'plan', true)"), repo.root), ONLY_APPROVE)
     assert.equal(checkGuard(load("console.log(ag.loopStatus('.'))"), repo.root), null)
   })
+
+  test('the exports that only read are allowed from a command line; the ones that record approvals are not', () => {
+    const repo = makeRepo().change('feat')
+    const call = (expression) => bash(`node -e "console.log(JSON.stringify(require('approval-gates').${expression}))"`)
+    for (const reads of ["approvalSetup('.')", "sealSurvey('.')", "presentApproval('feat', 'design', 'cli', '.')", "loopStatus('.')", "checkApproval('feat', 'design', '.')"]) {
+      assert.equal(checkGuard(call(reads), repo.root), null, reads)
+    }
+    for (const records of ["sealApprovals('.', [])", "writeApproval('feat', 'design', true, '.')"]) {
+      assert.equal(checkGuard(call(records), repo.root), ONLY_APPROVE, records)
+    }
+  })
 })

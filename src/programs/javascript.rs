@@ -121,8 +121,18 @@ const GRAMMAR: Grammar = Grammar {
     ..Grammar::NONE
 };
 
-/// The exports of this package that write nothing.
-const READ_ONLY_EXPORTS: [&str; 5] = ["checkGuard", "bashTargets", "checkApproval", "loopStatus", "planStatus"];
+/// The exports of this package that write nothing (`sealApprovals` and `writeApproval` write the
+/// ledger and approval.md; `dropShell` is left out because nothing needs it from a command line).
+const READ_ONLY_EXPORTS: [&str; 8] = [
+    "approvalSetup",
+    "bashTargets",
+    "checkApproval",
+    "checkGuard",
+    "loopStatus",
+    "planStatus",
+    "presentApproval",
+    "sealSurvey",
+];
 
 pub fn analyze(text: &str, dir: &Path) -> Findings {
     let Some(tokens) = super::lex::tokens(text, &SYNTAX, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };
