@@ -1,5 +1,5 @@
-// Bash commands (SPEC §3 "Bash", P-2, P-5): the corpus through bashTargets, and the gate outcomes
-// of seed 000's bash scenarios through checkGuard, on temporary repositories.
+// Bash commands (docs/decisions.md#bash, P-2, P-5): the corpus through bashTargets, and the gate
+// outcomes of the bash scenarios of docs/decisions.md#bash through checkGuard, on temporary repositories.
 import assert from 'node:assert/strict'
 import { readFileSync, rmSync } from 'node:fs'
 import { posix } from 'node:path'
@@ -56,7 +56,7 @@ describe('bashTargets: the binding', () => {
   })
 })
 
-describe('checkGuard: bash commands (seed 000)', () => {
+describe('checkGuard: bash commands (the scenarios of docs/decisions.md#bash)', () => {
   test('heredoc into a plan without Spec is refused', () => {
     const repo = makeRepo().change('feat').approveDesign('feat')
     assert.equal(checkGuard(bash(`cat > ${PLAN} <<'EOF'\n# Plan\n- [ ] task\nEOF`), repo.root), NEEDS_SPEC)
@@ -242,7 +242,7 @@ describe('checkGuard: self-approval, unknown writers and directory writes (P-11,
   })
 })
 
-describe('checkGuard: shell channels (issue 10, items 2 to 5)', () => {
+describe('checkGuard: shell channels (wrappers, shells, scripts by other spellings, values the line defines; P-11, P-12)', () => {
   const refusedApproval = [
     "watch -n 1 'echo x > openspec/changes/feat/approval.md'",
     "flock /tmp/lock -c 'touch openspec/changes/feat/approval.md'",

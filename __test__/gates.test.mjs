@@ -1,5 +1,5 @@
-// checkGuard against the scenarios of seed 000 (gates A, B, C and the exceptions) and the
-// P-decisions of SPEC.md, on temporary repositories.
+// checkGuard against the scenarios of docs/decisions.md (gates A, B, C and the exceptions) and the
+// P-decisions restated there, on temporary repositories.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { createRequire } from 'node:module'

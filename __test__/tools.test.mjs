@@ -96,7 +96,7 @@ describe('patches and notebooks', () => {
     }
   })
 
-  test('terminal_send stays outside the gates (seed 000, T3.6)', () => {
+  test('terminal_send stays outside the gates (T3.6)', () => {
     const repo = makeRepo().change('c')
     assert.equal(checkGuard(call('terminal_send', { text: `echo x > ${APPROVAL}\n` }), repo.root), null)
   })

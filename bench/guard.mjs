@@ -1,5 +1,5 @@
-// `npm run bench`: what a guard call costs, every figure of issue 14 with its goal and whether it
-// is met, in one run. Medians (process.hrtime); in-process rows over repeated batches, process rows
+// `npm run bench`: what a guard call costs, every figure of docs/benchmarks.md with its goal and
+// whether it is met, in one run. Medians (process.hrtime); in-process rows over repeated batches, process rows
 // over repeated spawns. Not a test: numbers and verdicts, it fails nothing.
 //
 //   npm run bench [-- --quick]
@@ -87,7 +87,8 @@ const TEN_KB = [
   ['a 10 KB && chain', Array.from({ length: 330 }, (_, i) => `echo step${i}`).join(' && ')],
 ]
 
-// The 1 KB program of issue 11: reads the plan, writes a report (allowed, so the whole analysis runs).
+// The 1 KB program (P-13; its goal: well under 1 ms): reads the plan, writes a report (allowed, so
+// the whole analysis runs).
 const PROGRAM_1K = `python3 - <<'EOF'\nimport hashlib, json\nfrom pathlib import Path\ntext = (Path('docs/superpowers/plans') / 'p.md').read_text()\n${Array.from({ length: 11 }, (_, i) => `count_${i} = sum(1 for line in text.splitlines() if line.startswith('- [${i}]'))`).join('\n')}\nopen('report.json', 'w').write(json.dumps({'sha': hashlib.sha256(text.encode()).hexdigest()}))\nEOF`
 
 const kb = 'x'.repeat(1024)

@@ -4,7 +4,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-/// An input slower than this is a bug (issue 7): 100 ms, or `FUZZ_TIME_LIMIT_MS`. AddressSanitizer
+/// An input slower than this is a bug (docs/development.md#fuzzing): 100 ms, or `FUZZ_TIME_LIMIT_MS`. AddressSanitizer
 /// slows tree-sitter about 25-fold, so `run.sh` fuzzes under it with a 1 s limit and then replays
 /// every input on a build without it at 100 ms.
 pub fn time_limit() -> Duration {
