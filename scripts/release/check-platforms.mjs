@@ -46,7 +46,7 @@ function problemOfNpmDir({ platform, name, binary, hook }) {
     return `npm/${platform} is ${manifest.name}@${manifest.version}, not ${name}@${pkg.version} (napi version)`
   }
   if (!existsSync(join(dir, binary))) return `npm/${platform}/${binary} is missing (napi artifacts)`
-  // The README's hook command runs it from the platform package, so none ships without it.
+  // `approval-gates init` installs the hook from the platform package, so none ships without it.
   return existsSync(join(dir, hook)) ? null : `npm/${platform}/${hook} is missing (the build job's artifact)`
 }
 

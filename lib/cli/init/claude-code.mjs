@@ -43,7 +43,7 @@ set up here (run \`approval-gates init claude-code\`).
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value)
 const mentions = (hook, what) => typeof hook?.command === 'string' && hook.command.includes(what)
-/** A group of ours: it runs approval-gates' hook (any earlier spelling, the README's included). */
+/** A group of ours: it runs approval-gates' hook (any earlier spelling, the hook blocks earlier READMEs showed included). */
 const runsOurHook = (group) =>
   Array.isArray(group?.hooks) && group.hooks.some((hook) => mentions(hook, 'approval-gates-hook') || mentions(hook, 'approval-gates check'))
 
