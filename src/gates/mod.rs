@@ -3,6 +3,7 @@
 mod bash;
 pub mod claude_code;
 mod dispatch;
+mod judge;
 mod patches;
 mod plan_gate;
 mod powershell;
