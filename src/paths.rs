@@ -11,13 +11,14 @@ pub const CHANGES_DIR: [&str; 2] = ["openspec", "changes"];
 pub const APPROVAL_FILE: &str = "approval.md";
 
 mod glob;
+pub mod ledger;
 #[cfg(target_os = "linux")]
 mod symlink_free;
 mod text;
 mod windows;
 
 pub use glob::{glob_matches, guarded_glob_matches};
-pub use text::{Dialect, GuardedName, guarded_named, names_guarded};
+pub use text::{Dialect, GuardedName, guarded_named, names_guarded, names_this};
 pub use windows::from_windows;
 
 /// Symlink hops followed before a path is taken as it stands (the kernel's own limit is 40).
@@ -140,6 +141,8 @@ pub fn guarded_beneath(dir: &Path, reach: Reach) -> Vec<PathBuf> {
     if !may_name_guarded(dir.as_os_str().as_encoded_bytes()) {
         return match reach {
             Reach::File | Reach::Named => Vec::new(),
+            // A tree can create the ledger's folder beneath a folder that holds it.
+            Reach::Tree if ledger::reaches_ledger(dir) => vec![dir.to_path_buf()],
             Reach::Tree => holders_on_disk(dir),
         };
     }
@@ -181,7 +184,7 @@ pub fn guarded_beneath(dir: &Path, reach: Reach) -> Vec<PathBuf> {
 /// Could a path with this text (or one beneath it) name a guarded location lexically? Every
 /// one holds one of these words, case aside; most words hold none, and skip the path work.
 pub fn may_name_guarded(text: &[u8]) -> bool {
-    const WORDS: [&str; 4] = [CHANGES_DIR[0], PLANS_DIR[0], SDD_DIR[0], APPROVAL_FILE];
+    const WORDS: [&str; 5] = [CHANGES_DIR[0], PLANS_DIR[0], SDD_DIR[0], APPROVAL_FILE, ledger::FOLDER];
     WORDS.iter().any(|word| text.windows(word.len()).any(|window| window.eq_ignore_ascii_case(word.as_bytes())))
 }
 
@@ -227,9 +230,9 @@ pub fn sdd_target(path: &Path) -> Option<SddTarget> {
 }
 
 /// Whether a write to `path` (absolute, normalized) is one the gates judge: approval.md, the
-/// plans folder or a file in it, a plan's sdd folder.
+/// plans folder or a file in it, a plan's sdd folder, the ledger's folder (P-17).
 pub fn is_guarded(path: &Path) -> bool {
-    is_approval_file(path) || plans_root(path).is_some() || sdd_target(path).is_some()
+    is_approval_file(path) || plans_root(path).is_some() || sdd_target(path).is_some() || ledger::reaches_ledger(path)
 }
 
 /// Gate C's match: the basename is `approval.md`, ignoring case (P-7).

@@ -160,3 +160,5 @@ fn judge_location(path: &Path, texts: &NewTexts) -> Option<Denial> {
 mod tests;
 #[cfg(test)]
 mod tests_hosts;
+#[cfg(test)]
+mod tests_ledger;

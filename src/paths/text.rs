@@ -1,11 +1,11 @@
 //! The one test of "this text names a guarded location", for every analysis that cannot see the
 //! paths a call writes (a command over a cap, a program whose writes are computed, an unknown
-//! producer's words): the locations are spelled from [`super::PLANS_DIR`], [`super::SDD_DIR`] and
-//! [`super::APPROVAL_FILE`], nowhere else.
+//! producer's words): the locations are spelled from [`super::PLANS_DIR`], [`super::SDD_DIR`],
+//! [`super::APPROVAL_FILE`] and the ledger's folder ([`super::ledger`]), nowhere else.
 
 use std::path::PathBuf;
 
-use super::{APPROVAL_FILE, PLANS_DIR, SDD_DIR};
+use super::{APPROVAL_FILE, PLANS_DIR, SDD_DIR, ledger};
 
 /// How a text spells paths. Case is ignored in every dialect (P-7: case-insensitive file systems).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,19 +28,23 @@ pub enum GuardedName {
     Plans,
     Sdd,
     Approval,
+    /// The approval ledger's folder (P-17).
+    Ledger,
 }
 
 impl GuardedName {
     /// The guarded locations of a repository, as a text names them.
     pub const IN_REPOSITORY: [GuardedName; 3] = [GuardedName::Plans, GuardedName::Sdd, GuardedName::Approval];
 
-    /// Where a write known only by this name is taken to land, relative to where the text runs
-    /// (`*` for any plan).
+    /// Where a write known only by this name is taken to land: relative to where the text runs
+    /// (`*` for any plan), the ledger's folder as the environment names it; `None` when no
+    /// ledger folder is set.
     pub fn location(self) -> Option<PathBuf> {
         match self {
             GuardedName::Plans => Some(PLANS_DIR.iter().collect()),
             GuardedName::Sdd => Some(SDD_DIR.iter().chain(&["*"]).collect()),
             GuardedName::Approval => Some(PathBuf::from(APPROVAL_FILE)),
+            GuardedName::Ledger => ledger::ledger_folder(),
         }
     }
 
@@ -66,8 +70,13 @@ pub fn guarded_named(text: &str, dialect: Dialect) -> Option<GuardedName> {
     order().find(|&name| names(&cleaned, name))
 }
 
+/// Whether `text` names the guarded location `name`.
+pub fn names_this(text: &str, dialect: Dialect, name: GuardedName) -> bool {
+    names(&cleaned(text, dialect), name)
+}
+
 fn order() -> impl Iterator<Item = GuardedName> {
-    GuardedName::IN_REPOSITORY.into_iter()
+    GuardedName::IN_REPOSITORY.into_iter().chain([GuardedName::Ledger])
 }
 
 /// `text` lower-cased without what never belongs to a name in `dialect`.
@@ -95,6 +104,7 @@ fn names(cleaned: &[u8], name: GuardedName) -> bool {
         GuardedName::Plans => contains_folder(cleaned, &PLANS_DIR),
         GuardedName::Sdd => contains_folder(cleaned, &SDD_DIR),
         GuardedName::Approval => contains(cleaned, APPROVAL_FILE.as_bytes()),
+        GuardedName::Ledger => names_ledger(cleaned),
     }
 }
 
@@ -121,6 +131,53 @@ fn contains_folder(cleaned: &[u8], folder: &[&str]) -> bool {
     })
 }
 
+/// The names a command gives the folder that holds the ledger's folder, by the variable it
+/// comes from (`~/.local/state`, `$XDG_STATE_HOME`, `${XDG_STATE_HOME}`, `$env:LOCALAPPDATA`,
+/// `%LOCALAPPDATA%`): how the last of its components ends.
+const STATE_FOLDER_ENDINGS: [&[u8]; 3] = [b"state", b"state_home", b"localappdata"];
+
+/// The ledger's folder in `cleaned`: as the environment names it now, or as `approval-gates`
+/// beneath a state folder however the command spells that folder.
+fn names_ledger(cleaned: &[u8]) -> bool {
+    let name = ledger::FOLDER.as_bytes();
+    if !contains(cleaned, name) {
+        return false;
+    }
+    let named_now = ledger::with_current_folder(|folder| {
+        folder.is_some_and(|folder| {
+            let spelled = folder.to_string_lossy().replace('\\', "/").to_ascii_lowercase();
+            contains(cleaned, spelled.as_bytes())
+        })
+    });
+    named_now
+        || (1..cleaned.len()).any(|at| {
+            let (before, after) = cleaned.split_at(at);
+            let whole =
+                after.strip_prefix(name).is_some_and(|rest| rest.first().is_none_or(|&next| !is_name_byte(next)));
+            whole && before.ends_with(b"/") && {
+                let segment = &before[..before.len() - 1];
+                let start = segment.iter().rposition(|&byte| byte == b'/' || !is_name_byte(byte) && byte != b'$');
+                let last = segment.get(start.map_or(0, |start| start + 1)..).unwrap_or_default();
+                let last = trim_end(last, b"}%)");
+                STATE_FOLDER_ENDINGS.iter().any(|ending| last.ends_with(ending))
+            }
+        })
+}
+
+fn trim_end<'b>(mut bytes: &'b [u8], trailing: &[u8]) -> &'b [u8] {
+    while let Some((last, rest)) = bytes.split_last()
+        && trailing.contains(last)
+    {
+        bytes = rest;
+    }
+    bytes
+}
+
+/// Bytes a path component is made of, for the ledger's folder name and the one before it.
+fn is_name_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_' | b'-' | b'}' | b'%' | b')' | b'{' | b'(' | b':')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,10 +196,40 @@ mod tests {
     }
 
     #[test]
+    fn the_ledger_is_named_however_its_state_folder_is_spelled() {
+        for named in [
+            "unknowncmd ~/.local/state/approval-gates/repos/x.ledger",
+            "rm -rf $HOME/.local/state/approval-gates",
+            "tool ${XDG_STATE_HOME}/approval-gates/repos",
+            "tool \"$XDG_STATE_HOME\"/approval-gates",
+        ] {
+            assert!(names_guarded(named, Dialect::Bash), "{named}");
+            assert_eq!(guarded_named(named, Dialect::Bash), Some(GuardedName::Ledger), "{named}");
+        }
+        for named in
+            [r"Remove-Item $env:LOCALAPPDATA\approval-gates -Recurse", r"x %LOCALAPPDATA%\Approval-Gates\repos"]
+        {
+            assert!(names_guarded(named, Dialect::PowerShell), "{named}");
+        }
+        let folder = ledger::ledger_folder().expect("a test ledger folder");
+        assert!(names_guarded(&format!("tool {}", folder.join("repos/x.ledger").display()), Dialect::Raw));
+        for not_named in [
+            "npx approval-gates approve c plan",
+            "cargo test -p approval-gates",
+            "ls ~/.local/state/approval-gates-old",
+            "cd /src/approval-gates/src",
+            "ls node_modules/approval-gates/index.js",
+        ] {
+            assert!(!names_guarded(not_named, Dialect::Bash), "{not_named}");
+        }
+    }
+
+    #[test]
     fn a_name_stands_for_its_location() {
         assert_eq!(GuardedName::Plans.location(), Some(PathBuf::from("docs/superpowers/plans")));
         assert_eq!(GuardedName::Plans.everything_in(), Some(PathBuf::from("docs/superpowers/plans/*")));
         assert_eq!(GuardedName::Sdd.everything_in(), Some(PathBuf::from(".superpowers/sdd/*")));
         assert_eq!(GuardedName::Approval.location(), Some(PathBuf::from("approval.md")));
+        assert_eq!(GuardedName::Ledger.location(), ledger::ledger_folder());
     }
 }

@@ -29,7 +29,7 @@ mod ruby;
 mod sqlite;
 mod tcl;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::analysis::answer::{Answer, Location, Proof, Unsure};
 use crate::paths::{self, GuardedName};
@@ -192,7 +192,11 @@ pub fn invocation(argv: &[String], stdin: Option<&str>) -> Option<Invocation> {
 /// then only what the command line shows counts.
 pub fn analyze(language: Language, text: Option<&str>, args: &[String], dir: &Path) -> Answer<ProgramLimit> {
     let (verdict, proof) = judged(language, text, args, dir);
-    let locations = verdict.writes.iter().map(|write| Location::file(paths::absolute(write, dir))).collect();
+    let located = |write: &String| match ledger_through_variable(write) {
+        Some(folder) => Location::file(folder),
+        None => Location::file(paths::absolute(write, dir)),
+    };
+    let locations = verdict.writes.iter().map(located).collect();
     Answer { locations, starts: verdict.commands, proof }
 }
 
@@ -247,7 +251,8 @@ fn judged(language: Language, text: Option<&str>, args: &[String], dir: &Path) -
 fn named_across_words(text: &str, out: &mut Vec<String>) {
     let program = paths::Dialect::Program;
     if paths::names_guarded(text, program) && !out.iter().any(|write| paths::names_guarded(write, program)) {
-        let named = GuardedName::IN_REPOSITORY.into_iter();
+        let ledger = paths::names_this(text, program, GuardedName::Ledger).then_some(GuardedName::Ledger);
+        let named = GuardedName::IN_REPOSITORY.into_iter().chain(ledger);
         out.extend(named.filter_map(GuardedName::everything_in).map(|path| path.to_string_lossy().into_owned()));
     }
 }
@@ -291,6 +296,14 @@ fn guarded_words(text: &str, out: &mut Vec<String>) {
             out.push(word);
         }
     }
+}
+
+/// A word that names the ledger's folder through a variable the program expands (`~`, `$HOME`,
+/// `$XDG_STATE_HOME`): the folder itself, as the environment names it.
+fn ledger_through_variable(word: &str) -> Option<PathBuf> {
+    let by_variable =
+        !word.starts_with('/') && paths::guarded_named(word, paths::Dialect::Program) == Some(GuardedName::Ledger);
+    by_variable.then(|| GuardedName::Ledger.location()).flatten()
 }
 
 /// Options of an interpreter's command line: which take a value, which take the program text.
