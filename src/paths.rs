@@ -10,192 +10,16 @@ pub const SDD_DIR: [&str; 2] = [".superpowers", "sdd"];
 pub const CHANGES_DIR: [&str; 2] = ["openspec", "changes"];
 pub const APPROVAL_FILE: &str = "approval.md";
 
-/// The guarded locations as they appear in text, lower case: what every analysis that cannot be
-/// sure of its targets (a command over a cap, a program whose writes are computed) looks for.
-pub const GUARDED_NEEDLES: [&str; 3] = ["docs/superpowers/plans", ".superpowers/sdd", "approval.md"];
-
-/// Does `text`, with line continuations, quotes and backslashes removed and compared
-/// case-insensitively (P-7), name a guarded location? The one raw-text definition of "guarded
-/// location", for every fallback that cannot see paths.
-pub fn names_guarded_location(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let mut cleaned = Vec::with_capacity(bytes.len());
-    let mut at = 0;
-    while let Some(&byte) = bytes.get(at) {
-        at += 1;
-        match byte {
-            b'\\' if bytes.get(at) == Some(&b'\n') => at += 1,
-            b'\\' if bytes.get(at..at + 2) == Some(b"\r\n") => at += 2,
-            b'\\' | b'"' | b'\'' => {}
-            _ => cleaned.push(byte.to_ascii_lowercase()),
-        }
-    }
-    GUARDED_NEEDLES.iter().any(|needle| cleaned.windows(needle.len()).any(|window| window == needle.as_bytes()))
-}
-
+mod glob;
+pub mod ledger;
 #[cfg(target_os = "linux")]
 mod symlink_free;
-/// The guarded paths an unquoted glob path could match: each run of components that could match
-/// a guarded folder (`docs/*/plans`, `.super*/sdd`, a `**` standing for several) spelled as that
-/// folder, and a last component that could match `approval.md` spelled so. The pattern itself is
-/// not among them; relative stays relative.
-pub fn guarded_glob_matches(pattern: &str) -> Vec<String> {
-    let components: Vec<&str> = pattern.split('/').collect();
-    let mut spellings: Vec<Vec<String>> = Vec::new();
-    for folder in [&PLANS_DIR[..], &SDD_DIR[..]] {
-        for expanded in globstar_spellings(&components, folder.len()) {
-            for at in 0..expanded.len() {
-                let Some(window) = expanded.get(at..at + folder.len()) else { break };
-                let matches = window.iter().zip(folder).all(|(component, name)| glob_matches(component, name));
-                if matches && window.iter().any(|component| has_glob_chars(component)) {
-                    let mut spelled: Vec<String> = expanded.iter().map(|c| c.to_string()).collect();
-                    for (slot, name) in spelled.iter_mut().skip(at).zip(folder) {
-                        *slot = (*name).to_string();
-                    }
-                    spellings.push(spelled);
-                }
-            }
-        }
-    }
-    spellings.push(components.iter().map(|c| c.to_string()).collect());
-    let mut out: Vec<String> = Vec::new();
-    for mut spelled in spellings {
-        if let Some(last) = spelled.last_mut()
-            && has_glob_chars(last)
-            && glob_matches(last, APPROVAL_FILE)
-        {
-            *last = APPROVAL_FILE.to_string();
-        }
-        let text = spelled.join("/");
-        if text != pattern && !out.contains(&text) {
-            out.push(text);
-        }
-    }
-    out
-}
+mod text;
+mod windows;
 
-/// Most guarded folder names a `**` is taken to stand for (bash's `globstar`).
-const MAX_GLOBSTAR_SPAN: usize = 3;
-
-/// The components with the first `**` standing for one to `span` components each (`**` also
-/// matches within one component, as `*` without `globstar`).
-fn globstar_spellings<'a>(components: &[&'a str], span: usize) -> Vec<Vec<&'a str>> {
-    let mut out = vec![components.to_vec()];
-    if let Some(at) = components.iter().position(|c| *c == "**") {
-        for count in 0..=span.min(MAX_GLOBSTAR_SPAN) {
-            let mut spelled = components.get(..at).unwrap_or_default().to_vec();
-            spelled.extend(std::iter::repeat_n("*", count));
-            spelled.extend(components.get(at + 1..).unwrap_or_default());
-            out.push(spelled);
-        }
-    }
-    out
-}
-
-fn has_glob_chars(text: &str) -> bool {
-    text.contains(['*', '?', '['])
-}
-
-/// fnmatch for one path component: `*`, `?`, `[…]` (with `!`/`^` and ranges), ASCII case ignored
-/// (P-7).
-pub fn glob_matches(pattern: &str, name: &str) -> bool {
-    let pattern: Vec<char> = pattern.chars().map(|c| c.to_ascii_lowercase()).collect();
-    let name: Vec<char> = name.chars().map(|c| c.to_ascii_lowercase()).collect();
-    let (mut p, mut n) = (0, 0);
-    let mut backtrack: Option<(usize, usize)> = None;
-    while n < name.len() {
-        let step = match pattern.get(p) {
-            Some('*') => {
-                backtrack = Some((p, n));
-                p += 1;
-                continue;
-            }
-            Some('?') => Some(p + 1),
-            Some('[') => class(&pattern, p, name.get(n).copied()),
-            Some(&literal) if name.get(n) == Some(&literal) => Some(p + 1),
-            _ => None,
-        };
-        match step {
-            Some(next) => {
-                p = next;
-                n += 1;
-            }
-            None => match backtrack {
-                Some((star, at)) => {
-                    p = star + 1;
-                    n = at + 1;
-                    backtrack = Some((star, at + 1));
-                }
-                None => return false,
-            },
-        }
-    }
-    pattern.get(p..).unwrap_or_default().iter().all(|&c| c == '*')
-}
-
-/// A bracket expression at `pattern[at]` against `c`: where the pattern continues if it matches.
-fn class(pattern: &[char], at: usize, c: Option<char>) -> Option<usize> {
-    let c = c?;
-    let mut p = at + 1;
-    let negated = matches!(pattern.get(p), Some('!' | '^'));
-    p += usize::from(negated);
-    let mut matched = false;
-    let mut first = true;
-    loop {
-        let &current = pattern.get(p)?;
-        if current == ']' && !first {
-            break;
-        }
-        first = false;
-        if pattern.get(p + 1) == Some(&'-') && pattern.get(p + 2).is_some_and(|&end| end != ']') {
-            let end = pattern.get(p + 2).copied().unwrap_or(current);
-            matched |= current <= c && c <= end;
-            p += 3;
-        } else {
-            matched |= current == c;
-            p += 1;
-        }
-    }
-    (matched != negated).then_some(p + 1)
-}
-
-/// A path typed for Windows (PowerShell, `cmd`) in the `/` form the rest of this module reads,
-/// resolved as the Windows file system would name the same file: `\` separates like `/`; a drive
-/// (`C:\…`, `C:…`) and the `\\?\` / `\\.\` prefixes are dropped, so `C:\r\x` is `/r/x` and a
-/// drive-relative `C:x` is `x` (a guarded location is a run of components anywhere in a path, so the
-/// drive never decides it; on a host without drives, writes through one fail); each component loses
-/// its trailing dots and blanks, and the last one its NTFS stream (`approval.md.`, `approval.md::$DATA` are
-/// `approval.md`). Case is folded where the guarded locations are matched.
-pub fn from_windows(text: &str) -> String {
-    let slashed = text.replace('\\', "/");
-    let mut rest = slashed.as_str();
-    for device in ["//?/", "//./"] {
-        if let Some(after) = rest.strip_prefix(device) {
-            rest = after;
-        }
-    }
-    let bytes = rest.as_bytes();
-    let has_drive =
-        bytes.len() >= 2 && bytes.first().is_some_and(u8::is_ascii_alphabetic) && bytes.get(1) == Some(&b':');
-    if has_drive {
-        rest = rest.get(2..).unwrap_or_default();
-    }
-    let rooted = rest.starts_with('/') || (has_drive && rest.is_empty());
-    let mut components: Vec<&str> = rest
-        .split('/')
-        .map(
-            |component| {
-                if component == "." || component == ".." { component } else { component.trim_end_matches(['.', ' ']) }
-            },
-        )
-        .collect();
-    if let Some(last) = components.last_mut() {
-        let name = last.split(':').next().unwrap_or(last);
-        *last = if name == "." || name == ".." { name } else { name.trim_end_matches(['.', ' ']) };
-    }
-    let joined = components.join("/");
-    if rooted && !joined.starts_with('/') { format!("/{joined}") } else { joined }
-}
+pub use glob::{glob_matches, guarded_glob_matches};
+pub use text::{Dialect, GuardedName, guarded_named, names_guarded, names_this};
+pub use windows::from_windows;
 
 /// Symlink hops followed before a path is taken as it stands (the kernel's own limit is 40).
 const MAX_SYMLINK_HOPS: usize = 40;
@@ -299,6 +123,8 @@ const GUARDED_FOLDERS: [(&[&str], &[&str]); 3] =
 /// How far a write under a directory may reach (P-12).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reach {
+    /// The path itself and nothing beneath it: a file the call names as what it writes.
+    File,
     /// A command that names the directory (an unknown command's argument): the guarded locations
     /// the name itself shows; a partial folder (`docs/superpowers`) only when the rest exists.
     Named,
@@ -314,12 +140,17 @@ pub enum Reach {
 pub fn guarded_beneath(dir: &Path, reach: Reach) -> Vec<PathBuf> {
     if !may_name_guarded(dir.as_os_str().as_encoded_bytes()) {
         return match reach {
-            Reach::Named => Vec::new(),
+            Reach::File | Reach::Named => Vec::new(),
+            // A tree can create the ledger's folder beneath a folder that holds it.
+            Reach::Tree if ledger::reaches_ledger(dir) => vec![dir.to_path_buf()],
             Reach::Tree => holders_on_disk(dir),
         };
     }
-    if is_approval_file(dir) || plans_root(dir).is_some() || sdd_target(dir).is_some() {
+    if is_guarded(dir) {
         return vec![dir.to_path_buf()];
+    }
+    if reach == Reach::File {
+        return Vec::new();
     }
     if is_change_dir(dir) {
         return vec![dir.join(APPROVAL_FILE)];
@@ -338,7 +169,7 @@ pub fn guarded_beneath(dir: &Path, reach: Reach) -> Vec<PathBuf> {
         // only what exists, and only a tree reaches into a directory that merely holds one.
         let reaches = match (taken, reach) {
             _ if missing.is_empty() => true,
-            (0, Reach::Named) => false,
+            (_, Reach::File) | (0, Reach::Named) => false,
             (0, Reach::Tree) | (_, Reach::Named) => crate::bash::cache::is_dir(&below),
             (_, Reach::Tree) => true,
         };
@@ -353,7 +184,7 @@ pub fn guarded_beneath(dir: &Path, reach: Reach) -> Vec<PathBuf> {
 /// Could a path with this text (or one beneath it) name a guarded location lexically? Every
 /// one holds one of these words, case aside; most words hold none, and skip the path work.
 pub fn may_name_guarded(text: &[u8]) -> bool {
-    const WORDS: [&str; 4] = ["openspec", "docs", ".superpowers", APPROVAL_FILE];
+    const WORDS: [&str; 5] = [CHANGES_DIR[0], PLANS_DIR[0], SDD_DIR[0], APPROVAL_FILE, ledger::FOLDER];
     WORDS.iter().any(|word| text.windows(word.len()).any(|window| window.eq_ignore_ascii_case(word.as_bytes())))
 }
 
@@ -398,6 +229,12 @@ pub fn sdd_target(path: &Path) -> Option<SddTarget> {
     Some(SddTarget { root: leading(path, at), plan_name })
 }
 
+/// Whether a write to `path` (absolute, normalized) is one the gates judge: approval.md, the
+/// plans folder or a file in it, a plan's sdd folder, the ledger's folder (P-17).
+pub fn is_guarded(path: &Path) -> bool {
+    is_approval_file(path) || plans_root(path).is_some() || sdd_target(path).is_some() || ledger::reaches_ledger(path)
+}
+
 /// Gate C's match: the basename is `approval.md`, ignoring case (P-7).
 pub fn is_approval_file(path: &Path) -> bool {
     path.file_name().is_some_and(|name| same_name(name, APPROVAL_FILE))
@@ -425,6 +262,18 @@ pub fn change_dir(root: &Path, change_id: &str) -> PathBuf {
 
 pub fn approval_file(root: &Path, change_id: &str) -> PathBuf {
     change_dir(root, change_id).join(APPROVAL_FILE)
+}
+
+/// A change's approval.md as a command names it, relative to the repository root.
+pub fn approval_text(change_id: &str) -> String {
+    format!("{}/{change_id}/{APPROVAL_FILE}", CHANGES_DIR.join("/"))
+}
+
+/// A guarded folder as text names it, with the `/` a name inside it follows (`docs/superpowers/plans/`).
+pub fn folder_text(folder: &[&str]) -> String {
+    let mut text = folder.join("/");
+    text.push('/');
+    text
 }
 
 /// The file a write to `path` would really touch (P-8): the resolved path when it exists, the
@@ -459,7 +308,6 @@ fn resolve(path: &Path, hops: usize) -> PathBuf {
         _ => candidate,
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -511,25 +359,6 @@ mod tests {
     }
 
     #[test]
-    fn windows_paths_name_the_file_windows_would() {
-        assert_eq!(from_windows(r"docs\superpowers\plans\x.md"), "docs/superpowers/plans/x.md");
-        assert_eq!(from_windows(r"C:\r\docs\x.md"), "/r/docs/x.md");
-        assert_eq!(from_windows("c:/r/x"), "/r/x");
-        assert_eq!(from_windows("C:x.md"), "x.md");
-        assert_eq!(from_windows("C:"), "/");
-        assert_eq!(from_windows(r"\\?\C:\r\approval.md"), "/r/approval.md");
-        assert_eq!(from_windows(r"\\server\share\approval.md"), "//server/share/approval.md");
-        assert_eq!(from_windows(r"..\a\approval.md. "), "../a/approval.md");
-        assert_eq!(from_windows("approval.md::$DATA"), "approval.md");
-        assert_eq!(from_windows("dir/approval.md:stream"), "dir/approval.md");
-        assert_eq!(from_windows("$env:TEMP/x"), "$env:TEMP/x");
-        assert_eq!(from_windows("./a/b"), "./a/b");
-        assert_eq!(from_windows("/abs/unix/path"), "/abs/unix/path");
-        assert!(is_approval_file(&absolute(from_windows(r"C:\R\APPROVAL.MD."), Path::new("/x"))));
-        assert_eq!(plans_root(&absolute(from_windows(r"Docs\SuperPowers\Plans\a.md"), Path::new("/r"))), Some(p("/r")));
-    }
-
-    #[test]
     fn approval_basename_ignores_case() {
         assert!(is_approval_file(&p("/r/openspec/changes/x/approval.md")));
         assert!(is_approval_file(&p("/anywhere/APPROVAL.MD")));
@@ -578,26 +407,6 @@ mod tests {
         assert_eq!(tree(root), vec![root.join("openspec/changes/*/approval.md"), root.join("docs/superpowers/plans")]);
         assert_eq!(guarded_beneath(root, Reach::Named), Vec::<PathBuf>::new());
         assert_eq!(guarded_beneath(&root.join("docs"), Reach::Named), vec![root.join("docs/superpowers/plans")]);
-    }
-
-    #[test]
-    fn globs_that_could_match_a_guarded_folder_are_spelled_as_it() {
-        assert_eq!(guarded_glob_matches("docs/superpowers/pl*ns/x.md"), ["docs/superpowers/plans/x.md"]);
-        assert_eq!(guarded_glob_matches("/r/docs/*/plans/x.md"), ["/r/docs/superpowers/plans/x.md"]);
-        assert_eq!(guarded_glob_matches(".super*/sdd/p/x"), [".superpowers/sdd/p/x"]);
-        let has = |pattern: &str, path: &str| guarded_glob_matches(pattern).iter().any(|p| p == path);
-        assert!(has("*/*/*/x.md", "docs/superpowers/plans/x.md"));
-        assert!(has("*/*/*/x.md", ".superpowers/sdd/*/x.md"));
-        assert!(has("docs/**/x.md", "docs/superpowers/plans/x.md"));
-        assert!(has("/r/**/x.md", "/r/.superpowers/sdd/x.md"));
-        // `*` is taken to match a leading dot too (`shopt -s dotglob`).
-        assert!(has("openspec/changes/*/*", "openspec/changes/*/approval.md"));
-        assert!(has("openspec/changes/*/*", "openspec/changes/.superpowers/sdd"));
-        assert!(guarded_glob_matches("docs/*/plans/*").contains(&"docs/superpowers/plans/approval.md".to_string()));
-        assert!(guarded_glob_matches("docs/*/old.md").is_empty());
-        assert!(guarded_glob_matches("build/*/*.rs").is_empty());
-        assert!(guarded_glob_matches("src/*.rs").is_empty());
-        assert!(guarded_glob_matches("docs/superpowers/plans/x.md").is_empty());
     }
 
     #[test]

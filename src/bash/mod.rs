@@ -10,7 +10,7 @@
 //! A command bash itself would reject fails open: what follows an unterminated quote is never a
 //! target, but a write that parsed cleanly elsewhere in the same command still is. A command over
 //! one of the caps below is [`Unscannable`]; the gates then judge its raw text with
-//! [`crate::paths::names_guarded_location`].
+//! [`crate::paths::names_guarded`].
 
 pub(crate) mod cache;
 mod parse;
@@ -22,6 +22,8 @@ mod writers;
 pub(crate) use parse::parse_within;
 
 use std::path::{Path, PathBuf};
+
+use crate::analysis::answer::Answer;
 
 pub use walk::Scope;
 
@@ -107,7 +109,7 @@ pub(crate) fn from_every_directory(
     true
 }
 
-/// Why a command is not parsed; the gates fall back to [`crate::paths::names_guarded_location`].
+/// Why a command is not parsed; the gates fall back to [`crate::paths::names_guarded`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unscannable {
     /// Longer than [`MAX_COMMAND_BYTES`].
@@ -128,6 +130,21 @@ pub enum Unscannable {
     TooManyTargets,
     /// The parser could not be set up (a build defect, not a property of the command).
     ParserUnavailable,
+}
+
+/// What `command` writes when run in `base` (absolute), as the answer every analysis gives: the
+/// files of [`write_targets`], or the cap that stopped the parse.
+pub fn analyze(command: &str, base: &Path) -> Answer<Unscannable> {
+    Answer::of(write_targets(command, base))
+}
+
+/// [`analyze`] for a persistent shell in state `scope`, with every state the command may leave
+/// it in (none when a cap stopped the parse).
+pub fn analyze_from(command: &str, scope: &Scope) -> (Answer<Unscannable>, Vec<Scope>) {
+    match write_targets_from(command, scope) {
+        Ok((targets, after)) => (Answer::proven(targets), after),
+        Err(limit) => (Answer::stopped(limit), Vec::new()),
+    }
 }
 
 /// The files `command` writes when run in `base` (absolute), absolute and lexically normalized,

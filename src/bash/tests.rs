@@ -38,10 +38,10 @@ fn the_raw_fallback_names_guarded_locations() {
         "touch .superpowers/sd\\\nd/p/x",
         "rm 'approval'.md",
     ] {
-        assert!(crate::paths::names_guarded_location(text), "{text}");
+        assert!(crate::paths::names_guarded(text, crate::paths::Dialect::Bash), "{text}");
     }
     for text in ["cargo test", "docs/superpowers/specs/x.md", "approval-md", "$'\\x61pproval.md'"] {
-        assert!(!crate::paths::names_guarded_location(text), "{text}");
+        assert!(!crate::paths::names_guarded(text, crate::paths::Dialect::Bash), "{text}");
     }
 }
 

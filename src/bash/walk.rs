@@ -1022,7 +1022,7 @@ impl Walker {
                 _ => word.to_string(),
             };
             let seen = read.words.iter().chain(read.file.iter());
-            for word in seen.filter(|word| paths::names_guarded_location(&word.text)) {
+            for word in seen.filter(|word| paths::names_guarded(&word.text, paths::Dialect::Bash)) {
                 self.add(&named(&word.text), &cwd, scope.links());
             }
             return;
@@ -1383,11 +1383,11 @@ impl Walker {
             (Source::File(path), None) => self.file_text(path, &base),
             (Source::Nothing, None) => return Ok(()),
         };
-        let verdict = programs::judge(invocation.language, text.as_deref(), &invocation.args, &base);
-        for write in &verdict.writes {
-            self.add(write, &base, scope.links());
+        let answer = programs::analyze(invocation.language, text.as_deref(), &invocation.args, &base);
+        for location in &answer.locations {
+            self.add(&location.path.to_string_lossy(), &base, scope.links());
         }
-        for command in &verdict.commands {
+        for command in &answer.starts {
             // A process the program starts: what it does to its shell stays there.
             let mut child = scope.child(None);
             child.base = base.clone();

@@ -1061,7 +1061,7 @@ fn cli(args: &[Arg], sink: &mut Sink) {
     }
     match words.get(1) {
         Some(id) if !id.dynamic && paths::is_safe_segment(&id.text) => {
-            sink.write_text(&format!("openspec/changes/{}/{}", id.text, paths::APPROVAL_FILE))
+            sink.write_text(&paths::approval_text(&id.text))
         }
         _ => sink.write_text(paths::APPROVAL_FILE),
     }
@@ -1380,7 +1380,7 @@ fn xargs(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>
 /// The words of an unknown producer that name a guarded location: what it may feed.
 pub fn fed_words(producer: &[Arg]) -> Vec<Arg> {
     let words = producer.get(1..).unwrap_or_default().iter();
-    words.filter(|arg| !arg.pipe && paths::names_guarded_location(&arg.text)).cloned().collect()
+    words.filter(|arg| !arg.pipe && paths::names_guarded(&arg.text, paths::Dialect::Bash)).cloned().collect()
 }
 
 /// `-d '\n'` and the like: the one character a delimiter word stands for.

@@ -4,10 +4,11 @@
 
 use std::path::Path;
 
-use super::{NewTexts, ToolArgs, judge_write};
-use crate::paths;
+use super::ToolArgs;
+use super::judge::{Judged, RawText, judge};
+use crate::bash::{self, Scope, Unscannable};
+use crate::paths::{self, Dialect};
 use crate::persistent::{self, States};
-use crate::bash::{self, Scope};
 use crate::texts::Denial;
 
 /// A `bash` call: `command`, and `workdir` relative to the session cwd (P-2); a persistent bash
@@ -49,14 +50,12 @@ pub fn argv_line(argv: &[String]) -> String {
 }
 
 pub fn judge_command(command: &str, base: &Path) -> Option<Denial> {
-    match bash::write_targets(command, base) {
-        Ok(targets) => {
-            let invisible = NewTexts::invisible();
-            targets.iter().find_map(|target| judge_write(target, &invisible))
-        }
-        // Over a cap: a fixed verdict on the raw text.
-        Err(limit) => paths::names_guarded_location(command).then_some(Denial::CommandTooLarge { limit }),
-    }
+    judge(&bash::analyze(command, base), &raw_text(command)).denial()
+}
+
+/// A bash command's raw text, judged when the parse stopped on a cap.
+fn raw_text(command: &str) -> RawText<'_, Unscannable> {
+    RawText { text: command, dialect: Dialect::Bash, over_cap: |limit| Denial::CommandTooLarge { limit } }
 }
 
 /// A call of persistent shell `shell` (P-15): judged against every state its earlier calls may
@@ -73,27 +72,19 @@ pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<
         // The shell may have been reset (a timeout, an exit): it starts again in the cwd.
         states.push(fresh);
     }
-    if known.overflowed && paths::names_guarded_location(&command) {
+    let raw = raw_text(&command);
+    if known.overflowed && raw.names_guarded() {
         return Some(Denial::ShellStateTooLarge);
     }
-    let invisible = NewTexts::invisible();
     let mut next = states.clone();
     let mut overflowed = known.overflowed;
     for state in &states {
-        match bash::write_targets_from(&command, state) {
-            Ok((targets, after)) => {
-                if let Some(denial) = targets.iter().find_map(|target| judge_write(target, &invisible)) {
-                    return Some(denial);
-                }
-                next.extend(after);
-            }
-            Err(limit) => {
-                if paths::names_guarded_location(&command) {
-                    return Some(Denial::CommandTooLarge { limit });
-                }
-                // Where a command too large to read leaves the shell is unknown.
-                overflowed = true;
-            }
+        let (answer, after) = bash::analyze_from(&command, state);
+        match judge(&answer, &raw) {
+            Judged::Denied(denial) => return Some(denial),
+            Judged::Allowed => next.extend(after),
+            // Where a command too large to read leaves the shell is unknown.
+            Judged::Unread => overflowed = true,
         }
     }
     persistent::record_bash(shell, next, overflowed);

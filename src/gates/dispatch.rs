@@ -23,9 +23,6 @@ pub enum Reference {
     Sdd(String),
 }
 
-const PLAN_PREFIX: &str = "docs/superpowers/plans/";
-const SDD_PREFIX: &str = ".superpowers/sdd/";
-
 /// Every reference is checked and the first denial returned, so an approved plan never masks an
 /// unapproved one.
 pub fn check(text: &str, cwd: &Path) -> Option<Denial> {
@@ -77,12 +74,12 @@ fn script_text(path: &Path) -> Option<String> {
 /// The distinct plan references of `text`, in order of appearance.
 pub fn references(text: &str) -> Vec<Reference> {
     let mut found: Vec<(usize, Reference)> = Vec::new();
-    for (at, name) in names_after(text, PLAN_PREFIX) {
+    for (at, name) in names_after(text, &paths::folder_text(&paths::PLANS_DIR)) {
         if let Some(plan) = name.strip_suffix(".md").filter(|plan| paths::is_safe_segment(plan)) {
             found.push((at, Reference::Plan(plan.to_string())));
         }
     }
-    for (at, name) in names_after(text, SDD_PREFIX) {
+    for (at, name) in names_after(text, &paths::folder_text(&paths::SDD_DIR)) {
         if paths::is_safe_segment(name) {
             found.push((at, Reference::Sdd(name.to_string())));
         }

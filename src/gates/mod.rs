@@ -3,6 +3,7 @@
 mod bash;
 pub mod claude_code;
 mod dispatch;
+mod judge;
 mod patches;
 mod plan_gate;
 mod powershell;
@@ -159,3 +160,5 @@ fn judge_location(path: &Path, texts: &NewTexts) -> Option<Denial> {
 mod tests;
 #[cfg(test)]
 mod tests_hosts;
+#[cfg(test)]
+mod tests_ledger;

@@ -4,9 +4,10 @@
 
 use std::path::Path;
 
-use super::{NewTexts, ToolArgs, judge_write};
+use super::ToolArgs;
+use super::judge::{RawText, judge};
 use crate::patch::{self, Strip};
-use crate::paths;
+use crate::paths::{self, Dialect};
 use crate::texts::Denial;
 
 /// The first of `fields` that holds a patch is the patch (else the first that holds a string);
@@ -39,15 +40,8 @@ fn strip_of(text: &str) -> Strip {
 }
 
 pub fn judge_patch(text: &str, strip: Strip, cwd: &Path) -> Option<Denial> {
-    match patch::files_written(text, strip) {
-        Ok(files) => files.iter().find_map(|file| {
-            let target = paths::absolute(&file.path, cwd);
-            let texts = if file.texts.is_empty() { NewTexts::invisible() } else { NewTexts::given(file.texts.clone()) };
-            judge_write(&target, &texts)
-        }),
-        // Over a cap: a fixed verdict on the raw text.
-        Err(limit) => paths::names_guarded_location(text).then_some(Denial::PatchTooLarge { limit }),
-    }
+    let raw = RawText { text, dialect: Dialect::Raw, over_cap: |limit| Denial::PatchTooLarge { limit } };
+    judge(&patch::analyze(text, strip, cwd), &raw).denial()
 }
 
 /// Whether `target` is the plans folder itself (any case), not a file in it.

@@ -3,10 +3,11 @@
 
 use std::path::Path;
 
-use super::{NewTexts, ToolArgs, judge_write};
-use crate::paths;
+use super::ToolArgs;
+use super::judge::{Judged, RawText, judge};
+use crate::paths::{self, Dialect};
 use crate::persistent::{self, States};
-use crate::powershell::{self, State};
+use crate::powershell::{self, State, Unscannable};
 use crate::texts::Denial;
 
 /// A `pwsh` call: `command`, and `workdir` relative to the session cwd (as for bash; a Windows
@@ -21,14 +22,12 @@ pub fn check(args: &dyn ToolArgs, cwd: &Path) -> Option<Denial> {
 }
 
 pub fn judge_command(command: &str, base: &Path) -> Option<Denial> {
-    match powershell::write_targets(command, base) {
-        Ok(targets) => {
-            let invisible = NewTexts::invisible();
-            targets.iter().find_map(|target| judge_write(target, &invisible))
-        }
-        // Over a cap: a fixed verdict on the raw text.
-        Err(limit) => powershell::names_guarded_location(command).then_some(Denial::PowerShellTooLarge { limit }),
-    }
+    judge(&powershell::analyze(command, base), &raw_text(command)).denial()
+}
+
+/// A PowerShell command's raw text, judged when the walk stopped on a cap.
+fn raw_text(command: &str) -> RawText<'_, Unscannable> {
+    RawText { text: command, dialect: Dialect::PowerShell, over_cap: |limit| Denial::PowerShellTooLarge { limit } }
 }
 
 /// A call of persistent PowerShell `shell` (P-15): judged against every state its earlier calls
@@ -46,10 +45,10 @@ pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<
         // The shell may have been reset (a timeout, an exit): it starts again in the cwd.
         states.push(fresh);
     }
-    if known.overflowed && powershell::names_guarded_location(&command) {
+    let raw = raw_text(&command);
+    if known.overflowed && raw.names_guarded() {
         return Some(Denial::ShellStateTooLarge);
     }
-    let invisible = NewTexts::invisible();
     let mut next = states.clone();
     let mut overflowed = known.overflowed;
     // A stored state may stand for several that this command tells apart (a function one of
@@ -58,7 +57,7 @@ pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<
     for state in &states {
         match state.expand(&command) {
             Some(expanded) => walked.extend(expanded),
-            None if powershell::names_guarded_location(&command) => return Some(Denial::ShellStateTooLarge),
+            None if raw.names_guarded() => return Some(Denial::ShellStateTooLarge),
             None => {
                 overflowed = true;
                 walked.push(state.clone());
@@ -66,21 +65,15 @@ pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<
         }
     }
     for state in &walked {
-        match powershell::write_targets_from(&command, state) {
-            Ok((targets, after, complete)) => {
-                if let Some(denial) = targets.iter().find_map(|target| judge_write(target, &invisible)) {
-                    return Some(denial);
-                }
+        let (answer, after, complete) = powershell::analyze_from(&command, state);
+        match judge(&answer, &raw) {
+            Judged::Denied(denial) => return Some(denial),
+            Judged::Allowed => {
                 next.extend(after);
                 overflowed |= !complete;
             }
-            Err(limit) => {
-                if powershell::names_guarded_location(&command) {
-                    return Some(Denial::PowerShellTooLarge { limit });
-                }
-                // Where a command too large to read leaves the shell is unknown.
-                overflowed = true;
-            }
+            // Where a command too large to read leaves the shell is unknown.
+            Judged::Unread => overflowed = true,
         }
     }
     persistent::record_pwsh(shell, next, overflowed);

@@ -7,6 +7,11 @@
 //! patch really writes is found wherever its header is well formed. Its work is bounded by
 //! [`MAX_PATCH_BYTES`] and [`MAX_PATCH_FILES`].
 
+use std::path::Path;
+
+use crate::analysis::answer::{Answer, Location, Proof};
+use crate::paths::{self, Reach};
+
 /// Patches longer than this are not parsed (4 MiB); callers fall back to the raw text.
 pub const MAX_PATCH_BYTES: usize = 4 << 20;
 /// The most files one patch may name before it is [`PatchError::TooManyFiles`].
@@ -77,6 +82,22 @@ pub fn files_written(text: &str, strip: Strip) -> Result<Vec<Written>, PatchErro
         return Err(PatchError::TooManyFiles);
     }
     Ok(found)
+}
+
+/// What `text` writes when applied in `cwd` (absolute), as the answer every analysis gives: each
+/// file absolute, with the text the patch shows for it, or the cap that stopped the parse.
+pub fn analyze(text: &str, strip: Strip, cwd: &Path) -> Answer<PatchError> {
+    match files_written(text, strip) {
+        Ok(files) => {
+            let located = files.into_iter().map(|file| Location {
+                path: paths::absolute(&file.path, cwd),
+                reach: Reach::File,
+                shown: (!file.texts.is_empty()).then_some(file.texts),
+            });
+            Answer { locations: located.collect(), starts: Vec::new(), proof: Proof::Proven }
+        }
+        Err(limit) => Answer::stopped(limit),
+    }
 }
 
 /// Whether `text` looks like a patch at all (either format): a tool field that carries one.

@@ -10,7 +10,7 @@
 //! lexically normalized against the location in effect where it is written.
 //!
 //! A command over one of the caps below is [`Unscannable`]; the gates then judge its raw text
-//! with [`crate::paths::names_guarded_location`].
+//! with [`crate::paths::names_guarded`] in the PowerShell dialect.
 
 mod cmd;
 mod cmdlets;
@@ -22,6 +22,8 @@ mod words;
 
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
+
+use crate::analysis::answer::Answer;
 
 pub use crate::bash::Unscannable;
 pub use invocation::{decode_utf16_base64, invoked_script, is_powershell};
@@ -50,6 +52,21 @@ pub const MAX_HOST_NESTING: usize = 4;
 
 thread_local! {
     static HOST_NESTING: Cell<usize> = const { Cell::new(0) };
+}
+
+/// What `command` writes when run by PowerShell in `base` (absolute), as the answer every
+/// analysis gives: the files of [`write_targets`], or the cap that stopped the walk.
+pub fn analyze(command: &str, base: &Path) -> Answer<Unscannable> {
+    Answer::of(write_targets(command, base))
+}
+
+/// [`analyze`] for a call of a persistent shell in `state`: also the states the call may leave
+/// the shell in and whether that list is complete (none, and incomplete, when a cap stopped it).
+pub fn analyze_from(command: &str, state: &State) -> (Answer<Unscannable>, Vec<State>, bool) {
+    match write_targets_from(command, state) {
+        Ok((targets, after, complete)) => (Answer::proven(targets), after, complete),
+        Err(limit) => (Answer::stopped(limit), Vec::new(), false),
+    }
 }
 
 /// The files `command` writes when run by PowerShell in `base` (absolute), absolute and
@@ -82,31 +99,6 @@ fn as_host<T>(command: &str, analysis: impl FnOnce() -> Result<T, Unscannable>) 
     let result = analysis();
     HOST_NESTING.set(nesting);
     result
-}
-
-/// The raw-text fallback for PowerShell text: [`crate::paths::names_guarded_location`] once `\\`
-/// separates like `/` and backtick escapes are gone (`docs\\superpowers\\plans`,
-/// ``approv`al.md``).
-pub fn names_guarded_location(text: &str) -> bool {
-    let unescaped: String = text.chars().filter(|&c| c != '`').map(|c| if c == '\\' { '/' } else { c }).collect();
-    crate::paths::names_guarded_location(&unescaped)
-}
-
-/// A guarded location named in `text`, as a path relative to where the text runs: what a write
-/// whose path is only known at run time (`"{0}\\approval.md" -f $d`) is taken to reach.
-pub fn guarded_location_named(text: &str) -> Option<&'static str> {
-    let unescaped: String =
-        text.chars().filter(|&c| !matches!(c, '`' | '\'' | '"')).map(|c| if c == '\\' { '/' } else { c }).collect();
-    let lower = unescaped.to_lowercase();
-    if lower.contains("docs/superpowers/plans") {
-        Some("docs/superpowers/plans")
-    } else if lower.contains(".superpowers/sdd") {
-        Some(".superpowers/sdd/*")
-    } else if lower.contains(crate::paths::APPROVAL_FILE) {
-        Some(crate::paths::APPROVAL_FILE)
-    } else {
-        None
-    }
 }
 
 #[cfg(test)]

@@ -282,11 +282,6 @@ fn parameters(node: Node, walk: &Walk) -> Vec<Param> {
     params
 }
 
-/// Is `path` one of the guarded locations of `paths.rs`?
-fn is_guarded(path: &Path) -> bool {
-    paths::plans_root(path).is_some() || paths::sdd_target(path).is_some() || paths::is_approval_file(path)
-}
-
 /// A provider-qualified path (`FileSystem::C:\x`, `Microsoft.PowerShell.Core\FileSystem::/x`)
 /// without its provider.
 fn without_provider(text: &str) -> &str {
@@ -1451,7 +1446,7 @@ impl Walker {
 
     fn add_if_guarded(&mut self, text: &str, base: &Path) {
         if let Some(path) = resolve(text, base)
-            && (is_guarded(&path) || self.wildcard_approval(text, &path).is_some())
+            && (paths::is_guarded(&path) || self.wildcard_approval(text, &path).is_some())
         {
             self.add(text, base, true);
         }
@@ -1475,8 +1470,8 @@ impl Walker {
         // A path computed at run time (`"{0}\approval.md" -f $d`) that names a guarded location
         // is taken to reach it.
         if text.contains(['$', '('])
-            && !is_guarded(&path)
-            && let Some(named) = super::guarded_location_named(text)
+            && !paths::is_guarded(&path)
+            && let Some(named) = paths::guarded_named(text, paths::Dialect::PowerShell).and_then(|name| name.location())
         {
             self.add_absolute(paths::absolute(named, base));
         }

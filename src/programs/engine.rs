@@ -252,7 +252,7 @@ impl<'a> Engine<'a> {
 
     fn note_text(&mut self, text: &str) {
         if self.findings.named.len() < 64
-            && crate::paths::names_guarded_location(text)
+            && crate::paths::names_guarded(text, crate::paths::Dialect::Program)
             && !self.findings.named.iter().any(|named| named == text)
         {
             self.findings.named.push(text.to_string());
@@ -703,7 +703,7 @@ impl<'a> Engine<'a> {
             Val::Str(text) if !text.is_empty() => {
                 // A computed part could make any path; one that names a guarded location is
                 // judged as it stands.
-                if text.contains(HOLE) && !crate::paths::names_guarded_location(&text) {
+                if text.contains(HOLE) && !crate::paths::names_guarded(&text, crate::paths::Dialect::Program) {
                     self.findings.sure = false;
                 }
                 let located =

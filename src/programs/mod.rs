@@ -11,7 +11,7 @@
 //! Fail closed: when a program has a write or a process whose target the analysis cannot know
 //! (a computed path, `eval`, reflection), every guarded location the program or its arguments
 //! name is reported as written, and the gates judge it with their own texts. A program over a cap
-//! is judged by its raw text with [`crate::paths::names_guarded_location`], like a bash command
+//! is judged by its raw text with [`crate::paths::names_guarded`], like a bash command
 //! over the parser's caps.
 
 mod applescript;
@@ -29,9 +29,10 @@ mod ruby;
 mod sqlite;
 mod tcl;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::paths;
+use crate::analysis::answer::{Answer, Location, Proof, Unsure};
+use crate::paths::{self, GuardedName};
 
 /// Programs longer than this are judged by their raw text (256 KiB).
 pub const MAX_PROGRAM_BYTES: usize = 256 << 10;
@@ -185,15 +186,41 @@ pub fn invocation(argv: &[String], stdin: Option<&str>) -> Option<Invocation> {
     })
 }
 
-/// What a program in `language` writes and starts when run in `dir` (absolute) with `args`.
-/// `text` is `None` when its script file could not be read (missing, oversized, binary): then
-/// only what the command line shows counts.
-pub fn judge(language: Language, text: Option<&str>, args: &[String], dir: &Path) -> Verdict {
-    let findings = match text {
-        Some(text) if text.len() > MAX_PROGRAM_BYTES => Findings::unreadable(),
-        Some(text) => analyze(language, text, dir),
-        None => Findings { sure: false, ..Findings::default() },
+/// What a program in `language` writes and starts when run in `dir` (absolute) with `args`, as
+/// the answer every analysis gives: the locations absolute, the command lines it starts for the
+/// walker. `text` is `None` when its script file could not be read (missing, oversized, binary):
+/// then only what the command line shows counts.
+pub fn analyze(language: Language, text: Option<&str>, args: &[String], dir: &Path) -> Answer<ProgramLimit> {
+    let (verdict, proof) = judged(language, text, args, dir);
+    let located = |write: &String| match ledger_through_variable(write) {
+        Some(folder) => Location::file(folder),
+        None => Location::file(paths::absolute(write, dir)),
     };
+    let locations = verdict.writes.iter().map(located).collect();
+    Answer { locations, starts: verdict.commands, proof }
+}
+
+/// [`analyze`] with the paths as typed (relative to `dir`, holes as `*`).
+pub fn judge(language: Language, text: Option<&str>, args: &[String], dir: &Path) -> Verdict {
+    judged(language, text, args, dir).0
+}
+
+/// The budget that stopped a program's analysis; its raw text then decides what it writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProgramLimit {
+    /// Longer than [`MAX_PROGRAM_BYTES`].
+    TooLarge,
+    /// More than [`MAX_PROGRAM_TOKENS`] tokens, or over [`MAX_ANALYSIS_WORK`].
+    OverBudget,
+}
+
+fn judged(language: Language, text: Option<&str>, args: &[String], dir: &Path) -> (Verdict, Proof<ProgramLimit>) {
+    let (findings, stopped) = match text {
+        Some(text) if text.len() > MAX_PROGRAM_BYTES => (Findings::unreadable(), Some(ProgramLimit::TooLarge)),
+        Some(text) => (analyze_text(language, text, dir), None),
+        None => (Findings { sure: false, ..Findings::default() }, None),
+    };
+    let unsure = if text.is_none() { Unsure::UnreadableProgram } else { Unsure::ComputedTarget };
     let text = text.unwrap_or_default();
     let mut verdict = Verdict::default();
     if findings.over_budget {
@@ -201,32 +228,36 @@ pub fn judge(language: Language, text: Option<&str>, args: &[String], dir: &Path
             guarded_words(text, &mut verdict.writes);
         }
         named_across_words(text, &mut verdict.writes);
-        return verdict;
+        return (verdict, Proof::Stopped { limit: stopped.unwrap_or(ProgramLimit::OverBudget) });
     }
     verdict.writes = findings.writes.iter().map(|w| w.replace(lex::HOLE, "*")).collect();
     // An empty command line starts nothing (`` `  ` ``, `system('')`).
     verdict.commands = findings.commands.into_iter().filter(|command| !command.trim().is_empty()).collect();
-    if !findings.sure {
-        for named in findings.named.iter().map(String::as_str).chain(args.iter().map(String::as_str)) {
-            guarded_words(named, &mut verdict.writes);
-        }
-        if !verdict.writes.iter().any(|write| paths::names_guarded_location(write)) {
-            guarded_words(text, &mut verdict.writes);
-            named_across_words(text, &mut verdict.writes);
-        }
+    if findings.sure {
+        return (verdict, Proof::Proven);
     }
-    verdict
+    for named in findings.named.iter().map(String::as_str).chain(args.iter().map(String::as_str)) {
+        guarded_words(named, &mut verdict.writes);
+    }
+    if !verdict.writes.iter().any(|write| paths::names_guarded(write, paths::Dialect::Program)) {
+        guarded_words(text, &mut verdict.writes);
+        named_across_words(text, &mut verdict.writes);
+    }
+    (verdict, Proof::Unproven { why: unsure })
 }
 
 /// When `text` names a guarded location only across words or quotes and no write found names
 /// one, the guarded locations themselves.
 fn named_across_words(text: &str, out: &mut Vec<String>) {
-    if paths::names_guarded_location(text) && !out.iter().any(|write| paths::names_guarded_location(write)) {
-        out.extend(["docs/superpowers/plans/*", ".superpowers/sdd/*", paths::APPROVAL_FILE].map(String::from));
+    let program = paths::Dialect::Program;
+    if paths::names_guarded(text, program) && !out.iter().any(|write| paths::names_guarded(write, program)) {
+        let ledger = paths::names_this(text, program, GuardedName::Ledger).then_some(GuardedName::Ledger);
+        let named = GuardedName::IN_REPOSITORY.into_iter().chain(ledger);
+        out.extend(named.filter_map(GuardedName::everything_in).map(|path| path.to_string_lossy().into_owned()));
     }
 }
 
-fn analyze(language: Language, text: &str, dir: &Path) -> Findings {
+fn analyze_text(language: Language, text: &str, dir: &Path) -> Findings {
     match language {
         Language::Python => python::analyze(text),
         Language::JavaScript => javascript::analyze(text, dir),
@@ -253,17 +284,26 @@ fn run_grammar(text: &str, syntax: &lex::Syntax, grammar: &engine::Grammar) -> F
 
 /// The words of `text` that name a guarded location, as paths (holes as `*`).
 fn guarded_words(text: &str, out: &mut Vec<String>) {
-    if !paths::names_guarded_location(text) {
+    if !paths::names_guarded(text, paths::Dialect::Program) {
         return;
     }
     for word in text.split(|c: char| c.is_whitespace() || "'\"`;()<>|&,=[]{}".contains(c)) {
-        if !word.is_empty() && paths::names_guarded_location(word) {
-            let word = word.replace(lex::HOLE, "*");
-            if !out.contains(&word) {
-                out.push(word);
-            }
+        if word.is_empty() || !paths::names_guarded(word, paths::Dialect::Program) {
+            continue;
+        }
+        let word = word.replace(lex::HOLE, "*");
+        if !out.contains(&word) {
+            out.push(word);
         }
     }
+}
+
+/// A word that names the ledger's folder through a variable the program expands (`~`, `$HOME`,
+/// `$XDG_STATE_HOME`): the folder itself, as the environment names it.
+fn ledger_through_variable(word: &str) -> Option<PathBuf> {
+    let by_variable =
+        !word.starts_with('/') && paths::guarded_named(word, paths::Dialect::Program) == Some(GuardedName::Ledger);
+    by_variable.then(|| GuardedName::Ledger.location()).flatten()
 }
 
 /// Options of an interpreter's command line: which take a value, which take the program text.

@@ -113,7 +113,7 @@ impl Reader<'_> {
     fn judge(&mut self, words: &[Val]) {
         for word in words {
             if let Val::Str(text) = word
-                && crate::paths::names_guarded_location(text)
+                && crate::paths::names_guarded(text, crate::paths::Dialect::Program)
                 && !self.findings.named.contains(text)
             {
                 self.findings.named.push(text.clone());

@@ -130,7 +130,7 @@ pub(super) fn approval_through_cli(args: &[Arg], stdin: Option<&str>, sink: &mut
             continue;
         }
         match stream.nth(1).filter(|id| paths::is_safe_segment(id)) {
-            Some(id) => sink.write_text(&format!("openspec/changes/{id}/{}", paths::APPROVAL_FILE)),
+            Some(id) => sink.write_text(&paths::approval_text(id)),
             None => sink.write_text(paths::APPROVAL_FILE),
         }
         return;

@@ -1,0 +1,3 @@
+//! What every analysis (bash, PowerShell, programs, patches) shares, beneath all of them.
+
+pub mod answer;
