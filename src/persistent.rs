@@ -24,8 +24,11 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-use crate::powershell::State as PwshState;
-use crate::bash::Scope;
+use crate::analysis::scope::Scope;
+use crate::bash::Bash;
+use crate::powershell::PowerShell;
+
+type PwshState = Scope<PowerShell>;
 
 /// The most persistent shells remembered at once.
 pub const MAX_SHELLS: usize = 64;
@@ -39,7 +42,7 @@ const MAX_DROPPED_NAMES: usize = 4_096;
 /// The states of one kind of shell.
 #[derive(Clone)]
 pub enum States {
-    Bash(Vec<Scope>),
+    Bash(Vec<Scope<Bash>>),
     PowerShell(Vec<PwshState>),
 }
 
@@ -83,7 +86,7 @@ fn name_hash(name: &str) -> u64 {
 
 /// The bash states of shell `name`; a shell never seen starts as `fresh` alone. A name whose
 /// state was evicted comes back overflowed.
-pub fn bash_states(name: &str, fresh: &Scope) -> Known {
+pub fn bash_states(name: &str, fresh: &Scope<Bash>) -> Known {
     // The store is unreachable only while the thread ends: nothing is known, so fail closed.
     let fresh = States::Bash(vec![fresh.clone()]);
     with_store(|store| store.known(name, &fresh)).unwrap_or(Known { states: fresh, overflowed: true })
@@ -128,7 +131,7 @@ fn merge_capped_pwsh(states: Vec<PwshState>) -> (Vec<PwshState>, bool) {
 }
 
 /// Records what an allowed call of bash shell `name` may have left: `states`, merged and capped.
-pub fn record_bash(name: &str, states: Vec<Scope>, overflowed: bool) {
+pub fn record_bash(name: &str, states: Vec<Scope<Bash>>, overflowed: bool) {
     let (states, capped) = merge_capped(states);
     let known = Known { states: States::Bash(states), overflowed: overflowed || capped };
     with_store(|store| store.record(name, known));
@@ -184,19 +187,18 @@ impl Store {
 
 /// States in the same place folded together, in order of first appearance; past [`MAX_STATES`]
 /// or [`MAX_SHELL_BYTES`] the rest is dropped (then variables) and the result is capped.
-fn merge_capped(states: Vec<Scope>) -> (Vec<Scope>, bool) {
-    let mut merged: Vec<Scope> = Vec::new();
+fn merge_capped(states: Vec<Scope<Bash>>) -> (Vec<Scope<Bash>>, bool) {
+    let mut merged: Vec<Scope<Bash>> = Vec::new();
     for state in states {
-        match merged.iter_mut().find(|kept| kept.same_place(&state)) {
-            Some(kept) => kept.merge(&state),
-            None => merged.push(state),
+        if !merged.iter_mut().any(|kept| kept.fold(&state).is_some()) {
+            merged.push(state);
         }
     }
     let mut capped = merged.len() > MAX_STATES;
     merged.truncate(MAX_STATES);
-    if merged.iter().map(Scope::weight).sum::<usize>() > MAX_SHELL_BYTES {
+    if merged.iter().map(Scope::<Bash>::weight).sum::<usize>() > MAX_SHELL_BYTES {
         capped = true;
-        merged = merged.iter().map(Scope::without_vars).collect();
+        merged = merged.iter().map(Scope::<Bash>::without_vars).collect();
         merged.dedup_by(|a, b| a == b);
     }
     (merged, capped)
@@ -210,20 +212,20 @@ mod tests {
 
     #[test]
     fn states_in_the_same_place_merge_and_the_count_is_capped() {
-        let states: Vec<Scope> = (0..MAX_STATES + 5).map(|n| Scope::fresh(Path::new(&format!("/d{n}")))).collect();
+        let states: Vec<Scope<Bash>> = (0..MAX_STATES + 5).map(|n| Scope::<Bash>::fresh(Path::new(&format!("/d{n}")))).collect();
         let (kept, capped) = merge_capped(states);
         assert_eq!(kept.len(), MAX_STATES);
         assert!(capped);
-        let same = vec![Scope::fresh(Path::new("/a")), Scope::fresh(Path::new("/a"))];
+        let same = vec![Scope::<Bash>::fresh(Path::new("/a")), Scope::<Bash>::fresh(Path::new("/a"))];
         let (kept, capped) = merge_capped(same);
-        assert!(kept == vec![Scope::fresh(Path::new("/a"))] && !capped);
+        assert!(kept == vec![Scope::<Bash>::fresh(Path::new("/a"))] && !capped);
     }
 
     #[test]
     fn the_least_recently_used_shell_is_evicted_and_comes_back_overflowed() {
         let mut store = Store::default();
-        let fresh = States::Bash(vec![Scope::fresh(Path::new("/repo"))]);
-        let known = || Known { states: States::Bash(vec![Scope::fresh(Path::new("/repo"))]), overflowed: false };
+        let fresh = States::Bash(vec![Scope::<Bash>::fresh(Path::new("/repo"))]);
+        let known = || Known { states: States::Bash(vec![Scope::<Bash>::fresh(Path::new("/repo"))]), overflowed: false };
         for n in 0..=MAX_SHELLS {
             store.record(&format!("s{n}"), known());
         }

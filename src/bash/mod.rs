@@ -14,6 +14,7 @@
 
 pub(crate) mod cache;
 mod parse;
+mod state;
 mod tree;
 mod walk;
 mod words;
@@ -23,7 +24,8 @@ pub(crate) use parse::parse_within;
 
 use std::path::{Path, PathBuf};
 
-pub use walk::Scope;
+pub use state::Bash;
+use crate::analysis::scope::Scope;
 
 /// Commands longer than this are not parsed (1 MiB).
 pub const MAX_COMMAND_BYTES: usize = 1 << 20;
@@ -148,7 +150,7 @@ pub(crate) fn write_targets_uncached(command: &str, base: &Path) -> Result<Vec<P
 
 /// [`write_targets`] for a persistent shell in state `scope`: also every state the command may
 /// leave the shell in (P-15). Not cached: the state is an input no key holds.
-pub fn write_targets_from(command: &str, scope: &Scope) -> Result<(Vec<PathBuf>, Vec<Scope>), Unscannable> {
+pub fn write_targets_from(command: &str, scope: &Scope<Bash>) -> Result<(Vec<PathBuf>, Vec<Scope<Bash>>), Unscannable> {
     if command.len() > MAX_COMMAND_BYTES {
         return Err(Unscannable::TooLarge);
     }

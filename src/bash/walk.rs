@@ -7,32 +7,34 @@
 //! [`MAX_SCRIPT_NESTING`] deep.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use super::cache;
+use super::state::Bash;
 use super::parse::{Budget, parse};
 use super::tree::{Flat, Node, node_kind};
-use super::words::{self, Arg, Context, Home, MAX_VALUES, Positional, TextBudget, Value, Vars};
+use super::words::{self, Arg, Context, Home, MAX_VALUES, Positional, TextBudget, Value};
 use super::writers::{self, Cd, Effect, PatchRead};
 use super::{
     MAX_COMMAND_WORDS, MAX_EXPANDED_BYTES, MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH,
     Unscannable,
 };
+use crate::analysis::scope::Scope;
 use crate::paths;
 use crate::programs::{self, Invocation, MAX_SCRIPT_FILE_BYTES, Source};
 
 pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
     let mut walker = Walker::new(false);
-    let mut scope = Scope::fresh(base);
+    let mut scope = Scope::<Bash>::fresh(base);
     walker.script(command, &mut scope, 0)?;
     walker.finish().map(|(found, _)| found)
 }
 
 /// The files `command` writes when run in `scope` (a persistent shell's state), and every state
 /// it may leave: after each `cd` of the shell itself, and at its end.
-pub fn targets_from(command: &str, scope: &Scope) -> Result<(Vec<PathBuf>, Vec<Scope>), Unscannable> {
+pub fn targets_from(command: &str, scope: &Scope<Bash>) -> Result<(Vec<PathBuf>, Vec<Scope<Bash>>), Unscannable> {
     let mut walker = Walker::new(true);
     let mut scope = scope.clone();
     walker.script(command, &mut scope, 0)?;
@@ -41,214 +43,12 @@ pub fn targets_from(command: &str, scope: &Scope) -> Result<(Vec<PathBuf>, Vec<S
     Ok((found, states))
 }
 
-/// What a shell carries from one command to the next. A persistent shell keeps a set of them
-/// between calls (P-15): whatever field is added here must be merged in [`Scope::merge`].
-#[derive(Clone, PartialEq)]
-pub struct Scope {
-    base: PathBuf,
-    oldpwd: Option<PathBuf>,
-    /// `pushd`'s stack.
-    dirs: Vec<PathBuf>,
-    vars: Rc<Vars>,
-    /// What the line defined beyond variables; shared, and allocated only once it defines one.
-    defined: Shared<Defined>,
-}
-
-/// The state a line can define besides variables and directories.
-#[derive(Clone, Default, PartialEq)]
-struct Defined {
-    /// `$0`, `$1`, …: known inside a function the line calls or a `bash -c '…' a b` it runs.
-    positional: Option<Rc<Positional>>,
-    /// Functions the line defined: their bodies, run again where they are called.
-    functions: HashMap<String, Rc<str>>,
-    aliases: HashMap<String, String>,
-    /// Symbolic links the line made, absolute: (link, what it points to).
-    links: Vec<(PathBuf, PathBuf)>,
-    /// The known text a loop reads (`while read f; do …; done <<< A`, `echo A | while read …`).
-    input: Option<Rc<str>>,
-}
-
-/// A value scopes share, allocated when first written: most command lines define nothing.
-#[derive(Clone)]
-struct Shared<T>(Option<Rc<T>>);
-
-impl<T: PartialEq> PartialEq for Shared<T> {
-    fn eq(&self, other: &Self) -> bool {
-        match (&self.0, &other.0) {
-            (Some(a), Some(b)) => Rc::ptr_eq(a, b) || a == b,
-            (a, b) => a.is_none() && b.is_none(),
-        }
-    }
-}
-
-impl Defined {
-    /// Roughly the bytes these definitions hold (a persistent shell's state cap).
-    fn weight(&self) -> usize {
-        let functions: usize = self.functions.iter().map(|(name, body)| name.len() + body.len()).sum();
-        let aliases: usize = self.aliases.iter().map(|(name, value)| name.len() + value.len()).sum();
-        let links: usize =
-            self.links.iter().map(|(link, target)| link.as_os_str().len() + target.as_os_str().len()).sum();
-        let input = self.input.as_ref().map_or(0, |input| input.len());
-        functions + aliases + links + input
-    }
-}
-
-impl<T> Default for Shared<T> {
-    fn default() -> Self {
-        Shared(None)
-    }
-}
-
-impl<T: Clone + Default> Shared<T> {
-    fn read(&self) -> Option<&T> {
-        self.0.as_deref()
-    }
-
-    fn make_mut(&mut self) -> &mut T {
-        Rc::make_mut(self.0.get_or_insert_with(Rc::default))
-    }
-}
-
 /// The most links one command line is followed through; later ones are not remembered.
 const MAX_LINKS: usize = 64;
 /// Link hops followed from one target (a link to a link).
 const MAX_LINK_HOPS: usize = 8;
 /// Lines of known input that `read` assigns (each is one possible value).
 const MAX_READ_LINES: usize = MAX_VALUES;
-
-impl Scope {
-    /// A shell that has just started in `base`.
-    pub fn fresh(base: &Path) -> Scope {
-        Scope {
-            base: base.to_path_buf(),
-            oldpwd: None,
-            dirs: Vec::new(),
-            vars: Rc::default(),
-            defined: Shared::default(),
-        }
-    }
-
-    /// A child shell (`bash -c`, a piped script): the same directory, variables and links,
-    /// its own parameters, none of the functions or aliases (they are not exported).
-    fn child(&self, positional: Option<Positional>) -> Self {
-        let mut child = Scope { defined: Shared::default(), ..self.clone() };
-        if let Some(positional) = positional {
-            child.defined.make_mut().positional = Some(Rc::new(positional));
-        }
-        if !self.links().is_empty() {
-            child.defined.make_mut().links = self.links().to_vec();
-        }
-        child
-    }
-
-    fn links(&self) -> &[(PathBuf, PathBuf)] {
-        self.defined.read().map_or(&[], |defined| defined.links.as_slice())
-    }
-
-    fn positional(&self) -> Option<&Rc<Positional>> {
-        self.defined.read()?.positional.as_ref()
-    }
-
-    fn set_positional(&mut self, positional: Option<Rc<Positional>>) {
-        if positional.is_some() || self.positional().is_some() {
-            self.defined.make_mut().positional = positional;
-        }
-    }
-
-    fn input(&self) -> Option<&Rc<str>> {
-        self.defined.read()?.input.as_ref()
-    }
-
-    fn set_input(&mut self, input: Option<Rc<str>>) {
-        if input.is_some() || self.input().is_some() {
-            self.defined.make_mut().input = input;
-        }
-    }
-
-    fn function(&self, name: &str) -> Option<Rc<str>> {
-        self.defined.read()?.functions.get(name).cloned()
-    }
-
-    fn alias(&self, name: &str) -> Option<String> {
-        self.defined.read()?.aliases.get(name).cloned()
-    }
-
-    /// Whether `other` is in the same directories (`$PWD`, `$OLDPWD`, the `pushd` stack) with the
-    /// same functions, aliases and links: only such states fold into one.
-    pub fn same_place(&self, other: &Scope) -> bool {
-        self.base == other.base
-            && self.oldpwd == other.oldpwd
-            && self.dirs == other.dirs
-            && self.defined == other.defined
-    }
-
-    /// Folds `other` (same place) into this one: a variable takes the values of both, or, set in
-    /// one only, may also be empty; past [`MAX_VALUES`] it is unknown.
-    pub fn merge(&mut self, other: &Scope) {
-        if Rc::ptr_eq(&self.vars, &other.vars) || self.vars == other.vars {
-            return;
-        }
-        let unset = Value { text: String::new(), dynamic: false };
-        let vars = Rc::make_mut(&mut self.vars);
-        let names: Vec<String> = vars.keys().chain(other.vars.keys()).cloned().collect();
-        for name in names {
-            let mut values = vars.remove(&name).unwrap_or_else(|| vec![unset.clone()]);
-            for value in other.vars.get(&name).map_or_else(|| vec![unset.clone()], Clone::clone) {
-                if !values.contains(&value) {
-                    values.push(value);
-                }
-            }
-            if values.len() <= MAX_VALUES {
-                vars.insert(name, values);
-            }
-        }
-    }
-
-    /// Roughly the bytes this state holds.
-    pub fn weight(&self) -> usize {
-        let dirs: usize = self.dirs.iter().map(|dir| dir.as_os_str().len()).sum();
-        let vars: usize = self
-            .vars
-            .iter()
-            .map(|(name, values)| name.len() + values.iter().map(|v| v.text.len() + 8).sum::<usize>())
-            .sum();
-        let defined = self.defined.read().map_or(0, Defined::weight);
-        self.base.as_os_str().len()
-            + self.oldpwd.as_ref().map_or(0, |dir| dir.as_os_str().len())
-            + dirs
-            + vars
-            + defined
-    }
-
-    /// The same directories, no variables.
-    pub fn without_vars(&self) -> Scope {
-        Scope { vars: Rc::default(), ..self.clone() }
-    }
-
-    fn forget(&mut self, name: &str) {
-        if self.vars.contains_key(name) {
-            Rc::make_mut(&mut self.vars).remove(name);
-        }
-        // An array's elements go with it.
-        let element = |key: &String| key.strip_prefix(name).is_some_and(|rest| rest.starts_with('['));
-        if self.vars.keys().any(element) {
-            Rc::make_mut(&mut self.vars).retain(|key, _| !element(key));
-        }
-    }
-
-    fn assign(&mut self, name: &str, values: Vec<Value>) {
-        if values.is_empty() || values.len() > MAX_VALUES || values.iter().all(|v| v.dynamic) {
-            self.forget(name);
-        } else {
-            Rc::make_mut(&mut self.vars).insert(name.to_string(), values);
-        }
-    }
-
-    fn cd(&mut self, to: PathBuf) {
-        let from = std::mem::replace(&mut self.base, to);
-        self.oldpwd = Some(from);
-    }
-}
 
 struct Walker {
     budget: Budget,
@@ -263,7 +63,7 @@ struct Walker {
     /// is inside of: a `cd` at 0 changes the shell itself.
     isolated: usize,
     /// The shell's states after each of its own `cd`s, kept for a persistent shell.
-    states: Option<Vec<Scope>>,
+    states: Option<Vec<Scope<Bash>>>,
     /// The file `cat` feeds the command being judged through a pipe, if that is all it does.
     piped_file: RefCell<Option<Arg>>,
     /// Files this command line wrote with text it shows (`cat > s.py <<EOF`), for a script run
@@ -297,7 +97,7 @@ impl Walker {
         }
     }
 
-    fn finish(mut self) -> Result<(Vec<PathBuf>, Vec<Scope>), Unscannable> {
+    fn finish(mut self) -> Result<(Vec<PathBuf>, Vec<Scope<Bash>>), Unscannable> {
         if self.too_many || !super::from_every_directory(&mut self.found, &mut self.seen, &self.moves) {
             return Err(Unscannable::TooManyTargets);
         }
@@ -341,7 +141,7 @@ fn and_chain_top(depth: usize, ancestors: &[Frame]) -> Option<usize> {
 struct Frame<'t> {
     node: Node<'t>,
     /// The scope to restore when the node ends (a subshell).
-    restore: Option<Box<Scope>>,
+    restore: Option<Box<Scope<Bash>>>,
     /// Nothing in it counts (after an unterminated quote, or data).
     skip: bool,
     /// The loop input to restore when the node ends (a loop that reads known text).
@@ -423,7 +223,7 @@ struct Redirections<'t> {
 }
 
 impl Walker {
-    fn script(&mut self, source: &str, scope: &mut Scope, nesting: usize) -> Result<(), Unscannable> {
+    fn script(&mut self, source: &str, scope: &mut Scope<Bash>, nesting: usize) -> Result<(), Unscannable> {
         if nesting > MAX_SCRIPT_NESTING {
             return Err(Unscannable::ScriptsTooDeep);
         }
@@ -471,7 +271,7 @@ impl Walker {
         node: Node<'t>,
         frames: &[Frame<'t>],
         walk: &mut Walk,
-        scope: &mut Scope,
+        scope: &mut Scope<Bash>,
     ) -> Result<Frame<'t>, Unscannable> {
         let kind = node_kind(node);
         let parent = frames.last().map(|frame| frame.node);
@@ -576,7 +376,7 @@ impl Walker {
         frame: &Frame<'t>,
         ancestors: &[Frame<'t>],
         walk: &mut Walk,
-        scope: &mut Scope,
+        scope: &mut Scope<Bash>,
     ) -> Result<(), Unscannable> {
         self.leave_node(frame, ancestors, walk, scope)?;
         while let Some((serial, depth, changes)) = self.sure.last().cloned()
@@ -599,7 +399,7 @@ impl Walker {
         frame: &Frame<'t>,
         ancestors: &[Frame<'t>],
         walk: &mut Walk,
-        scope: &mut Scope,
+        scope: &mut Scope<Bash>,
     ) -> Result<(), Unscannable> {
         if frame.skip {
             return Ok(());
@@ -671,7 +471,7 @@ impl Walker {
             _ => {}
         }
         if let Some(saved) = &frame.restore {
-            *scope = Scope::clone(saved);
+            *scope = Scope::<Bash>::clone(saved);
             self.isolated = self.isolated.saturating_sub(1);
         }
         if let Some(input) = &frame.input {
@@ -723,7 +523,7 @@ impl Walker {
         pipeline: Node<'t>,
         outer: Option<Node<'t>>,
         walk: &Walk,
-        scope: &Scope,
+        scope: &Scope<Bash>,
     ) -> Result<Input, Unscannable> {
         if let Some(heredoc) = outer.filter(|outer| node_kind(outer) == "heredoc_redirect") {
             let body = heredoc.children().find(|(child, _)| node_kind(child) == "heredoc_body");
@@ -771,7 +571,7 @@ impl Walker {
         node: Node<'t>,
         frames: &[Frame<'t>],
         walk: &Walk,
-        scope: &Scope,
+        scope: &Scope<Bash>,
     ) -> Result<Option<String>, Unscannable> {
         let parent = frames.last().map(|frame| frame.node);
         let grand = frames.len().checked_sub(2).and_then(|at| frames.get(at)).map(|frame| frame.node);
@@ -805,7 +605,7 @@ impl Walker {
     }
 
     /// The words bash would pass, after grouping the nodes of each word and expanding them.
-    fn expand_words<'t>(&self, words: &[Node<'t>], walk: &Walk, scope: &Scope) -> Result<Vec<Arg>, Unscannable> {
+    fn expand_words<'t>(&self, words: &[Node<'t>], walk: &Walk, scope: &Scope<Bash>) -> Result<Vec<Arg>, Unscannable> {
         let mut argv = Vec::with_capacity(words.len());
         for group in word_groups(words, walk.source) {
             self.expand(group, walk, scope, &mut argv)?;
@@ -820,7 +620,7 @@ impl Walker {
         statement: Option<Node<'t>>,
         upstream: Input,
         walk: &mut Walk,
-        scope: &mut Scope,
+        scope: &mut Scope<Bash>,
     ) -> Result<(), Unscannable> {
         let mut words = Vec::new();
         let mut files = Vec::new();
@@ -891,7 +691,7 @@ impl Walker {
         argv: &[Arg],
         stdin: Option<&str>,
         walk: &Walk,
-        scope: &mut Scope,
+        scope: &mut Scope<Bash>,
     ) -> Result<bool, Unscannable> {
         let Some((name, args)) = argv.split_first().filter(|(name, _)| !name.dynamic && !name.pipe) else {
             return Ok(false);
@@ -970,7 +770,7 @@ impl Walker {
     }
 
     /// The file a command's `<` redirection reads, when it has one.
-    fn input_file<'t>(&self, files: &[Node<'t>], walk: &Walk, scope: &Scope) -> Result<Option<Arg>, Unscannable> {
+    fn input_file<'t>(&self, files: &[Node<'t>], walk: &Walk, scope: &Scope<Bash>) -> Result<Option<Arg>, Unscannable> {
         for &file in files.iter().filter(|f| walk.counts(**f)) {
             let parts = file.children();
             if !parts.clone().any(|(child, _)| node_kind(child) == "<") {
@@ -990,7 +790,7 @@ impl Walker {
     /// A patch the command applies: read at check time (bounded), each file its headers name is
     /// written; a patch that cannot be read writes what its command's words name of the guarded
     /// locations.
-    fn patch(&mut self, read: PatchRead, scope: &Scope) {
+    fn patch(&mut self, read: PatchRead, scope: &Scope<Bash>) {
         let base = paths::absolute(&read.base, &scope.base);
         let cwd = match &read.chdir {
             Some(dir) => paths::absolute(&dir.text, &base),
@@ -1039,7 +839,7 @@ impl Walker {
         command: Node<'t>,
         stdin: Node<'t>,
         walk: &mut Walk,
-        scope: &mut Scope,
+        scope: &mut Scope<Bash>,
     ) -> Result<(), Unscannable> {
         let mut words = command_words(command);
         words.retain(|word| walk.counts(*word));
@@ -1057,7 +857,7 @@ impl Walker {
         command: Node<'t>,
         files: &[Node<'t>],
         walk: &mut Walk,
-        scope: &mut Scope,
+        scope: &mut Scope<Bash>,
     ) -> Result<(), Unscannable> {
         let Some(input) = self.input_file(files, walk, scope)? else { return Ok(()) };
         let mut words = command_words(command);
@@ -1077,7 +877,7 @@ impl Walker {
     }
 
     /// A heredoc body as it reaches the command, or a here-string's word.
-    fn stdin_text<'t>(&self, node: Node<'t>, walk: &Walk, scope: &Scope) -> Result<String, Unscannable> {
+    fn stdin_text<'t>(&self, node: Node<'t>, walk: &Walk, scope: &Scope<Bash>) -> Result<String, Unscannable> {
         if node_kind(node) != "herestring_redirect" {
             return Ok(walk.text(node).to_string());
         }
@@ -1095,7 +895,7 @@ impl Walker {
         &mut self,
         node: Node<'t>,
         walk: &Walk,
-        scope: &Scope,
+        scope: &Scope<Bash>,
         extra: &mut Vec<Node<'t>>,
     ) -> Result<(), Unscannable> {
         let mut writes = false;
@@ -1148,7 +948,7 @@ impl Walker {
     }
 
     /// What word expansion sees at this point of the walk.
-    fn context<'a>(&'a self, walk: &Walk<'a>, scope: &'a Scope) -> Context<'a> {
+    fn context<'a>(&'a self, walk: &Walk<'a>, scope: &'a Scope<Bash>) -> Context<'a> {
         Context {
             source: walk.source,
             budget: &self.text,
@@ -1165,7 +965,7 @@ impl Walker {
         &self,
         group: &[Node<'t>],
         walk: &Walk,
-        scope: &Scope,
+        scope: &Scope<Bash>,
         out: &mut Vec<Arg>,
     ) -> Result<(), Unscannable> {
         words::expand(group, &self.context(walk, scope), out)?;
@@ -1179,7 +979,7 @@ impl Walker {
         Ok(())
     }
 
-    fn for_loop<'t>(&mut self, node: Node<'t>, walk: &Walk, scope: &mut Scope) -> Result<(), Unscannable> {
+    fn for_loop<'t>(&mut self, node: Node<'t>, walk: &Walk, scope: &mut Scope<Bash>) -> Result<(), Unscannable> {
         let mut name = None;
         let mut values = Vec::new();
         let mut listed = false;
@@ -1203,7 +1003,7 @@ impl Walker {
         Ok(())
     }
 
-    fn assignment<'t>(&self, node: Node<'t>, walk: &Walk, scope: &mut Scope) {
+    fn assignment<'t>(&self, node: Node<'t>, walk: &Walk, scope: &mut Scope<Bash>) {
         let Some(target) = node.child_by_field_name("name") else { return };
         let name = match node_kind(target) {
             "variable_name" => walk.text(target).to_string(),
@@ -1247,7 +1047,7 @@ impl Walker {
     }
 
     /// `a=(x y)`: `${a[0]}` is x, `${a[1]}` y, `$a` x, `${a[@]}` both.
-    fn array<'t>(&self, name: &str, value: Node<'t>, walk: &Walk, scope: &mut Scope) {
+    fn array<'t>(&self, name: &str, value: Node<'t>, walk: &Walk, scope: &mut Scope<Bash>) {
         scope.forget(name);
         let elements: Vec<Node> = value.children().map(|(c, _)| c).filter(Node::is_named).collect();
         let mut args = Vec::new();
@@ -1273,7 +1073,7 @@ impl Walker {
         &mut self,
         effects: Vec<Effect>,
         walk: &Walk,
-        scope: &mut Scope,
+        scope: &mut Scope<Bash>,
         only_new: bool,
     ) -> Result<(), Unscannable> {
         // A link exists once its command is done: what the command itself writes is not through it.
@@ -1371,7 +1171,7 @@ impl Walker {
         dir: &str,
         text: Option<String>,
         walk: &Walk,
-        scope: &Scope,
+        scope: &Scope<Bash>,
     ) -> Result<(), Unscannable> {
         let base = paths::absolute(dir, &scope.base);
         for write in &invocation.writes {
@@ -1408,7 +1208,7 @@ impl Walker {
         this_shell: bool,
         by_shebang: bool,
         walk: &Walk,
-        scope: &mut Scope,
+        scope: &mut Scope<Bash>,
     ) -> Result<(), Unscannable> {
         if walk.nesting >= MAX_SCRIPT_NESTING {
             return Ok(());
@@ -1455,13 +1255,13 @@ impl Walker {
         String::from_utf8(bytes).ok()
     }
 
-    fn cd(&mut self, cd: Cd, scope: &mut Scope) {
+    fn cd(&mut self, cd: Cd, scope: &mut Scope<Bash>) {
         let from = scope.base.clone();
         self.move_to(cd, scope);
         super::record_move(&mut self.moves, &from, &scope.base, self.found.len());
     }
 
-    fn move_to(&self, cd: Cd, scope: &mut Scope) {
+    fn move_to(&self, cd: Cd, scope: &mut Scope<Bash>) {
         match cd {
             Cd::To(dir) => {
                 let to = paths::absolute(&dir.text, &scope.base);
@@ -1479,17 +1279,17 @@ impl Walker {
             }
             Cd::Push(Some(dir)) => {
                 let to = paths::absolute(&dir.text, &scope.base);
-                scope.dirs.push(scope.base.clone());
+                scope.stack.push(scope.base.clone());
                 scope.cd(to);
             }
             Cd::Push(None) => {
-                if let Some(top) = scope.dirs.pop() {
-                    scope.dirs.push(scope.base.clone());
+                if let Some(top) = scope.stack.pop() {
+                    scope.stack.push(scope.base.clone());
                     scope.cd(top);
                 }
             }
             Cd::Pop => {
-                if let Some(top) = scope.dirs.pop() {
+                if let Some(top) = scope.stack.pop() {
                     scope.cd(top);
                 }
             }
@@ -1535,7 +1335,7 @@ struct Input {
 
 /// `read` of known text: each line is one possible value of the names it reads (`-a`: of the
 /// array's elements).
-fn read_known(args: &[Arg], input: &str, scope: &mut Scope) {
+fn read_known(args: &[Arg], input: &str, scope: &mut Scope<Bash>) {
     let mut names = Vec::new();
     let mut array = None;
     let mut at = 0;

@@ -7,7 +7,8 @@ use std::path::Path;
 use super::{NewTexts, ToolArgs, judge_write};
 use crate::paths;
 use crate::persistent::{self, States};
-use crate::bash::{self, Scope};
+use crate::analysis::scope::Scope;
+use crate::bash::{self, Bash};
 use crate::texts::Denial;
 
 /// A `bash` call: `command`, and `workdir` relative to the session cwd (P-2); a persistent bash
@@ -63,7 +64,7 @@ pub fn judge_command(command: &str, base: &Path) -> Option<Denial> {
 /// have left; an allowed call records the states it may leave, a refused one changes nothing.
 pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<Denial> {
     let command = args.string("command")?;
-    let fresh = Scope::fresh(cwd);
+    let fresh = Scope::<Bash>::fresh(cwd);
     let known = persistent::bash_states(shell, &fresh);
     let mut states = match known.states {
         States::Bash(states) => states,

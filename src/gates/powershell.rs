@@ -6,7 +6,8 @@ use std::path::Path;
 use super::{NewTexts, ToolArgs, judge_write};
 use crate::paths;
 use crate::persistent::{self, States};
-use crate::powershell::{self, State};
+use crate::analysis::scope::Scope;
+use crate::powershell::{self, PowerShell};
 use crate::texts::Denial;
 
 /// A `pwsh` call: `command`, and `workdir` relative to the session cwd (as for bash; a Windows
@@ -36,7 +37,7 @@ pub fn judge_command(command: &str, base: &Path) -> Option<Denial> {
 /// records the states it may leave, a refused one changes nothing.
 pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<Denial> {
     let command = args.string("command")?;
-    let fresh = State::fresh(cwd);
+    let fresh = Scope::<PowerShell>::fresh(cwd);
     let known = persistent::pwsh_states(shell, &fresh);
     let mut states = match known.states {
         States::PowerShell(states) => states,

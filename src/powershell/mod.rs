@@ -24,8 +24,9 @@ use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 pub use crate::bash::Unscannable;
+use crate::analysis::scope::Scope;
 pub use invocation::{decode_utf16_base64, invoked_script, is_powershell};
-pub use state::State;
+pub use state::PowerShell;
 pub use words::MAX_VALUES;
 
 /// Commands longer than this are not parsed (1 MiB).
@@ -60,7 +61,10 @@ pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscann
 
 /// [`write_targets`] for a call of a persistent shell in `state`: also the states the call may
 /// leave the shell in, and whether that list is complete (see [`walk::targets_from`]).
-pub fn write_targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<State>, bool), Unscannable> {
+pub fn write_targets_from(
+    command: &str,
+    state: &Scope<PowerShell>,
+) -> Result<(Vec<PathBuf>, Vec<Scope<PowerShell>>, bool), Unscannable> {
     as_host(command, || walk::targets_from(command, state))
 }
 

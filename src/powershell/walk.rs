@@ -17,15 +17,16 @@ use std::rc::Rc;
 use tree_sitter::Node;
 
 use super::cmdlets::{self, Bound, Element, Kind};
-use super::state::{Defined, Function, Param, State, vars_weight};
-use super::words::{self, Context, Value, Vars};
+use super::state::{Definitions, Function, Param, PowerShell};
+use super::words::{self, Context, Value};
 use super::{MAX_NODES, MAX_PARSE_CHECKS, MAX_SCRIPT_BYTES, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH};
 use super::{cmd, invocation, parse};
+use crate::analysis::scope::{Scope, vars_weight};
 use crate::paths;
 use crate::bash::{self, Unscannable};
 
 pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
-    targets_from(command, &State::fresh(base)).map(|(targets, _, _)| targets)
+    targets_from(command, &Scope::fresh(base)).map(|(targets, _, _)| targets)
 }
 
 /// The files `command` writes when run by a shell in `state`, and the states it may leave that
@@ -37,7 +38,10 @@ pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> 
 /// location and the walk cannot tell whether it ran in this shell (`& {…}`, `ForEach-Object`) or
 /// elsewhere (`Start-Job`), a command whose name is only known at run time may have been a
 /// function or alias that moved it, or a variable had more values than are kept.
-pub fn targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<State>, bool), Unscannable> {
+pub fn targets_from(
+    command: &str,
+    state: &Scope<PowerShell>,
+) -> Result<(Vec<PathBuf>, Vec<Scope<PowerShell>>, bool), Unscannable> {
     let mut walker = Walker {
         found: Vec::new(),
         seen: HashSet::new(),
@@ -56,7 +60,7 @@ pub fn targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<S
         conditional: 0,
         moves: Vec::new(),
     };
-    let mut scope = Scope::from_state(state);
+    let mut scope = Session { scope: state.clone(), own: true };
     walker.script(command, &mut scope, 0)?;
     if walker.too_many || !bash::from_every_directory(&mut walker.found, &mut walker.seen, &walker.moves) {
         return Err(Unscannable::TooManyTargets);
@@ -79,46 +83,40 @@ const MAX_ALIAS_HOPS: usize = 8;
 /// Variables a pipeline or a function call sets for a while: not the shell's between calls.
 const TRANSIENT_VARS: [&str; 4] = ["_", "psitem", "args", "input"];
 
-/// What a PowerShell session carries from one statement to the next.
+/// What a PowerShell session carries from one statement to the next: its [`Scope`], and
+/// whether the location is the shell's own (not a nested `pwsh -c`, `Start-Process` or `cmd /c`).
 #[derive(Clone)]
-struct Scope {
-    base: PathBuf,
-    /// `Push-Location`'s stack.
-    stack: Vec<PathBuf>,
-    vars: Vars,
-    /// Functions and aliases, shared until one is defined.
-    defined: Rc<Defined>,
-    /// The location is the shell's own (not a nested `pwsh -c`, `Start-Process` or `cmd /c`).
+struct Session {
+    scope: Scope<PowerShell>,
     own: bool,
 }
 
-impl Scope {
-    fn from_state(state: &State) -> Scope {
-        Scope {
-            base: state.base.clone(),
-            stack: state.stack.clone(),
-            vars: state.vars.clone(),
-            defined: state.defined.clone(),
-            own: true,
-        }
+impl std::ops::Deref for Session {
+    type Target = Scope<PowerShell>;
+    fn deref(&self) -> &Scope<PowerShell> {
+        &self.scope
     }
+}
 
+impl std::ops::DerefMut for Session {
+    fn deref_mut(&mut self) -> &mut Scope<PowerShell> {
+        &mut self.scope
+    }
+}
+
+impl Session {
     /// A new PowerShell process in `base` (`pwsh -c`): nothing of this one's.
-    fn process(base: &Path) -> Scope {
-        Scope { base: base.to_path_buf(), stack: Vec::new(), vars: Vars::new(), defined: Rc::default(), own: false }
+    fn process(base: &Path) -> Session {
+        Session { scope: Scope::fresh(base), own: false }
     }
 
-    fn state(&self) -> State {
-        let mut vars = self.vars.clone();
-        vars.retain(|name, _| !TRANSIENT_VARS.contains(&name.as_str()));
-        State { base: self.base.clone(), stack: self.stack.clone(), vars, defined: self.defined.clone() }
-    }
-
-    /// Is `state` in this scope's place (location, stack, definitions)?
-    fn is_at(&self, state: &State) -> bool {
-        self.base == state.base
-            && self.stack == state.stack
-            && (Rc::ptr_eq(&self.defined, &state.defined) || *self.defined == *state.defined)
+    /// The shell's scope now, without the variables a pipeline or call sets for a while.
+    fn state(&self) -> Scope<PowerShell> {
+        let mut state = self.scope.clone();
+        if state.vars.keys().any(|name| TRANSIENT_VARS.contains(&name.as_str())) {
+            Rc::make_mut(&mut state.vars).retain(|name, _| !TRANSIENT_VARS.contains(&name.as_str()));
+        }
+        state
     }
 }
 
@@ -134,7 +132,7 @@ struct Walker {
     /// Bytes of script text (nested scripts included) that may still be parsed.
     text_left: usize,
     /// The states the shell's own location changes reached, at most [`MAX_REACHED`].
-    reached: Vec<State>,
+    reached: Vec<Scope<PowerShell>>,
     /// A script block left the shell's location elsewhere than it found it, or a command the
     /// walk could not name ran where functions or aliases could have moved it.
     moved_in_block: bool,
@@ -144,7 +142,7 @@ struct Walker {
     /// Bytes the reached states held when they were first reached.
     reached_bytes: usize,
     /// The reached state the shell's definitions last folded into, and those definitions.
-    last_place: Option<(Rc<Defined>, usize)>,
+    last_place: Option<(Rc<Definitions>, usize)>,
     /// The functions being called, innermost last: a recursive call is not walked again.
     calling: Vec<String>,
     /// The location changes the script made, (from, to), each once.
@@ -197,10 +195,10 @@ enum Drive {
     Env,
 }
 
-/// Roughly the bytes [`Scope::state`] copies: variables and locations (definitions are shared).
-fn scope_weight(scope: &Scope) -> usize {
+/// Roughly the bytes [`Session::state`] copies: variables and locations (definitions are shared).
+fn scope_weight(scope: &Session) -> usize {
     let stack: usize = scope.stack.iter().map(|dir| dir.as_os_str().len()).sum();
-    scope.base.as_os_str().len() + stack + vars_weight(&scope.vars) + 64
+    scope.base.as_os_str().len() + stack + vars_weight::<PowerShell>(&scope.vars) + 64
 }
 
 /// `alias:w`, `Function:\f`, `variable:/p`, `env:X`: the drive and the item's name.
@@ -218,7 +216,7 @@ fn drive_item(text: &str) -> Option<(Drive, &str)> {
 
 /// A definition in a block that may not run leaves its name maybe-defined; one outside makes it
 /// sure.
-fn set_maybe(defined: &mut Defined, name: &str, conditional: bool) {
+fn set_maybe(defined: &mut Definitions, name: &str, conditional: bool) {
     if conditional {
         defined.maybe.insert(name.to_string());
     } else {
@@ -228,7 +226,7 @@ fn set_maybe(defined: &mut Defined, name: &str, conditional: bool) {
 
 /// The maybe-defined names running `name` goes through: it, the aliases it leads to, the
 /// function it ends at.
-fn uncertain_names(defined: &Defined, name: &str) -> Vec<String> {
+fn uncertain_names(defined: &Definitions, name: &str) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     if defined.maybe.is_empty() {
         return names;
@@ -363,9 +361,9 @@ fn joined(dir: &str, name: &str) -> String {
 
 impl Walker {
     /// Records the state the shell is in now, if `scope` is the shell's: folded into a state
-    /// already reached in the same location (see [`State::fold`]), if any. Past [`MAX_REACHED`]
+    /// already reached in the same location (see [`Scope::fold`]), if any. Past [`MAX_REACHED`]
     /// places or [`MAX_REACHED_BYTES`] the state is lost and the list incomplete.
-    fn reach(&mut self, scope: &Scope) {
+    fn reach(&mut self, scope: &Session) {
         if !scope.own {
             return;
         }
@@ -377,7 +375,7 @@ impl Walker {
         };
         self.copy_left = left;
         let state = scope.state();
-        let exact = self.reached.iter().position(|kept| scope.is_at(kept));
+        let exact = self.reached.iter().position(|kept| scope.same_place(kept));
         let folded = exact.or_else(|| self.reached.iter().position(|kept| kept.folds_with(&state)));
         if let Some(at) = folded {
             if let Some(kept) = self.reached.get_mut(at) {
@@ -398,7 +396,7 @@ impl Walker {
 
     /// Records that variable `key` of the shell changed: its new values join those of the state
     /// reached in this place (one variable, not the whole scope, so a long script stays linear).
-    fn reach_var(&mut self, scope: &Scope, key: &str) {
+    fn reach_var(&mut self, scope: &Session, key: &str) {
         if !scope.own || TRANSIENT_VARS.contains(&key) {
             return;
         }
@@ -407,7 +405,7 @@ impl Walker {
             self.last_place.as_ref().filter(|(defined, _)| Rc::ptr_eq(defined, &scope.defined)).map(|(_, at)| *at);
         let place = last
             .filter(|&at| self.reached.get(at).is_some_and(|kept| kept.base == scope.base && kept.stack == scope.stack))
-            .or_else(|| self.reached.iter().position(|kept| scope.is_at(kept)));
+            .or_else(|| self.reached.iter().position(|kept| scope.same_place(kept)));
         match place.and_then(|at| self.reached.get_mut(at)) {
             Some(kept) => self.lost_states |= !kept.add_values(key, values),
             None => self.reach(scope),
@@ -415,7 +413,7 @@ impl Walker {
     }
 
     /// Sets variable `key`: in a block that may not run, it keeps its earlier values too.
-    fn assign(&mut self, scope: &mut Scope, key: String, mut values: Vec<Value>) -> Result<(), Unscannable> {
+    fn assign(&mut self, scope: &mut Session, key: String, mut values: Vec<Value>) -> Result<(), Unscannable> {
         if self.conditional > 0 {
             let earlier = scope.vars.get(&key).cloned().unwrap_or_else(|| vec![Value::unset(&key)]);
             for value in earlier {
@@ -427,12 +425,12 @@ impl Walker {
                 return Err(Unscannable::ExpansionTooLarge);
             }
         }
-        scope.vars.insert(key.clone(), values);
+        Rc::make_mut(&mut scope.vars).insert(key.clone(), values);
         self.reach_var(scope, &key);
         Ok(())
     }
 
-    fn script(&mut self, source: &str, scope: &mut Scope, nesting: usize) -> Result<(), Unscannable> {
+    fn script(&mut self, source: &str, scope: &mut Session, nesting: usize) -> Result<(), Unscannable> {
         if nesting > MAX_SCRIPT_NESTING {
             return Err(Unscannable::ScriptsTooDeep);
         }
@@ -442,11 +440,11 @@ impl Walker {
         self.node(tree.root_node(), &walk, scope, 0)
     }
 
-    fn context<'a>(&'a self, scope: &'a Scope) -> Context<'a> {
+    fn context<'a>(&'a self, scope: &'a Session) -> Context<'a> {
         Context { vars: &scope.vars, base: &scope.base, home: self.home.as_deref() }
     }
 
-    fn node(&mut self, node: Node, walk: &Walk, scope: &mut Scope, depth: usize) -> Result<(), Unscannable> {
+    fn node(&mut self, node: Node, walk: &Walk, scope: &mut Session, depth: usize) -> Result<(), Unscannable> {
         if depth > MAX_TREE_DEPTH {
             return Err(Unscannable::TooDeep);
         }
@@ -483,7 +481,7 @@ impl Walker {
     }
 
     /// A block that may run once, many times or never: a branch, a loop's body, a script block.
-    fn block(&mut self, node: Node, walk: &Walk, scope: &mut Scope, depth: usize) -> Result<(), Unscannable> {
+    fn block(&mut self, node: Node, walk: &Walk, scope: &mut Session, depth: usize) -> Result<(), Unscannable> {
         self.conditional += 1;
         let result = self.children(node, walk, scope, depth);
         self.conditional -= 1;
@@ -496,10 +494,10 @@ impl Walker {
         &mut self,
         node: Node,
         walk: &Walk,
-        scope: &mut Scope,
+        scope: &mut Session,
         depth: usize,
     ) -> Result<(), Unscannable> {
-        let mut apart = Scope { own: false, ..scope.clone() };
+        let mut apart = Session { own: false, ..scope.clone() };
         self.block(node, walk, &mut apart, depth)?;
         let Some(name) = child_of_kind(node, "function_name").map(|name| function_key(walk.text(name))) else {
             return Ok(());
@@ -516,7 +514,7 @@ impl Walker {
         Ok(())
     }
 
-    fn define_function(&mut self, scope: &mut Scope, name: String, function: Function) {
+    fn define_function(&mut self, scope: &mut Session, name: String, function: Function) {
         let conditional = self.conditional > 0;
         let defined = Rc::make_mut(&mut scope.defined);
         set_maybe(defined, &name, conditional);
@@ -524,7 +522,7 @@ impl Walker {
         self.reach(scope);
     }
 
-    fn define_alias(&mut self, scope: &mut Scope, name: &Value, target: Option<&Value>) {
+    fn define_alias(&mut self, scope: &mut Session, name: &Value, target: Option<&Value>) {
         let defined = Rc::make_mut(&mut scope.defined);
         if name.dynamic {
             defined.any_alias = true;
@@ -537,7 +535,7 @@ impl Walker {
         self.reach(scope);
     }
 
-    fn children(&mut self, node: Node, walk: &Walk, scope: &mut Scope, depth: usize) -> Result<(), Unscannable> {
+    fn children(&mut self, node: Node, walk: &Walk, scope: &mut Session, depth: usize) -> Result<(), Unscannable> {
         for child in children(node) {
             self.node(child, walk, scope, depth + 1)?;
         }
@@ -545,7 +543,7 @@ impl Walker {
     }
 
     /// A pipeline: what each element receives is what the one before it produced, where known.
-    fn pipeline_chain(&mut self, node: Node, walk: &Walk, scope: &mut Scope, depth: usize) -> Result<(), Unscannable> {
+    fn pipeline_chain(&mut self, node: Node, walk: &Walk, scope: &mut Session, depth: usize) -> Result<(), Unscannable> {
         let mut piped: Option<Vec<Value>> = None;
         for child in children(node) {
             match child.kind() {
@@ -566,13 +564,13 @@ impl Walker {
         &mut self,
         node: Node,
         walk: &Walk,
-        scope: &mut Scope,
+        scope: &mut Session,
         depth: usize,
         piped: Option<&[Value]>,
     ) -> Result<Option<Vec<Value>>, Unscannable> {
         if let Some(piped) = piped {
             for name in ["_", "psitem"] {
-                scope.vars.insert(name.to_string(), piped.to_vec());
+                Rc::make_mut(&mut scope.vars).insert(name.to_string(), piped.to_vec());
             }
         }
         let name_node = node.child_by_field_name("command_name");
@@ -615,10 +613,10 @@ impl Walker {
         names: &[Value],
         elements: &[Element],
         walk: &Walk,
-        scope: &mut Scope,
+        scope: &mut Session,
     ) -> Result<Option<Vec<Value>>, Unscannable> {
         for name in names.iter().filter(|name| !name.dynamic) {
-            let mut apart = Scope { own: false, ..scope.clone() };
+            let mut apart = Session { own: false, ..scope.clone() };
             self.run(&name.text, elements, walk, &mut apart, None)?;
         }
         self.unknown(elements, scope);
@@ -634,7 +632,7 @@ impl Walker {
         &mut self,
         list: Node,
         walk: &Walk,
-        scope: &mut Scope,
+        scope: &mut Session,
         depth: usize,
         elements: &mut Vec<Element>,
     ) -> Result<(), Unscannable> {
@@ -691,7 +689,7 @@ impl Walker {
         group: &mut Option<(usize, usize)>,
         attach: &mut bool,
         walk: &Walk,
-        scope: &Scope,
+        scope: &Session,
         elements: &mut Vec<Element>,
     ) -> Result<(), Unscannable> {
         let Some((start, end)) = group.take() else { return Ok(()) };
@@ -705,7 +703,7 @@ impl Walker {
     }
 
     /// `>`, `>>`, `2>`, `*>`, `N>>`: the file written; `2>&1` merges streams.
-    fn redirection(&mut self, node: Node, walk: &Walk, scope: &mut Scope) -> Result<(), Unscannable> {
+    fn redirection(&mut self, node: Node, walk: &Walk, scope: &mut Session) -> Result<(), Unscannable> {
         if child_of_kind(node, "file_redirection_operator").is_none() {
             return Ok(());
         }
@@ -716,14 +714,14 @@ impl Walker {
         Ok(())
     }
 
-    fn assignment(&mut self, node: Node, walk: &Walk, scope: &mut Scope, depth: usize) -> Result<(), Unscannable> {
+    fn assignment(&mut self, node: Node, walk: &Walk, scope: &mut Session, depth: usize) -> Result<(), Unscannable> {
         let value = node.child_by_field_name("value");
         let left = child_of_kind(node, "left_assignment_expression");
         let defines_function = left.is_some_and(|left| walk.text(left).to_ascii_lowercase().contains("function:"));
         if let Some(value) = value {
             if defines_function {
                 // A function's body does not run where it is defined.
-                self.block(value, walk, &mut Scope { own: false, ..scope.clone() }, depth + 1)?;
+                self.block(value, walk, &mut Session { own: false, ..scope.clone() }, depth + 1)?;
             } else {
                 self.node(value, walk, scope, depth + 1)?;
             }
@@ -766,7 +764,7 @@ impl Walker {
     }
 
     /// `foreach ($x in list) { … }`: the body is walked once with `$x` taking every value.
-    fn foreach(&mut self, node: Node, walk: &Walk, scope: &mut Scope, depth: usize) -> Result<(), Unscannable> {
+    fn foreach(&mut self, node: Node, walk: &Walk, scope: &mut Session, depth: usize) -> Result<(), Unscannable> {
         let variable = child_of_kind(node, "variable").map(|v| walk.text(v).to_string());
         if let Some(list) = child_of_kind(node, "pipeline") {
             self.node(list, walk, scope, depth + 1)?;
@@ -785,7 +783,7 @@ impl Walker {
 
     /// `[IO.File]::WriteAllText(path, …)` and the like; a method of any other object whose name
     /// says it writes is judged like an unknown command on its arguments.
-    fn invocation(&mut self, node: Node, walk: &Walk, scope: &mut Scope) -> Result<(), Unscannable> {
+    fn invocation(&mut self, node: Node, walk: &Walk, scope: &mut Session) -> Result<(), Unscannable> {
         let parts = children(node);
         let Some(member) = parts.iter().find(|part| part.kind() == "member_name") else { return Ok(()) };
         let member = walk.text(*member).to_lowercase();
@@ -833,7 +831,7 @@ impl Walker {
     /// Text the grammar could not place (it reads Windows PowerShell best: `/bin/cp a b` is an
     /// error to it): cut into commands at `;`, `|`, line breaks, each run as a command line when
     /// it starts with a command name, else judged like an unknown command on its words.
-    fn unparsed(&mut self, node: Node, walk: &Walk, scope: &mut Scope) -> Result<(), Unscannable> {
+    fn unparsed(&mut self, node: Node, walk: &Walk, scope: &mut Session) -> Result<(), Unscannable> {
         let mut text = String::new();
         let mut at = node.start_byte();
         for child in children(node).into_iter().filter(|child| child.kind() == "comment") {
@@ -899,7 +897,7 @@ impl Walker {
         name: &str,
         elements: &[Element],
         walk: &Walk,
-        scope: &mut Scope,
+        scope: &mut Session,
         piped: Option<&[Value]>,
     ) -> Result<Option<Vec<Value>>, Unscannable> {
         if scope.defined.is_empty() {
@@ -909,7 +907,7 @@ impl Walker {
         if uncertain.is_empty() {
             return self.run_defined(name, elements, walk, scope, piped);
         }
-        // Defined in a block that may not have run: the name as it is without them runs too, apart
+        // Definitions in a block that may not have run: the name as it is without them runs too, apart
         // (what it writes from here); if the two leave the shell in different places, where it is
         // afterwards is no longer known.
         let mut without = (*scope.defined).clone();
@@ -918,7 +916,8 @@ impl Walker {
             without.functions.remove(name);
             without.maybe.remove(name);
         }
-        let mut apart = Scope { own: false, defined: Rc::new(without), ..scope.clone() };
+        let mut apart = Session { own: false, ..scope.clone() };
+        apart.defined = Rc::new(without);
         self.run(name, elements, walk, &mut apart, piped)?;
         let result = self.run_defined(name, elements, walk, scope, piped);
         if scope.own && (apart.base != scope.base || apart.stack != scope.stack) {
@@ -933,7 +932,7 @@ impl Walker {
         name: &str,
         elements: &[Element],
         walk: &Walk,
-        scope: &mut Scope,
+        scope: &mut Session,
         piped: Option<&[Value]>,
     ) -> Result<Option<Vec<Value>>, Unscannable> {
         let defined = scope.defined.clone();
@@ -985,7 +984,7 @@ impl Walker {
         function: &Function,
         elements: &[Element],
         walk: &Walk,
-        scope: &mut Scope,
+        scope: &mut Session,
         piped: Option<&[Value]>,
     ) -> Result<Option<Vec<Value>>, Unscannable> {
         let Some(body) = &function.body else {
@@ -1013,7 +1012,7 @@ impl Walker {
         bound.push(("input".to_string(), piped.map(<[Value]>::to_vec).unwrap_or_default()));
         let mut earlier = Vec::new();
         for (name, values) in bound {
-            earlier.push((name.clone(), scope.vars.insert(name, values)));
+            earlier.push((name.clone(), Rc::make_mut(&mut scope.vars).insert(name, values)));
         }
         self.conditional += 1;
         let result = self.script(body, scope, walk.nesting + 1);
@@ -1021,8 +1020,8 @@ impl Walker {
         // Parameters are the function's own.
         for (name, values) in earlier.into_iter().rev() {
             match values {
-                Some(values) => scope.vars.insert(name, values),
-                None => scope.vars.remove(&name),
+                Some(values) => Rc::make_mut(&mut scope.vars).insert(name, values),
+                None => Rc::make_mut(&mut scope.vars).remove(&name),
             };
         }
         result?;
@@ -1037,7 +1036,7 @@ impl Walker {
         name: &str,
         elements: &[Element],
         walk: &Walk,
-        scope: &mut Scope,
+        scope: &mut Session,
         piped: Option<&[Value]>,
     ) -> Result<Option<Vec<Value>>, Unscannable> {
         // `Microsoft.PowerShell.Management\Set-Content`: the module does not change the cmdlet.
@@ -1049,7 +1048,7 @@ impl Walker {
         let program = program.strip_suffix(".exe").unwrap_or(&program).to_string();
         if invocation::is_powershell(name) {
             if let Some(script) = invocation::invoked_script(&program_words(elements), None) {
-                let mut child = Scope::process(&scope.base);
+                let mut child = Session::process(&scope.base);
                 self.script(&script, &mut child, walk.nesting + 1)?;
             }
             return Ok(None);
@@ -1087,7 +1086,7 @@ impl Walker {
         kind: Kind,
         bound: &Bound,
         walk: &Walk,
-        scope: &mut Scope,
+        scope: &mut Session,
         piped: Option<&[Value]>,
     ) -> Result<Option<Vec<Value>>, Unscannable> {
         let base = scope.base.clone();
@@ -1241,7 +1240,7 @@ impl Walker {
                     elements
                         .push(Element::Arg(words::argument(&word.iter().collect::<String>(), &self.context(scope))?));
                 }
-                let mut child = Scope { own: false, ..scope.clone() };
+                let mut child = Session { own: false, ..scope.clone() };
                 if let Some(dir) = bound.values("workingdirectory").first().and_then(|dir| resolve(&dir.text, &base)) {
                     child.base = dir;
                 }
@@ -1309,7 +1308,7 @@ impl Walker {
     /// `Remove-Item alias:w`, `Remove-Item function:f`, `Remove-Alias w`: the name is the
     /// command it was before. In a block that may not run, it may also still be defined, and a
     /// function or alias left defined by the walk could move the location where it is called.
-    fn undefine(&mut self, scope: &mut Scope, items: &[String]) {
+    fn undefine(&mut self, scope: &mut Session, items: &[String]) {
         let mut removed = false;
         for item in items {
             let Some((drive, name)) = drive_item(item) else { continue };
@@ -1332,7 +1331,7 @@ impl Walker {
 
     /// `Set-Item alias:w Set-Content`, `New-Item function:f -Value …`, `variable:p`, `env:X`: a
     /// definition on one of PowerShell's own drives.
-    fn define_item(&mut self, scope: &mut Scope, item: &Value, value: Option<&Value>) -> Result<(), Unscannable> {
+    fn define_item(&mut self, scope: &mut Session, item: &Value, value: Option<&Value>) -> Result<(), Unscannable> {
         let Some((drive, name)) = drive_item(&item.text).filter(|(_, name)| !name.is_empty()) else { return Ok(()) };
         let name = Value { text: name.to_string(), dynamic: item.dynamic };
         match drive {
@@ -1357,14 +1356,14 @@ impl Walker {
 
     /// A cmdlet this table does not know, or one run through a name only known at run time:
     /// every guarded location its arguments name is written.
-    fn unknown(&mut self, elements: &[Element], scope: &Scope) {
+    fn unknown(&mut self, elements: &[Element], scope: &Session) {
         for value in cmdlets::all_values(elements) {
             self.add_if_guarded(&value.text, &scope.base.clone());
         }
     }
 
     /// A program: judged by the bash writer table on the same words.
-    fn program(&mut self, name: &str, args: &[String], scope: &Scope) -> Result<(), Unscannable> {
+    fn program(&mut self, name: &str, args: &[String], scope: &Session) -> Result<(), Unscannable> {
         let program = basename(name);
         let program = program.strip_suffix(".exe").unwrap_or(program);
         let mut line = bash_quote(program);
@@ -1379,7 +1378,7 @@ impl Walker {
     }
 
     /// A `cmd /c` line, run in the current location.
-    fn cmd_line(&mut self, line: &str, scope: &Scope, nesting: usize) -> Result<(), Unscannable> {
+    fn cmd_line(&mut self, line: &str, scope: &Session, nesting: usize) -> Result<(), Unscannable> {
         if nesting > MAX_SCRIPT_NESTING {
             return Err(Unscannable::ScriptsTooDeep);
         }
@@ -1428,19 +1427,19 @@ impl Walker {
                 | "set" | "rem" | "ver" | "where" | "cls" | "title" | "exit" | "call" => {}
                 "cmd" => {
                     if let Some(inner) = cmd::script(rest) {
-                        let mut inner_scope = Scope { own: false, ..scope.clone() };
+                        let mut inner_scope = Session { own: false, ..scope.clone() };
                         inner_scope.base = base.clone();
                         self.cmd_line(&inner, &inner_scope, nesting + 1)?;
                     }
                 }
                 _ if invocation::is_powershell(first) => {
                     if let Some(script) = invocation::invoked_script(rest, None) {
-                        let mut child = Scope::process(&base);
+                        let mut child = Session::process(&base);
                         self.script(&script, &mut child, nesting + 1)?;
                     }
                 }
                 _ => {
-                    let mut at_base = Scope { own: false, ..scope.clone() };
+                    let mut at_base = Session { own: false, ..scope.clone() };
                     at_base.base = base.clone();
                     self.program(first, rest, &at_base)?;
                 }

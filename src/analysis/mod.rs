@@ -1,0 +1,3 @@
+//! The layer both shells stand on.
+
+pub mod scope;
