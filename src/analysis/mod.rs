@@ -1,3 +1,4 @@
 //! The layer both shells stand on.
 
+pub mod persistent;
 pub mod scope;

@@ -99,7 +99,13 @@ pub fn vars_weight<D: Dialect>(vars: &VarsOf<D>) -> usize {
 impl<D: Dialect> Scope<D> {
     /// A shell that has just started in `base`.
     pub fn fresh(base: &Path) -> Self {
-        Scope { base: base.to_path_buf(), oldpwd: None, stack: Vec::new(), vars: Rc::default(), defined: D::Defined::default() }
+        Scope {
+            base: base.to_path_buf(),
+            oldpwd: None,
+            stack: Vec::new(),
+            vars: Rc::default(),
+            defined: D::Defined::default(),
+        }
     }
 
     /// In the same directories (`$PWD`, `$OLDPWD`, the stack) with the same definitions.
@@ -113,8 +119,7 @@ impl<D: Dialect> Scope<D> {
 
     /// Whether [`Scope::fold`] folds `other` into this scope.
     pub fn folds_with(&self, other: &Self) -> bool {
-        self.same_directories(other)
-            && (self.defined == other.defined || D::folds_with(&self.defined, &other.defined))
+        self.same_directories(other) && (self.defined == other.defined || D::folds_with(&self.defined, &other.defined))
     }
 
     /// Folds `other` into this scope when both are in the same directories and their

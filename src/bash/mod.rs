@@ -24,8 +24,8 @@ pub(crate) use parse::parse_within;
 
 use std::path::{Path, PathBuf};
 
-pub use state::Bash;
 use crate::analysis::scope::Scope;
+pub use state::Bash;
 
 /// Commands longer than this are not parsed (1 MiB).
 pub const MAX_COMMAND_BYTES: usize = 1 << 20;

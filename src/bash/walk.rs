@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use super::cache;
-use super::state::Bash;
 use super::parse::{Budget, parse};
+use super::state::Bash;
 use super::tree::{Flat, Node, node_kind};
 use super::words::{self, Arg, Context, Home, MAX_VALUES, Positional, TextBudget, Value};
 use super::writers::{self, Cd, Effect, PatchRead};

@@ -4,11 +4,12 @@
 
 use std::path::Path;
 
+use super::persistent_shell::PersistentShell;
 use super::{NewTexts, ToolArgs, judge_write};
-use crate::paths;
-use crate::persistent::{self, States};
+use crate::analysis::persistent::Walked;
 use crate::analysis::scope::Scope;
-use crate::bash::{self, Bash};
+use crate::bash::{self, Bash, Unscannable};
+use crate::paths;
 use crate::texts::Denial;
 
 /// A `bash` call: `command`, and `workdir` relative to the session cwd (P-2); a persistent bash
@@ -60,43 +61,21 @@ pub fn judge_command(command: &str, base: &Path) -> Option<Denial> {
     }
 }
 
-/// A call of persistent shell `shell` (P-15): judged against every state its earlier calls may
-/// have left; an allowed call records the states it may leave, a refused one changes nothing.
-pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<Denial> {
-    let command = args.string("command")?;
-    let fresh = Scope::<Bash>::fresh(cwd);
-    let known = persistent::bash_states(shell, &fresh);
-    let mut states = match known.states {
-        States::Bash(states) => states,
-        States::PowerShell(_) => vec![fresh.clone()],
-    };
-    if !states.contains(&fresh) {
-        // The shell may have been reset (a timeout, an exit): it starts again in the cwd.
-        states.push(fresh);
+/// A persistent bash (`docs/decisions.md#p-15`), judged by [`super::persistent_shell::check`].
+pub enum PersistentBash {}
+
+impl PersistentShell for PersistentBash {
+    type State = Scope<Bash>;
+
+    fn names_guarded(command: &str) -> bool {
+        paths::names_guarded_location(command)
     }
-    if known.overflowed && paths::names_guarded_location(&command) {
-        return Some(Denial::ShellStateTooLarge);
+
+    fn too_large(limit: Unscannable) -> Denial {
+        Denial::CommandTooLarge { limit }
     }
-    let invisible = NewTexts::invisible();
-    let mut next = states.clone();
-    let mut overflowed = known.overflowed;
-    for state in &states {
-        match bash::write_targets_from(&command, state) {
-            Ok((targets, after)) => {
-                if let Some(denial) = targets.iter().find_map(|target| judge_write(target, &invisible)) {
-                    return Some(denial);
-                }
-                next.extend(after);
-            }
-            Err(limit) => {
-                if paths::names_guarded_location(&command) {
-                    return Some(Denial::CommandTooLarge { limit });
-                }
-                // Where a command too large to read leaves the shell is unknown.
-                overflowed = true;
-            }
-        }
+
+    fn walk(command: &str, state: &Scope<Bash>) -> Result<Walked<Scope<Bash>>, Unscannable> {
+        bash::write_targets_from(command, state).map(|(targets, after)| (targets, after, true))
     }
-    persistent::record_bash(shell, next, overflowed);
-    None
 }

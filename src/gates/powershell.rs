@@ -3,11 +3,12 @@
 
 use std::path::Path;
 
+use super::persistent_shell::PersistentShell;
 use super::{NewTexts, ToolArgs, judge_write};
-use crate::paths;
-use crate::persistent::{self, States};
+use crate::analysis::persistent::Walked;
 use crate::analysis::scope::Scope;
-use crate::powershell::{self, PowerShell};
+use crate::paths;
+use crate::powershell::{self, PowerShell, Unscannable};
 use crate::texts::Denial;
 
 /// A `pwsh` call: `command`, and `workdir` relative to the session cwd (as for bash; a Windows
@@ -32,60 +33,28 @@ pub fn judge_command(command: &str, base: &Path) -> Option<Denial> {
     }
 }
 
-/// A call of persistent PowerShell `shell` (P-15): judged against every state its earlier calls
-/// may have left (locations, variables with every value, functions, aliases); an allowed call
-/// records the states it may leave, a refused one changes nothing.
-pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<Denial> {
-    let command = args.string("command")?;
-    let fresh = Scope::<PowerShell>::fresh(cwd);
-    let known = persistent::pwsh_states(shell, &fresh);
-    let mut states = match known.states {
-        States::PowerShell(states) => states,
-        States::Bash(_) => Vec::new(),
-    };
-    if !states.contains(&fresh) {
-        // The shell may have been reset (a timeout, an exit): it starts again in the cwd.
-        states.push(fresh);
+/// A persistent PowerShell (`docs/decisions.md#p-15`), judged by [`super::persistent_shell::check`]
+/// against its locations, variables with every value, functions and aliases.
+pub enum PersistentPowerShell {}
+
+impl PersistentShell for PersistentPowerShell {
+    type State = Scope<PowerShell>;
+
+    fn names_guarded(command: &str) -> bool {
+        powershell::names_guarded_location(command)
     }
-    if known.overflowed && powershell::names_guarded_location(&command) {
-        return Some(Denial::ShellStateTooLarge);
+
+    fn too_large(limit: Unscannable) -> Denial {
+        Denial::PowerShellTooLarge { limit }
     }
-    let invisible = NewTexts::invisible();
-    let mut next = states.clone();
-    let mut overflowed = known.overflowed;
-    // A stored state may stand for several that this command tells apart (a function one of
-    // them defined and another did not).
-    let mut walked = Vec::new();
-    for state in &states {
-        match state.expand(&command) {
-            Some(expanded) => walked.extend(expanded),
-            None if powershell::names_guarded_location(&command) => return Some(Denial::ShellStateTooLarge),
-            None => {
-                overflowed = true;
-                walked.push(state.clone());
-            }
-        }
+
+    fn expand(state: &Scope<PowerShell>, command: &str) -> Option<Vec<Scope<PowerShell>>> {
+        state.expand(command)
     }
-    for state in &walked {
-        match powershell::write_targets_from(&command, state) {
-            Ok((targets, after, complete)) => {
-                if let Some(denial) = targets.iter().find_map(|target| judge_write(target, &invisible)) {
-                    return Some(denial);
-                }
-                next.extend(after);
-                overflowed |= !complete;
-            }
-            Err(limit) => {
-                if powershell::names_guarded_location(&command) {
-                    return Some(Denial::PowerShellTooLarge { limit });
-                }
-                // Where a command too large to read leaves the shell is unknown.
-                overflowed = true;
-            }
-        }
+
+    fn walk(command: &str, state: &Scope<PowerShell>) -> Result<Walked<Scope<PowerShell>>, Unscannable> {
+        powershell::write_targets_from(command, state)
     }
-    persistent::record_pwsh(shell, next, overflowed);
-    None
 }
 
 #[cfg(test)]
@@ -94,6 +63,7 @@ mod tests {
 
     use super::super::{check_tool_call, check_tool_call_in};
     use super::*;
+    use crate::analysis::persistent;
     use crate::test_repo::Repo;
 
     struct Args(HashMap<&'static str, String>);

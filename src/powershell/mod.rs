@@ -23,8 +23,9 @@ mod words;
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
-pub use crate::bash::Unscannable;
+use crate::analysis::persistent::Walked;
 use crate::analysis::scope::Scope;
+pub use crate::bash::Unscannable;
 pub use invocation::{decode_utf16_base64, invoked_script, is_powershell};
 pub use state::PowerShell;
 pub use words::MAX_VALUES;
@@ -61,10 +62,7 @@ pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscann
 
 /// [`write_targets`] for a call of a persistent shell in `state`: also the states the call may
 /// leave the shell in, and whether that list is complete (see [`walk::targets_from`]).
-pub fn write_targets_from(
-    command: &str,
-    state: &Scope<PowerShell>,
-) -> Result<(Vec<PathBuf>, Vec<Scope<PowerShell>>, bool), Unscannable> {
+pub fn write_targets_from(command: &str, state: &Scope<PowerShell>) -> Result<Walked<Scope<PowerShell>>, Unscannable> {
     as_host(command, || walk::targets_from(command, state))
 }
 

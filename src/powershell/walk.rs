@@ -21,9 +21,10 @@ use super::state::{Definitions, Function, Param, PowerShell};
 use super::words::{self, Context, Value};
 use super::{MAX_NODES, MAX_PARSE_CHECKS, MAX_SCRIPT_BYTES, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH};
 use super::{cmd, invocation, parse};
+use crate::analysis::persistent::Walked;
 use crate::analysis::scope::{Scope, vars_weight};
-use crate::paths;
 use crate::bash::{self, Unscannable};
+use crate::paths;
 
 pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
     targets_from(command, &Scope::fresh(base)).map(|(targets, _, _)| targets)
@@ -38,10 +39,7 @@ pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> 
 /// location and the walk cannot tell whether it ran in this shell (`& {…}`, `ForEach-Object`) or
 /// elsewhere (`Start-Job`), a command whose name is only known at run time may have been a
 /// function or alias that moved it, or a variable had more values than are kept.
-pub fn targets_from(
-    command: &str,
-    state: &Scope<PowerShell>,
-) -> Result<(Vec<PathBuf>, Vec<Scope<PowerShell>>, bool), Unscannable> {
+pub fn targets_from(command: &str, state: &Scope<PowerShell>) -> Result<Walked<Scope<PowerShell>>, Unscannable> {
     let mut walker = Walker {
         found: Vec::new(),
         seen: HashSet::new(),
@@ -70,10 +68,10 @@ pub fn targets_from(
 }
 
 /// The most distinct places one call records (the persistent store folds them and keeps at
-/// most [`crate::persistent::MAX_STATES`]); past it the list is incomplete.
-pub const MAX_REACHED: usize = 8 * crate::persistent::MAX_STATES;
+/// most [`crate::analysis::persistent::MAX_STATES`]); past it the list is incomplete.
+pub const MAX_REACHED: usize = 8 * crate::analysis::persistent::MAX_STATES;
 /// The most bytes the states one call records may hold when first reached.
-pub const MAX_REACHED_BYTES: usize = 2 * crate::persistent::MAX_SHELL_BYTES;
+pub const MAX_REACHED_BYTES: usize = 2 * crate::analysis::persistent::MAX_SHELL_BYTES;
 /// The most bytes of scope one call copies to record the states it reaches: 16 MiB.
 pub const MAX_REACHED_COPY_BYTES: usize = 16 << 20;
 
@@ -543,7 +541,13 @@ impl Walker {
     }
 
     /// A pipeline: what each element receives is what the one before it produced, where known.
-    fn pipeline_chain(&mut self, node: Node, walk: &Walk, scope: &mut Session, depth: usize) -> Result<(), Unscannable> {
+    fn pipeline_chain(
+        &mut self,
+        node: Node,
+        walk: &Walk,
+        scope: &mut Session,
+        depth: usize,
+    ) -> Result<(), Unscannable> {
         let mut piped: Option<Vec<Value>> = None;
         for child in children(node) {
             match child.kind() {
