@@ -200,3 +200,79 @@ impl<D: Dialect> Scope<D> {
         self.oldpwd = Some(from);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A dialect of plain strings, with the past-cap rule as a parameter.
+    #[derive(Debug)]
+    enum Forgets {}
+    #[derive(Debug)]
+    enum Truncates {}
+
+    macro_rules! dialect {
+        ($name:ident, $rule:expr) => {
+            impl Dialect for $name {
+                type Value = String;
+                type Defined = Vec<String>;
+                const MAX_VALUES: usize = 2;
+                const PAST_MAX_VALUES: PastMaxValues = $rule;
+                fn unset(name: &str) -> String {
+                    format!("${name}")
+                }
+                fn text(value: &String) -> &str {
+                    value
+                }
+                fn defined_weight(defined: &Vec<String>) -> usize {
+                    defined.iter().map(String::len).sum()
+                }
+                fn folds_with(_: &Vec<String>, _: &Vec<String>) -> bool {
+                    false
+                }
+                fn fold_defined(_: &mut Vec<String>, _: &Vec<String>) -> bool {
+                    false
+                }
+            }
+        };
+    }
+    dialect!(Forgets, PastMaxValues::Forgotten);
+    dialect!(Truncates, PastMaxValues::Truncated);
+
+    fn with<D: Dialect<Value = String>>(values: &[&str]) -> Scope<D> {
+        let mut scope = Scope::<D>::fresh(Path::new("/repo"));
+        let values = values.iter().map(|value| value.to_string()).collect();
+        Rc::make_mut(&mut scope.vars).insert("p".to_string(), values);
+        scope
+    }
+
+    #[test]
+    fn a_fold_takes_the_values_of_both_and_a_variable_set_in_one_may_be_unset() {
+        let mut scope = with::<Truncates>(&["a"]);
+        assert_eq!(scope.fold(&Scope::fresh(Path::new("/repo"))), Some(true));
+        assert_eq!(scope.vars["p"], ["a", "$p"]);
+        assert_eq!(scope.fold(&Scope::fresh(Path::new("/elsewhere"))), None);
+        let mut moved = Scope::<Truncates>::fresh(Path::new("/repo"));
+        moved.cd(PathBuf::from("/repo/sub"));
+        assert_eq!(moved.oldpwd.as_deref(), Some(Path::new("/repo")));
+        assert_eq!(moved.fold(&Scope::fresh(Path::new("/repo/sub"))), None, "another $OLDPWD");
+    }
+
+    #[test]
+    fn past_the_value_cap_a_variable_is_forgotten_or_keeps_its_first_values() {
+        let mut forgets = with::<Forgets>(&["a", "b"]);
+        assert_eq!(forgets.fold(&Scope::fresh(Path::new("/repo"))), Some(true));
+        assert!(!forgets.vars.contains_key("p"));
+        let mut truncates = with::<Truncates>(&["a", "b"]);
+        assert_eq!(truncates.fold(&Scope::fresh(Path::new("/repo"))), Some(false));
+        assert_eq!(truncates.vars["p"], ["a", "b"]);
+    }
+
+    #[test]
+    fn the_weight_counts_directories_variables_and_definitions() {
+        let mut scope = with::<Forgets>(&["abc"]);
+        scope.defined.push("fn".to_string());
+        assert_eq!(scope.weight(), "/repo".len() + "p".len() + "abc".len() + 8 + "fn".len());
+        assert_eq!(scope.without_vars().weight(), "/repo".len() + "fn".len());
+    }
+}
