@@ -19,7 +19,7 @@ use napi_derive::napi;
 use crate::approval::{self, present};
 use crate::gates::{self, ToolArgs};
 use crate::paths;
-use crate::persistent;
+use crate::analysis::persistent;
 use crate::setup;
 use crate::bash;
 use crate::status::{self, PlanApproval};

@@ -9,7 +9,6 @@ pub mod bash;
 pub mod gates;
 pub mod patch;
 pub mod paths;
-pub mod persistent;
 pub mod plan;
 pub mod powershell;
 pub mod programs;

@@ -14,6 +14,7 @@
 
 pub(crate) mod cache;
 mod parse;
+mod state;
 mod tree;
 mod walk;
 mod words;
@@ -24,8 +25,8 @@ pub(crate) use parse::parse_within;
 use std::path::{Path, PathBuf};
 
 use crate::analysis::answer::Answer;
-
-pub use walk::Scope;
+use crate::analysis::scope::Scope;
+pub use state::Bash;
 
 /// Commands longer than this are not parsed (1 MiB).
 pub const MAX_COMMAND_BYTES: usize = 1 << 20;
@@ -139,11 +140,11 @@ pub fn analyze(command: &str, base: &Path) -> Answer<Unscannable> {
 }
 
 /// [`analyze`] for a persistent shell in state `scope`, with every state the command may leave
-/// it in (none when a cap stopped the parse).
-pub fn analyze_from(command: &str, scope: &Scope) -> (Answer<Unscannable>, Vec<Scope>) {
+/// it in and whether that list is complete (none, and incomplete, when a cap stopped the parse).
+pub fn analyze_from(command: &str, scope: &Scope<Bash>) -> (Answer<Unscannable>, Vec<Scope<Bash>>, bool) {
     match write_targets_from(command, scope) {
-        Ok((targets, after)) => (Answer::proven(targets), after),
-        Err(limit) => (Answer::stopped(limit), Vec::new()),
+        Ok((targets, after)) => (Answer::proven(targets), after, true),
+        Err(limit) => (Answer::stopped(limit), Vec::new(), false),
     }
 }
 
@@ -165,7 +166,7 @@ pub(crate) fn write_targets_uncached(command: &str, base: &Path) -> Result<Vec<P
 
 /// [`write_targets`] for a persistent shell in state `scope`: also every state the command may
 /// leave the shell in (P-15). Not cached: the state is an input no key holds.
-pub fn write_targets_from(command: &str, scope: &Scope) -> Result<(Vec<PathBuf>, Vec<Scope>), Unscannable> {
+pub fn write_targets_from(command: &str, scope: &Scope<Bash>) -> Result<(Vec<PathBuf>, Vec<Scope<Bash>>), Unscannable> {
     if command.len() > MAX_COMMAND_BYTES {
         return Err(Unscannable::TooLarge);
     }

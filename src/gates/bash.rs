@@ -5,10 +5,12 @@
 use std::path::Path;
 
 use super::ToolArgs;
-use super::judge::{Judged, RawText, judge};
-use crate::bash::{self, Scope, Unscannable};
+use super::judge::{RawText, judge};
+use super::persistent_shell::PersistentShell;
+use crate::analysis::answer::Answer;
+use crate::analysis::scope::Scope;
+use crate::bash::{self, Bash, Unscannable};
 use crate::paths::{self, Dialect};
-use crate::persistent::{self, States};
 use crate::texts::Denial;
 
 /// A `bash` call: `command`, and `workdir` relative to the session cwd (P-2); a persistent bash
@@ -58,35 +60,17 @@ fn raw_text(command: &str) -> RawText<'_, Unscannable> {
     RawText { text: command, dialect: Dialect::Bash, over_cap: |limit| Denial::CommandTooLarge { limit } }
 }
 
-/// A call of persistent shell `shell` (P-15): judged against every state its earlier calls may
-/// have left; an allowed call records the states it may leave, a refused one changes nothing.
-pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<Denial> {
-    let command = args.string("command")?;
-    let fresh = Scope::fresh(cwd);
-    let known = persistent::bash_states(shell, &fresh);
-    let mut states = match known.states {
-        States::Bash(states) => states,
-        States::PowerShell(_) => vec![fresh.clone()],
-    };
-    if !states.contains(&fresh) {
-        // The shell may have been reset (a timeout, an exit): it starts again in the cwd.
-        states.push(fresh);
+/// A persistent bash (`docs/decisions.md#p-15`), judged by [`super::persistent_shell::check`].
+pub enum PersistentBash {}
+
+impl PersistentShell for PersistentBash {
+    type State = Scope<Bash>;
+
+    fn raw_text(command: &str) -> RawText<'_, Unscannable> {
+        raw_text(command)
     }
-    let raw = raw_text(&command);
-    if known.overflowed && raw.names_guarded() {
-        return Some(Denial::ShellStateTooLarge);
+
+    fn analyze(command: &str, state: &Scope<Bash>) -> (Answer<Unscannable>, Vec<Scope<Bash>>, bool) {
+        bash::analyze_from(command, state)
     }
-    let mut next = states.clone();
-    let mut overflowed = known.overflowed;
-    for state in &states {
-        let (answer, after) = bash::analyze_from(&command, state);
-        match judge(&answer, &raw) {
-            Judged::Denied(denial) => return Some(denial),
-            Judged::Allowed => next.extend(after),
-            // Where a command too large to read leaves the shell is unknown.
-            Judged::Unread => overflowed = true,
-        }
-    }
-    persistent::record_bash(shell, next, overflowed);
-    None
 }

@@ -5,6 +5,7 @@ pub mod claude_code;
 mod dispatch;
 mod judge;
 mod patches;
+mod persistent_shell;
 mod plan_gate;
 mod powershell;
 mod sandbox;
@@ -74,14 +75,14 @@ pub fn check_tool_call_hosted(
         Action::Dispatch { text_field } => dispatch::check(&args.string(text_field)?, &session_dir()),
         Action::DispatchEach { texts } => dispatch::check_each(args, texts, session_dir),
         Action::Bash => match shell().filter(|shell| !shell.is_empty()) {
-            Some(shell) => bash::check_persistent(args, &session_dir(), &shell),
+            Some(shell) => persistent_shell::check::<bash::PersistentBash>(args, &session_dir(), &shell),
             None => bash::check(args, &session_dir()),
         },
         Action::Shell { command_fields, workdir_field } => {
             bash::check_fields(args, command_fields, workdir_field, &session_dir())
         }
         Action::PowerShell => match shell().filter(|shell| !shell.is_empty()) {
-            Some(shell) => powershell::check_persistent(args, &session_dir(), &shell),
+            Some(shell) => persistent_shell::check::<powershell::PersistentPowerShell>(args, &session_dir(), &shell),
             None => powershell::check(args, &session_dir()),
         },
         Action::Unguarded => None,

@@ -4,10 +4,12 @@
 use std::path::Path;
 
 use super::ToolArgs;
-use super::judge::{Judged, RawText, judge};
+use super::judge::{RawText, judge};
+use super::persistent_shell::PersistentShell;
+use crate::analysis::answer::Answer;
+use crate::analysis::scope::Scope;
 use crate::paths::{self, Dialect};
-use crate::persistent::{self, States};
-use crate::powershell::{self, State, Unscannable};
+use crate::powershell::{self, PowerShell, Unscannable};
 use crate::texts::Denial;
 
 /// A `pwsh` call: `command`, and `workdir` relative to the session cwd (as for bash; a Windows
@@ -30,54 +32,24 @@ fn raw_text(command: &str) -> RawText<'_, Unscannable> {
     RawText { text: command, dialect: Dialect::PowerShell, over_cap: |limit| Denial::PowerShellTooLarge { limit } }
 }
 
-/// A call of persistent PowerShell `shell` (P-15): judged against every state its earlier calls
-/// may have left (locations, variables with every value, functions, aliases); an allowed call
-/// records the states it may leave, a refused one changes nothing.
-pub fn check_persistent(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<Denial> {
-    let command = args.string("command")?;
-    let fresh = State::fresh(cwd);
-    let known = persistent::pwsh_states(shell, &fresh);
-    let mut states = match known.states {
-        States::PowerShell(states) => states,
-        States::Bash(_) => Vec::new(),
-    };
-    if !states.contains(&fresh) {
-        // The shell may have been reset (a timeout, an exit): it starts again in the cwd.
-        states.push(fresh);
+/// A persistent PowerShell (`docs/decisions.md#p-15`), judged by [`super::persistent_shell::check`]
+/// against its locations, variables with every value, functions and aliases.
+pub enum PersistentPowerShell {}
+
+impl PersistentShell for PersistentPowerShell {
+    type State = Scope<PowerShell>;
+
+    fn raw_text(command: &str) -> RawText<'_, Unscannable> {
+        raw_text(command)
     }
-    let raw = raw_text(&command);
-    if known.overflowed && raw.names_guarded() {
-        return Some(Denial::ShellStateTooLarge);
+
+    fn expand(state: &Scope<PowerShell>, command: &str) -> Option<Vec<Scope<PowerShell>>> {
+        state.expand(command)
     }
-    let mut next = states.clone();
-    let mut overflowed = known.overflowed;
-    // A stored state may stand for several that this command tells apart (a function one of
-    // them defined and another did not).
-    let mut walked = Vec::new();
-    for state in &states {
-        match state.expand(&command) {
-            Some(expanded) => walked.extend(expanded),
-            None if raw.names_guarded() => return Some(Denial::ShellStateTooLarge),
-            None => {
-                overflowed = true;
-                walked.push(state.clone());
-            }
-        }
+
+    fn analyze(command: &str, state: &Scope<PowerShell>) -> (Answer<Unscannable>, Vec<Scope<PowerShell>>, bool) {
+        powershell::analyze_from(command, state)
     }
-    for state in &walked {
-        let (answer, after, complete) = powershell::analyze_from(&command, state);
-        match judge(&answer, &raw) {
-            Judged::Denied(denial) => return Some(denial),
-            Judged::Allowed => {
-                next.extend(after);
-                overflowed |= !complete;
-            }
-            // Where a command too large to read leaves the shell is unknown.
-            Judged::Unread => overflowed = true,
-        }
-    }
-    persistent::record_pwsh(shell, next, overflowed);
-    None
 }
 
 #[cfg(test)]
@@ -86,6 +58,7 @@ mod tests {
 
     use super::super::{check_tool_call, check_tool_call_in};
     use super::*;
+    use crate::analysis::persistent;
     use crate::test_repo::Repo;
 
     struct Args(HashMap<&'static str, String>);

@@ -1002,7 +1002,7 @@ fn a_persistent_shell_is_judged_with_what_its_earlier_calls_left() {
     // pushd's stack and OLDPWD.
     assert_eq!(in_shell(&repo, "s4", "pushd openspec/changes/c && pushd /tmp"), None);
     assert_eq!(in_shell(&repo, "s4", "popd && touch approval.md").as_deref(), Some(C_TEXT));
-    assert!(crate::persistent::drop_shell("s1"));
+    assert!(crate::analysis::persistent::drop_shell("s1"));
     assert_eq!(in_shell(&repo, "s1", "echo x > a.md"), None);
 }
 
@@ -1027,13 +1027,13 @@ fn a_refused_call_or_a_scoped_cd_leaves_no_state() {
 #[test]
 fn a_shell_over_its_state_cap_fails_closed_on_guarded_names() {
     let repo = Repo::new();
-    for n in 0..crate::persistent::MAX_STATES + 2 {
+    for n in 0..crate::analysis::persistent::MAX_STATES + 2 {
         assert_eq!(in_shell(&repo, "big", &format!("cd /tmp/d{n}")), None);
     }
     let overflow = "BLOCKED [approval-gates]: this persistent shell's earlier commands left too many possible states to track, and this command names a guarded path; start a new shell";
     assert_eq!(in_shell(&repo, "big", "cat docs/superpowers/plans/x.md").as_deref(), Some(overflow));
     assert_eq!(in_shell(&repo, "big", "ls && make test"), None);
-    crate::persistent::drop_shell("big");
+    crate::analysis::persistent::drop_shell("big");
     assert_eq!(in_shell(&repo, "big", "cat docs/superpowers/plans/x.md"), None);
     // A command too large to read leaves the shell somewhere unknown.
     let huge = format!("cd sub; {}", "echo x; ".repeat(200_000));

@@ -24,10 +24,11 @@ use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use crate::analysis::answer::Answer;
-
+use crate::analysis::persistent::Walked;
+use crate::analysis::scope::Scope;
 pub use crate::bash::Unscannable;
 pub use invocation::{decode_utf16_base64, invoked_script, is_powershell};
-pub use state::State;
+pub use state::PowerShell;
 pub use words::MAX_VALUES;
 
 /// Commands longer than this are not parsed (1 MiB).
@@ -62,7 +63,7 @@ pub fn analyze(command: &str, base: &Path) -> Answer<Unscannable> {
 
 /// [`analyze`] for a call of a persistent shell in `state`: also the states the call may leave
 /// the shell in and whether that list is complete (none, and incomplete, when a cap stopped it).
-pub fn analyze_from(command: &str, state: &State) -> (Answer<Unscannable>, Vec<State>, bool) {
+pub fn analyze_from(command: &str, state: &Scope<PowerShell>) -> (Answer<Unscannable>, Vec<Scope<PowerShell>>, bool) {
     match write_targets_from(command, state) {
         Ok((targets, after, complete)) => (Answer::proven(targets), after, complete),
         Err(limit) => (Answer::stopped(limit), Vec::new(), false),
@@ -77,7 +78,7 @@ pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscann
 
 /// [`write_targets`] for a call of a persistent shell in `state`: also the states the call may
 /// leave the shell in, and whether that list is complete (see [`walk::targets_from`]).
-pub fn write_targets_from(command: &str, state: &State) -> Result<(Vec<PathBuf>, Vec<State>, bool), Unscannable> {
+pub fn write_targets_from(command: &str, state: &Scope<PowerShell>) -> Result<Walked<Scope<PowerShell>>, Unscannable> {
     as_host(command, || walk::targets_from(command, state))
 }
 

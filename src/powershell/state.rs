@@ -1,27 +1,55 @@
-//! What a persistent PowerShell keeps between calls (P-15): its location and `Push-Location`
-//! stack, its variables with every value they may hold, and the functions and aliases it
-//! defined. A call is walked from each possible [`State`]; states in the same place (location,
-//! stack, definitions) fold into one whose variables take the values of both.
+//! What a persistent PowerShell keeps between calls (`docs/decisions.md#p-15`) beyond the shared
+//! [`Scope`]: the functions and aliases it defined. A call is walked from each possible scope;
+//! scopes in the same place (location, stack, definitions) fold into one whose variables take the
+//! values of both.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use super::cmdlets::Element;
-use super::words::{MAX_VALUES, Value, Vars};
+use super::words::{MAX_VALUES, Value};
+use crate::analysis::scope::{Dialect, PastMaxValues, Scope};
 
-/// One possible state of a persistent PowerShell between calls.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct State {
-    pub(super) base: PathBuf,
-    pub(super) stack: Vec<PathBuf>,
-    pub(super) vars: Vars,
-    pub(super) defined: Rc<Defined>,
+/// PowerShell's [`Dialect`]: an unset variable reads as its own unknown text, a variable keeps
+/// its first [`MAX_VALUES`] values, and scopes that differ only in a function or alias one of
+/// them defined fold (the name kept as maybe-defined).
+#[derive(Debug)]
+pub enum PowerShell {}
+
+impl Dialect for PowerShell {
+    type Value = Value;
+    type Defined = Rc<Definitions>;
+    const MAX_VALUES: usize = MAX_VALUES;
+    const PAST_MAX_VALUES: PastMaxValues = PastMaxValues::Truncated;
+
+    fn unset(name: &str) -> Value {
+        Value::unset(name)
+    }
+
+    fn text(value: &Value) -> &str {
+        &value.text
+    }
+
+    fn defined_weight(defined: &Rc<Definitions>) -> usize {
+        defined.weight()
+    }
+
+    fn folds_with(defined: &Rc<Definitions>, other: &Rc<Definitions>) -> bool {
+        defined.folds_with(other)
+    }
+
+    fn fold_defined(defined: &mut Rc<Definitions>, other: &Rc<Definitions>) -> bool {
+        if !defined.folds_with(other) {
+            return false;
+        }
+        Rc::make_mut(defined).fold(other);
+        true
+    }
 }
 
 /// Functions and aliases a shell defined, by lower-case name without scope.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Defined {
+pub struct Definitions {
     pub functions: BTreeMap<String, Function>,
     /// The command each alias stands for; `None` when it is only known at run time.
     pub aliases: BTreeMap<String, Option<String>>,
@@ -29,7 +57,7 @@ pub struct Defined {
     /// be one.
     pub any_alias: bool,
     /// Names defined here that a state folded into this one did not define: there the name is
-    /// whatever it is without them. [`State::expand`] tells the two apart for a call that uses it.
+    /// whatever it is without them. [`Scope::expand`] tells the two apart for a call that uses it.
     pub maybe: BTreeSet<String>,
 }
 
@@ -62,10 +90,10 @@ pub struct Binding {
     pub clean: bool,
 }
 
-/// The most states one stored state expands into for a call ([`State::expand`]).
+/// The most states one stored state expands into for a call ([`Scope::expand`]).
 pub const MAX_EXPANDED: usize = 32;
 
-impl Defined {
+impl Definitions {
     pub fn is_empty(&self) -> bool {
         self.functions.is_empty() && self.aliases.is_empty() && !self.any_alias
     }
@@ -99,14 +127,14 @@ impl Defined {
 
     /// Can `other` fold into this: every name both define is defined the same (function and
     /// alias alike)?
-    fn folds_with(&self, other: &Defined) -> bool {
+    fn folds_with(&self, other: &Definitions) -> bool {
         self.names().into_iter().filter(|name| other.defines(name)).all(|name| {
             self.functions.get(name) == other.functions.get(name) && self.aliases.get(name) == other.aliases.get(name)
         })
     }
 
-    /// Folds `other` (see [`Defined::folds_with`]): names only one of them defines become maybe.
-    fn fold(&mut self, other: &Defined) {
+    /// Folds `other` (see [`Definitions::folds_with`]): names only one of them defines become maybe.
+    fn fold(&mut self, other: &Definitions) {
         let only_one: Vec<String> = self
             .names()
             .into_iter()
@@ -173,11 +201,6 @@ fn is_name_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '-' | '_' | '.')
 }
 
-/// Roughly the bytes variables hold: names and every value.
-pub fn vars_weight(vars: &Vars) -> usize {
-    vars.iter().map(|(name, values)| name.len() + values.iter().map(|value| value.text.len() + 8).sum::<usize>()).sum()
-}
-
 /// Does `text` hold `name` as a whole command word (not inside a longer name)?
 fn mentions(text: &str, name: &str) -> bool {
     text.match_indices(name).any(|(at, _)| {
@@ -187,70 +210,10 @@ fn mentions(text: &str, name: &str) -> bool {
     })
 }
 
-impl State {
-    pub fn fresh(base: &Path) -> State {
-        State { base: base.to_path_buf(), stack: Vec::new(), vars: Vars::new(), defined: Rc::default() }
-    }
-
-    /// Bytes this state holds, for the persistent store's cap: locations, variables with all
-    /// their values, function bodies and aliases.
-    pub fn weight(&self) -> usize {
-        let stack: usize = self.stack.iter().map(|dir| dir.as_os_str().len()).sum();
-        self.base.as_os_str().len() + stack + vars_weight(&self.vars) + self.defined.weight()
-    }
-
-    /// In the same location, with the same stack and definitions.
-    pub fn same_place(&self, other: &State) -> bool {
-        self.base == other.base
-            && self.stack == other.stack
-            && (Rc::ptr_eq(&self.defined, &other.defined) || self.defined == other.defined)
-    }
-
-    /// Whether [`State::fold`] folds `other` into this state.
-    pub fn folds_with(&self, other: &State) -> bool {
-        self.base == other.base
-            && self.stack == other.stack
-            && (Rc::ptr_eq(&self.defined, &other.defined)
-                || self.defined == other.defined
-                || self.defined.folds_with(&other.defined))
-    }
-
-    /// Folds `other` into this state when both are in the same location and stack and define
-    /// no name differently: a name only one defines is kept as maybe, a variable takes the
-    /// values of both (set in one only, it may also be unset). `None` when they do not fold;
-    /// `Some(false)` when a variable had more than [`MAX_VALUES`] values (the first are kept).
-    pub fn fold(&mut self, other: &State) -> Option<bool> {
-        if self.base != other.base || self.stack != other.stack {
-            return None;
-        }
-        if !(Rc::ptr_eq(&self.defined, &other.defined) || self.defined == other.defined) {
-            if !self.defined.folds_with(&other.defined) {
-                return None;
-            }
-            Rc::make_mut(&mut self.defined).fold(&other.defined);
-        }
-        Some(self.merge_vars(other))
-    }
-
-    fn merge_vars(&mut self, other: &State) -> bool {
-        if self.vars == other.vars {
-            return true;
-        }
-        let mut within = true;
-        let names: Vec<String> = self.vars.keys().chain(other.vars.keys()).cloned().collect();
-        for name in names {
-            if self.vars.contains_key(&name) && self.vars.get(&name) == other.vars.get(&name) {
-                continue;
-            }
-            let theirs = other.vars.get(&name).cloned().unwrap_or_else(|| vec![Value::unset(&name)]);
-            within &= self.add_values(&name, &theirs);
-        }
-        within
-    }
-
+impl Scope<PowerShell> {
     /// The states this one stands for that a call of `command` can tell apart: for each maybe-
     /// name it may run, one with the name defined and one without. `None` past [`MAX_EXPANDED`].
-    pub fn expand(&self, command: &str) -> Option<Vec<State>> {
+    pub fn expand(&self, command: &str) -> Option<Vec<Scope<PowerShell>>> {
         // A variable's value may be run as a command name too (`& $name`).
         let values = self.vars.values().flatten().map(|value| value.text.as_str());
         let used = self.defined.used_maybe(command, values);
@@ -270,28 +233,9 @@ impl State {
                     defined.aliases.remove(name);
                 }
             }
-            states.push(State { defined: Rc::new(defined), ..self.clone() });
+            states.push(Scope { defined: Rc::new(defined), ..self.clone() });
         }
         Some(states)
-    }
-
-    /// Adds `values` to those variable `name` may hold (unset, when it had none here). Returns
-    /// false past [`MAX_VALUES`]: the first ones are kept.
-    pub fn add_values(&mut self, name: &str, values: &[Value]) -> bool {
-        let kept = self.vars.entry(name.to_string()).or_insert_with(|| vec![Value::unset(name)]);
-        for value in values {
-            if !kept.contains(value) {
-                kept.push(value.clone());
-            }
-        }
-        let within = kept.len() <= MAX_VALUES;
-        kept.truncate(MAX_VALUES);
-        within
-    }
-
-    /// The same place, no variables.
-    pub fn without_vars(&self) -> State {
-        State { vars: Vars::new(), ..self.clone() }
     }
 }
 

@@ -2,6 +2,7 @@
 //! `checkGuard` by `__test__/pwsh.test.mjs`), and the caps.
 
 use std::path::Path;
+use std::rc::Rc;
 
 use super::*;
 use crate::test_corpus::{corpus_failures, sorted_strings as strings};
@@ -232,7 +233,7 @@ fn deeply_nested_text_costs_no_stack() {
 
 #[test]
 fn states_fold_variables_and_definitions_and_expand_for_the_names_a_call_runs() {
-    let fresh = State::fresh(Path::new("/repo"));
+    let fresh = Scope::<PowerShell>::fresh(Path::new("/repo"));
     let (_, reached, complete) =
         write_targets_from("$p = 'a.md'; function f { 1 }; $p = 'b.md'", &fresh).expect("scans");
     assert!(complete);
@@ -250,14 +251,14 @@ fn states_fold_variables_and_definitions_and_expand_for_the_names_a_call_runs() 
     assert!(expanded.iter().any(|state| !state.defined.functions.contains_key("f")));
     assert_eq!(folded.expand("ni x").expect("within the cap").len(), 1);
     let mut named = folded.clone();
-    named.vars.insert("n".to_string(), vec![words::Value::literal("F")]);
+    Rc::make_mut(&mut named.vars).insert("n".to_string(), vec![words::Value::literal("F")]);
     assert_eq!(named.expand("& $n").expect("within the cap").len(), 2, "a value may name it");
     assert_eq!(folded.expand("ni x;(f)").expect("within the cap").len(), 2);
     assert_eq!(folded.expand("ni f.md; Get-Help fx xf -f").expect("within the cap").len(), 1, "not a command word");
     // A name defined differently does not fold; elsewhere nothing folds.
     let (_, other, _) = write_targets_from("function f { 2 }", &fresh).expect("scans");
     assert!(other.iter().all(|state| folded.clone().fold(state).is_none()));
-    assert!(folded.fold(&State::fresh(Path::new("/elsewhere"))).is_none());
+    assert!(folded.fold(&Scope::<PowerShell>::fresh(Path::new("/elsewhere"))).is_none());
     // Too many maybe-names a call may run: no expansion.
     let many: String = (0..6).map(|n| format!("function g{n} {{ {n} }}\n")).collect();
     let (_, reached, _) = write_targets_from(&many, &fresh).expect("scans");
@@ -270,7 +271,7 @@ fn states_fold_variables_and_definitions_and_expand_for_the_names_a_call_runs() 
 
 #[test]
 fn recording_states_over_large_variables_is_bounded() {
-    let fresh = State::fresh(Path::new("/repo"));
+    let fresh = Scope::<PowerShell>::fresh(Path::new("/repo"));
     let big = format!("$v = '{}'\n", "x".repeat(40 << 10));
     let (_, _, complete) = write_targets_from(&format!("{big}cd a; cd .."), &fresh).expect("scans");
     assert!(complete);

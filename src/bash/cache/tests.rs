@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use super::*;
-use crate::gates::{ToolArgs, check_tool_call};
 use crate::bash::{write_targets, write_targets_uncached};
+use crate::gates::{ToolArgs, check_tool_call};
 use crate::test_corpus::{corpus_failures, sorted_strings};
 use crate::test_repo::Repo;
 
@@ -279,7 +279,7 @@ fn an_analysis_that_asks_too_many_questions_is_not_cached() {
 
 #[test]
 fn persistent_shells_are_not_cached() {
-    let scope = crate::bash::Scope::fresh(Path::new("/repo"));
+    let scope = crate::analysis::scope::Scope::<crate::bash::Bash>::fresh(Path::new("/repo"));
     let (hits_before, entries_before, _) = usage();
     let first = crate::bash::write_targets_from("echo x > a.txt", &scope).map(|(targets, _)| targets);
     let second = crate::bash::write_targets_from("echo x > a.txt", &scope).map(|(targets, _)| targets);

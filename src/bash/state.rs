@@ -1,0 +1,166 @@
+//! What bash carries from one command to the next beyond the shared [`Scope`]: positional
+//! parameters, functions, aliases, the links the line made and the text a loop reads. A
+//! persistent bash keeps a set of scopes between calls (`docs/decisions.md#p-15`).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use super::words::{MAX_VALUES, Positional, Value};
+use crate::analysis::scope::{Dialect, PastMaxValues, Scope};
+
+/// Bash's [`Dialect`]: an unset variable reads as empty, and one with more values than are kept
+/// is unknown.
+#[derive(Debug)]
+pub enum Bash {}
+
+impl Dialect for Bash {
+    type Value = Value;
+    type Defined = Shared<Defined>;
+    const MAX_VALUES: usize = MAX_VALUES;
+    const PAST_MAX_VALUES: PastMaxValues = PastMaxValues::Forgotten;
+
+    fn unset(_: &str) -> Value {
+        Value { text: String::new(), dynamic: false }
+    }
+
+    fn text(value: &Value) -> &str {
+        &value.text
+    }
+
+    fn defined_weight(defined: &Shared<Defined>) -> usize {
+        defined.read().map_or(0, Defined::weight)
+    }
+
+    /// Bash scopes fold only with the same definitions.
+    fn folds_with(defined: &Shared<Defined>, other: &Shared<Defined>) -> bool {
+        defined == other
+    }
+
+    fn fold_defined(defined: &mut Shared<Defined>, other: &Shared<Defined>) -> bool {
+        defined == other
+    }
+}
+
+/// The state a line can define besides variables and directories.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Defined {
+    /// `$0`, `$1`, …: known inside a function the line calls or a `bash -c '…' a b` it runs.
+    pub(super) positional: Option<Rc<Positional>>,
+    /// Functions the line defined: their bodies, run again where they are called.
+    pub(super) functions: HashMap<String, Rc<str>>,
+    pub(super) aliases: HashMap<String, String>,
+    /// Symbolic links the line made, absolute: (link, what it points to).
+    pub(super) links: Vec<(PathBuf, PathBuf)>,
+    /// The known text a loop reads (`while read f; do …; done <<< A`, `echo A | while read …`).
+    pub(super) input: Option<Rc<str>>,
+}
+
+/// A value scopes share, allocated when first written: most command lines define nothing.
+#[derive(Clone, Debug)]
+pub struct Shared<T>(Option<Rc<T>>);
+
+impl<T: PartialEq> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b) || a == b,
+            (a, b) => a.is_none() && b.is_none(),
+        }
+    }
+}
+
+impl<T: Eq> Eq for Shared<T> {}
+
+impl Defined {
+    /// Roughly the bytes these definitions hold (a persistent shell's state cap).
+    fn weight(&self) -> usize {
+        let functions: usize = self.functions.iter().map(|(name, body)| name.len() + body.len()).sum();
+        let aliases: usize = self.aliases.iter().map(|(name, value)| name.len() + value.len()).sum();
+        let links: usize =
+            self.links.iter().map(|(link, target)| link.as_os_str().len() + target.as_os_str().len()).sum();
+        let input = self.input.as_ref().map_or(0, |input| input.len());
+        functions + aliases + links + input
+    }
+}
+
+impl<T> Default for Shared<T> {
+    fn default() -> Self {
+        Shared(None)
+    }
+}
+
+impl<T: Clone + Default> Shared<T> {
+    pub(super) fn read(&self) -> Option<&T> {
+        self.0.as_deref()
+    }
+
+    pub(super) fn make_mut(&mut self) -> &mut T {
+        Rc::make_mut(self.0.get_or_insert_with(Rc::default))
+    }
+}
+
+impl Scope<Bash> {
+    /// A child shell (`bash -c`, a piped script): the same directory, variables and links,
+    /// its own parameters, none of the functions or aliases (they are not exported).
+    pub(super) fn child(&self, positional: Option<Positional>) -> Self {
+        let mut child = Scope { defined: Shared::default(), ..self.clone() };
+        if let Some(positional) = positional {
+            child.defined.make_mut().positional = Some(Rc::new(positional));
+        }
+        if !self.links().is_empty() {
+            child.defined.make_mut().links = self.links().to_vec();
+        }
+        child
+    }
+
+    pub(super) fn links(&self) -> &[(PathBuf, PathBuf)] {
+        self.defined.read().map_or(&[], |defined| defined.links.as_slice())
+    }
+
+    pub(super) fn positional(&self) -> Option<&Rc<Positional>> {
+        self.defined.read()?.positional.as_ref()
+    }
+
+    pub(super) fn set_positional(&mut self, positional: Option<Rc<Positional>>) {
+        if positional.is_some() || self.positional().is_some() {
+            self.defined.make_mut().positional = positional;
+        }
+    }
+
+    pub(super) fn input(&self) -> Option<&Rc<str>> {
+        self.defined.read()?.input.as_ref()
+    }
+
+    pub(super) fn set_input(&mut self, input: Option<Rc<str>>) {
+        if input.is_some() || self.input().is_some() {
+            self.defined.make_mut().input = input;
+        }
+    }
+
+    pub(super) fn function(&self, name: &str) -> Option<Rc<str>> {
+        self.defined.read()?.functions.get(name).cloned()
+    }
+
+    pub(super) fn alias(&self, name: &str) -> Option<String> {
+        self.defined.read()?.aliases.get(name).cloned()
+    }
+
+    pub(super) fn forget(&mut self, name: &str) {
+        if self.vars.contains_key(name) {
+            Rc::make_mut(&mut self.vars).remove(name);
+        }
+        // An array's elements go with it.
+        let element = |key: &String| key.strip_prefix(name).is_some_and(|rest| rest.starts_with('['));
+        if self.vars.keys().any(element) {
+            Rc::make_mut(&mut self.vars).retain(|key, _| !element(key));
+        }
+    }
+
+    pub(super) fn assign(&mut self, name: &str, values: Vec<Value>) {
+        if values.is_empty() || values.len() > MAX_VALUES || values.iter().all(|v| v.dynamic) {
+            self.forget(name);
+        } else {
+            Rc::make_mut(&mut self.vars).insert(name.to_string(), values);
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! A simple command: its words expanded, its redirections judged, then what the walk keeps
+//! itself (aliases, functions, `set --`, `shift`, `read`) or what the writer table says it does.
+
+use std::rc::Rc;
+
+use super::{Input, Walk, Walker};
+use crate::analysis::scope::Scope;
+use crate::bash::Unscannable;
+use crate::bash::state::Bash;
+use crate::bash::tree::{Node, node_kind};
+use crate::bash::words::{self, Arg, MAX_VALUES, Positional, Value};
+use crate::bash::writers::{self, Effect};
+
+impl Walker {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn command<'t>(
+        &mut self,
+        node: Node<'t>,
+        statement: Option<Node<'t>>,
+        upstream: Input,
+        walk: &mut Walk,
+        scope: &mut Scope<Bash>,
+    ) -> Result<(), Unscannable> {
+        let mut words = Vec::new();
+        let mut files = Vec::new();
+        let mut stdin = None;
+        for (child, field) in node.children() {
+            match field {
+                Some("name") => {
+                    if let Some(literal) = child.named_child(0) {
+                        words.push(literal);
+                    }
+                }
+                Some("argument") => words.push(child),
+                Some("redirect") if node_kind(child) == "file_redirect" => files.push(child),
+                Some("redirect") if node_kind(child) == "herestring_redirect" => stdin = Some(child),
+                _ => {}
+            }
+        }
+        if let Some(statement) = statement {
+            let parts = self.redirections(statement, walk);
+            files.extend(parts.files);
+            words.extend(parts.words);
+            stdin = parts.stdin.or(stdin);
+        }
+        let written_before = self.found.len();
+        // Redirections open before the command runs, in the directory it starts in.
+        for file in files.iter().filter(|f| walk.counts(**f)) {
+            self.redirect(*file, walk, scope, &mut words)?;
+        }
+        words.retain(|word| walk.counts(*word));
+        words.sort_by_key(Node::start_byte);
+        let argv = self.expand_words(&words, walk, scope)?;
+        let stdin_text = match stdin {
+            Some(node) => Some(self.stdin_text(node, walk, scope)?),
+            None => upstream.text,
+        };
+        if self.shell_state(&argv, stdin_text.as_deref(), walk, scope)? {
+            return Ok(());
+        }
+        let mut effects = Vec::new();
+        writers::analyze_fed(&argv, stdin_text.as_deref(), &upstream.producer, &mut effects);
+        let piped = self.piped_file.take();
+        if effects.iter().any(|effect| matches!(effect, Effect::Patch(_))) {
+            let input = self.input_file(&files, walk, scope)?.or(piped);
+            for effect in &mut effects {
+                if let Effect::Patch(read) = effect
+                    && read.file.is_none()
+                    && read.stdin.is_none()
+                {
+                    read.file = input.clone();
+                }
+            }
+        }
+        self.apply(effects, walk, scope, false)?;
+        if self.found.len() > written_before
+            && let Some(text) = shown_text(&argv, stdin_text.as_deref())
+        {
+            for path in self.found.get(written_before..).unwrap_or_default() {
+                self.files.push((path.clone(), text.clone()));
+            }
+        }
+        Ok(())
+    }
+
+    /// What the walk keeps itself: aliases, functions called with their parameters, `set --`,
+    /// `shift`, and `read` of known input. `true` when the command is done with here.
+    fn shell_state(
+        &mut self,
+        argv: &[Arg],
+        stdin: Option<&str>,
+        walk: &Walk,
+        scope: &mut Scope<Bash>,
+    ) -> Result<bool, Unscannable> {
+        let Some((name, args)) = argv.split_first().filter(|(name, _)| !name.dynamic && !name.pipe) else {
+            return Ok(false);
+        };
+        if let Some(value) = scope.alias(&name.text) {
+            let mut text = value.clone();
+            for arg in args {
+                text.push(' ');
+                text.push_str(&writers::quote(&arg.text));
+            }
+            // An alias is not expanded again inside its own expansion (`alias ls='ls -l'`).
+            scope.defined.make_mut().aliases.remove(&name.text);
+            self.script(&text, scope, walk.nesting + 1)?;
+            scope.defined.make_mut().aliases.entry(name.text.clone()).or_insert(value);
+            return Ok(true);
+        }
+        if let Some(body) = scope.function(&name.text) {
+            let values = argv.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }).collect();
+            let called = Positional { values, complete: !args.iter().any(|arg| arg.dynamic) };
+            let saved = scope.positional().cloned();
+            scope.set_positional(Some(Rc::new(called)));
+            self.script(&body, scope, walk.nesting + 1)?;
+            scope.set_positional(saved);
+            return Ok(true);
+        }
+        match name.text.as_str() {
+            "alias" => {
+                for (alias, value) in args.iter().filter_map(|arg| arg.text.split_once('=')) {
+                    scope.defined.make_mut().aliases.insert(alias.to_string(), value.to_string());
+                }
+                Ok(true)
+            }
+            "unalias" => {
+                let aliases = &mut scope.defined.make_mut().aliases;
+                for arg in args {
+                    if arg.text == "-a" {
+                        aliases.clear();
+                    }
+                    aliases.remove(&arg.text);
+                }
+                Ok(true)
+            }
+            "set" => {
+                if let Some(at) = args.iter().position(|arg| !arg.dynamic && arg.text == "--") {
+                    let zero = scope.positional().and_then(|p| p.values.first().cloned());
+                    let mut values = vec![zero.unwrap_or(Value { text: "bash".to_string(), dynamic: false })];
+                    let rest = args.get(at + 1..).unwrap_or_default();
+                    values.extend(rest.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }));
+                    let complete = !rest.iter().any(|arg| arg.dynamic);
+                    scope.set_positional(Some(Rc::new(Positional { values, complete })));
+                }
+                Ok(false)
+            }
+            "shift" => {
+                let count = args.first().map_or(Some(1), |arg| arg.text.parse::<usize>().ok());
+                match (scope.positional().cloned(), count) {
+                    (Some(positional), Some(count)) => {
+                        let mut positional = Positional::clone(&positional);
+                        let end = (count + 1).min(positional.values.len());
+                        positional.values.drain(1.min(end)..end);
+                        scope.set_positional(Some(Rc::new(positional)));
+                    }
+                    _ => scope.set_positional(None),
+                }
+                Ok(true)
+            }
+            "read" => match stdin.map(str::to_string).or_else(|| scope.input().map(|input| input.to_string())) {
+                Some(input) => {
+                    read_known(args, &input, scope);
+                    Ok(true)
+                }
+                None => Ok(false),
+            },
+            _ => Ok(false),
+        }
+    }
+}
+
+/// Lines of known input that `read` assigns (each is one possible value).
+const MAX_READ_LINES: usize = MAX_VALUES;
+
+/// `read` of known text: each line is one possible value of the names it reads (`-a`: of the
+/// array's elements).
+fn read_known(args: &[Arg], input: &str, scope: &mut Scope<Bash>) {
+    let mut names = Vec::new();
+    let mut array = None;
+    let mut at = 0;
+    while let Some(arg) = args.get(at) {
+        at += 1;
+        match arg.text.as_str() {
+            "-a" => {
+                array = args.get(at).map(|a| a.text.clone());
+                at += 1;
+            }
+            "-d" | "-n" | "-N" | "-p" | "-t" | "-u" | "-i" => at += 1,
+            text if text.starts_with('-') && text.len() > 1 => {}
+            text => names.push(text.to_string()),
+        }
+    }
+    let lines: Vec<&str> = input.lines().filter(|line| !line.trim().is_empty()).collect();
+    if lines.len() > MAX_READ_LINES {
+        for name in names.iter().chain(array.iter()) {
+            scope.forget(name);
+        }
+        return;
+    }
+    if let Some(array) = array {
+        scope.forget(&array);
+        let mut all = Vec::new();
+        for line in &lines {
+            for (index, field) in line.split_whitespace().enumerate() {
+                let value = Value { text: field.to_string(), dynamic: false };
+                scope.assign(&words::element_name(&array, &index.to_string()), vec![value.clone()]);
+                all.push(value);
+            }
+        }
+        scope.assign(&words::element_name(&array, "@"), all);
+        return;
+    }
+    if names.is_empty() {
+        names.push("REPLY".to_string());
+    }
+    let last = names.len().saturating_sub(1);
+    for (index, name) in names.iter().enumerate() {
+        let values = lines
+            .iter()
+            .map(|line| {
+                let line = line.trim();
+                let field = if index == last {
+                    line.splitn(last + 1, char::is_whitespace).nth(index).unwrap_or_default().trim()
+                } else {
+                    line.split_whitespace().nth(index).unwrap_or_default()
+                };
+                Value { text: field.to_string(), dynamic: false }
+            })
+            .collect();
+        scope.assign(name, values);
+    }
+}
+
+/// The text a command writes when the line shows it: `cat` of its heredoc or here-string, `tee`,
+/// `echo`/`printf` of static words.
+fn shown_text(argv: &[Arg], stdin: Option<&str>) -> Option<String> {
+    let (name, args) = argv.split_first()?;
+    match name.text.as_str() {
+        "cat" if args.is_empty() => stdin.map(str::to_string),
+        "tee" => stdin.map(str::to_string),
+        "echo" | "printf" if args.iter().all(|arg| !arg.dynamic) => {
+            let texts: Vec<&str> = args.iter().map(|arg| arg.text.as_str()).collect();
+            Some(texts.join(" "))
+        }
+        _ => None,
+    }
+}

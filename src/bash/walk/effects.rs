@@ -1,0 +1,336 @@
+//! What a command does, as the writer table reports it: the files it writes (through the links
+//! the line made), the scripts and programs it runs, the patches it applies and its `cd`s.
+
+use std::path::{Path, PathBuf};
+
+use super::{Walk, Walker};
+use crate::analysis::scope::Scope;
+use crate::bash::cache;
+use crate::bash::state::Bash;
+use crate::bash::words::{Positional, Value};
+use crate::bash::writers::{Cd, Effect, PatchRead};
+use crate::bash::{MAX_SCRIPT_NESTING, MAX_TARGETS, Unscannable};
+use crate::paths;
+use crate::programs::{self, Invocation, MAX_SCRIPT_FILE_BYTES, Source};
+
+impl Walker {
+    pub(super) fn apply(
+        &mut self,
+        effects: Vec<Effect>,
+        walk: &Walk,
+        scope: &mut Scope<Bash>,
+        only_new: bool,
+    ) -> Result<(), Unscannable> {
+        // A link exists once its command is done: what the command itself writes is not through it.
+        let mut effects = effects;
+        if effects.iter().any(|effect| matches!(effect, Effect::Link { .. })) {
+            effects.sort_by_key(|effect| matches!(effect, Effect::Link { .. }));
+        }
+        for effect in effects {
+            match effect {
+                Effect::Write(arg) => self.add(&arg.text, &scope.base, scope.links()),
+                Effect::WriteInto { dir, name, known_dir } => {
+                    let dir = paths::absolute(&dir.text, &scope.base);
+                    if known_dir || cache::is_dir(&dir) || scope.links().iter().any(|(link, _)| *link == dir) {
+                        self.add(&name.text, &dir, scope.links());
+                    }
+                }
+                Effect::WriteNamed(arg) => {
+                    // `..` only removes components: no guarded word in either, none in the path.
+                    if !paths::may_name_guarded(arg.text.as_bytes())
+                        && !paths::may_name_guarded(scope.base.as_os_str().as_encoded_bytes())
+                    {
+                        continue;
+                    }
+                    let named = paths::absolute(&arg.text, &scope.base);
+                    for target in paths::guarded_beneath(&named, paths::Reach::Named) {
+                        self.add(&target.to_string_lossy(), &scope.base, scope.links());
+                    }
+                }
+                Effect::WriteTree { dir, name, known_dir } => {
+                    let dir = paths::absolute(&dir.text, &scope.base);
+                    let root = match name {
+                        Some(name) if known_dir || cache::is_dir(&dir) => paths::absolute(&name.text, &dir),
+                        _ => dir,
+                    };
+                    for target in paths::guarded_beneath(&root, paths::Reach::Tree) {
+                        self.add(&target.to_string_lossy(), &scope.base, scope.links());
+                    }
+                }
+                Effect::Script(script) => {
+                    let mut child = scope.child(None);
+                    self.isolated += 1;
+                    let ran = self.script(&script, &mut child, walk.nesting + 1);
+                    self.isolated = self.isolated.saturating_sub(1);
+                    ran?;
+                }
+                Effect::Run { script, positional, complete } => {
+                    let values = positional.into_iter().map(|arg| Value { text: arg.text, dynamic: arg.dynamic });
+                    let mut child = scope.child(Some(Positional { values: values.collect(), complete }));
+                    self.isolated += 1;
+                    let ran = self.script(&script, &mut child, walk.nesting + 1);
+                    self.isolated = self.isolated.saturating_sub(1);
+                    ran?;
+                }
+                Effect::Link { link, target } => {
+                    let link = paths::absolute(&link.text, &scope.base);
+                    let from = link.parent().map_or_else(|| scope.base.clone(), Path::to_path_buf);
+                    let target = paths::absolute(&target.text, &from);
+                    if scope.links().len() < MAX_LINKS {
+                        scope.defined.make_mut().links.push((link, target));
+                    }
+                }
+                Effect::Patch(read) => self.patch(read, scope),
+                Effect::Program { invocation, dir } => self.program(&invocation, &dir, None, walk, scope)?,
+                Effect::RunFile { path, this_shell, by_shebang } => {
+                    let this_shell = this_shell && !only_new;
+                    self.run_file(&path.text, this_shell, by_shebang, walk, scope)?;
+                }
+                Effect::PowerShell(script) => {
+                    for target in crate::powershell::write_targets(&script, &scope.base)? {
+                        self.add(&target.to_string_lossy(), &scope.base, scope.links());
+                    }
+                }
+                _ if only_new => {}
+                Effect::Eval(script) => self.script(&script, scope, walk.nesting + 1)?,
+                Effect::Forget(name) => scope.forget(&name),
+                Effect::Cd(cd) => {
+                    self.cd(cd, scope);
+                    if self.isolated == 0
+                        && let Some(states) = &mut self.states
+                    {
+                        states.push(scope.clone());
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// An interpreter's program: what its options write, what the program writes (relative to
+    /// its directory) and the commands it starts, walked as nested scripts. `text` is a script
+    /// file's text already read.
+    fn program(
+        &mut self,
+        invocation: &Invocation,
+        dir: &str,
+        text: Option<String>,
+        walk: &Walk,
+        scope: &Scope<Bash>,
+    ) -> Result<(), Unscannable> {
+        let base = paths::absolute(dir, &scope.base);
+        for write in &invocation.writes {
+            self.add(write, &base, scope.links());
+        }
+        let text = match (&invocation.source, text) {
+            (_, Some(text)) => Some(text),
+            (Source::Text(text), None) => Some(text.clone()),
+            (Source::File(path), None) => self.file_text(path, &base),
+            (Source::Nothing, None) => return Ok(()),
+        };
+        let answer = programs::analyze(invocation.language, text.as_deref(), &invocation.args, &base);
+        for location in &answer.locations {
+            self.add(&location.path.to_string_lossy(), &base, scope.links());
+        }
+        for command in &answer.starts {
+            // A process the program starts: what it does to its shell stays there.
+            let mut child = scope.child(None);
+            child.base = base.clone();
+            self.isolated += 1;
+            let ran = self.script(command, &mut child, walk.nesting + 1);
+            self.isolated = self.isolated.saturating_sub(1);
+            ran?;
+        }
+        Ok(())
+    }
+
+    /// `bash x.sh`, `source x.sh`, `./x`: the file's text walked as a script (in this shell for
+    /// `source`), or judged as a program when its `#!` line names another language. A file this
+    /// walk cannot read is judged by what the command line shows.
+    fn run_file(
+        &mut self,
+        path: &str,
+        this_shell: bool,
+        by_shebang: bool,
+        walk: &Walk,
+        scope: &mut Scope<Bash>,
+    ) -> Result<(), Unscannable> {
+        if walk.nesting >= MAX_SCRIPT_NESTING {
+            return Ok(());
+        }
+        let Some(text) = self.file_text(path, &scope.base) else { return Ok(()) };
+        if by_shebang {
+            if let Some(language) = programs::language_of_shebang(&text) {
+                let invocation = Invocation { language, source: Source::Nothing, args: Vec::new(), writes: Vec::new() };
+                return self.program(&invocation, "", Some(text), walk, scope);
+            }
+            let shell = text.lines().next().is_none_or(|line| {
+                !line.starts_with("#!") || ["sh", "bash", "zsh", "dash", "ksh"].iter().any(|s| line.contains(s))
+            });
+            if !shell {
+                return Ok(());
+            }
+        }
+        if this_shell {
+            self.script(&text, scope, walk.nesting + 1)
+        } else {
+            let mut child = scope.child(None);
+            self.isolated += 1;
+            let ran = self.script(&text, &mut child, walk.nesting + 1);
+            self.isolated = self.isolated.saturating_sub(1);
+            ran
+        }
+    }
+
+    /// A script file's text at check time: what this line wrote to it, else the file (text, at
+    /// most [`MAX_SCRIPT_FILE_BYTES`]). `None` when the line changed it in a way it does not show,
+    /// or it is missing, larger or binary.
+    fn file_text(&self, path: &str, base: &Path) -> Option<String> {
+        let path = paths::absolute(path, base);
+        if let Some((_, text)) = self.files.iter().find(|(file, _)| *file == path) {
+            return Some(text.clone());
+        }
+        if self.seen.contains(&path) {
+            return None;
+        }
+        let bytes = cache::read_regular_file(&path, MAX_SCRIPT_FILE_BYTES)?;
+        if bytes.len() as u64 > MAX_SCRIPT_FILE_BYTES || bytes.contains(&0) {
+            return None;
+        }
+        String::from_utf8(bytes).ok()
+    }
+
+    fn cd(&mut self, cd: Cd, scope: &mut Scope<Bash>) {
+        let from = scope.base.clone();
+        self.move_to(cd, scope);
+        crate::bash::record_move(&mut self.moves, &from, &scope.base, self.found.len());
+    }
+
+    fn move_to(&self, cd: Cd, scope: &mut Scope<Bash>) {
+        match cd {
+            Cd::To(dir) => {
+                let to = paths::absolute(&dir.text, &scope.base);
+                scope.cd(to);
+            }
+            Cd::Home => {
+                if let Some(home) = self.home.get() {
+                    scope.cd(PathBuf::from(home));
+                }
+            }
+            Cd::Back => {
+                if let Some(back) = scope.oldpwd.clone() {
+                    scope.cd(back);
+                }
+            }
+            Cd::Push(Some(dir)) => {
+                let to = paths::absolute(&dir.text, &scope.base);
+                scope.stack.push(scope.base.clone());
+                scope.cd(to);
+            }
+            Cd::Push(None) => {
+                if let Some(top) = scope.stack.pop() {
+                    scope.stack.push(scope.base.clone());
+                    scope.cd(top);
+                }
+            }
+            Cd::Pop => {
+                if let Some(top) = scope.stack.pop() {
+                    scope.cd(top);
+                }
+            }
+        }
+    }
+
+    /// A file written, as typed and through every link the line made that it passes.
+    pub(super) fn add(&mut self, text: &str, base: &Path, links: &[(PathBuf, PathBuf)]) {
+        if text.is_empty() {
+            return;
+        }
+        let mut path = paths::absolute(text, base);
+        for _ in 0..=MAX_LINK_HOPS {
+            if is_device(&path) {
+                return;
+            }
+            let through = links.iter().rev().find_map(|(link, target)| paths::rebase(&path, link, target));
+            let next = through.filter(|next| *next != path);
+            // Written again: its text is no longer the one the line showed.
+            if !self.files.is_empty() {
+                self.files.retain(|(file, _)| *file != path);
+            }
+            if self.found.len() >= MAX_TARGETS {
+                self.too_many = true;
+            } else if self.seen.insert(path.clone()) {
+                self.found.push(path);
+            }
+            match next {
+                Some(next) => path = next,
+                None => return,
+            }
+        }
+    }
+
+    /// A patch the command applies: read at check time (bounded), each file its headers name is
+    /// written; a patch that cannot be read writes what its command's words name of the guarded
+    /// locations.
+    pub(super) fn patch(&mut self, read: PatchRead, scope: &Scope<Bash>) {
+        let base = paths::absolute(&read.base, &scope.base);
+        let cwd = match &read.chdir {
+            Some(dir) => paths::absolute(&dir.text, &base),
+            None => base,
+        };
+        let root = match &read.prefix {
+            Some(prefix) => paths::absolute(&prefix.text, &cwd),
+            None => cwd.clone(),
+        };
+        let text = match (&read.stdin, &read.file) {
+            (Some(text), None) => Some(text.clone()),
+            (_, Some(file)) if !file.dynamic && !file.pipe => read_bounded(&paths::absolute(&file.text, &cwd)),
+            _ => None,
+        };
+        let mut written = Vec::new();
+        let parsed = text.is_some_and(|text| {
+            read.strips.iter().all(|&strip| match crate::patch::files_written(&text, crate::patch::Strip(strip)) {
+                Ok(files) => {
+                    written.extend(files.into_iter().map(|file| file.path));
+                    true
+                }
+                Err(_) => false,
+            })
+        });
+        if !parsed {
+            // An option's value (`--directory=x`) is the word's path.
+            let named = |word: &str| match word.split_once('=') {
+                Some((option, value)) if option.starts_with('-') => value.to_string(),
+                _ => word.to_string(),
+            };
+            let seen = read.words.iter().chain(read.file.iter());
+            for word in seen.filter(|word| paths::names_guarded(&word.text, paths::Dialect::Bash)) {
+                self.add(&named(&word.text), &cwd, scope.links());
+            }
+            return;
+        }
+        for path in written {
+            self.add(&path, &root, scope.links());
+        }
+    }
+}
+
+/// The most links one command line is followed through; later ones are not remembered.
+const MAX_LINKS: usize = 64;
+
+/// Link hops followed from one target (a link to a link).
+const MAX_LINK_HOPS: usize = 8;
+
+/// A patch file's text, at most [`crate::patch::MAX_PATCH_BYTES`] + 1 bytes of it (the parser
+/// refuses the rest); `None` when it cannot be read.
+fn read_bounded(path: &Path) -> Option<String> {
+    let limit = u64::try_from(crate::patch::MAX_PATCH_BYTES).unwrap_or(u64::MAX);
+    cache::read_regular_file(path, limit).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn is_device(path: &Path) -> bool {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    matches!(bytes, b"/dev/null" | b"/dev/stdin" | b"/dev/stdout" | b"/dev/stderr" | b"/dev/tty")
+        // Both folders end in a component `fd`; comparing components costs more than finding one.
+        || bytes.windows(3).any(|w| w == b"/fd") && (path.starts_with("/dev/fd") || path.starts_with("/proc/self/fd"))
+}

@@ -1,0 +1,75 @@
+//! A call of a persistent shell (`docs/decisions.md#p-15`), bash or PowerShell: judged against
+//! every state its earlier calls may have left; an allowed call records the states it may leave,
+//! a refused one changes nothing. Each shell supplies only what differs ([`PersistentShell`]).
+
+use std::path::Path;
+
+use super::ToolArgs;
+use super::judge::{Judged, RawText, judge};
+use crate::analysis::answer::Answer;
+use crate::analysis::persistent::{self, ShellState};
+use crate::bash::Unscannable;
+use crate::texts::Denial;
+
+/// What a kind of persistent shell supplies to [`check`].
+pub trait PersistentShell {
+    type State: ShellState;
+
+    /// `command` as the judge reads it when the analysis stopped on a cap: its dialect and the
+    /// denial that names the cap.
+    fn raw_text(command: &str) -> RawText<'_, Unscannable>;
+
+    /// The states `state` stands for that `command` can tell apart; `None` past a cap.
+    fn expand(state: &Self::State, _command: &str) -> Option<Vec<Self::State>> {
+        Some(vec![state.clone()])
+    }
+
+    /// What `command` writes from `state`, the states it may leave, and whether that list is
+    /// complete.
+    fn analyze(command: &str, state: &Self::State) -> (Answer<Unscannable>, Vec<Self::State>, bool);
+}
+
+/// A call of persistent shell `shell` of kind `S`, whose command is the `command` field.
+pub fn check<S: PersistentShell>(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<Denial> {
+    let command = args.string("command")?;
+    let fresh = S::State::fresh(cwd);
+    let known = persistent::states(shell, &fresh);
+    let mut states = known.states;
+    if !states.contains(&fresh) {
+        // The shell may have been reset (a timeout, an exit): it starts again in the cwd.
+        states.push(fresh);
+    }
+    let raw = S::raw_text(&command);
+    if known.overflowed && raw.names_guarded() {
+        return Some(Denial::ShellStateTooLarge);
+    }
+    let mut overflowed = known.overflowed;
+    // A stored state may stand for several that this command tells apart (a PowerShell function
+    // one of them defined and another did not).
+    let mut walked = Vec::new();
+    for state in &states {
+        match S::expand(state, &command) {
+            Some(expanded) => walked.extend(expanded),
+            None if raw.names_guarded() => return Some(Denial::ShellStateTooLarge),
+            None => {
+                overflowed = true;
+                walked.push(state.clone());
+            }
+        }
+    }
+    let mut next = states;
+    for state in &walked {
+        let (answer, after, complete) = S::analyze(&command, state);
+        match judge(&answer, &raw) {
+            Judged::Denied(denial) => return Some(denial),
+            Judged::Allowed => {
+                next.extend(after);
+                overflowed |= !complete;
+            }
+            // Where a command too large to read leaves the shell is unknown.
+            Judged::Unread => overflowed = true,
+        }
+    }
+    persistent::record(shell, next, overflowed);
+    None
+}

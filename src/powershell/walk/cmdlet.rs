@@ -1,0 +1,376 @@
+//! A cmdlet by the table ([`crate::powershell::cmdlets`]), a cmdlet the table does not know, a
+//! program (judged by the bash writer table) and a `cmd /c` line.
+
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use super::definitions::drive_item;
+use super::targets::{basename, joined, parent, resolve};
+use super::{Session, Walk, Walker};
+use crate::bash::{self, Unscannable};
+use crate::paths;
+use crate::powershell::MAX_SCRIPT_NESTING;
+use crate::powershell::cmdlets::{self, Bound, Element, Kind};
+use crate::powershell::words::{self, Value};
+use crate::powershell::{cmd, invocation};
+
+impl Walker {
+    pub(super) fn cmdlet(
+        &mut self,
+        cmdlet: &str,
+        kind: Kind,
+        bound: &Bound,
+        walk: &Walk,
+        scope: &mut Session,
+        piped: Option<&[Value]>,
+    ) -> Result<Option<Vec<Value>>, Unscannable> {
+        let base = scope.base.clone();
+        let whatif = bound.switch("whatif");
+        // Only these bind what the pipeline passes to their `-Path`; the others take it as content.
+        let takes_piped_path =
+            matches!(cmdlet, "remove-item" | "clear-content" | "copy-item" | "move-item" | "rename-item");
+        let piped: Vec<&Value> = piped
+            .filter(|_| takes_piped_path || kind == Kind::InvokeExpression)
+            .map(|v| v.iter().collect())
+            .unwrap_or_default();
+        // `-Path` (wildcards) or `-LiteralPath`, else what the pipeline passes in.
+        let sources = |bound: &Bound| -> Vec<(String, bool)> {
+            let mut found: Vec<(String, bool)> = bound.values("path").iter().map(|v| (v.text.clone(), true)).collect();
+            found.extend(bound.values("literalpath").iter().map(|v| (v.text.clone(), false)));
+            if found.is_empty() {
+                found.extend(piped.iter().map(|v| (v.text.clone(), true)));
+            }
+            found
+        };
+        match kind {
+            Kind::WritesPaths if !whatif => {
+                if cmdlet == "remove-item" {
+                    let removed: Vec<String> = sources(bound).into_iter().map(|(path, _)| path).collect();
+                    self.undefine(scope, &removed);
+                }
+                let mut written = sources(bound);
+                // `alias:w`, `function:f`: no file.
+                written.retain(|(path, _)| drive_item(path).is_none());
+                for param in ["filepath", "outputmodule"] {
+                    written.extend(bound.values(param).iter().map(|v| (v.text.clone(), false)));
+                }
+                for (path, wildcard) in written {
+                    self.add(&path, &base, wildcard);
+                }
+            }
+            Kind::NewItem if !whatif => {
+                let item_type = bound.values("itemtype").first().map(|v| v.text.to_lowercase()).unwrap_or_default();
+                let mut paths = texts(&bound.values("path"));
+                let names = texts(&bound.values("name"));
+                if paths.is_empty() {
+                    paths.push(".".to_string());
+                }
+                if paths.iter().any(|path| drive_item(path).is_some()) {
+                    let mut items = Vec::new();
+                    for path in &paths {
+                        items.extend(names.iter().map(|name| joined(path, name)));
+                        if names.is_empty() {
+                            items.push(path.clone());
+                        }
+                    }
+                    let value = bound.values("value").first().map(|value| (*value).clone());
+                    for item in items {
+                        self.define_item(scope, &Value::literal(&item), value.as_ref())?;
+                    }
+                    return Ok(None);
+                }
+                if item_type.starts_with('d') {
+                    return Ok(None);
+                }
+                for path in &paths {
+                    if names.is_empty() {
+                        self.add(path, &base, false);
+                    }
+                    for name in &names {
+                        self.add(&joined(path, name), &base, false);
+                    }
+                }
+                if ["symboliclink", "hardlink", "junction"].iter().any(|link| link.starts_with(&item_type))
+                    && !item_type.is_empty()
+                {
+                    for target in bound.values("value") {
+                        self.add(&target.text, &base, false);
+                    }
+                }
+            }
+            Kind::Copy | Kind::Move if !whatif => {
+                let sources = sources(bound);
+                let mut destinations = texts(&bound.values("destination"));
+                if destinations.is_empty() {
+                    destinations.push(".".to_string());
+                }
+                for destination in &destinations {
+                    self.add(destination, &base, false);
+                    for (source, _) in &sources {
+                        let name = basename(source);
+                        if !name.is_empty() && name != "." && name != ".." {
+                            self.add(&joined(destination, name), &base, true);
+                        }
+                    }
+                }
+                if kind == Kind::Move {
+                    for (source, wildcard) in &sources {
+                        self.add(source, &base, *wildcard);
+                    }
+                }
+            }
+            Kind::Rename if !whatif => {
+                let new_names = texts(&bound.values("newname"));
+                for (source, wildcard) in sources(bound) {
+                    self.add(&source, &base, wildcard);
+                    for new_name in &new_names {
+                        self.add(&joined(parent(&source), basename(new_name)), &base, false);
+                    }
+                }
+            }
+            Kind::SetLocation | Kind::PushLocation => {
+                let to = bound.values("path").into_iter().chain(bound.values("literalpath")).next().cloned();
+                let to = match to {
+                    Some(to) if to.text == "-" || to.text == "+" => return Ok(None),
+                    Some(to) => resolve(&to.text, &base),
+                    None if kind == Kind::SetLocation => self.home.as_ref().map(PathBuf::from),
+                    None => None,
+                };
+                if let Some(to) = to {
+                    if kind == Kind::PushLocation {
+                        scope.stack.push(base);
+                    }
+                    self.moved(&scope.base, &to);
+                    scope.base = to;
+                    self.reach(scope);
+                }
+            }
+            Kind::PopLocation => {
+                if let Some(top) = scope.stack.pop() {
+                    self.moved(&scope.base, &top);
+                    scope.base = top;
+                    self.reach(scope);
+                }
+            }
+            Kind::InvokeExpression => {
+                let mut commands = texts(&bound.values("command"));
+                if commands.is_empty() {
+                    commands.extend(piped.iter().map(|v| v.text.clone()));
+                }
+                for command in commands {
+                    self.script(&command, scope, walk.nesting + 1)?;
+                }
+            }
+            Kind::StartProcess => {
+                for param in ["redirectstandardoutput", "redirectstandarderror"] {
+                    for file in bound.values(param) {
+                        self.add(&file.text, &base, false);
+                    }
+                }
+                let Some(program) = bound.values("filepath").first().map(|v| v.text.clone()) else { return Ok(None) };
+                let line = texts(&bound.values("argumentlist")).join(" ");
+                let chars: Vec<char> = line.chars().collect();
+                let mut elements = Vec::new();
+                for word in words::split_blank(&chars) {
+                    elements
+                        .push(Element::Arg(words::argument(&word.iter().collect::<String>(), &self.context(scope))?));
+                }
+                let mut child = Session { own: false, ..scope.clone() };
+                if let Some(dir) = bound.values("workingdirectory").first().and_then(|dir| resolve(&dir.text, &base)) {
+                    child.base = dir;
+                }
+                self.run(&program, &elements, walk, &mut child, None)?;
+            }
+            Kind::SetAlias if !whatif => {
+                let target = bound.values("value").first().map(|target| (*target).clone());
+                for name in bound.values("name").into_iter().cloned().collect::<Vec<_>>() {
+                    self.define_alias(scope, &name, target.as_ref());
+                }
+            }
+            Kind::RemoveAlias if !whatif => {
+                let names: Vec<String> =
+                    bound.values("name").iter().map(|name| format!("alias:{}", name.text)).collect();
+                self.undefine(scope, &names);
+            }
+            Kind::ReadOnly if cmdlet == "import-alias" => {
+                // Aliases from a file: any command may now be one.
+                Rc::make_mut(&mut scope.defined).any_alias = true;
+                self.reach(scope);
+            }
+            Kind::SetVariable if !whatif => {
+                let values: Vec<Value> = bound.values("value").into_iter().cloned().collect();
+                for name in bound.values("name").into_iter().filter(|name| !name.dynamic).cloned().collect::<Vec<_>>() {
+                    let values = if values.is_empty() { vec![Value::literal("")] } else { values.clone() };
+                    self.assign(scope, words::variable_key(&name.text), values)?;
+                }
+            }
+            Kind::SetItem if !whatif => {
+                let value = bound.values("value").first().map(|value| (*value).clone());
+                let items: Vec<Value> =
+                    bound.values("path").into_iter().chain(bound.values("literalpath")).cloned().collect();
+                for item in &items {
+                    if drive_item(&item.text).is_some() {
+                        self.define_item(scope, item, value.as_ref())?;
+                    } else {
+                        let all: Vec<Value> = items.iter().chain(value.iter()).cloned().collect();
+                        for value in all {
+                            self.add_if_guarded(&value.text, &base);
+                        }
+                    }
+                }
+            }
+            Kind::ReadOnly if matches!(cmdlet, "get-childitem" | "get-item") => {
+                let listing = cmdlet == "get-childitem";
+                let mut output = Vec::new();
+                let mut listed = sources(bound);
+                listed.extend(bound.rest.iter().flatten().map(|v| (v.text.clone(), true)));
+                for (path, _) in listed {
+                    if listing {
+                        output.push(Value { text: joined(&path, "*"), dynamic: false });
+                    }
+                    output.push(Value::literal(&path));
+                }
+                if output.is_empty() && listing {
+                    output.push(Value::literal("*"));
+                }
+                return Ok(Some(output));
+            }
+            _ => {}
+        }
+        Ok(None)
+    }
+
+    /// A cmdlet this table does not know, or one run through a name only known at run time:
+    /// every guarded location its arguments name is written.
+    pub(super) fn unknown(&mut self, elements: &[Element], scope: &Session) {
+        for value in cmdlets::all_values(elements) {
+            self.add_if_guarded(&value.text, &scope.base.clone());
+        }
+    }
+
+    /// A program: judged by the bash writer table on the same words.
+    pub(super) fn program(&mut self, name: &str, args: &[String], scope: &Session) -> Result<(), Unscannable> {
+        let program = basename(name);
+        let program = program.strip_suffix(".exe").unwrap_or(program);
+        let mut line = bash_quote(program);
+        for arg in args {
+            line.push(' ');
+            line.push_str(&bash_quote(&as_path_word(arg)));
+        }
+        for target in bash::write_targets(&line, &scope.base)? {
+            self.add_absolute(target);
+        }
+        Ok(())
+    }
+
+    /// A `cmd /c` line, run in the current location.
+    pub(super) fn cmd_line(&mut self, line: &str, scope: &Session, nesting: usize) -> Result<(), Unscannable> {
+        if nesting > MAX_SCRIPT_NESTING {
+            return Err(Unscannable::ScriptsTooDeep);
+        }
+        let mut base = scope.base.clone();
+        for step in cmd::steps(line) {
+            for file in &step.redirected {
+                self.add(file, &base, false);
+            }
+            let Some(first) = step.words.first() else { continue };
+            let program = basename(first).to_ascii_lowercase();
+            let program = program.strip_suffix(".exe").unwrap_or(&program).to_string();
+            let rest = step.words.get(1..).unwrap_or_default();
+            // `/y`, `/-y`, `/s`: options; a longer word starting with `/` is a path.
+            let operands: Vec<&String> =
+                rest.iter().filter(|word| !(word.starts_with('/') && word.len() <= 3)).collect();
+            match program.as_str() {
+                "copy" | "xcopy" | "move" => {
+                    let mut parts: Vec<&str> = operands.iter().flat_map(|word| word.split('+')).collect();
+                    parts.retain(|part| !part.is_empty());
+                    let destination = if parts.len() >= 2 { parts.pop().unwrap_or(".") } else { "." };
+                    self.add(destination, &base, false);
+                    for source in &parts {
+                        self.add(&joined(destination, basename(source)), &base, true);
+                        if program == "move" {
+                            self.add(source, &base, true);
+                        }
+                    }
+                }
+                "del" | "erase" | "rd" | "rmdir" => {
+                    for operand in operands {
+                        self.add(operand, &base, true);
+                    }
+                }
+                "ren" | "rename" => {
+                    if let [source, new_name, ..] = operands.as_slice() {
+                        self.add(source, &base, true);
+                        self.add(&joined(parent(source), basename(new_name)), &base, false);
+                    }
+                }
+                "cd" | "chdir" | "pushd" => {
+                    if let Some(to) = operands.first().and_then(|dir| resolve(dir, &base)) {
+                        base = to;
+                    }
+                }
+                "type" | "echo" | "dir" | "more" | "findstr" | "find" | "fc" | "comp" | "popd" | "mkdir" | "md"
+                | "set" | "rem" | "ver" | "where" | "cls" | "title" | "exit" | "call" => {}
+                "cmd" => {
+                    if let Some(inner) = cmd::script(rest) {
+                        let mut inner_scope = Session { own: false, ..scope.clone() };
+                        inner_scope.base = base.clone();
+                        self.cmd_line(&inner, &inner_scope, nesting + 1)?;
+                    }
+                }
+                _ if invocation::is_powershell(first) => {
+                    if let Some(script) = invocation::invoked_script(rest, None) {
+                        let mut child = Session::process(&base);
+                        self.script(&script, &mut child, nesting + 1)?;
+                    }
+                }
+                _ => {
+                    let mut at_base = Session { own: false, ..scope.clone() };
+                    at_base.base = base.clone();
+                    self.program(first, rest, &at_base)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Programs PowerShell on Windows runs as a cmdlet alias and elsewhere as the program itself:
+/// both are judged.
+pub(super) const NATIVE_ON_UNIX: [&str; 8] = ["cp", "mv", "rm", "rmdir", "tee", "sort", "cat", "ls"];
+
+/// A word for bash: single-quoted.
+fn bash_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// Arguments as a program receives them; a path typed with `\` reaches it with `/`.
+pub(super) fn program_words(elements: &[Element]) -> Vec<String> {
+    let mut words = Vec::new();
+    for element in elements {
+        match element {
+            Element::Param { text, value, .. } => {
+                let mut word = text.clone();
+                if let Some(values) = value {
+                    word.push(':');
+                    word.push_str(&values.iter().map(|v| v.text.as_str()).collect::<Vec<_>>().join(","));
+                }
+                words.push(word);
+            }
+            Element::Arg(values) => words.extend(values.iter().map(|value| value.text.clone())),
+        }
+    }
+    words
+}
+
+fn as_path_word(word: &str) -> String {
+    if word.contains('\\') && !word.contains(char::is_whitespace) {
+        paths::from_windows(word)
+    } else {
+        word.to_string()
+    }
+}
+
+fn texts(values: &[&Value]) -> Vec<String> {
+    values.iter().map(|value| value.text.clone()).collect()
+}

@@ -1,0 +1,97 @@
+//! The files the walk finds written: resolved the way PowerShell resolves a path, wildcards
+//! matched against the guarded locations, and each location change recorded.
+
+use std::path::{Path, PathBuf};
+
+use super::Walker;
+use crate::bash;
+use crate::paths;
+use crate::powershell::MAX_TARGETS;
+use crate::powershell::words;
+
+impl Walker {
+    pub(super) fn add_if_guarded(&mut self, text: &str, base: &Path) {
+        if let Some(path) = resolve(text, base)
+            && (paths::is_guarded(&path) || self.wildcard_approval(text, &path).is_some())
+        {
+            self.add(text, base, true);
+        }
+    }
+
+    /// A wildcard whose last component could match approval.md names it too.
+    fn wildcard_approval(&self, text: &str, path: &Path) -> Option<PathBuf> {
+        let name = basename(text);
+        (words::has_wildcard(name) && words::wildcard_matches(name, paths::APPROVAL_FILE))
+            .then(|| path.parent().map(|dir| dir.join(paths::APPROVAL_FILE)))
+            .flatten()
+    }
+
+    /// A write of `text` (a PowerShell path) from `base`; a wildcard path writes approval.md too
+    /// when its last component could match it.
+    pub(super) fn add(&mut self, text: &str, base: &Path, wildcard: bool) {
+        let Some(path) = resolve(text, base) else { return };
+        if wildcard && let Some(approval) = self.wildcard_approval(text, &path) {
+            self.add_absolute(approval);
+        }
+        // A path computed at run time (`"{0}\approval.md" -f $d`) that names a guarded location
+        // is taken to reach it.
+        if text.contains(['$', '('])
+            && !paths::is_guarded(&path)
+            && let Some(named) = paths::guarded_named(text, paths::Dialect::PowerShell).and_then(|name| name.location())
+        {
+            self.add_absolute(paths::absolute(named, base));
+        }
+        self.add_absolute(path);
+    }
+
+    /// A location change ([`bash::from_every_directory`]).
+    pub(super) fn moved(&mut self, from: &Path, to: &Path) {
+        bash::record_move(&mut self.moves, from, to, self.found.len());
+    }
+
+    pub(super) fn add_absolute(&mut self, path: PathBuf) {
+        if self.found.len() >= MAX_TARGETS {
+            self.too_many = true;
+        } else if self.seen.insert(path.clone()) {
+            self.found.push(path);
+        }
+    }
+}
+
+/// A provider-qualified path (`FileSystem::C:\x`, `Microsoft.PowerShell.Core\FileSystem::/x`)
+/// without its provider.
+fn without_provider(text: &str) -> &str {
+    match text.split_once("::") {
+        Some((provider, rest)) if provider.to_ascii_lowercase().ends_with("filesystem") => rest,
+        _ => text,
+    }
+}
+
+/// Where `text`, typed as a PowerShell path, lands; `None` for the null device.
+pub(super) fn resolve(text: &str, base: &Path) -> Option<PathBuf> {
+    let text = without_provider(text.trim());
+    let lower = text.to_ascii_lowercase();
+    if matches!(lower.as_str(), "" | "nul" | "nul:" | "$null" | "/dev/null" | "/dev/stdout" | "/dev/stderr") {
+        return None;
+    }
+    Some(paths::absolute(paths::from_windows(text), base))
+}
+
+/// The last component of a path as typed (`\` or `/`).
+pub(super) fn basename(text: &str) -> &str {
+    let trimmed = text.trim_end_matches(['/', '\\']);
+    trimmed.rsplit(['/', '\\']).next().unwrap_or(trimmed)
+}
+
+pub(super) fn parent(text: &str) -> &str {
+    let trimmed = text.trim_end_matches(['/', '\\']);
+    match trimmed.rfind(['/', '\\']) {
+        Some(0) => "/",
+        Some(at) => trimmed.get(..at).unwrap_or_default(),
+        None => ".",
+    }
+}
+
+pub(super) fn joined(dir: &str, name: &str) -> String {
+    format!("{}/{name}", dir.trim_end_matches(['/', '\\']))
+}
