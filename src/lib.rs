@@ -5,6 +5,7 @@
 
 pub mod approval;
 pub mod bash;
+pub mod commands;
 pub mod gates;
 pub mod patch;
 pub mod paths;

@@ -15,11 +15,11 @@ use super::cache;
 use super::parse::{Budget, parse};
 use super::tree::{Flat, Node, node_kind};
 use super::words::{self, Arg, Context, Home, MAX_VALUES, Positional, TextBudget, Value, Vars};
-use super::writers::{self, Cd, Effect, PatchRead};
 use super::{
     MAX_COMMAND_WORDS, MAX_EXPANDED_BYTES, MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TARGETS, MAX_TREE_DEPTH,
-    Unscannable,
+    ProgramAnalysis, Unscannable,
 };
+use crate::commands::{self, Cd, Effect, PatchRead};
 use crate::paths;
 use crate::programs::{self, Invocation, MAX_SCRIPT_FILE_BYTES, Source};
 
@@ -758,7 +758,8 @@ impl Walker {
         }
         // Only a line with `echo` or `printf` in it can print known text.
         let prints = argv.iter().any(|arg| matches!(arg.text.rsplit('/').next(), Some("echo" | "printf")));
-        if let Some(text) = prints.then(|| writers::printed_by(&argv)).flatten() {
+        let printed = || commands::printing_command(&argv).and_then(|words| words::printed(&words));
+        if let Some(text) = prints.then(printed).flatten() {
             return Ok(Input { text: Some(text), producer: Vec::new() });
         }
         Ok(Input { text: None, producer: argv })
@@ -796,7 +797,7 @@ impl Walker {
             Some(pipeline) if node_kind(pipeline) == "pipeline" => {
                 let input = self.upstream(node, pipeline, grand, walk, scope)?;
                 // An unknown producer feeds the loop the guarded locations it names.
-                let fed = writers::fed_words(&input.producer);
+                let fed = commands::fed_words(&input.producer);
                 let fed = || fed.iter().map(|arg| arg.text.as_str()).collect::<Vec<_>>().join("\n");
                 Ok(input.text.clone().or_else(|| (!input.producer.is_empty()).then(fed).filter(|t| !t.is_empty())))
             }
@@ -860,7 +861,7 @@ impl Walker {
             return Ok(());
         }
         let mut effects = Vec::new();
-        writers::analyze_fed(&argv, stdin_text.as_deref(), &upstream.producer, &mut effects);
+        commands::analyze_fed(&argv, stdin_text.as_deref(), &upstream.producer, &ProgramAnalysis, &mut effects);
         let piped = self.piped_file.take();
         if effects.iter().any(|effect| matches!(effect, Effect::Patch(_))) {
             let input = self.input_file(&files, walk, scope)?.or(piped);
@@ -900,7 +901,7 @@ impl Walker {
             let mut text = value.clone();
             for arg in args {
                 text.push(' ');
-                text.push_str(&writers::quote(&arg.text));
+                text.push_str(&commands::quote(&arg.text));
             }
             // An alias is not expanded again inside its own expansion (`alias ls='ls -l'`).
             scope.defined.make_mut().aliases.remove(&name.text);
@@ -1046,7 +1047,7 @@ impl Walker {
         let argv = self.expand_words(&words, walk, scope)?;
         let text = self.stdin_text(stdin, walk, scope)?;
         let mut effects = Vec::new();
-        writers::analyze(&argv, Some(&text), &mut effects);
+        commands::analyze(&argv, Some(&text), &ProgramAnalysis, &mut effects);
         self.apply(effects, walk, scope, true)
     }
 
@@ -1064,7 +1065,7 @@ impl Walker {
         words.retain(|word| walk.counts(*word));
         let argv = self.expand_words(&words, walk, scope)?;
         let mut effects = Vec::new();
-        writers::analyze(&argv, None, &mut effects);
+        commands::analyze(&argv, None, &ProgramAnalysis, &mut effects);
         for effect in effects {
             if let Effect::Patch(mut read) = effect
                 && read.file.is_none()
@@ -1336,7 +1337,11 @@ impl Walker {
                     }
                 }
                 Effect::Patch(read) => self.patch(read, scope),
-                Effect::Program { invocation, dir } => self.program(&invocation, &dir, None, walk, scope)?,
+                Effect::Program { argv, stdin, dir } => {
+                    if let Some(invocation) = programs::invocation(&argv, stdin.as_deref()) {
+                        self.program(&invocation, &dir, None, walk, scope)?;
+                    }
+                }
                 Effect::RunFile { path, this_shell, by_shebang } => {
                     let this_shell = this_shell && !only_new;
                     self.run_file(&path.text, this_shell, by_shebang, walk, scope)?;

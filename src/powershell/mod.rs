@@ -14,7 +14,6 @@
 
 mod cmd;
 mod cmdlets;
-mod invocation;
 mod parse;
 mod state;
 mod walk;
@@ -24,7 +23,8 @@ use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 pub use crate::bash::Unscannable;
-pub use invocation::{decode_utf16_base64, invoked_script, is_powershell};
+use crate::commands::pwsh_host as invocation;
+pub use crate::commands::pwsh_host::{decode_utf16_base64, invoked_script, is_powershell};
 pub use state::State;
 pub use words::MAX_VALUES;
 
