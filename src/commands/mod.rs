@@ -6,7 +6,7 @@
 //! analysis, [`feeders`] run a command on what they are fed; [`git`], [`patches`], [`archives`],
 //! [`downloads`] and [`editors`] read their own command lines; [`readonly`] lists the commands
 //! known to write nothing, [`unknown`] judges the rest by the guarded locations their words name,
-//! and [`approval`] holds the self-approval rule. Paths stay as typed; a wrapper that changes
+//! and [`approval`] holds the self-approval rule; [`cmd_exe`] holds `cmd.exe`'s own commands. Paths stay as typed; a wrapper that changes
 //! directory (`git -C`, `env -C`, `sudo -D`) prefixes them. This layer knows nothing of trees or
 //! directories on disk, nor of the analyses above it: text for a shell, PowerShell or another
 //! language comes back as an effect for the caller to judge.
@@ -14,6 +14,7 @@
 mod approval;
 mod archives;
 mod argv;
+pub mod cmd_exe;
 mod copies;
 mod downloads;
 mod editors;
