@@ -6,10 +6,13 @@
 //! analysis, [`feeders`] run a command on what they are fed; [`git`], [`patches`], [`archives`],
 //! [`downloads`] and [`editors`] read their own command lines; [`readonly`] lists the commands
 //! known to write nothing, [`unknown`] judges the rest by the guarded locations their words name,
-//! and [`approval`] holds the self-approval rule; [`cmd_exe`] holds `cmd.exe`'s own commands. Paths stay as typed; a wrapper that changes
-//! directory (`git -C`, `env -C`, `sudo -D`) prefixes them. This layer knows nothing of trees or
-//! directories on disk, nor of the analyses above it: text for a shell, PowerShell or another
-//! language comes back as an effect for the caller to judge.
+//! and [`approval`] holds the self-approval rule; [`cmd_exe`] holds `cmd.exe`'s own commands. A
+//! command of a known shape is one row in one of these tables, and its lines in the corpus.
+//!
+//! Paths stay as typed; a wrapper that changes directory (`git -C`, `env -C`, `sudo -D`) prefixes
+//! them. This layer knows nothing of trees or directories on disk, nor of the analyses above it:
+//! text for a shell, PowerShell or another language comes back as an effect for the caller to
+//! judge.
 
 mod approval;
 mod archives;
@@ -170,8 +173,8 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
     if let Some(wrapper) = wrappers::WRAPPERS.iter().find(|row| row.names.contains(&name)) {
         return wrapper.run(rest, sink);
     }
-    if let Some(next) = wrappers::run(name, rest, stdin, sink) {
-        return next;
+    if let Some(coded) = wrappers::CODED.iter().find(|row| row.names.contains(&name)) {
+        return (coded.run)(rest, stdin, sink);
     }
     if let Some(writer) = writers::WRITERS.iter().find(|row| row.names.contains(&name)) {
         writer.run(rest, sink);

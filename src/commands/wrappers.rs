@@ -89,42 +89,61 @@ impl Wrapper {
     }
 }
 
-/// The wrappers whose command is found another way; `None` when `name` is none of them.
-pub(super) fn run(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Option<Vec<Next>>> {
-    Some(match name {
-        "sudo" => sudo(args, sink),
-        "env" => env(args, sink),
-        "command" => {
-            let mut lookup = false;
-            let start = options(args, &prefix_spec("", &[]), |item| lookup |= matches!(item, Item::Flag('v' | 'V')));
-            (!lookup).then(|| vec![Next::at(start + 1)])
+/// Reads a command's words (after its name) and standard input; returns what it runs in turn.
+pub(super) type Reader = fn(&[Arg], Option<&str>, &mut Sink) -> Option<Vec<Next>>;
+
+/// A wrapper whose command is found another way: its names and the code that finds it.
+pub(super) struct Coded {
+    pub names: &'static [&'static str],
+    pub run: Reader,
+}
+
+pub(super) const CODED: &[Coded] = &[
+    Coded { names: &["sudo"], run: |args, _, sink| sudo(args, sink) },
+    Coded { names: &["env"], run: |args, _, sink| env(args, sink) },
+    Coded { names: &["command"], run: |args, _, _| command(args) },
+    Coded { names: &["ionice"], run: |args, _, _| ionice(args) },
+    Coded { names: &["coproc"], run: |args, _, _| coproc(args) },
+    Coded { names: &["watch"], run: |args, _, sink| watch(args, sink) },
+    Coded { names: &["flock"], run: |args, _, sink| flock(args, sink) },
+    Coded { names: &["script"], run: script },
+    Coded { names: &["su"], run: |args, _, sink| su(args, sink) },
+    Coded { names: &["runuser"], run: |args, _, sink| runuser(args, sink) },
+    Coded { names: &["npx", "pnpx", "bunx"], run: |args, _, sink| npx(args, sink) },
+    Coded { names: &["npm"], run: |args, _, sink| npm(args, sink) },
+    Coded { names: &["pnpm", "yarn"], run: |args, _, _| package_runner(args) },
+];
+
+/// `command cmd…` runs it; `command -v`, `-V` only look it up.
+fn command(args: &[Arg]) -> Option<Vec<Next>> {
+    let mut lookup = false;
+    let start = options(args, &prefix_spec("", &[]), |item| lookup |= matches!(item, Item::Flag('v' | 'V')));
+    (!lookup).then(|| vec![Next::at(start + 1)])
+}
+
+/// `ionice [opts] cmd…`; with `-p`, `-P` or `-u` it sets a running process's class instead.
+fn ionice(args: &[Arg]) -> Option<Vec<Next>> {
+    let mut pid = false;
+    let start = options(args, &prefix_spec("cnpPu", &["class", "classdata"]), |item| {
+        pid |= matches!(item, Item::Short('p' | 'P' | 'u', _))
+    });
+    (!pid).then(|| vec![Next::at(start + 1)])
+}
+
+/// `coproc cmd args`, `coproc NAME { cmd; }` (tree-sitter keeps the brace as a word).
+fn coproc(args: &[Arg]) -> Option<Vec<Next>> {
+    let brace = args.iter().take(2).position(|arg| static_is(Some(arg), "{"));
+    Some(vec![Next::at(brace.map_or(1, |at| at + 2))])
+}
+
+/// `npm exec …`, `npm x …`: as `npx`.
+fn npm(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+    match args.first().map(|a| a.text.as_str()) {
+        Some("exec" | "x") => {
+            npx(args.get(1..).unwrap_or_default(), sink).map(|nexts| nexts.into_iter().map(drop_separator).collect())
         }
-        "ionice" => {
-            let mut pid = false;
-            let start = options(args, &prefix_spec("cnpPu", &["class", "classdata"]), |item| {
-                pid |= matches!(item, Item::Short('p' | 'P' | 'u', _))
-            });
-            (!pid).then(|| vec![Next::at(start + 1)])
-        }
-        // `coproc cmd args`, `coproc NAME { cmd; }` (tree-sitter keeps the brace as a word).
-        "coproc" => {
-            let brace = args.iter().take(2).position(|arg| static_is(Some(arg), "{"));
-            Some(vec![Next::at(brace.map_or(1, |at| at + 2))])
-        }
-        "watch" => watch(args, sink),
-        "flock" => flock(args, sink),
-        "script" => script(args, stdin, sink),
-        "su" => su(args, sink),
-        "runuser" => runuser(args, sink),
-        "npx" | "pnpx" | "bunx" => npx(args, sink),
-        "npm" => match args.first().map(|a| a.text.as_str()) {
-            Some("exec" | "x") => npx(args.get(1..).unwrap_or_default(), sink)
-                .map(|nexts| nexts.into_iter().map(drop_separator).collect()),
-            _ => None,
-        },
-        "pnpm" | "yarn" => package_runner(args),
-        _ => return None,
-    })
+        _ => None,
+    }
 }
 
 /// `npm exec approval-gates -- approve …`: the first `--` after the command separates npm's
