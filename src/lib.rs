@@ -6,6 +6,7 @@
 pub mod analysis;
 pub mod approval;
 pub mod bash;
+pub mod commands;
 pub mod gates;
 pub mod patch;
 pub mod paths;

@@ -4,7 +4,7 @@
 //! The command is parsed with a real bash grammar (tree-sitter-bash) and the tree is walked
 //! iteratively with a cursor ([`walk`]); words are unquoted and expanded the way bash would as far
 //! as they are static ([`words`]); which argument of which command is written lives in one table
-//! ([`writers`]). Every target comes back absolute and lexically normalized against the base
+//! ([`crate::commands`]). Every target comes back absolute and lexically normalized against the base
 //! directory in effect where it is written (`cd`, `pushd`, `popd`, subshells, `git -C`).
 //!
 //! A command bash itself would reject fails open: what follows an unterminated quote is never a
@@ -18,7 +18,6 @@ mod state;
 mod tree;
 mod walk;
 mod words;
-mod writers;
 
 pub(crate) use parse::parse_within;
 
@@ -27,6 +26,23 @@ use std::path::{Path, PathBuf};
 use crate::analysis::answer::Answer;
 use crate::analysis::scope::Scope;
 pub use state::Bash;
+
+/// The program analysis, as the command table asks it: which commands are interpreters, and the
+/// script file one runs.
+pub(crate) struct ProgramAnalysis;
+
+impl crate::commands::Interpreters for ProgramAnalysis {
+    fn runs_programs(&self, name: &str) -> bool {
+        crate::programs::language_of(name).is_some()
+    }
+
+    fn script_file(&self, argv: &[String], stdin: Option<&str>) -> Option<String> {
+        match crate::programs::invocation(argv, stdin)?.source {
+            crate::programs::Source::File(file) => Some(file),
+            _ => None,
+        }
+    }
+}
 
 /// Commands longer than this are not parsed (1 MiB).
 pub const MAX_COMMAND_BYTES: usize = 1 << 20;
@@ -173,5 +189,7 @@ pub fn write_targets_from(command: &str, scope: &Scope<Bash>) -> Result<(Vec<Pat
     walk::targets_from(command, scope)
 }
 
+#[cfg(test)]
+mod approval_wrapping;
 #[cfg(test)]
 mod tests;

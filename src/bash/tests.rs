@@ -273,7 +273,7 @@ mod wrappers {
     }
 
     fn wrap(wrapper: &str, command: &str) -> String {
-        wrapper.replace("{q}", &writers::quote(command)).replace("{}", command)
+        wrapper.replace("{q}", &crate::commands::quote(command)).replace("{}", command)
     }
 
     fn reaches_guarded(command: &str) -> bool {

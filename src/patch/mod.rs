@@ -65,7 +65,7 @@ pub struct Strip(pub usize);
 
 impl Strip {
     /// GNU `patch` without `-p` on a plain diff: only the last component.
-    pub const BASENAME: Strip = Strip(usize::MAX);
+    pub const BASENAME: Strip = Strip(crate::commands::BASENAME_STRIP);
 }
 
 /// The files `text` writes, in order of appearance, for either format.

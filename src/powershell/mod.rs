@@ -14,7 +14,6 @@
 
 mod cmd;
 mod cmdlets;
-mod invocation;
 mod parse;
 mod state;
 mod walk;
@@ -27,7 +26,8 @@ use crate::analysis::answer::Answer;
 use crate::analysis::persistent::Walked;
 use crate::analysis::scope::Scope;
 pub use crate::bash::Unscannable;
-pub use invocation::{decode_utf16_base64, invoked_script, is_powershell};
+use crate::commands::pwsh_host as invocation;
+pub use crate::commands::pwsh_host::{decode_utf16_base64, invoked_script, is_powershell};
 pub use state::PowerShell;
 pub use words::MAX_VALUES;
 

@@ -9,7 +9,8 @@ use crate::bash::Unscannable;
 use crate::bash::state::Bash;
 use crate::bash::tree::{Node, node_kind};
 use crate::bash::words::{self, Arg, MAX_VALUES, Positional, Value};
-use crate::bash::writers::{self, Effect};
+use crate::bash::ProgramAnalysis;
+use crate::commands::{self, Effect};
 
 impl Walker {
     #[allow(clippy::too_many_arguments)]
@@ -59,7 +60,7 @@ impl Walker {
             return Ok(());
         }
         let mut effects = Vec::new();
-        writers::analyze_fed(&argv, stdin_text.as_deref(), &upstream.producer, &mut effects);
+        commands::analyze_fed(&argv, stdin_text.as_deref(), &upstream.producer, &ProgramAnalysis, &mut effects);
         let piped = self.piped_file.take();
         if effects.iter().any(|effect| matches!(effect, Effect::Patch(_))) {
             let input = self.input_file(&files, walk, scope)?.or(piped);
@@ -99,7 +100,7 @@ impl Walker {
             let mut text = value.clone();
             for arg in args {
                 text.push(' ');
-                text.push_str(&writers::quote(&arg.text));
+                text.push_str(&commands::quote(&arg.text));
             }
             // An alias is not expanded again inside its own expansion (`alias ls='ls -l'`).
             scope.defined.make_mut().aliases.remove(&name.text);

@@ -8,7 +8,7 @@ use crate::analysis::scope::Scope;
 use crate::bash::cache;
 use crate::bash::state::Bash;
 use crate::bash::words::{Positional, Value};
-use crate::bash::writers::{Cd, Effect, PatchRead};
+use crate::commands::{Cd, Effect, PatchRead};
 use crate::bash::{MAX_SCRIPT_NESTING, MAX_TARGETS, Unscannable};
 use crate::paths;
 use crate::programs::{self, Invocation, MAX_SCRIPT_FILE_BYTES, Source};
@@ -81,7 +81,11 @@ impl Walker {
                     }
                 }
                 Effect::Patch(read) => self.patch(read, scope),
-                Effect::Program { invocation, dir } => self.program(&invocation, &dir, None, walk, scope)?,
+                Effect::Program { argv, stdin, dir } => {
+                    if let Some(invocation) = programs::invocation(&argv, stdin.as_deref()) {
+                        self.program(&invocation, &dir, None, walk, scope)?;
+                    }
+                }
                 Effect::RunFile { path, this_shell, by_shebang } => {
                     let this_shell = this_shell && !only_new;
                     self.run_file(&path.text, this_shell, by_shebang, walk, scope)?;

@@ -6,8 +6,9 @@ use crate::analysis::scope::Scope;
 use crate::bash::Unscannable;
 use crate::bash::state::Bash;
 use crate::bash::tree::{Node, node_kind};
-use crate::bash::words::Arg;
-use crate::bash::writers::{self, Effect};
+use crate::bash::words::{self, Arg};
+use crate::bash::ProgramAnalysis;
+use crate::commands::{self, Effect};
 use crate::paths;
 
 impl Walker {
@@ -85,7 +86,8 @@ impl Walker {
         }
         // Only a line with `echo` or `printf` in it can print known text.
         let prints = argv.iter().any(|arg| matches!(arg.text.rsplit('/').next(), Some("echo" | "printf")));
-        if let Some(text) = prints.then(|| writers::printed_by(&argv)).flatten() {
+        let printed = || commands::printing_command(&argv).and_then(|words| words::printed(&words));
+        if let Some(text) = prints.then(printed).flatten() {
             return Ok(Input { text: Some(text), producer: Vec::new() });
         }
         Ok(Input { text: None, producer: argv })
@@ -123,7 +125,7 @@ impl Walker {
             Some(pipeline) if node_kind(pipeline) == "pipeline" => {
                 let input = self.upstream(node, pipeline, grand, walk, scope)?;
                 // An unknown producer feeds the loop the guarded locations it names.
-                let fed = writers::fed_words(&input.producer);
+                let fed = commands::fed_words(&input.producer);
                 let fed = || fed.iter().map(|arg| arg.text.as_str()).collect::<Vec<_>>().join("\n");
                 Ok(input.text.clone().or_else(|| (!input.producer.is_empty()).then(fed).filter(|t| !t.is_empty())))
             }
@@ -244,7 +246,7 @@ impl Walker {
         let argv = self.expand_words(&words, walk, scope)?;
         let text = self.stdin_text(stdin, walk, scope)?;
         let mut effects = Vec::new();
-        writers::analyze(&argv, Some(&text), &mut effects);
+        commands::analyze(&argv, Some(&text), &ProgramAnalysis, &mut effects);
         self.apply(effects, walk, scope, true)
     }
 
@@ -262,7 +264,7 @@ impl Walker {
         words.retain(|word| walk.counts(*word));
         let argv = self.expand_words(&words, walk, scope)?;
         let mut effects = Vec::new();
-        writers::analyze(&argv, None, &mut effects);
+        commands::analyze(&argv, None, &ProgramAnalysis, &mut effects);
         for effect in effects {
             if let Effect::Patch(mut read) = effect
                 && read.file.is_none()

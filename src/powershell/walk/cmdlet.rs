@@ -8,6 +8,7 @@ use super::definitions::drive_item;
 use super::targets::{basename, joined, parent, resolve};
 use super::{Session, Walk, Walker};
 use crate::bash::{self, Unscannable};
+use crate::commands::cmd_exe::{self, CmdEffect, EntryDir};
 use crate::paths;
 use crate::powershell::MAX_SCRIPT_NESTING;
 use crate::powershell::cmdlets::{self, Bound, Element, Kind};
@@ -277,57 +278,56 @@ impl Walker {
             let program = basename(first).to_ascii_lowercase();
             let program = program.strip_suffix(".exe").unwrap_or(&program).to_string();
             let rest = step.words.get(1..).unwrap_or_default();
-            // `/y`, `/-y`, `/s`: options; a longer word starting with `/` is a path.
-            let operands: Vec<&String> =
-                rest.iter().filter(|word| !(word.starts_with('/') && word.len() <= 3)).collect();
-            match program.as_str() {
-                "copy" | "xcopy" | "move" => {
-                    let mut parts: Vec<&str> = operands.iter().flat_map(|word| word.split('+')).collect();
-                    parts.retain(|part| !part.is_empty());
-                    let destination = if parts.len() >= 2 { parts.pop().unwrap_or(".") } else { "." };
-                    self.add(destination, &base, false);
-                    for source in &parts {
-                        self.add(&joined(destination, basename(source)), &base, true);
-                        if program == "move" {
-                            self.add(source, &base, true);
-                        }
+            match cmd_exe::effects(&program, rest) {
+                Some(effects) => {
+                    for effect in effects {
+                        self.cmd_effect(effect, rest, &mut base, scope, nesting)?;
                     }
                 }
-                "del" | "erase" | "rd" | "rmdir" => {
-                    for operand in operands {
-                        self.add(operand, &base, true);
-                    }
-                }
-                "ren" | "rename" => {
-                    if let [source, new_name, ..] = operands.as_slice() {
-                        self.add(source, &base, true);
-                        self.add(&joined(parent(source), basename(new_name)), &base, false);
-                    }
-                }
-                "cd" | "chdir" | "pushd" => {
-                    if let Some(to) = operands.first().and_then(|dir| resolve(dir, &base)) {
-                        base = to;
-                    }
-                }
-                "type" | "echo" | "dir" | "more" | "findstr" | "find" | "fc" | "comp" | "popd" | "mkdir" | "md"
-                | "set" | "rem" | "ver" | "where" | "cls" | "title" | "exit" | "call" => {}
-                "cmd" => {
-                    if let Some(inner) = cmd::script(rest) {
-                        let mut inner_scope = Session { own: false, ..scope.clone() };
-                        inner_scope.base = base.clone();
-                        self.cmd_line(&inner, &inner_scope, nesting + 1)?;
-                    }
-                }
-                _ if invocation::is_powershell(first) => {
+                None if invocation::is_powershell(first) => {
                     if let Some(script) = invocation::invoked_script(rest, None) {
                         let mut child = Session::process(&base);
                         self.script(&script, &mut child, nesting + 1)?;
                     }
                 }
-                _ => {
+                None => {
                     let mut at_base = Session { own: false, ..scope.clone() };
                     at_base.base = base.clone();
                     self.program(first, rest, &at_base)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One effect of cmd's own commands ([`cmd_exe`]), from the directory `base`.
+    fn cmd_effect(
+        &mut self,
+        effect: CmdEffect,
+        args: &[String],
+        base: &mut PathBuf,
+        scope: &Session,
+        nesting: usize,
+    ) -> Result<(), Unscannable> {
+        match effect {
+            CmdEffect::Write { path, wildcard } => self.add(path, base, wildcard),
+            CmdEffect::WriteEntry { dir, name, wildcard } => {
+                let dir = match dir {
+                    EntryDir::Is(dir) => dir,
+                    EntryDir::ParentOf(path) => parent(path),
+                };
+                self.add(&joined(dir, basename(name)), base, wildcard);
+            }
+            CmdEffect::Cd(dir) => {
+                if let Some(to) = resolve(dir, base) {
+                    *base = to;
+                }
+            }
+            CmdEffect::Cmd => {
+                if let Some(inner) = cmd::script(args) {
+                    let mut inner_scope = Session { own: false, ..scope.clone() };
+                    inner_scope.base = base.clone();
+                    self.cmd_line(&inner, &inner_scope, nesting + 1)?;
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! Commands known not to write the files their words name (P-12): reading, hashing, diffing,
 //! grepping and listing a plan or approval.md stays allowed, and prose in their words is data.
 
-use crate::bash::words::Arg;
+use super::Arg;
 
 /// Read (or print) their operands and write no file, whatever their options (`mkdir` makes only
 /// directories, which hold nothing until a write the gates see). Sorted: looked up by binary search.

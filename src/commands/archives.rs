@@ -1,8 +1,9 @@
 //! Archive extractors (P-12): extracting writes a whole tree at its destination directory, so one
 //! that is, holds or lies in a guarded location writes what it can reach there.
 
-use super::{Item, Sink, join, options, spec};
-use crate::bash::words::Arg;
+use super::Arg;
+use super::options::{Item, options, spec};
+use super::sink::{Sink, join};
 
 /// What an archiver's command line asks for.
 #[derive(Default)]

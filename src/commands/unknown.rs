@@ -2,10 +2,13 @@
 //! be read-only writes every guarded location its words name, and one whose words carry the CLI's
 //! name followed by `approve` writes approval.md, whatever runs it.
 
+use super::Arg;
+use super::approval::approval_through_cli;
+use super::argv::has_glob;
+use super::options::{Item, operands, options, spec};
 use super::readonly::is_read_only;
-use super::{Item, Sink, glob_matches, is_cli, options, package_bin, spec};
-use crate::paths;
-use crate::bash::words::{Arg, has_glob};
+use super::sink::Sink;
+use crate::paths::{self, glob_matches};
 
 /// Editors and databases that read their commands on standard input (`ed plan.md <<< w`).
 const STDIN_COMMANDS: &[&str] = &["ed", "red", "ex", "vi", "vim", "nvim", "view", "sqlite3", "duckdb"];
@@ -27,7 +30,7 @@ const fn ascii_set(mut chars: &[u8]) -> u128 {
     set
 }
 
-fn tokens(text: &str) -> impl Iterator<Item = &str> {
+pub(super) fn tokens(text: &str) -> impl Iterator<Item = &str> {
     text.split(is_separator).filter(|token| !token.is_empty())
 }
 
@@ -114,29 +117,6 @@ fn path_candidates<'w>(word: &'w str, found: &mut Vec<&'w str>) {
     found.retain(|text| worth(text));
 }
 
-/// Any word (or the standard input) of a command that can run programs: the CLI's name followed
-/// by `approve` as tokens, however quoted or nested, is a run of the approve path. (The name
-/// alone is not: `cargo test -p approval-gates`, `watch approval-gates status`.)
-pub(super) fn approval_through_cli(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
-    let words = || args.iter().map(|arg| arg.text.as_str()).chain(stdin);
-    // Every name of the CLI holds this; most commands do not, and need no tokens.
-    if !words().any(|word| word.contains("approval-gates")) {
-        return;
-    }
-    let words = words();
-    let mut stream = words.flat_map(tokens).peekable();
-    while let Some(token) = stream.next() {
-        if !is_cli(package_bin(token)) || stream.peek() != Some(&"approve") {
-            continue;
-        }
-        match stream.nth(1).filter(|id| paths::is_safe_segment(id)) {
-            Some(id) => sink.write_text(&paths::approval_text(id)),
-            None => sink.write_text(paths::APPROVAL_FILE),
-        }
-        return;
-    }
-}
-
 /// Commands that read their operands and write only where an option or a fixed operand says:
 /// the written paths, or `false` when `name` is not one of them.
 fn outputs_only(name: &str, args: &[Arg], sink: &mut Sink) -> bool {
@@ -179,7 +159,7 @@ fn outputs_only(name: &str, args: &[Arg], sink: &mut Sink) -> bool {
             !revert || files.len() > 1
         }
         "uniq" => {
-            let files: Vec<&Arg> = super::operands(args, &spec("fsw", &["skip-fields", "skip-chars", "check-chars"]));
+            let files: Vec<&Arg> = operands(args, &spec("fsw", &["skip-fields", "skip-chars", "check-chars"]));
             if let Some(out) = files.get(1) {
                 sink.write(out);
             }
@@ -196,59 +176,6 @@ mod tests {
         let listed = "\"'`;|&()<>[]{}=$,:!\\";
         for c in (0..0x3100).filter_map(char::from_u32) {
             assert_eq!(super::is_separator(c), c.is_whitespace() || listed.contains(c), "{c:?}");
-        }
-    }
-}
-
-#[cfg(test)]
-mod properties {
-    use std::path::Path;
-
-    use proptest::prelude::*;
-
-    use crate::paths;
-    use crate::bash::write_targets;
-
-    fn quote(text: &str) -> String {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
-
-    /// A wrapper around `inner`: the command it runs, as an agent would spell it.
-    fn wrap(wrapper: usize, inner: &str) -> String {
-        match wrapper {
-            0 => format!("script -qec {} /dev/null", quote(inner)),
-            1 => format!("bash -c {}", quote(inner)),
-            2 => format!("ssh -t localhost {}", quote(inner)),
-            3 => format!("expect -c {}", quote(&format!("spawn {inner}; send yes\\r; interact"))),
-            4 => format!("tmux send-keys -t s {} Enter", quote(inner)),
-            5 => format!("timeout 60 {inner}"),
-            6 => format!("sudo -u owner {inner}"),
-            7 => format!("env -i PATH=/bin {inner}"),
-            8 => format!("python3 -c {}", quote(&format!("import os; os.system({inner:?})"))),
-            9 => format!("node -e {}", quote(&format!("require('child_process').execSync({inner:?})"))),
-            10 => format!("watch -n1 {}", quote(inner)),
-            11 => format!("unbuffer {inner}"),
-            12 => format!("socat - EXEC:{},pty", quote(inner)),
-            _ => format!("nohup {inner} &"),
-        }
-    }
-
-    const APPROVALS: [&str; 4] = [
-        "approval-gates approve c plan",
-        "npx approval-gates approve c design",
-        "./node_modules/.bin/approval-gates approve c plan",
-        "pnpm dlx approval-gates@latest approve c plan",
-    ];
-
-    proptest! {
-        #[test]
-        fn any_wrapping_of_an_approval_still_writes_approval_md(
-            inner in 0..APPROVALS.len(),
-            wrappers in prop::collection::vec(0usize..14, 1..4),
-        ) {
-            let command = wrappers.iter().fold(APPROVALS[inner].to_string(), |inner, &wrapper| wrap(wrapper, &inner));
-            let targets = write_targets(&command, Path::new("/repo")).unwrap_or_default();
-            prop_assert!(targets.iter().any(|target| paths::is_approval_file(target)), "{command}: {targets:?}");
         }
     }
 }

@@ -1,0 +1,92 @@
+//! The words a command receives once its shell has expanded them, as the table reads them.
+
+/// One word after expansion.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Arg {
+    pub text: String,
+    /// Part of the word is unknown and kept as source text (`$D/approval.md`).
+    pub dynamic: bool,
+    /// The word has unquoted glob characters (`*`, `?`, `[`).
+    pub glob: bool,
+    /// A process substitution (`>(…)`, `<(…)`): a pipe, not a file.
+    pub pipe: bool,
+}
+
+impl Arg {
+    pub fn literal(text: &str) -> Arg {
+        Arg { text: text.to_string(), glob: has_glob(text), ..Arg::default() }
+    }
+}
+
+/// Does `text` hold glob characters (`*`, `?`, `[`)?
+pub fn has_glob(text: &str) -> bool {
+    text.bytes().any(|b| matches!(b, b'*' | b'?' | b'['))
+}
+
+/// The C escapes of bash's `$'…'`, which `xargs -d` reads too.
+pub fn ansi_c(inner: &str) -> String {
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(escape) = chars.next() else {
+            out.push('\\');
+            break;
+        };
+        let simple = match escape {
+            'a' => Some('\x07'),
+            'b' => Some('\x08'),
+            'e' | 'E' => Some('\x1b'),
+            'f' => Some('\x0c'),
+            'n' => Some('\n'),
+            'r' => Some('\r'),
+            't' => Some('\t'),
+            'v' => Some('\x0b'),
+            '\\' | '\'' | '"' | '?' => Some(escape),
+            _ => None,
+        };
+        if let Some(simple) = simple {
+            out.push(simple);
+            continue;
+        }
+        let (radix, max_digits) = match escape {
+            '0'..='7' => (8, 3),
+            'x' => (16, 2),
+            'u' => (16, 4),
+            'U' => (16, 8),
+            'c' => {
+                match chars.next() {
+                    Some(control) => out.push(char::from((control as u32 & 0x1f) as u8)),
+                    None => out.push_str("\\c"),
+                }
+                continue;
+            }
+            _ => {
+                out.push('\\');
+                out.push(escape);
+                continue;
+            }
+        };
+        let mut value: u32 = if radix == 8 { escape.to_digit(8).unwrap_or(0) } else { 0 };
+        let mut digits = if radix == 8 { 1 } else { 0 };
+        while digits < max_digits {
+            let Some(digit) = chars.peek().and_then(|d| d.to_digit(radix)) else { break };
+            chars.next();
+            value = value.saturating_mul(radix).saturating_add(digit);
+            digits += 1;
+        }
+        if digits == 0 {
+            out.push('\\');
+            out.push(escape);
+        } else if radix == 8 || escape == 'x' {
+            // One byte; bytes above 0x7f are not valid UTF-8 on their own.
+            out.push(char::from_u32(value & 0xff).filter(|c| c.is_ascii()).unwrap_or('\u{fffd}'));
+        } else {
+            out.push(char::from_u32(value).unwrap_or('\u{fffd}'));
+        }
+    }
+    out
+}

@@ -1,0 +1,264 @@
+//! Copies, moves and links (`cp`, `mv`, `ln`, `install`, `rsync`, `git mv`): a row each, over
+//! one reading of their operands. What they write: the destination, the entries a source makes
+//! in it when it is a directory, a whole tree for a recursive copy, and the sources of a move or a
+//! hard link (a second name for a file is a way to write it, and unlike a symlink it cannot be
+//! resolved later).
+
+use super::options::{Flags, Item, Spec, Valued, options, spec};
+use super::sink::Sink;
+use super::{Arg, Effect};
+
+/// One copying command.
+pub(super) struct Copy {
+    pub names: &'static [&'static str],
+    pub options: Spec<'static>,
+    /// Copies whole trees unasked (a move, a sync); else only with these flags.
+    pub recursive: Recursive,
+    /// `-t dir`: the directory everything goes into.
+    pub target_directory: Valued,
+    /// When its sources are written too.
+    pub sources: Sources,
+    /// `install -d`: every operand is a directory made.
+    pub makes_directories: Flags,
+    /// `ln`: `-s` makes symbolic links, which the walk follows later.
+    pub links: bool,
+    /// rsync's paths: `host:path` is remote, and a source ending in `/` is copied as its contents.
+    pub remote_and_contents: bool,
+}
+
+#[derive(Clone, Copy)]
+pub(super) enum Recursive {
+    Always,
+    With(Flags),
+}
+
+#[derive(Clone, Copy)]
+pub(super) enum Sources {
+    Never,
+    /// A move.
+    Always,
+    /// A hard link, unless this flag asks for a symbolic one (`ln -s`).
+    Unless(Flags),
+    /// A hard link when this flag asks for one (`cp -l`).
+    With(Flags),
+}
+
+const TARGET_DIRECTORY: Valued = Valued { short: "t", long: &["target-directory"] };
+const NO_TARGET_DIRECTORY: Flags = Flags { short: "T", long: &["no-target-directory"] };
+const SYMBOLIC: Flags = Flags { short: "s", long: &["symbolic"] };
+
+const fn copy(names: &'static [&'static str]) -> Copy {
+    Copy {
+        names,
+        options: spec("tS", &["target-directory", "suffix"]),
+        recursive: Recursive::With(Flags::NONE),
+        target_directory: TARGET_DIRECTORY,
+        sources: Sources::Never,
+        makes_directories: Flags::NONE,
+        links: false,
+        remote_and_contents: false,
+    }
+}
+
+const RSYNC_LONG: &[&str] = &[
+    "rsh",
+    "filter",
+    "exclude",
+    "include",
+    "exclude-from",
+    "include-from",
+    "files-from",
+    "temp-dir",
+    "partial-dir",
+    "backup-dir",
+    "compare-dest",
+    "copy-dest",
+    "link-dest",
+    "log-file",
+    "password-file",
+    "port",
+    "chmod",
+    "chown",
+    "usermap",
+    "groupmap",
+    "max-size",
+    "min-size",
+    "timeout",
+    "contimeout",
+    "bwlimit",
+    "remote-option",
+    "out-format",
+    "log-file-format",
+    "suffix",
+    "rsync-path",
+    "block-size",
+    "info",
+    "debug",
+    "iconv",
+    "address",
+];
+
+pub(super) const GIT_MV: Copy = Copy { recursive: Recursive::Always, sources: Sources::Always, ..copy(&["git mv"]) };
+
+pub(super) const COPIES: &[Copy] = &[
+    Copy {
+        recursive: Recursive::With(Flags { short: "rRa", long: &["recursive", "archive"] }),
+        sources: Sources::With(Flags { short: "l", long: &["link"] }),
+        ..copy(&["cp"])
+    },
+    Copy { recursive: Recursive::Always, sources: Sources::Always, ..copy(&["mv"]) },
+    Copy { sources: Sources::Unless(SYMBOLIC), links: true, ..copy(&["ln"]) },
+    Copy {
+        options: spec("tSmog", &["target-directory", "suffix", "mode", "owner", "group", "strip-program"]),
+        makes_directories: Flags { short: "d", long: &["directory"] },
+        ..copy(&["install"])
+    },
+    Copy {
+        options: spec("efBMT", RSYNC_LONG),
+        recursive: Recursive::Always,
+        target_directory: Valued::NONE,
+        remote_and_contents: true,
+        ..copy(&["rsync"])
+    },
+];
+
+/// What one command line of a [`Copy`] asks for.
+#[derive(Default)]
+struct Asked<'a> {
+    target_dir: Option<Arg>,
+    no_target_dir: bool,
+    make_dirs: bool,
+    recursive: bool,
+    sources_flag: bool,
+    files: Vec<&'a Arg>,
+}
+
+impl Copy {
+    pub fn run(&self, args: &[Arg], sink: &mut Sink) {
+        if self.links {
+            symlinks(args, sink);
+        }
+        let mut asked = Asked::default();
+        options(args, &self.options, |item| {
+            if let Item::Operand(arg) = item {
+                asked.files.push(arg);
+                return;
+            }
+            if let Recursive::With(flags) = self.recursive {
+                asked.recursive |= flags.given(&item);
+            }
+            if let Sources::Unless(flags) | Sources::With(flags) = self.sources {
+                asked.sources_flag |= flags.given(&item);
+            }
+            asked.no_target_dir |= NO_TARGET_DIRECTORY.given(&item);
+            asked.make_dirs |= self.makes_directories.given(&item);
+            if let Some(dir) = self.target_directory.value(&item) {
+                asked.target_dir = Some(dir);
+            }
+        });
+        self.write(asked, sink);
+    }
+
+    fn write(&self, mut asked: Asked, sink: &mut Sink) {
+        let remote =
+            |arg: &Arg| self.remote_and_contents && arg.text.split('/').next().is_some_and(|head| head.contains(':'));
+        asked.files.retain(|arg| !remote(arg));
+        let files = asked.files;
+        if asked.make_dirs {
+            for dir in files {
+                sink.write(dir);
+            }
+            return;
+        }
+        let recursive = asked.recursive || matches!(self.recursive, Recursive::Always);
+        let writes_sources = match self.sources {
+            Sources::Never => false,
+            Sources::Always => true,
+            Sources::Unless(_) => !asked.sources_flag,
+            Sources::With(_) => asked.sources_flag,
+        };
+        let contents = |source: &Arg| self.remote_and_contents && source.text.ends_with('/');
+        if let Some(dir) = asked.target_dir {
+            sink.write(&dir);
+            for source in &files {
+                sink.write_into(&dir, source, true);
+                if recursive {
+                    sink.write_tree(&dir, Some(source), true);
+                }
+                if writes_sources {
+                    sink.write(source);
+                }
+            }
+            return;
+        }
+        let (destination, sources) = match files.split_last() {
+            Some((destination, sources)) if !sources.is_empty() => (*destination, sources),
+            // `ln -s /some/where/x`: a link named `x` here.
+            Some((only, _)) if self.links => {
+                sink.write_into(&Arg::literal("."), only, true);
+                if writes_sources {
+                    sink.write(only);
+                }
+                return;
+            }
+            _ => return,
+        };
+        sink.write(destination);
+        let known_dir = sources.len() > 1 || destination.text.ends_with('/');
+        if recursive {
+            for source in sources {
+                // A tree merged into the destination: `-T`, `src/.`, rsync's `src/`.
+                let merged = asked.no_target_dir || contents(source);
+                sink.write_tree(destination, (!merged).then_some(*source), known_dir);
+            }
+        }
+        if !asked.no_target_dir {
+            for source in sources {
+                // rsync copies a directory's contents, not the directory, when it ends in `/`.
+                if !contents(source) {
+                    sink.write_into(destination, source, known_dir);
+                }
+            }
+        }
+        if writes_sources {
+            for source in sources {
+                sink.write(source);
+            }
+        }
+    }
+}
+
+/// `ln -s target link`: later writes through `link` reach `target` (remembered by the walk).
+fn symlinks(args: &[Arg], sink: &mut Sink) {
+    let mut symbolic = false;
+    let mut target_dir = None;
+    let mut files = Vec::new();
+    options(args, &spec("tS", &["target-directory", "suffix"]), |item| match item {
+        Item::Flag('s') | Item::Long("symbolic", None) => symbolic = true,
+        Item::Short('t', dir) | Item::Long("target-directory", Some(dir)) => target_dir = Some(dir),
+        Item::Operand(arg) => files.push(arg.clone()),
+        _ => {}
+    });
+    if !symbolic {
+        return;
+    }
+    let inside = |dir: &Arg, target: &Arg| {
+        let trimmed = target.text.trim_end_matches('/');
+        let name = trimmed.rsplit('/').next().unwrap_or(trimmed);
+        Arg { text: format!("{}/{name}", dir.text.trim_end_matches('/')), ..dir.clone() }
+    };
+    let (targets, dir) = match (target_dir, files.split_last()) {
+        (Some(dir), _) => (files.clone(), dir),
+        (None, Some((link, [target]))) => {
+            // A link named `link`, or one inside it when it is a directory.
+            sink.push(Effect::Link { link: link.clone(), target: target.clone() });
+            (vec![target.clone()], link.clone())
+        }
+        (None, Some((dir, targets))) if !targets.is_empty() => (targets.to_vec(), dir.clone()),
+        (None, Some((target, _))) => (vec![target.clone()], Arg::literal(".")),
+        (None, None) => return,
+    };
+    for target in targets {
+        sink.push(Effect::Link { link: inside(&dir, &target), target });
+    }
+}

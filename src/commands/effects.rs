@@ -1,0 +1,104 @@
+//! What a command does that the gates care about, as data: the paths it writes and how, the
+//! directory changes, and the text it hands to another analysis (a shell, PowerShell, a program).
+
+use super::Arg;
+
+/// The `-p` level that keeps only a patched path's basename (a plain diff fed to `patch`).
+pub const BASENAME_STRIP: usize = usize::MAX;
+
+/// What one simple command does that the gates care about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Writes (creates, truncates, appends, edits, removes, renames) this path.
+    Write(Arg),
+    /// Copies or moves something named `name` into `dir` when `dir` is a directory; `known_dir`
+    /// when the command line says so (trailing `/`, `-t`, several sources), else the walk asks the
+    /// file system.
+    WriteInto {
+        dir: Arg,
+        name: Arg,
+        known_dir: bool,
+    },
+    /// An unknown command names this path (P-12): the guarded locations it is or holds, by its
+    /// name ([`paths::Reach::Named`]); anything else is not a target.
+    WriteNamed(Arg),
+    /// A whole tree is written at `dir/name` (`dir` itself when `name` is `None` or `dir` is not a
+    /// directory): a recursive copy, move, sync, extract or checkout. Its targets are the guarded
+    /// files the tree can create ([`paths::Reach::Tree`]).
+    WriteTree {
+        dir: Arg,
+        name: Option<Arg>,
+        known_dir: bool,
+    },
+    Cd(Cd),
+    /// A script run by a child shell (`bash -c`, a shell reading a heredoc): scoped.
+    Script(String),
+    /// A script run by a child shell given its parameters (`bash -c '…' arg0 arg1`, `sh -s a b`);
+    /// `complete` when no other parameters can follow (not under `xargs` reading unknown input).
+    Run {
+        script: String,
+        positional: Vec<Arg>,
+        complete: bool,
+    },
+    /// A symbolic link made at `link`, pointing to `target` (relative to the link's directory).
+    Link {
+        link: Arg,
+        target: Arg,
+    },
+    /// A string run by this shell (`eval`): its `cd` counts afterwards.
+    Eval(String),
+    /// A script run by PowerShell (`pwsh -c`, `powershell -EncodedCommand`), for the caller's
+    /// PowerShell analysis, in the current directory.
+    PowerShell(String),
+    /// A variable given a value the walk cannot know (`read`, `mapfile`).
+    Forget(String),
+    /// A program in another language (`python3 -c`, `node x.mjs`, a heredoc fed to `perl`): the
+    /// interpreter's words and standard input, for the caller's program analysis to read, run in
+    /// `dir` (relative to the walk's directory; empty: that one).
+    Program {
+        argv: Vec<String>,
+        stdin: Option<String>,
+        dir: String,
+    },
+    /// A script file a shell runs (`bash x.sh`; `source x.sh` when `this_shell`; `./x` by its
+    /// `#!` line when `by_shebang`), read by the walk at check time.
+    RunFile {
+        path: Arg,
+        this_shell: bool,
+        by_shebang: bool,
+    },
+    /// Applies a patch (`git apply`, `git am`, `patch`): the walk reads it and writes the files
+    /// its headers name (P-14).
+    Patch(PatchRead),
+}
+
+/// Where a patch comes from and how its paths are placed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PatchRead {
+    /// `None`: the command's standard input.
+    pub file: Option<Arg>,
+    /// The text on standard input when the line shows it (a heredoc, a here-string, `echo … |`).
+    pub stdin: Option<String>,
+    /// `-p` levels to try: one when given, else the tool's defaults ([`BASENAME_STRIP`] among them).
+    pub strips: Vec<usize>,
+    /// `patch -d`: the directory everything, the patch file included, is relative to.
+    pub chdir: Option<Arg>,
+    /// `git apply --directory`: prepended to the patch's paths.
+    pub prefix: Option<Arg>,
+    /// The wrapper's directory (`git -C`), under which all of it happens.
+    pub base: String,
+    /// The command's words: when the patch cannot be read, those that name a guarded location
+    /// are what it writes.
+    pub words: Vec<Arg>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cd {
+    To(Arg),
+    Home,
+    /// `cd -`
+    Back,
+    /// `pushd dir`; `None` swaps the two top directories.
+    Push(Option<Arg>),
+    Pop,
+}

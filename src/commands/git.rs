@@ -1,0 +1,185 @@
+//! `git`: its `-C` directory and `-c` configuration (aliases that run commands), the
+//! subcommands that write the working tree, and those known to write none of its words.
+
+use std::borrow::Cow;
+
+use super::approval::approval_through_cli;
+use super::options::{Item, operands, options, prefix_spec, spec};
+use super::sink::{Job, Next, Sink, join};
+use super::{Arg, Effect, copies, patches, quote, unknown};
+
+/// `git [-C dir] checkout|restore … -- <paths>`, `git rm`, `git mv`.
+pub(super) fn git(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
+    let mut dir = String::new();
+    let mut dynamic = false;
+    let long = ["git-dir", "work-tree", "namespace", "super-prefix", "config-env", "exec-path"];
+    let mut configs = Vec::new();
+    let start = options(args, &prefix_spec("Cc", &long), |item| match item {
+        Item::Short('C', value) => {
+            dir = join(&dir, &value.text);
+            dynamic |= value.dynamic;
+        }
+        // `-c alias.x='!cmd'`, `-c core.editor=cmd`: commands git may run.
+        Item::Short('c', value) => configs.push(value),
+        _ => {}
+    });
+    approval_through_cli(&configs, None, sink);
+    let sub = args.get(start)?;
+    if let Some(alias) = git_alias(&configs, &sub.text) {
+        let rest = args.get(start + 1..).unwrap_or_default();
+        return Some(vec![git_aliased(alias, rest, &dir, sink)]);
+    }
+    let job = Job {
+        args: Cow::Borrowed(args.get(start + 1..).unwrap_or_default()),
+        dir: join(&sink.job.dir, &dir),
+        roots: sink.job.roots.clone(),
+        producer: sink.job.producer,
+        reads_input: sink.job.reads_input,
+        open: sink.job.open,
+    };
+    let mut inner = Sink { job: &job, out: &mut *sink.out, interpreters: sink.interpreters };
+    match sub.text.as_str() {
+        // What they write is what their patches name.
+        "apply" | "am" => patches::git_patch(&sub.text, &job.args, stdin, &mut inner),
+        sub => git_subcommand(sub, &job.args, &mut inner),
+    }
+    None
+}
+
+/// git's subcommands that write no file their words name (the object store and refs aside).
+const GIT_READERS: &[&str] = &[
+    "log",
+    "show",
+    "diff",
+    "status",
+    "blame",
+    "annotate",
+    "grep",
+    "ls-files",
+    "ls-tree",
+    "rev-parse",
+    "rev-list",
+    "cat-file",
+    "hash-object",
+    "show-ref",
+    "for-each-ref",
+    "describe",
+    "shortlog",
+    "reflog",
+    "whatchanged",
+    "add",
+    "commit",
+    "fetch",
+    "push",
+    "branch",
+    "tag",
+    "remote",
+    "notes",
+    "name-rev",
+    "merge-base",
+    "count-objects",
+    "fsck",
+    "check-ignore",
+    "check-attr",
+    "verify-commit",
+    "verify-tag",
+    "help",
+    "version",
+    "var",
+    "diff-tree",
+    "diff-files",
+    "diff-index",
+    "range-diff",
+    "cherry",
+    "switch",
+    "stage",
+];
+/// The value of `-c alias.<sub>=…` (alias names ignore case), the last one given.
+fn git_alias(configs: &[Arg], sub: &str) -> Option<Arg> {
+    configs.iter().rev().find_map(|config| {
+        let (key, value) = config.text.split_once('=')?;
+        let name = key.strip_prefix("alias.").or_else(|| key.strip_prefix("ALIAS."))?;
+        name.eq_ignore_ascii_case(sub).then(|| Arg { text: value.to_string(), ..config.clone() })
+    })
+}
+
+/// `git -c alias.x='!cmd' x args` runs `sh -c 'cmd "$@"' cmd args` in the work tree's top (taken
+/// as the `-C` directory); `alias.x='checkout -- f'` is git with those words.
+fn git_aliased(alias: Arg, rest: &[Arg], dir: &str, sink: &mut Sink) -> Next {
+    if let Some(command) = alias.text.strip_prefix('!') {
+        let positional = std::iter::once(Arg::literal(command)).chain(rest.iter().cloned()).collect();
+        let script = format!("{command} \"$@\"");
+        let script = if dir.is_empty() { script } else { format!("cd {} && {script}", quote(dir)) };
+        sink.push(Effect::Run { script, positional, complete: true });
+        return Next::with(Vec::new());
+    }
+    // The alias's words, then the rest, in the `-C` directory.
+    let mut words = vec![Arg::literal("git")];
+    if !dir.is_empty() {
+        words.extend([Arg::literal("-C"), Arg::literal(dir)]);
+    }
+    words.extend(alias.text.split_whitespace().map(|word| Arg { text: word.to_string(), ..alias.clone() }));
+    words.extend(rest.iter().cloned());
+    Next::with(words)
+}
+
+/// The git subcommands that write the working tree, reached through [`git`].
+fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
+    match sub {
+        "checkout" => {
+            let separator = args.iter().position(|arg| !arg.dynamic && arg.text == "--");
+            let (paths, from_revision): (Vec<&Arg>, bool) = match separator {
+                Some(at) => (
+                    args.get(at + 1..).unwrap_or_default().iter().collect(),
+                    args.get(..at).unwrap_or_default().iter().any(|arg| !arg.text.starts_with('-')),
+                ),
+                None => (operands(args, &spec("bB", &["orphan", "conflict", "pathspec-from-file"])), false),
+            };
+            for path in paths {
+                sink.write(path);
+                if from_revision {
+                    sink.write_tree(path, None, false);
+                }
+            }
+        }
+        "restore" => {
+            let (mut staged, mut worktree, mut from_revision) = (false, false, false);
+            let paths = {
+                let mut found = Vec::new();
+                options(args, &spec("s", &["source", "pathspec-from-file"]), |item| match item {
+                    Item::Short('s', _) | Item::Long("source", Some(_)) => from_revision = true,
+                    Item::Flag('S') | Item::Long("staged", None) => staged = true,
+                    Item::Flag('W') | Item::Long("worktree", None) => worktree = true,
+                    Item::Operand(arg) => found.push(arg),
+                    _ => {}
+                });
+                found
+            };
+            if !staged || worktree {
+                for path in paths {
+                    sink.write(path);
+                    if from_revision {
+                        sink.write_tree(path, None, false);
+                    }
+                }
+            }
+        }
+        "rm" => {
+            let mut index_only = false;
+            let mut found = Vec::new();
+            options(args, &spec("", &["pathspec-from-file"]), |item| match item {
+                Item::Long("cached" | "dry-run", None) | Item::Flag('n') => index_only = true,
+                Item::Operand(arg) => found.push(arg),
+                _ => {}
+            });
+            if !index_only {
+                for path in found {
+                    sink.write(path);
+                }
+            }
+        }
+        "mv" => copies::GIT_MV.run(args, sink),
+        _ if GIT_READERS.contains(&sub) => {}
+        _ => unknown::analyze(sub, args, None, sink),
+    }
+}

@@ -1,0 +1,283 @@
+//! The table of commands: what a command does to files, read from its words once its shell has
+//! expanded them, as data ([`Effect`]s) shared by every shell that runs programs by name.
+//!
+//! A command is a row: [`wrappers`] run the command after their options, [`writers`] write their
+//! operands or option values, [`copies`] copy, move and link, [`runners`] hand text to another
+//! analysis, [`feeders`] run a command on what they are fed; [`git`], [`patches`], [`archives`],
+//! [`downloads`] and [`editors`] read their own command lines; [`readonly`] lists the commands
+//! known to write nothing, [`unknown`] judges the rest by the guarded locations their words name,
+//! and [`approval`] holds the self-approval rule; [`cmd_exe`] holds `cmd.exe`'s own commands. A
+//! command of a known shape is one row in one of these tables, and its lines in the corpus.
+//!
+//! Paths stay as typed; a wrapper that changes directory (`git -C`, `env -C`, `sudo -D`) prefixes
+//! them. This layer knows nothing of trees or directories on disk, nor of the analyses above it:
+//! text for a shell, PowerShell or another language comes back as an effect for the caller to
+//! judge.
+
+mod approval;
+mod archives;
+mod argv;
+pub mod cmd_exe;
+mod copies;
+mod downloads;
+mod editors;
+mod effects;
+mod feeders;
+mod git;
+mod options;
+mod patches;
+pub mod pwsh_host;
+mod readonly;
+mod runners;
+mod sink;
+mod unknown;
+mod wrappers;
+mod writers;
+
+use std::borrow::Cow;
+
+pub use argv::{Arg, ansi_c, has_glob};
+pub use effects::{BASENAME_STRIP, Cd, Effect, PatchRead};
+pub use feeders::fed_words;
+use options::{operands, spec, static_is};
+use sink::{Job, Next, Sink};
+
+use crate::paths;
+
+/// The caller's analysis of programs in other languages, as far as the table needs it: which
+/// commands are interpreters, and the script file one runs. The table sits below that analysis
+/// and hands it the interpreter's words ([`Effect::Program`]).
+pub trait Interpreters {
+    /// Does `name` (a command's last path component) run programs the caller analyses?
+    fn runs_programs(&self, name: &str) -> bool;
+    /// The script file the interpreter `argv` (its name first) runs, when its program is one.
+    fn script_file(&self, argv: &[String], stdin: Option<&str>) -> Option<String>;
+}
+
+/// No interpreters: where only what a command prints matters.
+struct NoInterpreters;
+
+impl Interpreters for NoInterpreters {
+    fn runs_programs(&self, _: &str) -> bool {
+        false
+    }
+
+    fn script_file(&self, _: &[String], _: Option<&str>) -> Option<String> {
+        None
+    }
+}
+
+/// Commands a line may run beyond one per word (`find -exec` synthesizes `rm {}` for `-delete`).
+const MAX_EXTRA_JOBS: usize = 64;
+
+/// The last component of a command word: `/usr/bin/rm` is `rm`.
+pub fn command_name(word: &str) -> &str {
+    word.rsplit('/').next().unwrap_or(word)
+}
+
+/// `text` as one single-quoted shell word.
+pub fn quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// The effects of one simple command; `stdin` is the text of its heredoc or here-string.
+pub fn analyze(argv: &[Arg], stdin: Option<&str>, interpreters: &dyn Interpreters, out: &mut Vec<Effect>) {
+    analyze_fed(argv, stdin, &[], interpreters, out);
+}
+
+/// [`analyze`] for a command piped from a producer whose output is unknown: the guarded locations
+/// the producer's words name count as what it may feed (`ls plans/*.md | xargs rm`).
+pub fn analyze_fed(
+    argv: &[Arg],
+    stdin: Option<&str>,
+    producer: &[Arg],
+    interpreters: &dyn Interpreters,
+    out: &mut Vec<Effect>,
+) {
+    let mut jobs = vec![Job {
+        args: Cow::Borrowed(argv),
+        dir: String::new(),
+        roots: Vec::new(),
+        producer,
+        reads_input: true,
+        open: false,
+    }];
+    // Every hop consumes at least the wrapper's name; the cap only guards against a table bug.
+    let mut hops = 0;
+    while let Some(job) = jobs.pop() {
+        hops += 1;
+        if hops > argv.len() + MAX_EXTRA_JOBS {
+            break;
+        }
+        let mut sink = Sink { job: &job, out: &mut *out, interpreters };
+        let stdin = stdin.filter(|_| job.reads_input);
+        if let Some(next) = run(&job.args, stdin, &mut sink) {
+            jobs.extend(next.into_iter().map(|next| next.into_job(&job)));
+        }
+    }
+}
+
+/// The `echo` or `printf` a command runs, looked for through the wrappers that run it
+/// (`sudo echo … | sh`): its words, its name without a directory, for the caller to print.
+pub fn printing_command(argv: &[Arg]) -> Option<Vec<Arg>> {
+    let mut ignored = Vec::new();
+    let mut jobs = vec![Job {
+        args: Cow::Borrowed(argv),
+        dir: String::new(),
+        roots: Vec::new(),
+        producer: &[],
+        reads_input: false,
+        open: false,
+    }];
+    for _ in 0..argv.len() + MAX_EXTRA_JOBS {
+        let job = jobs.pop()?;
+        let named = job.args.first().filter(|name| !name.dynamic).map(|name| command_name(&name.text));
+        if matches!(named, Some("echo" | "printf")) {
+            let mut words = job.args.to_vec();
+            if let Some(first) = words.first_mut() {
+                first.text = named.unwrap_or_default().to_string();
+            }
+            return Some(words);
+        }
+        let mut sink = Sink { job: &job, out: &mut ignored, interpreters: &NoInterpreters };
+        if let Some(next) = run(&job.args, None, &mut sink) {
+            jobs.extend(next.into_iter().map(|next| next.into_job(&job)));
+        }
+    }
+    None
+}
+
+/// Analyzes one command; returns the commands it runs in turn, if any.
+fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
+    let first = args.first()?;
+    if first.dynamic || first.pipe {
+        // `$cli approve …`: a command whose name is not known that asks to approve (P-11).
+        if first.dynamic && static_is(args.get(1), "approve") {
+            sink.write_text(paths::APPROVAL_FILE);
+        }
+        return None;
+    }
+    let rest = args.get(1..).unwrap_or_default();
+    let name = command_name(&first.text);
+    if approval::is_cli(name) {
+        approval::cli(rest, sink);
+        return None;
+    }
+    if sink.interpreters.runs_programs(name) {
+        runners::program(args, stdin, sink);
+        return None;
+    }
+    if runners::runs_a_script_file(&first.text) {
+        sink.run_file(first, false, true);
+    }
+    if let Some(wrapper) = wrappers::WRAPPERS.iter().find(|row| row.names.contains(&name)) {
+        return wrapper.run(rest, sink);
+    }
+    if let Some(coded) = wrappers::CODED.iter().find(|row| row.names.contains(&name)) {
+        return (coded.run)(rest, stdin, sink);
+    }
+    if let Some(writer) = writers::WRITERS.iter().find(|row| row.names.contains(&name)) {
+        writer.run(rest, sink);
+        return None;
+    }
+    if let Some(copy) = copies::COPIES.iter().find(|row| row.names.contains(&name)) {
+        copy.run(rest, sink);
+        return None;
+    }
+    match name {
+        "xargs" => return feeders::xargs(rest, stdin, sink),
+        "parallel" => return feeders::parallel(rest, stdin, sink),
+        "find" => return feeders::find(rest),
+        "git" => return git::git(rest, stdin, sink),
+        "trap" => runners::trap(rest, sink),
+        "." | "source" => runners::source(rest, stdin, sink),
+        "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "fish" | "csh" | "tcsh" => {
+            runners::shell(rest, stdin, sink)
+        }
+        _ if pwsh_host::is_powershell(name) => runners::powershell(rest, stdin, sink),
+        "eval" => runners::eval(rest, sink),
+        "cd" | "pushd" | "popd" => change_directory(name, rest, sink),
+        "read" | "mapfile" | "readarray" => forget(name, rest, sink),
+        "sed" | "gsed" => editors::sed(rest, sink),
+        "patch" => patches::patch_command(rest, stdin, sink),
+        "curl" => downloads::curl(rest, sink),
+        "wget" => downloads::wget(rest, sink),
+        "tar" | "gtar" | "bsdtar" => archives::tar(rest, sink),
+        "unzip" => archives::unzip(rest, sink),
+        "7z" | "7za" | "7zr" | "7zz" => archives::seven_zip(rest, sink),
+        "cpio" => archives::cpio(rest, sink),
+        _ => unknown::analyze(name, rest, stdin, sink),
+    }
+    None
+}
+
+/// `cd`, `pushd`, `popd`: where the shell goes.
+fn change_directory(name: &str, args: &[Arg], sink: &mut Sink) {
+    let targets = operands(args, &spec("", &[]));
+    let cd = match (name, targets.first()) {
+        ("cd", None) => Cd::Home,
+        ("cd", Some(arg)) if static_is(Some(arg), "-") => Cd::Back,
+        ("cd", Some(arg)) => Cd::To((*arg).clone()),
+        ("pushd", None) => Cd::Push(None),
+        // `pushd +1`, `pushd -0`: a rotation of the stack.
+        ("pushd", Some(arg)) if !arg.dynamic && (arg.text.starts_with('+') || arg.text.starts_with('-')) => return,
+        ("pushd", Some(arg)) => Cd::Push(Some((*arg).clone())),
+        (_, None) => Cd::Pop,
+        (_, Some(_)) => return,
+    };
+    sink.push(Effect::Cd(cd));
+}
+
+/// `read`, `mapfile`: the variables given values the walk cannot know.
+fn forget(name: &str, args: &[Arg], sink: &mut Sink) {
+    if name == "read" {
+        let names = operands(args, &spec("adinNptu", &[]));
+        if names.is_empty() {
+            sink.push(Effect::Forget("REPLY".to_string()));
+        }
+        for name in names {
+            sink.push(Effect::Forget(name.text.clone()));
+        }
+        return;
+    }
+    let names = operands(args, &spec("dnOsuCc", &[]));
+    sink.push(Effect::Forget(names.last().map_or_else(|| "MAPFILE".to_string(), |n| n.text.clone())));
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::paths::glob_matches;
+
+    #[test]
+    fn globs() {
+        for (pattern, name) in [
+            ("*", "approval.md"),
+            ("*.md", "approval.md"),
+            ("appr*", "Approval.MD"),
+            ("?pproval.md", "approval.md"),
+            ("[ab]pproval.md", "approval.md"),
+            ("[!x]*", "approval.md"),
+            ("a*l.m?", "approval.md"),
+            ("**", "x"),
+        ] {
+            assert!(glob_matches(pattern, name), "{pattern} {name}");
+        }
+        for (pattern, name) in [
+            ("*.txt", "approval.md"),
+            ("b*", "approval.md"),
+            ("[!a]*", "approval.md"),
+            ("approval.md?", "approval.md"),
+            ("[", "a"),
+        ] {
+            assert!(!glob_matches(pattern, name), "{pattern} {name}");
+        }
+    }
+
+    #[test]
+    fn package_specs() {
+        use super::approval::package_bin;
+        assert_eq!(package_bin("approval-gates@0.1.0"), "approval-gates");
+        assert_eq!(package_bin("@scope/approval-gates@1"), "approval-gates");
+        assert_eq!(package_bin("./node_modules/.bin/approval-gates"), "approval-gates");
+    }
+}

@@ -1,0 +1,149 @@
+//! Commands that run text or a file as a program: shells (`bash -c`, `sh x.sh`, a heredoc fed
+//! to `sh`), `source`, `eval`, `trap`, PowerShell hosts and the interpreters of other languages.
+//! The text goes back to the caller as an effect, for its own analysis of that language.
+
+use super::approval::{approval_through_cli, cli, is_cli};
+use super::editors::perl;
+use super::options::{operands, spec, static_is};
+use super::pwsh_host;
+use super::sink::Sink;
+use super::{Arg, Effect, command_name};
+
+/// `trap 'action' SIGNAL`: the action runs later, in this shell.
+pub(super) fn trap(args: &[Arg], sink: &mut Sink) {
+    let actions = operands(args, &spec("", &[]));
+    if let [action, _signal, ..] = actions.as_slice()
+        && !static_is(Some(action), "-")
+    {
+        sink.push(Effect::Script(action.text.clone()));
+    }
+}
+
+/// `eval words…`: the words, joined, run by this shell.
+pub(super) fn eval(args: &[Arg], sink: &mut Sink) {
+    let text: Vec<&str> = args.iter().map(|arg| arg.text.as_str()).collect();
+    sink.push(Effect::Eval(text.join(" ")));
+}
+
+/// `pwsh -c …`, `powershell -EncodedCommand …`: the script the host runs.
+pub(super) fn powershell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    let words: Vec<String> = args.iter().map(|arg| arg.text.clone()).collect();
+    if let Some(script) = pwsh_host::invoked_script(&words, stdin) {
+        sink.push(Effect::PowerShell(script));
+    }
+}
+
+/// An interpreter's program, and the CLI run by `node path/to/approval-gates.mjs …`.
+pub(super) fn program(argv: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    let texts: Vec<String> = argv.iter().map(|arg| arg.text.clone()).collect();
+    let name = argv.first().map_or("", |first| command_name(&first.text));
+    if matches!(name, "node" | "nodejs")
+        && let Some(script) = sink.interpreters.script_file(&texts, stdin)
+        && is_cli(command_name(&script))
+    {
+        let at = argv.iter().position(|arg| arg.text == script).unwrap_or(argv.len());
+        cli(argv.get(at + 1..).unwrap_or_default(), sink);
+        return;
+    }
+    // P-11: the CLI's name followed by `approve` among a program's words or stdin.
+    approval_through_cli(argv.get(1..).unwrap_or_default(), stdin, sink);
+    if name.starts_with("perl") {
+        perl(argv.get(1..).unwrap_or_default(), sink);
+    }
+    let dir = sink.job.dir.clone();
+    sink.push(Effect::Program { argv: texts, stdin: stdin.map(str::to_string), dir });
+}
+
+/// A command spelled as a path to a file of this tree (`./x.sh`, `tools/gen`, `/tmp/x.py`): the
+/// walk reads its `#!` line. System programs (`/usr/bin/…`) are left to the table.
+pub(super) fn runs_a_script_file(word: &str) -> bool {
+    if !word.contains('/') {
+        return false;
+    }
+    if !word.starts_with('/') {
+        return true;
+    }
+    let system = ["/usr/", "/bin/", "/sbin/", "/opt/", "/nix/", "/snap/"].iter().any(|dir| word.starts_with(dir));
+    !system && word.rsplit('/').next().is_some_and(|name| name.contains('.'))
+}
+
+/// `bash -c 'script'`, `sh -lc "…"`, and a shell reading its script from a heredoc.
+pub(super) fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    let mut command: Option<Arg> = None;
+    let mut command_mode = false;
+    let mut stdin_mode = false;
+    let mut at = 0;
+    while let Some(arg) = args.get(at) {
+        let text = arg.text.as_str();
+        if arg.dynamic || !(text.starts_with('-') || text.starts_with('+')) || text == "-" {
+            break;
+        }
+        at += 1;
+        if text == "--" {
+            break;
+        }
+        if text.starts_with("--") {
+            match text {
+                "--rcfile" | "--init-file" | "--init-command" => at += 1,
+                // fish: `--command 'cmd'`, `--command='cmd'`.
+                "--command" => command_mode = true,
+                _ => {
+                    if let Some(script) = text.strip_prefix("--command=") {
+                        command = Some(Arg { text: script.to_string(), ..arg.clone() });
+                    }
+                }
+            }
+            continue;
+        }
+        let cluster = text.get(1..).unwrap_or_default();
+        command_mode |= text.starts_with('-') && cluster.contains('c');
+        stdin_mode |= text.starts_with('-') && cluster.contains('s');
+        // `-o pipefail`, `-O extglob` take the next word.
+        at += cluster.chars().filter(|c| matches!(c, 'o' | 'O')).count();
+    }
+    let operand = args.get(at);
+    let rest = args.get(at + 1..).unwrap_or_default();
+    let run =
+        |script: &str, positional: Vec<Arg>| Effect::Run { script: script.to_string(), positional, complete: true };
+    if let Some(script) = command.as_ref().or_else(|| command_mode.then_some(operand).flatten()) {
+        // `bash -c 'script' arg0 arg1`: the words after the script are `$0`, `$1`, …
+        let words = if command.is_some() { args.get(at..).unwrap_or_default() } else { rest };
+        sink.push(run(&script.text, words.to_vec()));
+    } else if let Some(file) = operand.filter(|file| file.pipe && !file.dynamic) {
+        // `bash <(echo …)`: the script is what the substitution prints.
+        sink.push(run(&file.text, std::iter::once(Arg::literal("bash")).chain(rest.iter().cloned()).collect()));
+    } else if let Some(file) = operand.filter(|file| !stdin_mode && !static_is(Some(file), "-") && !is_stdin_path(file))
+    {
+        // `bash x.sh`: the walk reads the file.
+        sink.run_file(file, false, false);
+    } else if let Some(stdin) = stdin {
+        let zero = Arg::literal("bash");
+        if stdin_mode {
+            let positional = std::iter::once(zero).chain(args.get(at..).unwrap_or_default().iter().cloned());
+            sink.push(run(stdin, positional.collect()));
+        } else if operand.is_none() || static_is(operand, "-") || operand.is_some_and(is_stdin_path) {
+            sink.push(run(stdin, std::iter::once(zero).chain(rest.iter().cloned()).collect()));
+        }
+    }
+}
+
+/// The names standard input goes by as a file.
+fn is_stdin_path(arg: &Arg) -> bool {
+    !arg.dynamic && matches!(arg.text.as_str(), "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0")
+}
+
+/// `. /dev/stdin`, `source <(echo …)`: a script this shell reads, from its input or a
+/// substitution whose output is known.
+pub(super) fn source(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    let Some(file) = args.first() else { return };
+    if file.pipe && !file.dynamic {
+        sink.push(Effect::Eval(file.text.clone()));
+    } else if is_stdin_path(file) {
+        if let Some(stdin) = stdin {
+            sink.push(Effect::Eval(stdin.to_string()));
+        }
+    } else {
+        // `source x.sh`: the walk reads the file; its `cd` counts afterwards.
+        sink.run_file(file, true, false);
+    }
+}

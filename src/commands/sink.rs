@@ -1,0 +1,230 @@
+//! One command being read and what it runs in turn: its words, the directory its paths are
+//! relative to, and the sink that places every effect there.
+
+use std::borrow::Cow;
+
+use super::{Arg, Effect, Interpreters, quote};
+use crate::paths;
+
+/// One command to analyze: its words, the directory its paths are relative to (empty: the
+/// walk's), and, inside `find -exec`, what `{}` stands for.
+pub(super) struct Job<'a> {
+    pub args: Cow<'a, [Arg]>,
+    pub dir: String,
+    pub roots: Vec<Arg>,
+    /// The words of the producer piping into the command when its output is unknown.
+    pub producer: &'a [Arg],
+    /// The command reads the line's standard input (not a command `xargs` runs).
+    pub reads_input: bool,
+    /// More arguments may follow that the line does not show (`xargs` of unknown input).
+    pub open: bool,
+}
+
+/// A command a wrapper runs: where its words start in the wrapper's words (or new words), and
+/// what changes for it.
+pub(super) struct Next {
+    pub args: Option<Vec<Arg>>,
+    pub start: usize,
+    pub dir: Option<Arg>,
+    pub roots: Option<Vec<Arg>>,
+    /// The line's standard input reaches it (not so for a command `xargs` runs).
+    pub reads_input: bool,
+    /// More arguments may follow that the line does not show.
+    pub open: bool,
+}
+
+impl Next {
+    pub fn at(start: usize) -> Self {
+        Next { args: None, start, dir: None, roots: None, reads_input: true, open: false }
+    }
+
+    pub fn with(args: Vec<Arg>) -> Self {
+        Next { args: Some(args), ..Next::at(0) }
+    }
+
+    pub fn into_job<'a>(self, parent: &Job<'a>) -> Job<'a> {
+        let args = match self.args {
+            Some(args) => Cow::Owned(args),
+            None => match &parent.args {
+                Cow::Borrowed(args) => Cow::Borrowed(args.get(self.start..).unwrap_or_default()),
+                Cow::Owned(args) => Cow::Owned(args.get(self.start..).unwrap_or_default().to_vec()),
+            },
+        };
+        let dir = match self.dir {
+            Some(dir) => join(&parent.dir, &dir.text),
+            None => parent.dir.clone(),
+        };
+        Job {
+            args,
+            dir,
+            roots: self.roots.unwrap_or_else(|| parent.roots.clone()),
+            producer: if self.reads_input { parent.producer } else { &[] },
+            reads_input: self.reads_input && parent.reads_input,
+            open: self.open || parent.open,
+        }
+    }
+}
+
+/// Collects effects, applying the job's directory and `{}` roots to every path.
+pub(super) struct Sink<'j, 'o> {
+    pub job: &'j Job<'j>,
+    pub out: &'o mut Vec<Effect>,
+    /// Which commands run programs the caller analyses.
+    pub interpreters: &'j dyn Interpreters,
+}
+
+pub(super) fn join(dir: &str, path: &str) -> String {
+    if dir.is_empty() || path.starts_with('/') {
+        path.to_string()
+    } else {
+        format!("{}/{}", dir.trim_end_matches('/'), path)
+    }
+}
+
+impl Sink<'_, '_> {
+    fn located(&self, arg: &Arg) -> Vec<Arg> {
+        let mut texts = Vec::new();
+        if !self.job.roots.is_empty() && arg.text.contains("{}") {
+            for root in &self.job.roots {
+                let mut located = arg.clone();
+                located.text = arg.text.replace("{}", &root.text);
+                located.dynamic |= root.dynamic;
+                texts.push(located);
+            }
+        } else {
+            texts.push(arg.clone());
+        }
+        for located in &mut texts {
+            located.text = join(&self.job.dir, &located.text);
+        }
+        texts
+    }
+
+    pub fn write(&mut self, arg: &Arg) {
+        if arg.pipe || arg.text.is_empty() {
+            return;
+        }
+        for located in self.located(arg) {
+            // A glob that could match a guarded folder or approval.md writes it too.
+            if located.glob {
+                for text in paths::guarded_glob_matches(&located.text) {
+                    self.out.push(Effect::Write(Arg { text, ..located.clone() }));
+                }
+            }
+            self.out.push(Effect::Write(located));
+        }
+    }
+
+    pub fn write_text(&mut self, text: &str) {
+        self.write(&Arg::literal(text));
+    }
+
+    pub fn write_into(&mut self, dir: &Arg, source: &Arg, known_dir: bool) {
+        if dir.pipe || source.pipe || dir.text.is_empty() {
+            return;
+        }
+        let trimmed = source.text.trim_end_matches('/');
+        let base = trimmed.rsplit('/').next().unwrap_or(trimmed);
+        if base.is_empty() || base == "." || base == ".." {
+            return;
+        }
+        let name = Arg { text: base.to_string(), dynamic: source.dynamic, glob: source.glob, pipe: false };
+        for dir in self.located(dir) {
+            self.out.push(Effect::WriteInto { dir, name: name.clone(), known_dir });
+        }
+    }
+
+    /// An unknown command's word that may be a path (P-12).
+    pub fn write_named(&mut self, arg: Arg) {
+        if arg.pipe || arg.dynamic || arg.text.is_empty() {
+            return;
+        }
+        // Most commands run where the walk is: the word as it is.
+        if self.job.dir.is_empty() && self.job.roots.is_empty() {
+            self.out.push(Effect::WriteNamed(arg));
+            return;
+        }
+        for located in self.located(&arg) {
+            self.out.push(Effect::WriteNamed(located));
+        }
+    }
+
+    /// A whole tree written at `dir/name`, or merged into `dir` (`name` `None`).
+    pub fn write_tree(&mut self, dir: &Arg, name: Option<&Arg>, known_dir: bool) {
+        if dir.pipe || dir.text.is_empty() {
+            return;
+        }
+        let name = match name {
+            Some(source) => {
+                let trimmed = source.text.trim_end_matches('/');
+                let base = trimmed.rsplit('/').next().unwrap_or(trimmed);
+                if base.is_empty() || base == "." {
+                    None
+                } else if base == ".." {
+                    return;
+                } else {
+                    Some(Arg { text: base.to_string(), dynamic: source.dynamic, glob: source.glob, pipe: false })
+                }
+            }
+            None => None,
+        };
+        for dir in self.located(dir) {
+            self.out.push(Effect::WriteTree { dir, name: name.clone(), known_dir });
+        }
+    }
+
+    /// A script runs where the job runs (`sudo -D d sh -c …`), once for each `{}` of `find`.
+    pub fn push(&mut self, effect: Effect) {
+        let located = |script: &str| {
+            if self.job.dir.is_empty() {
+                script.to_string()
+            } else {
+                format!("cd {} && {script}", quote(&self.job.dir))
+            }
+        };
+        let rooted = |text: &str, root: &Arg| text.replace("{}", &root.text);
+        match effect {
+            Effect::Script(script) if script.contains("{}") && !self.job.roots.is_empty() => {
+                for root in &self.job.roots {
+                    self.out.push(Effect::Script(located(&rooted(&script, root))));
+                }
+            }
+            Effect::Script(script) => self.out.push(Effect::Script(located(&script))),
+            Effect::Run { script, positional, complete } => {
+                let complete = complete && !self.job.open;
+                let uses_roots = (script.contains("{}") || positional.iter().any(|arg| arg.text.contains("{}")))
+                    && !self.job.roots.is_empty();
+                if !uses_roots {
+                    self.out.push(Effect::Run { script: located(&script), positional, complete });
+                    return;
+                }
+                for root in &self.job.roots {
+                    let positional = positional
+                        .iter()
+                        .map(|arg| Arg {
+                            text: rooted(&arg.text, root),
+                            dynamic: arg.dynamic || root.dynamic,
+                            ..arg.clone()
+                        })
+                        .collect();
+                    self.out.push(Effect::Run { script: located(&rooted(&script, root)), positional, complete });
+                }
+            }
+            Effect::Link { link, target } => {
+                for link in self.located(&link) {
+                    self.out.push(Effect::Link { link, target: target.clone() });
+                }
+            }
+            effect => self.out.push(effect),
+        }
+    }
+
+    pub fn run_file(&mut self, script: &Arg, this_shell: bool, by_shebang: bool) {
+        if script.dynamic || script.pipe || script.text.is_empty() {
+            return;
+        }
+        for path in self.located(script) {
+            self.out.push(Effect::RunFile { path, this_shell, by_shebang });
+        }
+    }
+}

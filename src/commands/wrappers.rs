@@ -1,0 +1,365 @@
+//! Commands that run the command after their options: a row each for the plain ones (what they
+//! write, where the command runs), code for those whose command is a string or comes elsewhere.
+
+use super::approval::{is_cli, package_bin};
+use super::options::{Item, Spec, Valued, options, prefix_spec, spec, static_is};
+use super::sink::{Next, Sink};
+use super::{Arg, Effect, quote};
+
+/// A command that runs the command after its options, and after [`Before`] operands.
+pub(super) struct Wrapper {
+    pub names: &'static [&'static str],
+    /// Its options, which end at the first operand.
+    pub options: Spec<'static>,
+    /// Options whose value is a file the wrapper writes (`time -o`, `strace -o`).
+    pub writes: Valued,
+    /// Options whose value is where the command runs: the first of these groups given wins.
+    pub chdir: &'static [Valued],
+    pub before: Before,
+}
+
+/// What comes between a wrapper's options and the command it runs.
+#[derive(Clone, Copy)]
+pub(super) enum Before {
+    Command,
+    /// One word that is not a path (`timeout`'s duration).
+    Word,
+    /// The new root, where the command's paths start (`chroot`).
+    Root,
+}
+
+const fn wrapper(names: &'static [&'static str], short: &'static str, long: &'static [&'static str]) -> Wrapper {
+    Wrapper { names, options: prefix_spec(short, long), writes: Valued::NONE, chdir: &[], before: Before::Command }
+}
+
+const OUTPUT: Valued = Valued { short: "o", long: &["output"] };
+const TRACER_LONG: &[&str] =
+    &["output", "attach", "trace-path", "string-limit", "user", "env", "signal", "trace", "library"];
+
+pub(super) const WRAPPERS: &[Wrapper] = &[
+    wrapper(&["doas"], "uC", &[]),
+    wrapper(&["builtin", "nohup", "busybox", "firejail", "setsid"], "", &[]),
+    wrapper(&["exec"], "a", &[]),
+    wrapper(&["nice"], "n", &["adjustment"]),
+    wrapper(&["stdbuf"], "ioe", &["input", "output", "error"]),
+    Wrapper { writes: OUTPUT, ..wrapper(&["time"], "of", &["output", "format"]) },
+    Wrapper { before: Before::Word, ..wrapper(&["timeout"], "sk", &["signal", "kill-after"]) },
+    Wrapper { before: Before::Root, ..wrapper(&["chroot"], "", &["userspec", "groups"]) },
+    Wrapper { writes: OUTPUT, ..wrapper(&["strace"], "abeEIoOpPsSuUX", TRACER_LONG) },
+    Wrapper { writes: OUTPUT, ..wrapper(&["ltrace"], "aADeFlnopsuwx", TRACER_LONG) },
+    Wrapper { writes: Valued { short: "s", long: &[] }, ..wrapper(&["fakeroot"], "lsib", &["lib", "faked"]) },
+    Wrapper {
+        chdir: &[Valued { short: "w", long: &["cwd", "pwd"] }],
+        ..wrapper(
+            &["proot"],
+            "rbmwqkvRS",
+            &["rootfs", "bind", "mount", "cwd", "pwd", "qemu", "kernel-release", "verbose"],
+        )
+    },
+    // `-w dir`, else `-R root`, is where its paths start.
+    Wrapper {
+        chdir: &[Valued { short: "w", long: &["wd"] }, Valued { short: "R", long: &["root"] }],
+        ..wrapper(
+            &["unshare"],
+            "SGRw",
+            &["setuid", "setgid", "root", "wd", "propagation", "map-user", "map-group", "map-users", "map-groups"],
+        )
+    },
+];
+
+impl Wrapper {
+    pub fn run(&self, args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+        let mut chdir: Vec<Option<Arg>> = self.chdir.iter().map(|_| None).collect();
+        let start = options(args, &self.options, |item| {
+            if let Some(file) = self.writes.value(&item) {
+                sink.write(&file);
+            }
+            for (group, given) in self.chdir.iter().zip(chdir.iter_mut()) {
+                if let Some(dir) = group.value(&item) {
+                    *given = Some(dir);
+                }
+            }
+        });
+        let dir = chdir.into_iter().flatten().next();
+        Some(vec![match self.before {
+            Before::Command => Next { dir, ..Next::at(start + 1) },
+            Before::Word => Next { dir, ..Next::at(start + 2) },
+            Before::Root => Next { dir: args.get(start).cloned(), ..Next::at(start + 2) },
+        }])
+    }
+}
+
+/// Reads a command's words (after its name) and standard input; returns what it runs in turn.
+pub(super) type Reader = fn(&[Arg], Option<&str>, &mut Sink) -> Option<Vec<Next>>;
+
+/// A wrapper whose command is found another way: its names and the code that finds it.
+pub(super) struct Coded {
+    pub names: &'static [&'static str],
+    pub run: Reader,
+}
+
+pub(super) const CODED: &[Coded] = &[
+    Coded { names: &["sudo"], run: |args, _, sink| sudo(args, sink) },
+    Coded { names: &["env"], run: |args, _, sink| env(args, sink) },
+    Coded { names: &["command"], run: |args, _, _| command(args) },
+    Coded { names: &["ionice"], run: |args, _, _| ionice(args) },
+    Coded { names: &["coproc"], run: |args, _, _| coproc(args) },
+    Coded { names: &["watch"], run: |args, _, sink| watch(args, sink) },
+    Coded { names: &["flock"], run: |args, _, sink| flock(args, sink) },
+    Coded { names: &["script"], run: script },
+    Coded { names: &["su"], run: |args, _, sink| su(args, sink) },
+    Coded { names: &["runuser"], run: |args, _, sink| runuser(args, sink) },
+    Coded { names: &["npx", "pnpx", "bunx"], run: |args, _, sink| npx(args, sink) },
+    Coded { names: &["npm"], run: |args, _, sink| npm(args, sink) },
+    Coded { names: &["pnpm", "yarn"], run: |args, _, _| package_runner(args) },
+];
+
+/// `command cmd…` runs it; `command -v`, `-V` only look it up.
+fn command(args: &[Arg]) -> Option<Vec<Next>> {
+    let mut lookup = false;
+    let start = options(args, &prefix_spec("", &[]), |item| lookup |= matches!(item, Item::Flag('v' | 'V')));
+    (!lookup).then(|| vec![Next::at(start + 1)])
+}
+
+/// `ionice [opts] cmd…`; with `-p`, `-P` or `-u` it sets a running process's class instead.
+fn ionice(args: &[Arg]) -> Option<Vec<Next>> {
+    let mut pid = false;
+    let start = options(args, &prefix_spec("cnpPu", &["class", "classdata"]), |item| {
+        pid |= matches!(item, Item::Short('p' | 'P' | 'u', _))
+    });
+    (!pid).then(|| vec![Next::at(start + 1)])
+}
+
+/// `coproc cmd args`, `coproc NAME { cmd; }` (tree-sitter keeps the brace as a word).
+fn coproc(args: &[Arg]) -> Option<Vec<Next>> {
+    let brace = args.iter().take(2).position(|arg| static_is(Some(arg), "{"));
+    Some(vec![Next::at(brace.map_or(1, |at| at + 2))])
+}
+
+/// `npm exec …`, `npm x …`: as `npx`.
+fn npm(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+    match args.first().map(|a| a.text.as_str()) {
+        Some("exec" | "x") => {
+            npx(args.get(1..).unwrap_or_default(), sink).map(|nexts| nexts.into_iter().map(drop_separator).collect())
+        }
+        _ => None,
+    }
+}
+
+/// `npm exec approval-gates -- approve …`: the first `--` after the command separates npm's
+/// words from the command's and is not passed on.
+fn drop_separator(mut next: Next) -> Next {
+    if let Some(words) = &mut next.args
+        && let Some(at) = words.iter().skip(1).position(|w| !w.dynamic && w.text == "--")
+    {
+        words.remove(at + 1);
+    }
+    next
+}
+
+fn sudo(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+    let mut dir = None;
+    let mut edit = false;
+    let long =
+        ["user", "group", "chdir", "close-from", "host", "prompt", "role", "type", "other-user", "command-timeout"];
+    let mut start = options(args, &prefix_spec("CDghpRTUurt", &long), |item| match item {
+        Item::Short('D', value) | Item::Long("chdir", Some(value)) => dir = Some(value),
+        Item::Flag('e') | Item::Long("edit", None) => edit = true,
+        _ => {}
+    });
+    if edit {
+        for file in args.get(start..).unwrap_or_default() {
+            sink.write(file);
+        }
+        return None;
+    }
+    while args.get(start).is_some_and(|arg| is_assignment(&arg.text)) {
+        start += 1;
+    }
+    Some(vec![Next { dir, ..Next::at(start + 1) }])
+}
+
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+    })
+}
+
+fn env(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+    let mut dir = None;
+    let mut split = None;
+    let long = ["unset", "chdir", "split-string"];
+    let mut start = options(args, &prefix_spec("uCSP", &long), |item| match item {
+        Item::Short('C', value) | Item::Long("chdir", Some(value)) => dir = Some(value),
+        Item::Short('S', value) | Item::Long("split-string", Some(value)) => split = Some(value),
+        _ => {}
+    });
+    while args.get(start).is_some_and(|arg| is_assignment(&arg.text)) {
+        start += 1;
+    }
+    if let Some(split) = split {
+        // `env -S 'cmd args' more`: the string is split into words like a command line.
+        let mut script = split.text;
+        for arg in args.get(start..).unwrap_or_default() {
+            script.push(' ');
+            script.push_str(&arg.text);
+        }
+        match dir {
+            Some(dir) => sink.push(Effect::Script(format!("cd {} && {script}", quote(&dir.text)))),
+            None => sink.push(Effect::Script(script)),
+        }
+        return None;
+    }
+    Some(vec![Next { dir, ..Next::at(start + 1) }])
+}
+
+/// `watch [-n s] cmd…` runs its words through `sh -c`; `-x` runs them directly.
+fn watch(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+    let mut exec = false;
+    let start = options(args, &prefix_spec("nq", &["interval", "equexit"]), |item| {
+        exec |= matches!(item, Item::Flag('x') | Item::Long("exec", None));
+    });
+    if exec {
+        return Some(vec![Next::at(start + 1)]);
+    }
+    let words: Vec<&str> = args.get(start..).unwrap_or_default().iter().map(|arg| arg.text.as_str()).collect();
+    if !words.is_empty() {
+        sink.push(Effect::Script(words.join(" ")));
+    }
+    None
+}
+
+/// `flock [opts] file cmd…`, `flock [opts] file -c 'cmd'`, `flock -c 'cmd' file`: the lock file is
+/// created when missing.
+fn flock(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+    let mut command = None;
+    let long = ["timeout", "wait", "conflict-exit-code", "command"];
+    let start = options(args, &prefix_spec("wEc", &long), |item| {
+        if let Item::Short('c', script) | Item::Long("command", Some(script)) = item {
+            command = Some(script);
+        }
+    });
+    let file = args.get(start)?;
+    if file.dynamic || !file.text.bytes().all(|b| b.is_ascii_digit()) {
+        sink.write(file);
+    }
+    let after = args.get(start + 1..).unwrap_or_default();
+    if command.is_none()
+        && after.first().is_some_and(|arg| !arg.dynamic && matches!(arg.text.as_str(), "-c" | "--command"))
+    {
+        command = after.get(1).cloned();
+    }
+    match command {
+        Some(script) => {
+            sink.push(Effect::Script(script.text));
+            None
+        }
+        None => Some(vec![Next::at(start + 2)]),
+    }
+}
+
+/// util-linux `script [opts] [-c cmd] [file]` (the typescript file is written), and BSD
+/// `script [-aq] file cmd…`; without a command the shell it starts reads standard input.
+fn script(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
+    let mut command = None;
+    let mut logs = false;
+    let long = ["command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit"];
+    let mut files = Vec::new();
+    options(args, &spec("cEIOBTmo", &long), |item| match item {
+        Item::Short('c', script) | Item::Long("command", Some(script)) => command = Some(script),
+        Item::Short('I' | 'O' | 'B' | 'T', file)
+        | Item::Long("log-in" | "log-out" | "log-io" | "log-timing", Some(file)) => {
+            logs = true;
+            sink.write(&file);
+        }
+        Item::Operand(arg) => files.push(arg.clone()),
+        _ => {}
+    });
+    match files.first() {
+        Some(file) => sink.write(file),
+        None if !logs => sink.write_text("typescript"),
+        None => {}
+    }
+    if let Some(command) = command {
+        sink.push(Effect::Script(command.text));
+    } else if files.len() > 1 {
+        return Some(vec![Next::with(files.split_off(1))]);
+    } else if let Some(stdin) = stdin {
+        sink.push(Effect::Script(stdin.to_string()));
+    }
+    None
+}
+
+/// `su [opts] [-] [user] -c cmd`: options may come after the user.
+fn su(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+    let long = ["command", "session-command", "shell", "group", "supp-group", "whitelist-environment"];
+    options(args, &spec("cCsgGw", &long), |item| {
+        if let Item::Short('c' | 'C', script) | Item::Long("command" | "session-command", Some(script)) = item {
+            sink.push(Effect::Script(script.text));
+        }
+    });
+    None
+}
+
+/// `runuser -u user [--] cmd…`, or su's form `runuser [opts] user -c cmd`.
+fn runuser(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+    let mut user = false;
+    let mut command = None;
+    let long = ["user", "group", "supp-group", "shell", "whitelist-environment", "command", "session-command"];
+    let start = options(args, &prefix_spec("ugGswcC", &long), |item| match item {
+        Item::Short('u', _) | Item::Long("user", Some(_)) => user = true,
+        Item::Short('c' | 'C', script) | Item::Long("command" | "session-command", Some(script)) => {
+            command = Some(script)
+        }
+        _ => {}
+    });
+    match command {
+        Some(script) => sink.push(Effect::Script(script.text)),
+        None if user => return Some(vec![Next::at(start + 1)]),
+        None => return su(args, sink),
+    }
+    None
+}
+
+fn npx(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+    let mut call = None;
+    let long = ["package", "call", "workspace", "prefix", "cache", "userconfig"];
+    let start = options(args, &prefix_spec("pcw", &long), |item| match item {
+        Item::Short('c', script) | Item::Long("call", Some(script)) => call = Some(script),
+        _ => {}
+    });
+    if let Some(call) = call {
+        sink.push(Effect::Script(call.text));
+        return None;
+    }
+    let command = args.get(start)?;
+    let mut words = args.get(start..).unwrap_or_default().to_vec();
+    if let Some(first) = words.first_mut() {
+        first.text = package_bin(&command.text).to_string();
+    }
+    Some(vec![Next::with(words)])
+}
+
+/// `pnpm dlx|exec …`, `yarn dlx|exec|run …`, and either running the CLI's bin directly.
+fn package_runner(args: &[Arg]) -> Option<Vec<Next>> {
+    let start = options(args, &prefix_spec("pCF", &["package", "dir", "filter", "cwd"]), |_| {});
+    let sub = args.get(start)?;
+    if is_cli(package_bin(&sub.text)) {
+        // `start` counts from the runner's first argument, the job from its name.
+        return Some(vec![Next::at(start + 1)]);
+    }
+    match sub.text.as_str() {
+        "dlx" | "exec" | "run" => {
+            let rest = args.get(start + 1..).unwrap_or_default();
+            let inner = options(rest, &prefix_spec("p", &["package"]), |_| {});
+            let mut words = rest.get(inner..).unwrap_or_default().to_vec();
+            if let Some(first) = words.first_mut() {
+                first.text = package_bin(&first.text).to_string();
+            }
+            Some(vec![Next::with(words)])
+        }
+        _ => None,
+    }
+}
