@@ -22,6 +22,18 @@ const writePlan = (repo, id) =>
 const refusedDesign = (id) => `BLOCKED [approval-gates]: design not approved; run /approve ${id} design`
 
 describe('seal', () => {
+  test('the agent cannot run it: every way of starting it is a write of the ledger; status and help are not', () => {
+    const repo = makeRepo().change('a').approveDesign('a')
+    const bash = (command) => checkGuard({ name: 'bash', arguments: { command } }, repo.root)
+    const ledger = 'BLOCKED [approval-gates]: the approval ledger is written only by /approve'
+    for (const command of ['approval-gates seal', 'npx approval-gates seal --cwd .', 'pnpm exec approval-gates seal', "sh -c 'approval-gates seal'", 'echo yes | approval-gates seal', 'env -i approval-gates seal', 'npx -y approval-gates@0.1.0 seal']) {
+      assert.equal(bash(command), ledger, command)
+    }
+    for (const command of ['approval-gates status', 'approval-gates status --json', 'approval-gates --help', 'grep -n seal README.md']) {
+      assert.equal(bash(command), null, command)
+    }
+  })
+
   test('lists the sections the ledger does not hold and records them on yes', linux, () => {
     const repo = makeRepo().change('a').change('b').plan('pb', 'b').approvePlan('b', 'pb').approveDesign('a')
     const declined = onTerminal(repo, ['seal'], 'no\n')

@@ -1,5 +1,6 @@
-//! The self-approval rule (P-11): the CLI's `approve` writes approval.md, however it is run —
-//! by its name, through a package runner, a wrapper, a program's words or its standard input.
+//! The self-approval rule (P-11): the CLI's `approve` writes approval.md and its `seal` the
+//! ledger (P-17), however they are run — by name, through a package runner, a wrapper, a
+//! program's words or its standard input.
 
 use super::Arg;
 use super::options::{operands, spec};
@@ -32,6 +33,9 @@ pub(super) fn cli(args: &[Arg], sink: &mut Sink) {
         }
         return;
     };
+    if sub.text == "seal" {
+        return seal(sink);
+    }
     // `{}`: what `find -exec` or `xargs -I{}` puts there may be `approve`.
     if !(sub.dynamic || sub.text == "approve" || sub.text.contains("{}")) {
         return;
@@ -56,13 +60,27 @@ pub(super) fn approval_through_cli(args: &[Arg], stdin: Option<&str>, sink: &mut
     let words = words();
     let mut stream = words.flat_map(tokens).peekable();
     while let Some(token) = stream.next() {
-        if !is_cli(package_bin(token)) || stream.peek() != Some(&"approve") {
+        if !is_cli(package_bin(token)) {
             continue;
+        }
+        match stream.peek() {
+            Some(&"approve") => {}
+            Some(&"seal") => return seal(sink),
+            _ => continue,
         }
         match stream.nth(1).filter(|id| paths::is_safe_segment(id)) {
             Some(id) => sink.write_text(&paths::approval_text(id)),
             None => sink.write_text(paths::APPROVAL_FILE),
         }
         return;
+    }
+}
+
+/// `seal` records approvals in the ledger: a write of the ledger's folder (of approval.md where
+/// the environment names no folder, so the call is still refused).
+fn seal(sink: &mut Sink) {
+    match paths::ledger::ledger_folder() {
+        Some(folder) => sink.write_text(&folder.to_string_lossy()),
+        None => sink.write_text(paths::APPROVAL_FILE),
     }
 }
