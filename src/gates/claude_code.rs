@@ -156,7 +156,7 @@ pub fn check(
 fn written_paths(action: Action, args: &dyn ToolArgs, session_dir: impl FnOnce() -> PathBuf) -> Option<Vec<PathBuf>> {
     let named: Vec<String> = match action {
         Action::WriteFile { path_field, .. } | Action::CreateDirectory { path_field } => vec![args.string(path_field)?],
-        Action::WriteEach { path_fields, source_fields, .. } => {
+        Action::WriteEach { path_fields, source_fields, .. } | Action::Unknown { path_fields, source_fields } => {
             path_fields.iter().chain(source_fields).filter_map(|field| args.string(field)).collect()
         }
         Action::Patch { fields } => {

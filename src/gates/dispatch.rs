@@ -43,6 +43,10 @@ pub fn check_each(args: &dyn ToolArgs, texts: &[DispatchText], session_dir: impl
             DispatchText::Items(array, field) => {
                 read.extend(args.strings_of(array, field).unwrap_or_default().into_iter().flatten().map(|value| (text, value)));
             }
+            DispatchText::EveryString => {
+                let strings = args.arguments_json().map(|json| super::tools::strings::json_strings(&json).join("\n"));
+                read.extend(strings.map(|value| (text, value)));
+            }
         }
     }
     if read.is_empty() {
@@ -71,11 +75,13 @@ fn script_text(path: &Path) -> Option<String> {
     Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-/// The distinct plan references of `text`, in order of appearance.
+/// The distinct plan references of `text`, in order of appearance, however the path is spelled:
+/// `\` for `/`, repeated `/`, `./` segments, any case.
 pub fn references(text: &str) -> Vec<Reference> {
+    let text = &path_spelling_folded(text);
     let mut found: Vec<(usize, Reference)> = Vec::new();
     for (at, name) in names_after(text, &paths::folder_text(&paths::PLANS_DIR)) {
-        if let Some(plan) = name.strip_suffix(".md").filter(|plan| paths::is_safe_segment(plan)) {
+        if let Some(plan) = strip_md(name).filter(|plan| paths::is_safe_segment(plan)) {
             found.push((at, Reference::Plan(plan.to_string())));
         }
     }
@@ -92,6 +98,30 @@ pub fn references(text: &str) -> Vec<Reference> {
         }
     }
     references
+}
+
+/// `text` with every `\` as `/`, runs of `/` as one, and `/./` as `/`: the spellings a path may
+/// take that name the same file (docs/decisions.md#dispatch-references).
+fn path_spelling_folded(text: &str) -> String {
+    let mut folded = String::with_capacity(text.len());
+    for c in text.chars() {
+        let c = if c == '\\' { '/' } else { c };
+        if c == '/' && folded.ends_with('/') {
+            continue;
+        }
+        if c == '/' && (folded.ends_with("/.") || folded == ".") {
+            folded.pop();
+            continue;
+        }
+        folded.push(c);
+    }
+    folded
+}
+
+/// `name` without its `.md`, in any case.
+fn strip_md(name: &str) -> Option<&str> {
+    let cut = name.len().checked_sub(3)?;
+    name.get(cut..).filter(|suffix| suffix.eq_ignore_ascii_case(".md")).and_then(|_| name.get(..cut))
 }
 
 /// Each place `prefix` starts a path (matched case-insensitively, P-7) and the path segment that
@@ -157,6 +187,24 @@ mod tests {
         assert_eq!(refs("ledger .superpowers/sdd/p1/progress.md"), vec![Sdd("p1".into())]);
         assert_eq!(refs("see .superpowers/sdd/p1."), vec![Sdd("p1".into())]);
         assert_eq!(refs("\"Docs/Superpowers/Plans/Up.md\""), vec![Plan("Up".into())]);
+    }
+
+    #[test]
+    fn every_spelling_of_a_reference_is_the_reference() {
+        for text in [
+            "docs/superpowers/plans/myplan.MD",
+            "docs/superpowers/plans/./myplan.md",
+            "docs//superpowers/plans/myplan.md",
+            r"docs\superpowers\plans\myplan.md",
+            r"C:\repo\Docs\SuperPowers\Plans\.\myplan.Md",
+            "./docs/superpowers//plans/myplan.md",
+            r#"{"plan":"docs\\superpowers\\plans\\myplan.md"}"#,
+        ] {
+            assert_eq!(refs(text), vec![Plan("myplan".into())], "{text}");
+        }
+        assert_eq!(refs(r".superpowers\sdd\p\brief.md"), vec![Sdd("p".into())]);
+        assert_eq!(refs(".superpowers/./sdd//p/"), vec![Sdd("p".into())]);
+        assert_eq!(refs("docs/superpowers/plans/../x.md"), vec![]);
     }
 
     #[test]

@@ -85,8 +85,33 @@ pub fn check_tool_call_hosted(
             Some(shell) => persistent_shell::check::<powershell::PersistentPowerShell>(args, &session_dir(), &shell),
             None => powershell::check(args, &session_dir()),
         },
+        Action::Unknown { .. } => judge_every_string(args, None, session_dir),
+        Action::CommandAndStrings => {
+            let dir = session_dir();
+            bash::check(args, &dir).or_else(|| judge_every_string(args, args.string("command").as_deref(), || dir))
+        }
         Action::Unguarded => None,
     }
+}
+
+/// A tool known by nothing but its arguments: every string it carries that names a guarded
+/// location is a write there, carrying the text of its content field if it has one (gate A);
+/// `judged` is a string judged already (docs/decisions.md#p-18).
+fn judge_every_string(
+    args: &dyn ToolArgs,
+    judged: Option<&str>,
+    session_dir: impl FnOnce() -> PathBuf,
+) -> Option<Denial> {
+    let strings = tools::strings::json_strings(&args.arguments_json()?);
+    let named: Vec<&String> = strings
+        .iter()
+        .filter(|text| Some(text.as_str()) != judged && tools::strings::names_guarded(text))
+        .collect();
+    if named.is_empty() {
+        return None;
+    }
+    let (dir, texts) = (session_dir(), NewTexts::of(args, Content::Recognised));
+    named.iter().flat_map(|text| tools::strings::named_locations(text, &dir)).find_map(|target| judge_write(&target, &texts))
 }
 
 /// [`check_tool_call`] for Claude Code (the hook's PreToolUse payloads): the gates, then its own

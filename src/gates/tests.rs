@@ -36,6 +36,20 @@ impl ToolArgs for Args {
     fn json_text(&self, field: &str) -> Option<String> {
         self.json.get(field).cloned().or_else(|| self.string(field))
     }
+    fn arguments_json(&self) -> Option<String> {
+        let mut object = serde_json::Map::new();
+        for (field, value) in &self.strings {
+            object.insert(field.to_string(), serde_json::Value::from(value.as_str()));
+        }
+        for (field, value) in &self.json {
+            object.insert(field.to_string(), serde_json::from_str(value).ok()?);
+        }
+        if let Some(edits) = &self.edits {
+            let edits = edits.iter().map(|edit| serde_json::json!({ "new_string": edit, "newText": edit }));
+            object.insert("edits".to_string(), edits.collect());
+        }
+        serde_json::to_string(&object).ok()
+    }
 }
 
 fn write(path: &str, content: &str) -> Args {
@@ -234,10 +248,12 @@ fn bounded_work_is_never_gated() {
         ("glob", Args::default().with("pattern", "**/*.md")),
         ("terminal_send", Args::default().with("text", "echo x > docs/superpowers/plans/x.md\n")),
         ("write", Args::default()),
-        ("no_such_tool", write(PLAN, "")),
+        ("no_such_tool", write("src/a.rs", "")),
     ] {
         assert_eq!(check(&repo, tool, &args), None, "{tool}");
     }
+    // An unknown tool naming a plan is a write of it (docs/decisions.md#p-18).
+    assert_eq!(check(&repo, "no_such_tool", &write(PLAN, "")).as_deref(), Some(NEEDS_SPEC));
 }
 
 #[cfg(unix)]
@@ -413,12 +429,13 @@ fn claude_code_names_are_judged_like_their_dsh_tools() {
         ("Task", Args::default().with("prompt", "Summarise the README")),
         ("Agent", Args::default().with("prompt", "Read docs/superpowers/plans/ and list them")),
         ("Read", Args::default().with("file_path", "openspec/changes/c/approval.md")),
-        // Names are exact: the DSH table's lower-case tools keep their own fields.
-        ("WRITE", write("openspec/changes/c/approval.md", "x")),
     ];
     for (tool, args) in &allowed {
         assert_eq!(check(&repo, tool, args), None, "{tool}");
     }
+    // Names are exact: `WRITE` is no known tool, so every string it carries is judged
+    // (docs/decisions.md#p-18).
+    assert_eq!(check(&repo, "WRITE", &write("openspec/changes/c/approval.md", "x")).as_deref(), Some(ONLY_APPROVE));
 }
 /// Claude Code 2.1's tools that start more work (gate B) or run commands, beside the file tools.
 #[test]
@@ -817,12 +834,9 @@ fn mcp_tools_by_the_words_of_their_name() {
     let allowed = [
         ("mcp__editor__write", Args::default().with("path", PLAN).with("content", &Repo::plan_text("c"))),
         ("mcp__notes__saveNote", Args::default().with("filePath", "notes/today.md").with("text", "x")),
-        // A copy's source is read, not written.
-        ("mcp__files__copy_file", Args::default().with("source", APPROVAL).with("destination", "backup/approval.bak")),
-        // Names that do not say they write: their path arguments are never read.
+        // Read-only tools by name (docs/decisions.md#p-18).
         ("mcp__files__read_file", Args::default().with("path", APPROVAL)),
         ("mcp__github__get_file_contents", Args::default().with("path", APPROVAL)),
-        ("mcp__search__find", Args::default().with("path", PLAN)),
         // A writer whose path names nothing guarded.
         ("mcp__editor__write", Args::default().with("path", "src/x.rs").with("content", "x")),
         ("mcp__anything__whatever", Args::default()),
@@ -830,6 +844,11 @@ fn mcp_tools_by_the_words_of_their_name() {
     for (tool, args) in &allowed {
         assert_eq!(check(&repo, tool, args), None, "{tool}");
     }
+    // Tools the gates do not know by name: every path they carry is written, a copy's source
+    // included (docs/decisions.md#p-18).
+    let copy = Args::default().with("source", APPROVAL).with("destination", "backup/approval.bak");
+    assert_eq!(check(&repo, "mcp__files__copy_file", &copy).as_deref(), Some(C_TEXT));
+    assert_eq!(check(&repo, "mcp__search__find", &Args::default().with("path", PLAN)).as_deref(), Some(NEEDS_SPEC));
 }
 
 #[test]
@@ -842,8 +861,9 @@ fn mcp_shell_tools_are_judged_as_bash() {
     }
     let reads = Args::default().with("command", "cat openspec/changes/c/approval.md");
     assert_eq!(check(&repo, "mcp__shell__run_command", &reads), None);
-    // Not a runner by name, so its `command` is not a shell command.
-    assert_eq!(check(&repo, "mcp__git__status", &writes), None);
+    // Not a runner by name, so its `command` is not a shell command: an unknown tool's string
+    // that names approval.md (docs/decisions.md#p-18).
+    assert_eq!(check(&repo, "mcp__git__status", &writes).as_deref(), Some(C_TEXT));
     // `terminal_send` stays outside the gates (seed 000, T3.6).
     let typed = Args::default().with("text", "echo x > openspec/changes/c/approval.md\n");
     assert_eq!(check(&repo, "terminal_send", &typed), None);

@@ -13,6 +13,9 @@ use crate::test_repo::Repo;
 struct Json(Value);
 
 impl ToolArgs for Json {
+    fn arguments_json(&self) -> Option<String> {
+        serde_json::to_string(&self.0).ok()
+    }
     fn string(&self, field: &str) -> Option<String> {
         self.0.get(field)?.as_str().map(str::to_owned)
     }

@@ -3,6 +3,8 @@
 
 mod codex;
 mod gemini;
+mod read_only;
+pub mod strings;
 
 /// Read access to a tool call's arguments. The binding reads lazily from the JS object, so a
 /// field is fetched only when a decision needs it.
@@ -22,6 +24,12 @@ pub trait ToolArgs {
     /// unreadable.
     fn json_text(&self, field: &str) -> Option<String> {
         self.string(field)
+    }
+    /// The whole arguments object as JSON text, for a tool judged by every string it carries
+    /// (docs/decisions.md#p-18). `None` when unreadable (a cycle, a throwing `toJSON`); a source
+    /// of real calls must give it, or those tools are judged by nothing.
+    fn arguments_json(&self) -> Option<String> {
+        None
     }
 }
 
@@ -80,6 +88,16 @@ pub enum Action {
     DispatchEach {
         texts: &'static [DispatchText],
     },
+    /// A tool not known to be read-only: every string it carries that names a guarded location
+    /// is a write of it (docs/decisions.md#p-18). `path_fields` and `source_fields` are the
+    /// fields its name says it writes (an MCP writer), which [`super::claude_code`] reads.
+    Unknown {
+        path_fields: &'static [&'static str],
+        source_fields: &'static [&'static str],
+    },
+    /// An MCP tool whose name says it runs a command: its `command` as bash, every other string
+    /// as [`Action::Unknown`] judges it.
+    CommandAndStrings,
     Unguarded,
 }
 
@@ -94,11 +112,21 @@ pub enum DispatchText {
     ScriptFile(&'static str),
     /// `field` of every element of array `array` (Codex's structured input, `items[].text`).
     Items(&'static str, &'static str),
+    /// Every string of the arguments, at any depth and under any field name.
+    EveryString,
 }
 
 /// Claude Code's `Workflow`: an inline script, the input its script reads, or a script file on disk.
-const WORKFLOW_TEXTS: &[DispatchText] =
-    &[DispatchText::Field("script"), DispatchText::Json("args"), DispatchText::ScriptFile("scriptPath")];
+const WORKFLOW_TEXTS: &[DispatchText] = &[
+    DispatchText::Field("script"),
+    DispatchText::Json("args"),
+    DispatchText::ScriptFile("scriptPath"),
+    DispatchText::EveryString,
+];
+/// Claude Code's other dispatches: a reference in any field starts work on that plan.
+const PROMPT_TEXTS: &[DispatchText] = &[DispatchText::Field("prompt"), DispatchText::EveryString];
+const MESSAGE_TEXTS: &[DispatchText] = &[DispatchText::Field("message"), DispatchText::EveryString];
+const EVERY_STRING: &[DispatchText] = &[DispatchText::EveryString];
 
 pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
     use Action::*;
@@ -122,14 +150,15 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
         "MultiEdit" => WriteFile { path_field: "file_path", content: Content::EditsNewStrings },
         "Bash" | "Monitor" => Bash,
         "PowerShell" => PowerShell,
-        "Task" | "Agent" => Dispatch { text_field: "prompt" },
+        "Task" | "Agent" => DispatchEach { texts: PROMPT_TEXTS },
         "Workflow" => DispatchEach { texts: WORKFLOW_TEXTS },
-        "SendMessage" => Dispatch { text_field: "message" },
+        "SendMessage" => DispatchEach { texts: MESSAGE_TEXTS },
         // A scheduled prompt is work started later, in this session; a remote trigger's body
-        // and a goal's condition start work too.
-        "CronCreate" | "ScheduleWakeup" => Dispatch { text_field: "prompt" },
-        "RemoteTrigger" => DispatchEach { texts: &[DispatchText::Json("body")] },
-        "ProposeGoal" => Dispatch { text_field: "condition" },
+        // and a goal's condition start work too, and a skill runs its instructions on its args.
+        "CronCreate" | "ScheduleWakeup" => DispatchEach { texts: PROMPT_TEXTS },
+        "RemoteTrigger" => DispatchEach { texts: &[DispatchText::Json("body"), DispatchText::EveryString] },
+        "ProposeGoal" => DispatchEach { texts: &[DispatchText::Field("condition"), DispatchText::EveryString] },
+        "Skill" => DispatchEach { texts: EVERY_STRING },
         "workflow" => Dispatch { text_field: "script" },
         "send_message" => Dispatch { text_field: "message" },
         "ralph" => Dispatch { text_field: "objective" },
@@ -141,16 +170,31 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
     }
 }
 
-/// Names no row above knows: Codex's and Gemini CLI's tools, then MCP tools.
+/// Names no row above knows: Codex's and Gemini CLI's tools, the read-only tools, then MCP
+/// tools; any other tool is judged by every string it carries.
 fn other_action(name: &str, args: &dyn ToolArgs) -> Action {
     if let Some(action) = codex::action(name).or_else(|| gemini::action(name, args)) {
         return action;
     }
+    if read_only::host_tool(name) || is_terminal(name) {
+        return Action::Unguarded;
+    }
     match name.strip_prefix("mcp__") {
-        Some(rest) => mcp_action(rest.rsplit("__").next().unwrap_or(rest), args),
-        None => Action::Unguarded,
+        Some(rest) => {
+            let (server, tool) = rest.rsplit_once("__").unwrap_or(("", rest));
+            if read_only::mcp_tool(server, tool) { Action::Unguarded } else { mcp_action(tool, args) }
+        }
+        None => UNKNOWN,
     }
 }
+
+/// DSH's terminals stay outside the gates: what they run is keystrokes (docs/decisions.md#t3-6).
+fn is_terminal(name: &str) -> bool {
+    name.starts_with("terminal_")
+}
+
+/// A tool known by nothing but its strings.
+const UNKNOWN: Action = Action::Unknown { path_fields: &[], source_fields: &[] };
 
 /// Fields that name the file a tool writes.
 const PATH_FIELDS: &[&str] = &[
@@ -217,9 +261,9 @@ const MOVE_WORDS: &[&str] = &["move", "rename", "delete", "remove", "mv", "rm", 
 /// Words of a tool name that say it runs a shell command.
 const RUN_WORDS: &[&str] = &["run", "exec", "execute", "shell", "bash", "sh", "terminal", "command", "cmd"];
 
-/// An MCP tool (`tool` without its server): the filesystem server's writers by name, then the
-/// rule for the rest (P-16). Only a tool whose name says it writes or runs reads its arguments,
-/// so any other MCP tool costs a name split.
+/// An MCP tool (`tool` without its server) not known to be read-only: the filesystem server's
+/// writers and desktop-commander's `start_process` by name; a runner by the words of its name;
+/// a patch; anything else by every string it carries (docs/decisions.md#p-18).
 fn mcp_action(tool: &str, args: &dyn ToolArgs) -> Action {
     use Action::*;
     match tool {
@@ -233,6 +277,7 @@ fn mcp_action(tool: &str, args: &dyn ToolArgs) -> Action {
             };
         }
         "create_directory" => return CreateDirectory { path_field: "path" },
+        "start_process" => return Shell { command_fields: &["command"], workdir_field: "cwd" },
         _ => {}
     }
     // One pass over the name; a word longer than any listed word is none of them.
@@ -249,10 +294,10 @@ fn mcp_action(tool: &str, args: &dyn ToolArgs) -> Action {
         patches |= is(&["patch", "apply"]);
     }
     if runs && args.string("command").is_some() {
-        return Bash;
+        return CommandAndStrings;
     }
     if !writes {
-        return Unguarded;
+        return UNKNOWN;
     }
     if patches {
         let fields: &'static [&'static str] = &["patch", "diff", "input", "content"];
@@ -261,7 +306,7 @@ fn mcp_action(tool: &str, args: &dyn ToolArgs) -> Action {
         }
     }
     let source_fields = if moves { SOURCE_FIELDS } else { &[] };
-    WriteEach { path_fields: PATH_FIELDS, source_fields, content: Content::Recognised }
+    Unknown { path_fields: PATH_FIELDS, source_fields }
 }
 
 /// The words of a tool name: split at `_`, `-`, `.`, digits and camelCase humps, without

@@ -2,7 +2,7 @@
 //! model's arguments as they are (`tool_input`), under the names below; MCP tools are named
 //! `mcp_<server>_<tool>`.
 
-use super::{Action, Content, DispatchText, ToolArgs, mcp_action};
+use super::{Action, Content, DispatchText, ToolArgs, mcp_action, read_only};
 
 /// The filesystem MCP server's writers, which [`mcp_action`] knows by name.
 const FILESYSTEM_TOOLS: &[&str] = &["write_file", "edit_file", "move_file", "create_directory"];
@@ -15,6 +15,7 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Option<Action> {
         "invoke_agent" => Action::DispatchEach { texts: &[DispatchText::Field("prompt")] },
         // `mcp__…` is the other hosts' spelling, judged by the caller.
         _ => match name.strip_prefix("mcp_").filter(|rest| !rest.starts_with('_')) {
+            Some(rest) if read_only::mcp_tool_unsplit(rest) => Action::Unguarded,
             Some(rest) => mcp_action(mcp_tool(rest), args),
             None => return None,
         },

@@ -1,0 +1,201 @@
+//! The rule for a tool the gates do not know (docs/decisions.md#p-18): every string its arguments
+//! carry, at any depth and under any field name (object keys too), that names a guarded location
+//! makes the call a write of that location. A string names one as [`paths::names_guarded`] reads
+//! it (the single spelling of the guarded locations), in a Unix, a Windows (`\`) or a `file://`
+//! spelling.
+
+use std::path::{Path, PathBuf};
+
+use crate::paths::{self, Dialect, GuardedName, Reach};
+
+/// Every string of a JSON text, keys and values, in order, unescaped. The text comes from a
+/// serializer (`JSON.stringify`, serde), so anything outside a string is structure; a broken
+/// escape ends its string where it stands.
+pub fn json_strings(json: &str) -> Vec<String> {
+    let mut strings = Vec::new();
+    let mut chars = json.chars();
+    while let Some(c) = chars.next() {
+        if c == '"' {
+            strings.push(json_string(&mut chars));
+        }
+    }
+    strings
+}
+
+/// The rest of a JSON string after its opening quote, unescaped; consumes its closing quote.
+fn json_string(chars: &mut std::str::Chars) -> String {
+    let mut text = String::new();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => break,
+            '\\' => match chars.next() {
+                Some('n') => text.push('\n'),
+                Some('t') => text.push('\t'),
+                Some('r') => text.push('\r'),
+                Some('b') => text.push('\u{8}'),
+                Some('f') => text.push('\u{c}'),
+                Some('u') => text.push(unicode_escape(chars)),
+                Some(other) => text.push(other),
+                None => break,
+            },
+            _ => text.push(c),
+        }
+    }
+    text
+}
+
+/// A `\uXXXX` escape (a surrogate pair when the first is high); U+FFFD when malformed.
+fn unicode_escape(chars: &mut std::str::Chars) -> char {
+    let hex = |chars: &mut std::str::Chars| {
+        let digits: String = chars.by_ref().take(4).collect();
+        u32::from_str_radix(&digits, 16).ok()
+    };
+    let Some(first) = hex(chars) else { return char::REPLACEMENT_CHARACTER };
+    if (0xD800..0xDC00).contains(&first) {
+        let mut ahead = chars.clone();
+        if ahead.next() == Some('\\') && ahead.next() == Some('u') {
+            if let Some(low) = hex(&mut ahead).filter(|low| (0xDC00..0xE000).contains(low)) {
+                *chars = ahead;
+                let code = 0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00);
+                return char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER);
+            }
+        }
+    }
+    char::from_u32(first).unwrap_or(char::REPLACEMENT_CHARACTER)
+}
+
+/// Whether `text` names a guarded location in any spelling a tool's string may use.
+pub fn names_guarded(text: &str) -> bool {
+    spellings(text).iter().any(|spelled| paths::names_guarded(spelled, Dialect::Raw))
+        || paths::names_guarded(text, Dialect::PowerShell)
+}
+
+/// The guarded locations `text` names, absolute against `cwd`, in the order the words name them.
+/// Each word that names one is taken as a path (or, when its path is no guarded location — a
+/// variable, a glob, quotes — as every file the name stands for); a text that names one only
+/// across words stands for every location it names.
+pub fn named_locations(text: &str, cwd: &Path) -> Vec<PathBuf> {
+    if !names_guarded(text) {
+        return Vec::new();
+    }
+    let mut found: Vec<PathBuf> = Vec::new();
+    for word in text.split_whitespace().filter(|word| names_guarded(word)) {
+        for location in word_locations(word, cwd) {
+            if !found.contains(&location) {
+                found.push(location);
+            }
+        }
+    }
+    if found.is_empty() {
+        found.extend(locations_named_by(text, cwd));
+    }
+    found
+}
+
+/// Characters that end a path inside a word of prose or of a command line.
+const PUNCTUATION: &[char] = &['\'', '"', '`', ';', '(', ')', '<', '>', '|', '&', ',', '=', '[', ']', '{', '}'];
+
+fn word_locations(word: &str, cwd: &Path) -> Vec<PathBuf> {
+    let parts = std::iter::once(word).chain(word.split(PUNCTUATION).filter(|part| !part.is_empty() && *part != word));
+    for part in parts {
+        for spelled in spellings(part) {
+            let path = paths::absolute(&spelled, cwd);
+            if paths::is_guarded(&path) {
+                return vec![path];
+            }
+            let beneath = paths::guarded_beneath(&path, Reach::Named);
+            if !beneath.is_empty() {
+                return beneath;
+            }
+        }
+    }
+    locations_named_by(word, cwd)
+}
+
+/// Every file the guarded names in `text` stand for, relative to `cwd`.
+fn locations_named_by(text: &str, cwd: &Path) -> Vec<PathBuf> {
+    let all = GuardedName::IN_REPOSITORY.into_iter().chain([GuardedName::Ledger]);
+    all.filter(|&name| {
+        spellings(text).iter().any(|spelled| paths::names_this(spelled, Dialect::Raw, name))
+            || paths::names_this(text, Dialect::PowerShell, name)
+    })
+    .filter_map(GuardedName::everything_in)
+    .map(|location| paths::absolute(location, cwd))
+    .collect()
+}
+
+/// The ways a tool may mean `text` as a path: as it stands, a `file:` URI's path, a Windows path.
+fn spellings(text: &str) -> Vec<String> {
+    let mut spelled: Vec<String> = file_uri_path(text).into_iter().collect();
+    spelled.push(text.to_string());
+    if text.contains('\\') || text.get(1..2) == Some(":") {
+        spelled.push(paths::from_windows(text));
+    }
+    spelled
+}
+
+/// The path of a `file:` URI (`file:///r/x`, `file://host/r/x`, `file:///C:/r/x`), percent-decoded.
+fn file_uri_path(text: &str) -> Option<String> {
+    let scheme = text.get(..5).filter(|scheme| scheme.eq_ignore_ascii_case("file:"))?;
+    let rest = &text[scheme.len()..];
+    let path = match rest.strip_prefix("//") {
+        Some(authority_and_path) => &authority_and_path[authority_and_path.find('/').unwrap_or(authority_and_path.len())..],
+        None => rest,
+    };
+    let decoded = percent_decoded(path);
+    // `/C:/r/x`: a drive after the URI's root slash.
+    let drive = decoded.as_bytes().get(1..3).is_some_and(|b| b[0].is_ascii_alphabetic() && b[1] == b':');
+    Some(if drive { paths::from_windows(&decoded[1..]) } else { decoded })
+}
+
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
+        let hex = bytes.get(at + 1..at + 3).and_then(|digits| std::str::from_utf8(digits).ok());
+        match hex.and_then(|digits| u8::from_str_radix(digits, 16).ok()) {
+            Some(decoded) if byte == b'%' => {
+                out.push(decoded);
+                at += 3;
+            }
+            _ => {
+                out.push(byte);
+                at += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_are_every_key_and_value_unescaped() {
+        let json = r#"{"a":["x\"y",{"k\\e":"C:\\r\\approval.md"}],"n":1,"u":"\u0041\ud83d\ude00"}"#;
+        assert_eq!(json_strings(json), ["a", "x\"y", "k\\e", r"C:\r\approval.md", "n", "u", "A😀"]);
+        assert_eq!(json_strings(r#"{"broken":"\u12"}"#), ["broken", "\u{fffd}"]);
+    }
+
+    #[test]
+    fn strings_name_locations_in_every_spelling() {
+        let cwd = Path::new("/r");
+        let at = |text| named_locations(text, cwd);
+        let approval = vec![PathBuf::from("/r/openspec/changes/x/approval.md")];
+        assert_eq!(at("openspec/changes/x/approval.md"), approval);
+        assert_eq!(at(r"openspec\changes\x\approval.md"), approval);
+        assert_eq!(at(r"C:\r\openspec\changes\x\approval.md"), approval);
+        assert_eq!(at("file:///r/openspec/changes/x/approval.md"), approval);
+        assert_eq!(at("file://localhost/r/openspec/changes/x/approval%2Emd"), approval);
+        assert_eq!(at("file:///C:/r/openspec/changes/x/approval.md"), approval);
+        assert_eq!(at("see (openspec/changes/x/approval.md), then"), approval);
+        assert_eq!(at("echo x > docs/superpowers/plans/p.md"), [PathBuf::from("/r/docs/superpowers/plans/p.md")]);
+        assert_eq!(at("'approval'.md"), [PathBuf::from("/r/approval.md")]);
+        assert_eq!(at("docs/superpowers/plans/*.md"), [PathBuf::from("/r/docs/superpowers/plans/*.md")]);
+        assert_eq!(at(".superpowers/sdd/p/progress.md"), [PathBuf::from("/r/.superpowers/sdd/p/progress.md")]);
+        assert_eq!(at("src/main.rs and README.md"), Vec::<PathBuf>::new());
+        assert_eq!(at("docs/superpowers/specs/x.md"), Vec::<PathBuf>::new());
+    }
+}
