@@ -198,6 +198,17 @@ impl ToolArgs for JsToolArgs {
     fn json_text(&self, field: &str) -> Option<String> {
         self.arguments()?.property(field)?.json_text()
     }
+
+    fn arguments_json(&self) -> Option<String> {
+        let arguments = self.arguments()?;
+        // A bare string is its own text; quoted, it reads as the one string it is.
+        match arguments.kind()? {
+            sys::ValueType::napi_string => {
+                arguments.string().map(|text| format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\"")))
+            }
+            _ => arguments.json_text(),
+        }
+    }
 }
 
 fn process_cwd() -> PathBuf {

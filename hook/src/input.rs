@@ -36,6 +36,10 @@ impl ToolArgs for JsonArgs {
         elements.iter().map(|element| element.as_str().map(str::to_owned)).collect()
     }
 
+    fn arguments_json(&self) -> Option<String> {
+        serde_json::to_string(self.0.as_ref()?).ok()
+    }
+
     fn json_text(&self, field: &str) -> Option<String> {
         match self.0.as_ref()?.get(field)? {
             Value::String(text) => Some(text.clone()),

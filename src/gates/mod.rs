@@ -188,3 +188,5 @@ mod tests;
 mod tests_hosts;
 #[cfg(test)]
 mod tests_ledger;
+#[cfg(test)]
+mod tests_tools_strings;

@@ -1,0 +1,204 @@
+//! Tools the gates do not know by name are judged by every string they carry, at any depth;
+//! read-only tools (a table) and remote-only tools stay allowed; dispatches are judged by gate B
+//! in every spelling of a plan reference (docs/decisions.md#p-18). Both directions.
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::approval::ledger::location;
+use crate::test_repo::Repo;
+
+struct Json(Value);
+
+impl ToolArgs for Json {
+    fn string(&self, field: &str) -> Option<String> {
+        self.0.get(field)?.as_str().map(str::to_owned)
+    }
+    fn strings_of(&self, array: &str, field: &str) -> Option<Vec<Option<String>>> {
+        let elements = self.0.get(array)?.as_array()?;
+        Some(elements.iter().map(|e| e.get(field).and_then(Value::as_str).map(str::to_owned)).collect())
+    }
+    fn json_text(&self, field: &str) -> Option<String> {
+        match self.0.get(field)? {
+            Value::String(text) => Some(text.clone()),
+            value => serde_json::to_string(value).ok(),
+        }
+    }
+    fn arguments_json(&self) -> Option<String> {
+        serde_json::to_string(&self.0).ok()
+    }
+}
+
+fn check(repo: &Repo, name: &str, args: Value) -> Option<String> {
+    check_tool_call(name, &Json(args), || repo.root.clone()).map(|denial| denial.to_string())
+}
+
+const APPROVAL: &str = "openspec/changes/c/approval.md";
+const PLAN: &str = "docs/superpowers/plans/p.md";
+const GATE_C: &str = "BLOCKED [approval-gates]: approval.md is written only by /approve";
+const NEEDS_SPEC: &str = "BLOCKED [approval-gates]: plan must carry **Spec:** pointing to openspec/changes/<id>";
+const DESIGN_C: &str = "BLOCKED [approval-gates]: design not approved; run /approve c design";
+const PLAN_C: &str = "BLOCKED [approval-gates]: plan not approved; run /approve c plan";
+
+/// A change `c` whose design is not approved yet, with plan `p` written.
+fn repo() -> Repo {
+    let repo = Repo::new();
+    repo.change("c").plan("p", "c");
+    repo
+}
+
+#[test]
+fn unknown_tools_write_every_guarded_location_a_string_names() {
+    let repo = repo();
+    let windows = repo.root.join(APPROVAL).display().to_string().replace('/', "\\");
+    let uri = format!("file://{}", repo.root.join(APPROVAL).display());
+    let refused = [
+        ("mcp__serena__create_text_file", json!({"relative_path": APPROVAL, "content": "x"}), GATE_C),
+        ("mcp__serena__create_text_file", json!({"relative_path": PLAN, "content": "# no spec"}), NEEDS_SPEC),
+        ("mcp__serena__create_text_file", json!({"relative_path": PLAN, "content": Repo::plan_text("c")}), DESIGN_C),
+        ("mcp__serena__replace_regex", json!({"relative_path": APPROVAL, "regex": "a", "repl": "b"}), GATE_C),
+        ("mcp__jetbrains__create_new_file_with_text", json!({"pathInProject": APPROVAL, "text": "x"}), GATE_C),
+        ("mcp__jetbrains__replace_specific_text", json!({"pathInProject": PLAN, "oldText": "a", "newText": "b"}), NEEDS_SPEC),
+        ("mcp__desktop-commander__start_process", json!({"command": format!("echo x > {APPROVAL}")}), GATE_C),
+        ("mcp__desktop-commander__interact_with_process", json!({"pid": 1, "input": format!("open('{APPROVAL}','w')")}), GATE_C),
+        ("mcp__ide__open", json!({"file_uri": uri}), GATE_C),
+        ("mcp__ide__open", json!({"uri": uri.replace("approval.md", "approval%2Emd")}), GATE_C),
+        ("mcp__x__save", json!({"target": windows}), GATE_C),
+        ("mcp__x__save", json!({"target": r"C:\repo\openspec\changes\c\approval.md"}), GATE_C),
+        ("mcp__x__save", json!({"target": r"openspec\changes\c\approval.md"}), GATE_C),
+        ("mcp__x__batch", json!({"ops": [{"op": "w", "at": {"where": [APPROVAL]}}]}), GATE_C),
+        ("mcp__x__batch", json!({"files": {APPROVAL: "design: ok"}}), GATE_C),
+        ("mcp__x__batch", json!({"n": 3, "files": [[PLAN]]}), NEEDS_SPEC),
+        ("mcp__x__sync", json!({"dir": "docs/superpowers/plans"}), NEEDS_SPEC),
+        ("mcp__x__note", json!({"text": "docs/superpowers/plans/*.md"}), NEEDS_SPEC),
+        ("mcp__x__ledger", json!({"at": ".superpowers/sdd/p/progress.md"}), PLAN_C),
+        // Host tools no table knows, in any host's spelling.
+        ("str_replace_based_edit_tool", json!({"command": "create", "path": APPROVAL, "file_text": "x"}), GATE_C),
+        ("mcp_serena_create_text_file", json!({"relative_path": APPROVAL, "content": "x"}), GATE_C),
+        // A runner by name: its command as bash, every other string as any unknown tool's.
+        ("mcp__shell__run_command", json!({"command": "ls", "cwd": "docs/superpowers/plans"}), NEEDS_SPEC),
+        // A code host's tool that changes the remote's files comes home with a pull.
+        ("mcp__github__create_or_update_file", json!({"path": APPROVAL, "content": "x", "message": "m"}), GATE_C),
+        ("mcp__github__push_files", json!({"files": [{"path": APPROVAL, "content": "x"}]}), GATE_C),
+        // Remote-only names from a server that is no code host are unknown tools.
+        ("mcp__notes__create_pull_request", json!({"body": format!("touches {APPROVAL}")}), GATE_C),
+    ];
+    for (tool, args, denial) in refused {
+        assert_eq!(check(&repo, tool, args.clone()).as_deref(), Some(denial), "{tool} {args}");
+    }
+}
+
+#[test]
+fn unknown_tools_pass_when_their_strings_name_nothing_guarded_or_the_gate_allows_the_write() {
+    let repo = repo();
+    repo.approve_design("c");
+    let allowed = [
+        ("mcp__serena__create_text_file", json!({"relative_path": PLAN, "content": Repo::plan_text("c")})),
+        ("mcp__serena__create_text_file", json!({"relative_path": "src/a.rs", "content": "fn main() {}"})),
+        ("mcp__jetbrains__create_new_file_with_text", json!({"pathInProject": "docs/superpowers/specs/x.md", "text": "x"})),
+        ("mcp__desktop-commander__start_process", json!({"command": format!("cat {APPROVAL}")})),
+        ("mcp__weather__forecast", json!({"city": "Oslo", "days": [1, 2]})),
+        ("mcp__x__batch", json!({"files": {"openspec/changes/c/design.md": "x"}})),
+        ("mcp__anything__whatever", json!({})),
+        ("no_such_tool", json!({"note": "plans are approved by the owner"})),
+    ];
+    for (tool, args) in allowed {
+        assert_eq!(check(&repo, tool, args.clone()), None, "{tool} {args}");
+    }
+}
+
+#[test]
+fn an_unknown_tool_naming_the_ledger_is_refused_with_the_ledger_text() {
+    let repo = Repo::new();
+    let folder = repo.path("state/approval-gates");
+    location::with_folder(Some(&folder), || {
+        let named = json!({"dir": format!("{}/repos", folder.display())});
+        assert_eq!(
+            check(&repo, "mcp__x__sync", named).as_deref(),
+            Some("BLOCKED [approval-gates]: the approval ledger is written only by /approve")
+        );
+        assert_eq!(check(&repo, "mcp__x__sync", json!({"dir": repo.path("state/other").display().to_string()})), None);
+    });
+}
+
+#[test]
+fn read_only_tools_and_remote_only_tools_stay_allowed() {
+    let repo = repo();
+    let allowed = [
+        ("Read", json!({"file_path": APPROVAL})),
+        ("Grep", json!({"pattern": "Spec", "path": PLAN})),
+        ("Glob", json!({"pattern": "openspec/changes/*/approval.md"})),
+        ("LS", json!({"path": "docs/superpowers/plans"})),
+        ("WebFetch", json!({"url": "https://example.com/approval.md", "prompt": "read it"})),
+        ("TodoWrite", json!({"todos": [{"content": format!("implement {PLAN}"), "status": "pending"}]})),
+        ("ExitPlanMode", json!({"plan": format!("1. write {PLAN}\n2. ask for approval.md")})),
+        ("todo_write", json!({"todos": [{"content": format!("approve {APPROVAL}")}]})),
+        ("read", json!({"file_path": APPROVAL})),
+        ("ls", json!({"path": ".superpowers/sdd/p"})),
+        ("request_approval", json!({"change_id": "c", "kind": "design"})),
+        ("update_plan", json!({"plan": [{"step": format!("write {PLAN}"), "status": "pending"}]})),
+        ("read_many_files", json!({"paths": [APPROVAL, PLAN]})),
+        ("terminal_send", json!({"text": format!("echo x > {APPROVAL}\n")})),
+        ("mcp__filesystem__read_text_file", json!({"path": APPROVAL})),
+        ("mcp__filesystem__get_file_info", json!({"path": APPROVAL})),
+        ("mcp__filesystem__directory_tree", json!({"path": "docs/superpowers/plans"})),
+        ("mcp__serena__find_symbol", json!({"name_path": "x", "relative_path": PLAN})),
+        ("mcp__serena__read_file", json!({"relative_path": APPROVAL})),
+        ("mcp__serena__search_for_pattern", json!({"substring_pattern": "approval.md"})),
+        ("mcp__serena__think_about_task_adherence", json!({})),
+        ("mcp__jetbrains__get_file_text_by_path", json!({"pathInProject": APPROVAL})),
+        ("mcp__desktop-commander__search_code", json!({"path": ".", "pattern": "approval.md"})),
+        ("mcp_serena_find_symbol", json!({"relative_path": PLAN})),
+        // A pull request, an issue or a comment on the code host writes no local file, whatever
+        // its prose says.
+        (
+            "mcp__github__create_pull_request",
+            json!({"title": "Export CSV", "body": format!("Approved in {APPROVAL}; plan {PLAN}."), "head": "f", "base": "main"}),
+        ),
+        ("mcp__github__add_issue_comment", json!({"issue_number": 3, "body": "see approval.md"})),
+        ("mcp__github__create_issue", json!({"title": "approval.md is stale", "body": ".superpowers/sdd/p/"})),
+        ("mcp__gitlab__create_merge_request", json!({"description": format!("closes {APPROVAL}")})),
+        ("mcp__github__get_file_contents", json!({"path": APPROVAL})),
+    ];
+    for (tool, args) in allowed {
+        assert_eq!(check(&repo, tool, args.clone()), None, "{tool} {args}");
+    }
+}
+
+#[test]
+fn dispatches_are_judged_by_gate_b_in_every_field_and_spelling() {
+    let repo = repo();
+    let spellings = [
+        "docs/superpowers/plans/p.MD",
+        "docs/superpowers/plans/./p.md",
+        "docs//superpowers/plans/p.md",
+        r"docs\superpowers\plans\p.md",
+        "Docs/SuperPowers/Plans/P.md",
+    ];
+    for spelled in spellings {
+        let refused = [
+            ("Task", json!({"description": "t", "prompt": format!("Implement {spelled}")})),
+            ("Agent", json!({"description": format!("task 1 of {spelled}"), "prompt": "go"})),
+            ("SendMessage", json!({"to": "worker", "message": format!("go on with {spelled}")})),
+            ("SendMessage", json!({"to": "worker", "summary": spelled, "message": "go on"})),
+            ("Workflow", json!({"workflow": "sdd-task", "args": {"plan": spelled}})),
+            ("Workflow", json!({"workflow": "sdd-task", "inputs": [{"plan": spelled}]})),
+            ("Skill", json!({"skill": "superpowers:executing-plans", "args": spelled})),
+            ("subagent", json!({"prompt": format!("Implement {spelled}")})),
+            ("workflow", json!({"script": format!("await agent('Implement {}')", spelled.replace('\\', "\\\\"))})),
+        ];
+        for (tool, args) in refused {
+            let denial = check(&repo, tool, args.clone());
+            // On a file system that tells `P.md` from `p.md`, the other spelling is a plan that
+            // is not there, which gate B refuses as unapproved too.
+            assert!(denial.as_deref().is_some_and(|d| d.starts_with("BLOCKED [approval-gates]: plan not approved")), "{tool} {args}: {denial:?}");
+        }
+    }
+    repo.approve_design("c").approve_plan("c", "p");
+    for spelled in ["docs/superpowers/plans/./p.md", "docs//superpowers/plans/p.md", r"docs\superpowers\plans\p.md"] {
+        assert_eq!(check(&repo, "Workflow", json!({"args": {"plan": spelled}})), None, "{spelled}");
+        assert_eq!(check(&repo, "SendMessage", json!({"to": "w", "message": format!("Task 2 of {spelled}")})), None);
+        assert_eq!(check(&repo, "Skill", json!({"skill": "x", "args": spelled})), None);
+    }
+    assert_eq!(check(&repo, "Skill", json!({"skill": "superpowers:brainstorming"})), None);
+}
