@@ -45,17 +45,16 @@ describe('MCP tools', () => {
     assert.equal(checkGuard(call('mcp__files__delete', { target: PLAN }), repo.root), NEEDS_SPEC)
     assert.equal(checkGuard(call('mcp__shell__run_command', { command: `touch ${APPROVAL}` }), repo.root), ONLY_APPROVE)
     assert.equal(checkGuard(call('mcp__shell__run_command', { command: `cat ${APPROVAL}` }), repo.root), null)
-    assert.equal(checkGuard(call('mcp__files__copy', { source: APPROVAL, destination: 'backup.md' }), repo.root), null)
+    // An unknown tool writes every guarded path it names, a copy's source too (P-18).
+    assert.equal(checkGuard(call('mcp__files__copy', { source: APPROVAL, destination: 'backup.md' }), repo.root), ONLY_APPROVE)
     assert.equal(checkGuard(call('mcp__github__get_file_contents', { path: APPROVAL }), repo.root), null)
   })
 
-  test('an MCP tool whose name says nothing of writing never has its arguments read', () => {
+  test('an MCP tool whose name says nothing of writing is judged by its strings; unreadable arguments name nothing', () => {
     const args = new Proxy({}, { get() { throw new Error('read') } })
-    let reads = 0
-    const counted = new Proxy({}, { get() { reads++ } })
     assert.equal(checkGuard(call('mcp__weather__forecast', args), '/repo'), null)
-    assert.equal(checkGuard(call('mcp__weather__forecast', counted), '/repo'), null)
-    assert.equal(reads, 0)
+    assert.equal(checkGuard(call('mcp__weather__forecast', { city: 'Oslo' }), '/repo'), null)
+    assert.equal(checkGuard(call('mcp__weather__forecast', { at: [{ file: APPROVAL }] }), '/repo'), ONLY_APPROVE)
   })
 })
 
