@@ -58,9 +58,17 @@ fn unknown_tools_write_every_guarded_location_a_string_names() {
         ("mcp__serena__create_text_file", json!({"relative_path": PLAN, "content": Repo::plan_text("c")}), DESIGN_C),
         ("mcp__serena__replace_regex", json!({"relative_path": APPROVAL, "regex": "a", "repl": "b"}), GATE_C),
         ("mcp__jetbrains__create_new_file_with_text", json!({"pathInProject": APPROVAL, "text": "x"}), GATE_C),
-        ("mcp__jetbrains__replace_specific_text", json!({"pathInProject": PLAN, "oldText": "a", "newText": "b"}), NEEDS_SPEC),
+        (
+            "mcp__jetbrains__replace_specific_text",
+            json!({"pathInProject": PLAN, "oldText": "a", "newText": "b"}),
+            NEEDS_SPEC,
+        ),
         ("mcp__desktop-commander__start_process", json!({"command": format!("echo x > {APPROVAL}")}), GATE_C),
-        ("mcp__desktop-commander__interact_with_process", json!({"pid": 1, "input": format!("open('{APPROVAL}','w')")}), GATE_C),
+        (
+            "mcp__desktop-commander__interact_with_process",
+            json!({"pid": 1, "input": format!("open('{APPROVAL}','w')")}),
+            GATE_C,
+        ),
         ("mcp__ide__open", json!({"file_uri": uri}), GATE_C),
         ("mcp__ide__open", json!({"uri": uri.replace("approval.md", "approval%2Emd")}), GATE_C),
         ("mcp__x__save", json!({"target": windows}), GATE_C),
@@ -95,7 +103,10 @@ fn unknown_tools_pass_when_their_strings_name_nothing_guarded_or_the_gate_allows
     let allowed = [
         ("mcp__serena__create_text_file", json!({"relative_path": PLAN, "content": Repo::plan_text("c")})),
         ("mcp__serena__create_text_file", json!({"relative_path": "src/a.rs", "content": "fn main() {}"})),
-        ("mcp__jetbrains__create_new_file_with_text", json!({"pathInProject": "docs/superpowers/specs/x.md", "text": "x"})),
+        (
+            "mcp__jetbrains__create_new_file_with_text",
+            json!({"pathInProject": "docs/superpowers/specs/x.md", "text": "x"}),
+        ),
         ("mcp__desktop-commander__start_process", json!({"command": format!("cat {APPROVAL}")})),
         ("mcp__weather__forecast", json!({"city": "Oslo", "days": [1, 2]})),
         ("mcp__x__batch", json!({"files": {"openspec/changes/c/design.md": "x"}})),
@@ -191,7 +202,10 @@ fn dispatches_are_judged_by_gate_b_in_every_field_and_spelling() {
             let denial = check(&repo, tool, args.clone());
             // On a file system that tells `P.md` from `p.md`, the other spelling is a plan that
             // is not there, which gate B refuses as unapproved too.
-            assert!(denial.as_deref().is_some_and(|d| d.starts_with("BLOCKED [approval-gates]: plan not approved")), "{tool} {args}: {denial:?}");
+            assert!(
+                denial.as_deref().is_some_and(|d| d.starts_with("BLOCKED [approval-gates]: plan not approved")),
+                "{tool} {args}: {denial:?}"
+            );
         }
     }
     repo.approve_design("c").approve_plan("c", "p");

@@ -53,12 +53,13 @@ fn unicode_escape(chars: &mut std::str::Chars) -> char {
     let Some(first) = hex(chars) else { return char::REPLACEMENT_CHARACTER };
     if (0xD800..0xDC00).contains(&first) {
         let mut ahead = chars.clone();
-        if ahead.next() == Some('\\') && ahead.next() == Some('u') {
-            if let Some(low) = hex(&mut ahead).filter(|low| (0xDC00..0xE000).contains(low)) {
-                *chars = ahead;
-                let code = 0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00);
-                return char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER);
-            }
+        if ahead.next() == Some('\\')
+            && ahead.next() == Some('u')
+            && let Some(low) = hex(&mut ahead).filter(|low| (0xDC00..0xE000).contains(low))
+        {
+            *chars = ahead;
+            let code = 0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00);
+            return char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER);
         }
     }
     char::from_u32(first).unwrap_or(char::REPLACEMENT_CHARACTER)
@@ -139,7 +140,9 @@ fn file_uri_path(text: &str) -> Option<String> {
     let scheme = text.get(..5).filter(|scheme| scheme.eq_ignore_ascii_case("file:"))?;
     let rest = &text[scheme.len()..];
     let path = match rest.strip_prefix("//") {
-        Some(authority_and_path) => &authority_and_path[authority_and_path.find('/').unwrap_or(authority_and_path.len())..],
+        Some(authority_and_path) => {
+            &authority_and_path[authority_and_path.find('/').unwrap_or(authority_and_path.len())..]
+        }
         None => rest,
     };
     let decoded = percent_decoded(path);
