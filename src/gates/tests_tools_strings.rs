@@ -147,6 +147,8 @@ fn read_only_tools_and_remote_only_tools_stay_allowed() {
         ("read", json!({"file_path": APPROVAL})),
         ("ls", json!({"path": ".superpowers/sdd/p"})),
         ("request_approval", json!({"change_id": "c", "kind": "design"})),
+        ("ask_user_question", json!({"questions": [{"question": format!("May I write {PLAN}?")}]})),
+        ("read_image", json!({"path": "docs/superpowers/plans/diagram.png"})),
         ("update_plan", json!({"plan": [{"step": format!("write {PLAN}"), "status": "pending"}]})),
         ("read_many_files", json!({"paths": [APPROVAL, PLAN]})),
         ("terminal_send", json!({"text": format!("echo x > {APPROVAL}\n")})),

@@ -5,9 +5,12 @@
 
 /// Tools a host calls by their own name.
 const HOST_TOOLS: &[&str] = &[
-    // DSH: reading and searching the workspace, and the session's own todo list. `request_approval`
-    // is an owner channel: the host writes approval.md after the owner's answer (P-17).
+    // DSH: reading and searching the workspace, questions to the owner, and the session's own
+    // todo list. `request_approval` is an owner channel: the host writes approval.md after the
+    // owner's answer (P-17).
     "read",
+    "read_image",
+    "ask_user_question",
     "grep",
     "glob",
     "ls",
