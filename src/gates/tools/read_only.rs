@@ -41,6 +41,7 @@ const HOST_TOOLS: &[&str] = &[
     "ExitPlanMode",
     "ListMcpResourcesTool",
     "ReadMcpResourceTool",
+    "NotebookRead",
     // Codex: its plan (a todo list), images, the web, MCP resources, and its read tools.
     "update_plan",
     "view_image",
@@ -64,6 +65,8 @@ const HOST_TOOLS: &[&str] = &[
 
 /// MCP tools of any server, by the tool's name.
 const MCP_TOOLS: &[&str] = &[
+    // Claude Code's IDE server: the editor's diagnostics of a file.
+    "getDiagnostics",
     // The reference filesystem server's readers.
     "read_file",
     "read_text_file",
