@@ -126,7 +126,6 @@ const WORKFLOW_TEXTS: &[DispatchText] = &[
 /// Claude Code's other dispatches: a reference in any field starts work on that plan.
 const PROMPT_TEXTS: &[DispatchText] = &[DispatchText::Field("prompt"), DispatchText::EveryString];
 const MESSAGE_TEXTS: &[DispatchText] = &[DispatchText::Field("message"), DispatchText::EveryString];
-const EVERY_STRING: &[DispatchText] = &[DispatchText::EveryString];
 
 pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
     use Action::*;
@@ -154,11 +153,10 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
         "Workflow" => DispatchEach { texts: WORKFLOW_TEXTS },
         "SendMessage" => DispatchEach { texts: MESSAGE_TEXTS },
         // A scheduled prompt is work started later, in this session; a remote trigger's body
-        // and a goal's condition start work too, and a skill runs its instructions on its args.
+        // and a goal's condition start work too.
         "CronCreate" | "ScheduleWakeup" => DispatchEach { texts: PROMPT_TEXTS },
         "RemoteTrigger" => DispatchEach { texts: &[DispatchText::Json("body"), DispatchText::EveryString] },
         "ProposeGoal" => DispatchEach { texts: &[DispatchText::Field("condition"), DispatchText::EveryString] },
-        "Skill" => DispatchEach { texts: EVERY_STRING },
         "workflow" => Dispatch { text_field: "script" },
         "send_message" => Dispatch { text_field: "message" },
         "ralph" => Dispatch { text_field: "objective" },

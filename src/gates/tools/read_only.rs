@@ -42,6 +42,9 @@ const HOST_TOOLS: &[&str] = &[
     "ListMcpResourcesTool",
     "ReadMcpResourceTool",
     "NotebookRead",
+    // A skill's instructions loaded into the session: what the session then does is tool calls
+    // of its own, each judged.
+    "Skill",
     // Codex: its plan (a todo list), images, the web, MCP resources, and its read tools.
     "update_plan",
     "view_image",
