@@ -52,6 +52,9 @@ pub enum Denial {
     LeavingSandboxWhileSealed { requested: String },
     /// A tool that runs the model's code outside every sandbox (DSH's `run_code`), while sealed.
     UnconfinedWhileSealed { tool: String },
+    /// A tool judged by its strings (docs/decisions.md#p-18) whose strings name more guarded
+    /// locations than one check judges.
+    ToolNamesTooManyLocations,
 }
 
 impl fmt::Display for Denial {
@@ -100,6 +103,11 @@ impl fmt::Display for Denial {
             Denial::UnconfinedWhileSealed { tool } => write!(
                 f,
                 "approvals are sealed here, and {tool} runs its program in the host's own process, outside the sandbox; use the shell tools, which run confined"
+            ),
+            Denial::ToolNamesTooManyLocations => write!(
+                f,
+                "this tool call names over {} guarded paths to check; split it up",
+                crate::gates::tools::strings::MAX_NAMED_LOCATIONS
             ),
         }
     }

@@ -111,7 +111,13 @@ fn judge_every_string(
         return None;
     }
     let (dir, texts) = (session_dir(), NewTexts::of(args, Content::Recognised));
-    named.iter().flat_map(|text| tools::strings::named_locations(text, &dir)).find_map(|target| judge_write(&target, &texts))
+    let mut locations = Vec::new();
+    for text in named {
+        if tools::strings::add_named_locations(text, &dir, &mut locations).is_err() {
+            return Some(Denial::ToolNamesTooManyLocations);
+        }
+    }
+    locations.iter().find_map(|target| judge_write(target, &texts))
 }
 
 /// [`check_tool_call`] for Claude Code (the hook's PreToolUse payloads): the gates, then its own

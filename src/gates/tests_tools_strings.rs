@@ -216,3 +216,16 @@ fn dispatches_are_judged_by_gate_b_in_every_field_and_spelling() {
         assert_eq!(check(&repo, "SendMessage", json!({"to": "w", "message": format!("Task 2 of {spelled}")})), None);
     }
 }
+
+#[test]
+fn a_call_naming_more_locations_than_the_budget_is_refused_whole() {
+    let repo = repo();
+    let many: Vec<String> =
+        (0..=tools::strings::MAX_NAMED_LOCATIONS).map(|n| format!(".superpowers/sdd/p{n}/x.md")).collect();
+    assert_eq!(
+        check(&repo, "mcp__x__batch", json!({"paths": many})).as_deref(),
+        Some("BLOCKED [approval-gates]: this tool call names over 256 guarded paths to check; split it up")
+    );
+    let repeated = vec![APPROVAL; 1000];
+    assert_eq!(check(&repo, "mcp__x__batch", json!({"paths": repeated})).as_deref(), Some(GATE_C));
+}

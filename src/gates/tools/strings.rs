@@ -71,25 +71,52 @@ pub fn names_guarded(text: &str) -> bool {
         || paths::names_guarded(text, Dialect::PowerShell)
 }
 
-/// The guarded locations `text` names, absolute against `cwd`, in the order the words name them.
-/// Each word that names one is taken as a path (or, when its path is no guarded location — a
-/// variable, a glob, quotes — as every file the name stands for); a text that names one only
-/// across words stands for every location it names.
-pub fn named_locations(text: &str, cwd: &Path) -> Vec<PathBuf> {
+/// The most distinct guarded locations the strings of one call are judged at; a call that names
+/// more is refused whole (docs/decisions.md#work-budgets).
+pub const MAX_NAMED_LOCATIONS: usize = 256;
+
+/// The call names more than [`MAX_NAMED_LOCATIONS`] guarded locations.
+#[derive(Debug, PartialEq, Eq)]
+pub struct TooManyLocations;
+
+/// Adds to `found` the guarded locations `text` names, absolute against `cwd`, in the order the
+/// words name them, each once. Each word that names one is taken as a path (or, when its path is
+/// no guarded location — a variable, a glob, quotes — as every file the name stands for); a text
+/// that names one only across words stands for every location it names.
+pub fn add_named_locations(text: &str, cwd: &Path, found: &mut Vec<PathBuf>) -> Result<(), TooManyLocations> {
     if !names_guarded(text) {
-        return Vec::new();
+        return Ok(());
     }
-    let mut found: Vec<PathBuf> = Vec::new();
-    for word in text.split_whitespace().filter(|word| names_guarded(word)) {
-        for location in word_locations(word, cwd) {
-            if !found.contains(&location) {
-                found.push(location);
-            }
+    let mut named = false;
+    let words = text.split_whitespace().filter(|word| names_guarded(word));
+    for location in words.flat_map(|word| word_locations(word, cwd)) {
+        named = true;
+        add(found, location)?;
+    }
+    if !named {
+        for location in locations_named_by(text, cwd) {
+            add(found, location)?;
         }
     }
-    if found.is_empty() {
-        found.extend(locations_named_by(text, cwd));
+    Ok(())
+}
+
+fn add(found: &mut Vec<PathBuf>, location: PathBuf) -> Result<(), TooManyLocations> {
+    if found.contains(&location) {
+        return Ok(());
     }
+    if found.len() == MAX_NAMED_LOCATIONS {
+        return Err(TooManyLocations);
+    }
+    found.push(location);
+    Ok(())
+}
+
+/// The guarded locations `text` names, as [`add_named_locations`] finds them.
+#[cfg(test)]
+fn named_locations(text: &str, cwd: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    add_named_locations(text, cwd, &mut found).expect("within the budget");
     found
 }
 
@@ -174,6 +201,17 @@ fn percent_decoded(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_call_naming_too_many_locations_is_over_the_budget() {
+        let text: String = (0..=MAX_NAMED_LOCATIONS).map(|n| format!(".superpowers/sdd/p{n}/x ")).collect();
+        let mut found = Vec::new();
+        assert_eq!(add_named_locations(&text, Path::new("/r"), &mut found), Err(TooManyLocations));
+        let repeated = "openspec/changes/c/approval.md ".repeat(MAX_NAMED_LOCATIONS * 4);
+        let mut found = Vec::new();
+        assert_eq!(add_named_locations(&repeated, Path::new("/r"), &mut found), Ok(()));
+        assert_eq!(found.len(), 1);
+    }
 
     #[test]
     fn json_strings_are_every_key_and_value_unescaped() {
