@@ -170,7 +170,7 @@ pub fn guarded_beneath(dir: &Path, reach: Reach) -> Vec<PathBuf> {
         let reaches = match (taken, reach) {
             _ if missing.is_empty() => true,
             (_, Reach::File) | (0, Reach::Named) => false,
-            (0, Reach::Tree) | (_, Reach::Named) => crate::bash::cache::is_dir(&below),
+            (0, Reach::Tree) | (_, Reach::Named) => crate::analysis::fs::is_dir(&below),
             (_, Reach::Tree) => true,
         };
         if reaches {
@@ -194,7 +194,7 @@ fn holders_on_disk(dir: &Path) -> Vec<PathBuf> {
     for (folder, inside) in GUARDED_FOLDERS {
         let mut below = dir.to_path_buf();
         below.extend(folder);
-        if crate::bash::cache::is_dir(&below) {
+        if crate::analysis::fs::is_dir(&below) {
             below.extend(inside);
             found.push(below);
         }

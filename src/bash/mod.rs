@@ -19,13 +19,14 @@ mod tree;
 mod walk;
 mod words;
 
-pub(crate) use parse::parse_within;
-
 use std::path::{Path, PathBuf};
 
 use crate::analysis::answer::Answer;
 use crate::analysis::scope::Scope;
 pub use state::Bash;
+
+/// Why a command is not parsed; the gates fall back to [`crate::paths::names_guarded`].
+pub use crate::analysis::Unscannable;
 
 /// The program analysis, as the command table asks it: which commands are interpreters, and the
 /// script file one runs.
@@ -124,29 +125,6 @@ pub(crate) fn from_every_directory(
         }
     }
     true
-}
-
-/// Why a command is not parsed; the gates fall back to [`crate::paths::names_guarded`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unscannable {
-    /// Longer than [`MAX_COMMAND_BYTES`].
-    TooLarge,
-    /// The parser's work budget ([`MAX_PARSE_CHECKS`]) ran out.
-    TooComplex,
-    /// A syntax tree deeper than [`MAX_TREE_DEPTH`].
-    TooDeep,
-    /// `bash -c`/`eval` strings nested deeper than [`MAX_SCRIPT_NESTING`].
-    ScriptsTooDeep,
-    /// A word that expands to more than [`MAX_WORD_EXPANSION`] words.
-    ExpansionTooLarge,
-    /// A command whose words expand to more than [`MAX_COMMAND_WORDS`] words together.
-    TooManyWords,
-    /// More than [`MAX_EXPANDED_BYTES`] of text from nested scripts and expansions.
-    TooMuchText,
-    /// More than [`MAX_TARGETS`] files written.
-    TooManyTargets,
-    /// The parser could not be set up (a build defect, not a property of the command).
-    ParserUnavailable,
 }
 
 /// What `command` writes when run in `base` (absolute), as the answer every analysis gives: the

@@ -16,11 +16,12 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use super::parse::{Budget, parse};
+use super::parse::parse;
 use super::state::Bash;
 use super::tree::{Flat, Node, node_kind};
-use super::words::{Arg, Home, TextBudget};
+use super::words::{Arg, Home};
 use super::{MAX_EXPANDED_BYTES, MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TREE_DEPTH, Unscannable};
+use crate::analysis::budget::Budget;
 use crate::analysis::scope::Scope;
 
 pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
@@ -48,7 +49,7 @@ struct Walker {
     /// More than [`MAX_TARGETS`] were found: each costs the gates a real-path lookup.
     too_many: bool,
     /// The text the command, its nested scripts and its expansions may amount to.
-    text: TextBudget,
+    text: Budget,
     home: Home,
     /// How many scopes that are dropped when they end (subshells, functions, `bash -c`) the walk
     /// is inside of: a `cd` at 0 changes the shell itself.
@@ -76,7 +77,7 @@ impl Walker {
             found: Vec::new(),
             seen: HashSet::new(),
             too_many: false,
-            text: TextBudget::new(MAX_EXPANDED_BYTES),
+            text: Budget::new(MAX_EXPANDED_BYTES),
             home: Home::default(),
             isolated: 0,
             states: keep_states.then(Vec::new),
@@ -216,7 +217,7 @@ impl Walker {
         if nesting > 0 && !self.text.charge(source.len()) {
             return Err(Unscannable::TooMuchText);
         }
-        let tree = Flat::new(&parse(source, &mut self.budget)?)?;
+        let tree = Flat::new(&parse(source, &self.budget)?)?;
         self.scripts += 1;
         let mut walk = Walk { source, nesting, serial: self.scripts, cutoff: usize::MAX };
         // Deep enough for most lines without growing.

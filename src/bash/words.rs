@@ -4,12 +4,13 @@
 //! `$(…)`, `$((…))`) is kept as its source text and the word is marked dynamic, so its basename
 //! and the rest of its path still count.
 
-use std::cell::{Cell, OnceCell};
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::path::Path;
 
 use super::tree::{Node, node_kind};
 use super::{MAX_WORD_EXPANSION, Unscannable};
+use crate::analysis::budget::Budget;
 pub use crate::commands::{Arg, ansi_c};
 
 /// One possible value of a variable.
@@ -27,40 +28,6 @@ pub const MAX_VALUES: usize = 64;
 /// Placeholders longer than this are shortened.
 const MAX_PLACEHOLDER: usize = 64;
 
-/// What expansion reads from the walk.
-/// What one command line may still expand into, in bytes of text ([`super::MAX_EXPANDED_BYTES`]): brace
-/// and variable expansion multiply text, and `eval` re-expands what it is given. Every step that
-/// copies or multiplies text charges it; once exhausted it stays so, those steps produce nothing
-/// more, and the walk ends with [`Unscannable::TooMuchText`].
-pub struct TextBudget {
-    left: Cell<usize>,
-    exhausted: Cell<bool>,
-}
-
-impl TextBudget {
-    pub fn new(bytes: usize) -> Self {
-        TextBudget { left: Cell::new(bytes), exhausted: Cell::new(false) }
-    }
-
-    /// Takes `bytes` from the budget; `false` once it is exhausted.
-    pub fn charge(&self, bytes: usize) -> bool {
-        match self.left.get().checked_sub(bytes) {
-            Some(rest) if !self.exhausted.get() => {
-                self.left.set(rest);
-                true
-            }
-            _ => {
-                self.exhausted.set(true);
-                false
-            }
-        }
-    }
-
-    pub fn exhausted(&self) -> bool {
-        self.exhausted.get()
-    }
-}
-
 /// `$HOME` (absolute, else unknown), read from the environment when a word first needs it: most
 /// command lines never do.
 #[derive(Default)]
@@ -72,9 +39,10 @@ impl Home {
     }
 }
 
+/// What expansion reads from the walk.
 pub struct Context<'a> {
     pub source: &'a str,
-    pub budget: &'a TextBudget,
+    pub budget: &'a Budget,
     pub vars: &'a Vars,
     pub pwd: &'a Path,
     pub oldpwd: Option<&'a Path>,
@@ -627,7 +595,7 @@ enum Braces {
 
 /// Brace expansion, iteratively, in bash's order; more than [`MAX_WORD_EXPANSION`] words is
 /// refused.
-fn brace_expand(toks: Vec<Tok>, out: &mut Vec<Vec<Tok>>, text: &TextBudget) -> Result<(), Unscannable> {
+fn brace_expand(toks: Vec<Tok>, out: &mut Vec<Vec<Tok>>, text: &Budget) -> Result<(), Unscannable> {
     let start = out.len();
     let mut work = vec![(toks, 0usize)];
     while let Some((word, from)) = work.pop() {
@@ -764,7 +732,7 @@ fn sequence(inner: &[Tok]) -> Result<Option<Vec<String>>, Unscannable> {
 
 /// Replaces the slots by their values: one word per combination, at most
 /// [`MAX_WORD_EXPANSION`]; beyond that each slot stands for itself (unknown).
-fn substitute(toks: &[Tok], slots: &[Slot], pipe: bool, out: &mut Vec<Arg>, text: &TextBudget) {
+fn substitute(toks: &[Tok], slots: &[Slot], pipe: bool, out: &mut Vec<Arg>, text: &Budget) {
     // `"$@"` with no parameters is no word at all.
     if let [Tok::Slot(index)] = toks
         && slots.get(*index).is_some_and(|slot| slot.values.is_empty())
@@ -859,7 +827,7 @@ mod tests {
 
     fn braces(text: &str) -> Result<Vec<String>, Unscannable> {
         let mut out = Vec::new();
-        brace_expand(toks(text), &mut out, &TextBudget::new(crate::bash::MAX_EXPANDED_BYTES))?;
+        brace_expand(toks(text), &mut out, &Budget::new(crate::bash::MAX_EXPANDED_BYTES))?;
         Ok(out
             .iter()
             .map(|word| word.iter().filter_map(|t| if let Tok::Ch(c, _) = t { Some(*c) } else { None }).collect())
@@ -897,7 +865,7 @@ mod tests {
         let mut out = Vec::new();
         let word =
             vec![Tok::Ch('{', false), Tok::Ch('a', true), Tok::Ch(',', true), Tok::Ch('b', true), Tok::Ch('}', false)];
-        brace_expand(word.clone(), &mut out, &TextBudget::new(crate::bash::MAX_EXPANDED_BYTES)).expect("expands");
+        brace_expand(word.clone(), &mut out, &Budget::new(crate::bash::MAX_EXPANDED_BYTES)).expect("expands");
         assert_eq!(out, vec![word]);
     }
 }

@@ -19,13 +19,12 @@ mod state;
 mod walk;
 mod words;
 
-use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use crate::analysis::answer::Answer;
 use crate::analysis::persistent::Walked;
 use crate::analysis::scope::Scope;
-pub use crate::bash::Unscannable;
+pub use crate::analysis::Unscannable;
 use crate::commands::pwsh_host as invocation;
 pub use crate::commands::pwsh_host::{decode_utf16_base64, invoked_script, is_powershell};
 pub use state::PowerShell;
@@ -50,10 +49,6 @@ pub const MAX_TARGETS: usize = crate::bash::MAX_TARGETS;
 /// How deep PowerShell and bash may run one another (`pwsh -c "bash -c 'pwsh -c …'"`), each
 /// analysis counting once.
 pub const MAX_HOST_NESTING: usize = 4;
-
-thread_local! {
-    static HOST_NESTING: Cell<usize> = const { Cell::new(0) };
-}
 
 /// What `command` writes when run by PowerShell in `base` (absolute), as the answer every
 /// analysis gives: the files of [`write_targets`], or the cap that stopped the walk.
@@ -82,24 +77,12 @@ pub fn write_targets_from(command: &str, state: &Scope<PowerShell>) -> Result<Wa
     as_host(command, || walk::targets_from(command, state))
 }
 
-/// How many PowerShell analyses are under way on this thread (an input of a bash analysis).
-pub(crate) fn host_nesting() -> usize {
-    HOST_NESTING.get()
-}
-
 /// One more PowerShell host around `analysis`, within the size and host-nesting caps.
 fn as_host<T>(command: &str, analysis: impl FnOnce() -> Result<T, Unscannable>) -> Result<T, Unscannable> {
     if command.len() > MAX_COMMAND_BYTES {
         return Err(Unscannable::TooLarge);
     }
-    let nesting = HOST_NESTING.get();
-    if nesting >= MAX_HOST_NESTING {
-        return Err(Unscannable::ScriptsTooDeep);
-    }
-    HOST_NESTING.set(nesting + 1);
-    let result = analysis();
-    HOST_NESTING.set(nesting);
-    result
+    crate::analysis::handoff::as_host(MAX_HOST_NESTING, analysis)
 }
 
 #[cfg(test)]

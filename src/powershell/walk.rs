@@ -26,6 +26,7 @@ use super::parse;
 use super::state::{Definitions, Function, PowerShell};
 use super::words::{self, Context, Value};
 use super::{MAX_NODES, MAX_PARSE_CHECKS, MAX_SCRIPT_BYTES, MAX_SCRIPT_NESTING, MAX_TREE_DEPTH};
+use crate::analysis::budget::Budget;
 use crate::analysis::persistent::Walked;
 use crate::analysis::scope::{Scope, vars_weight};
 use crate::bash::{self, Unscannable};
@@ -50,7 +51,7 @@ pub fn targets_from(command: &str, state: &Scope<PowerShell>) -> Result<Walked<S
         seen: HashSet::new(),
         too_many: false,
         home: std::env::var("HOME").ok().filter(|home| home.starts_with('/')),
-        checks_left: MAX_PARSE_CHECKS,
+        checks: Budget::new(MAX_PARSE_CHECKS),
         nodes_left: MAX_NODES,
         text_left: MAX_SCRIPT_BYTES,
         reached: Vec::new(),
@@ -126,7 +127,7 @@ struct Walker {
     too_many: bool,
     home: Option<String>,
     /// The parser's work budget, shared by nested scripts.
-    checks_left: usize,
+    checks: Budget,
     /// Nodes the walk may still visit.
     nodes_left: usize,
     /// Bytes of script text (nested scripts included) that may still be parsed.
@@ -278,7 +279,7 @@ impl Walker {
             return Err(Unscannable::ScriptsTooDeep);
         }
         self.text_left = self.text_left.checked_sub(source.len()).ok_or(Unscannable::TooMuchText)?;
-        let tree = parse::parse(source, &mut self.checks_left)?;
+        let tree = parse::parse(source, &self.checks)?;
         let walk = Walk { source, nesting };
         self.node(tree.root_node(), &walk, scope, 0)
     }

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::bash::Unscannable;
+use crate::analysis::Unscannable;
 
 /// One possible value.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Walk, Walker};
 use crate::analysis::scope::Scope;
-use crate::bash::cache;
+use crate::analysis::fs;
 use crate::bash::state::Bash;
 use crate::bash::words::{Positional, Value};
 use crate::commands::{Cd, Effect, PatchRead};
@@ -31,7 +31,7 @@ impl Walker {
                 Effect::Write(arg) => self.add(&arg.text, &scope.base, scope.links()),
                 Effect::WriteInto { dir, name, known_dir } => {
                     let dir = paths::absolute(&dir.text, &scope.base);
-                    if known_dir || cache::is_dir(&dir) || scope.links().iter().any(|(link, _)| *link == dir) {
+                    if known_dir || fs::is_dir(&dir) || scope.links().iter().any(|(link, _)| *link == dir) {
                         self.add(&name.text, &dir, scope.links());
                     }
                 }
@@ -50,7 +50,7 @@ impl Walker {
                 Effect::WriteTree { dir, name, known_dir } => {
                     let dir = paths::absolute(&dir.text, &scope.base);
                     let root = match name {
-                        Some(name) if known_dir || cache::is_dir(&dir) => paths::absolute(&name.text, &dir),
+                        Some(name) if known_dir || fs::is_dir(&dir) => paths::absolute(&name.text, &dir),
                         _ => dir,
                     };
                     for target in paths::guarded_beneath(&root, paths::Reach::Tree) {
@@ -197,7 +197,7 @@ impl Walker {
         if self.seen.contains(&path) {
             return None;
         }
-        let bytes = cache::read_regular_file(&path, MAX_SCRIPT_FILE_BYTES)?;
+        let bytes = fs::read_regular_file(&path, MAX_SCRIPT_FILE_BYTES)?;
         if bytes.len() as u64 > MAX_SCRIPT_FILE_BYTES || bytes.contains(&0) {
             return None;
         }
@@ -329,7 +329,7 @@ const MAX_LINK_HOPS: usize = 8;
 /// refuses the rest); `None` when it cannot be read.
 fn read_bounded(path: &Path) -> Option<String> {
     let limit = u64::try_from(crate::patch::MAX_PATCH_BYTES).unwrap_or(u64::MAX);
-    cache::read_regular_file(path, limit).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+    fs::read_regular_file(path, limit).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
 }
 
 fn is_device(path: &Path) -> bool {
