@@ -31,15 +31,6 @@ pub fn absolute(path: impl AsRef<Path>, base: &Path) -> PathBuf {
     if path.is_absolute() { normalize(path) } else { normalize(&base.join(path)) }
 }
 
-/// `target` beneath `from`, moved to the same place beneath `onto`; `None` when it is not beneath
-/// `from`.
-pub fn rebase(target: &Path, from: &Path, onto: &Path) -> Option<PathBuf> {
-    target
-        .strip_prefix(from)
-        .ok()
-        .map(|rest| if rest.as_os_str().is_empty() { onto.to_path_buf() } else { onto.join(rest) })
-}
-
 /// Lexical normalization; `..` at the root stays at the root, as the kernel does it.
 pub fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();

@@ -14,6 +14,7 @@
 
 pub(crate) mod cache;
 mod parse;
+mod printed;
 mod state;
 mod tree;
 mod walk;
@@ -27,6 +28,7 @@ pub use state::Bash;
 
 /// Why a command is not parsed; the gates fall back to [`crate::paths::names_guarded`].
 pub use crate::analysis::Unscannable;
+pub use crate::analysis::moves::MAX_MOVES;
 
 /// The program analysis, as the command table asks it: which commands are interpreters, and the
 /// script file one runs.
@@ -64,68 +66,8 @@ pub const MAX_EXPANDED_BYTES: usize = 256 << 10;
 /// The most words one command may expand to, all its words together (found by fuzzing: five
 /// brace-expanded words made 5,000 paths before any cap applied).
 pub const MAX_COMMAND_WORDS: usize = 2_048;
-/// The most distinct files one command line may write: the gates resolve each one's real path
-/// (P-8), so this bounds the time of a call.
-pub const MAX_TARGETS: usize = 1_024;
-
-/// The most distinct directory changes of one command line ([`from_every_directory`]); past it
-/// the line is [`Unscannable::TooManyTargets`].
-pub const MAX_MOVES: usize = 16;
-
-/// A change of directory a command line made.
-pub(crate) struct Move {
-    pub from: PathBuf,
-    pub to: PathBuf,
-    /// How many targets the line had found before it: only later ones can follow it.
-    pub after: usize,
-}
-
-/// Records a change from `from` to `to`, made once `found` targets were found: each change once,
-/// at its first occurrence; one past [`MAX_MOVES`] is kept so that [`from_every_directory`] refuses.
-pub(crate) fn record_move(moves: &mut Vec<Move>, from: &Path, to: &Path, found: usize) {
-    if from != to && moves.len() <= MAX_MOVES && !moves.iter().any(|m| m.from == from && m.to == to) {
-        moves.push(Move { from: from.to_path_buf(), to: to.to_path_buf(), after: found });
-    }
-}
-
-/// A `cd` can fail and the line go on (`cd x; …`, `cd x || true`, a `Set-Location` error): each
-/// file the line wrote after a change, beneath where it went, is also taken as written, by the
-/// same path, beneath where it came from; chains of changes are followed back. A change made by a
-/// `cd` whose failure stops an `&&` chain follows only what is written after the chain. `false` when the targets
-/// outgrow [`MAX_TARGETS`] or the changes [`MAX_MOVES`].
-pub(crate) fn from_every_directory(
-    found: &mut Vec<PathBuf>,
-    seen: &mut std::collections::HashSet<PathBuf>,
-    moves: &[Move],
-) -> bool {
-    if moves.len() > MAX_MOVES {
-        return false;
-    }
-    // Where each target came from: a target moved back by a later change is judged by the earlier
-    // ones as the write it came from, which is found before or after each of them.
-    let mut origins: Vec<usize> = (0..found.len()).collect();
-    // Latest first, each once: as when every `cd` of the line fails.
-    for change in moves.iter().rev() {
-        // The targets found so far, without this change's own additions (the range is taken once).
-        for at in 0..found.len() {
-            let (Some(target), Some(&origin)) = (found.get(at), origins.get(at)) else { break };
-            if origin < change.after {
-                continue;
-            }
-            let Some(rebased) = crate::paths::rebase(target, &change.to, &change.from) else { continue };
-            if seen.contains(&rebased) {
-                continue;
-            }
-            if found.len() >= MAX_TARGETS {
-                return false;
-            }
-            seen.insert(rebased.clone());
-            found.push(rebased);
-            origins.push(origin);
-        }
-    }
-    true
-}
+/// The most distinct files one command line may write (the gates resolve each one's real path).
+pub use crate::analysis::targets::MAX_TARGETS;
 
 /// What `command` writes when run in `base` (absolute), as the answer every analysis gives: the
 /// files of [`write_targets`], or the cap that stopped the parse.

@@ -12,7 +12,6 @@ mod redirects;
 mod variables;
 
 use std::cell::RefCell;
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -22,7 +21,9 @@ use super::tree::{Flat, Node, node_kind};
 use super::words::{Arg, Home};
 use super::{MAX_EXPANDED_BYTES, MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TREE_DEPTH, Unscannable};
 use crate::analysis::budget::Budget;
+use crate::analysis::moves::{self, Move};
 use crate::analysis::scope::Scope;
+use crate::analysis::targets::Targets;
 
 pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
     let mut walker = Walker::new(false);
@@ -44,10 +45,9 @@ pub fn targets_from(command: &str, scope: &Scope<Bash>) -> Result<(Vec<PathBuf>,
 
 struct Walker {
     budget: Budget,
-    found: Vec<PathBuf>,
-    seen: HashSet<PathBuf>,
-    /// More than [`MAX_TARGETS`] were found: each costs the gates a real-path lookup.
-    too_many: bool,
+    /// The files written; more than [`super::MAX_TARGETS`] is refused: each costs the gates a
+    /// real-path lookup.
+    targets: Targets,
     /// The text the command, its nested scripts and its expansions may amount to.
     text: Budget,
     home: Home,
@@ -61,8 +61,8 @@ struct Walker {
     /// Files this command line wrote with text it shows (`cat > s.py <<EOF`), for a script run
     /// later in the line (a few at most: a list, not a map).
     files: Vec<(PathBuf, String)>,
-    /// The directory changes the line made, (from, to), each once ([`super::from_every_directory`]).
-    moves: Vec<super::Move>,
+    /// The directory changes the line made, (from, to), each once ([`moves::from_every_directory`]).
+    moves: Vec<Move>,
     /// Changes made by a `cd` whose failure would stop an `&&` chain, until the walk leaves the
     /// chain: (script serial, depth of the chain's outermost list, the changes).
     sure: Vec<(usize, usize, std::ops::Range<usize>)>,
@@ -74,9 +74,7 @@ impl Walker {
     fn new(keep_states: bool) -> Walker {
         Walker {
             budget: Budget::new(MAX_PARSE_CHECKS),
-            found: Vec::new(),
-            seen: HashSet::new(),
-            too_many: false,
+            targets: Targets::default(),
             text: Budget::new(MAX_EXPANDED_BYTES),
             home: Home::default(),
             isolated: 0,
@@ -90,10 +88,10 @@ impl Walker {
     }
 
     fn finish(mut self) -> Result<(Vec<PathBuf>, Vec<Scope<Bash>>), Unscannable> {
-        if self.too_many || !super::from_every_directory(&mut self.found, &mut self.seen, &self.moves) {
+        if self.targets.over_cap() || !moves::from_every_directory(&mut self.targets, &self.moves) {
             return Err(Unscannable::TooManyTargets);
         }
-        Ok((self.found, self.states.unwrap_or_default()))
+        Ok((self.targets.into_paths(), self.states.unwrap_or_default()))
     }
 }
 
@@ -370,7 +368,7 @@ impl Walker {
         {
             // What ran inside the chain ran only if the `cd` succeeded: only later writes can
             // follow its failure.
-            let found = self.found.len();
+            let found = self.targets.len();
             for change in self.moves.get_mut(changes).into_iter().flatten() {
                 change.after = change.after.max(found);
             }

@@ -14,14 +14,11 @@ pub struct Arg {
 
 impl Arg {
     pub fn literal(text: &str) -> Arg {
-        Arg { text: text.to_string(), glob: has_glob(text), ..Arg::default() }
+        Arg { text: text.to_string(), glob: has_wildcard(text), ..Arg::default() }
     }
 }
 
-/// Does `text` hold glob characters (`*`, `?`, `[`)?
-pub fn has_glob(text: &str) -> bool {
-    text.bytes().any(|b| matches!(b, b'*' | b'?' | b'['))
-}
+pub use crate::analysis::values::has_wildcard;
 
 /// The C escapes of bash's `$'…'`, which `xargs -d` reads too.
 pub fn ansi_c(inner: &str) -> String {

@@ -36,7 +36,7 @@ mod writers;
 
 use std::borrow::Cow;
 
-pub use argv::{Arg, ansi_c, has_glob};
+pub use argv::{Arg, ansi_c, has_wildcard};
 pub use effects::{BASENAME_STRIP, Cd, Effect, PatchRead};
 pub use feeders::fed_words;
 use options::{operands, spec, static_is};

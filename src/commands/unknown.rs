@@ -4,7 +4,7 @@
 
 use super::Arg;
 use super::approval::approval_through_cli;
-use super::argv::has_glob;
+use super::argv::has_wildcard;
 use super::options::{Item, operands, options, spec};
 use super::readonly::is_read_only;
 use super::sink::Sink;
@@ -53,7 +53,7 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
         candidates.clear();
         path_candidates(&arg.text, &mut candidates);
         for &candidate in &candidates {
-            if has_glob(candidate) {
+            if has_wildcard(candidate) {
                 glob_named(candidate, arg, sink);
             } else {
                 let named = Arg { text: candidate.to_string(), dynamic: arg.dynamic, glob: arg.glob, pipe: arg.pipe };
@@ -79,7 +79,7 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
 /// component, or `**`) to names that can match approval.md reaches the tree there.
 fn glob_named(pattern: &str, arg: &Arg, sink: &mut Sink) {
     let components: Vec<&str> = pattern.split('/').collect();
-    let first_glob = components.iter().position(|component| has_glob(component)).unwrap_or(components.len());
+    let first_glob = components.iter().position(|component| has_wildcard(component)).unwrap_or(components.len());
     let prefix = components.get(..first_glob).unwrap_or_default().join("/");
     let prefix = match prefix.as_str() {
         "" if pattern.starts_with('/') => "/".to_string(),

@@ -28,7 +28,7 @@ pub use crate::analysis::Unscannable;
 use crate::commands::pwsh_host as invocation;
 pub use crate::commands::pwsh_host::{decode_utf16_base64, invoked_script, is_powershell};
 pub use state::PowerShell;
-pub use words::MAX_VALUES;
+pub use crate::analysis::values::MAX_VALUES;
 
 /// Commands longer than this are not parsed (1 MiB).
 pub const MAX_COMMAND_BYTES: usize = 1 << 20;
@@ -45,7 +45,7 @@ pub const MAX_SCRIPT_NESTING: usize = 8;
 /// The most script text one command line may make the walk parse, nested scripts included.
 pub const MAX_SCRIPT_BYTES: usize = 2 << 20;
 /// The most distinct files one command line may write (as for bash).
-pub const MAX_TARGETS: usize = crate::bash::MAX_TARGETS;
+pub use crate::analysis::targets::MAX_TARGETS;
 /// How deep PowerShell and bash may run one another (`pwsh -c "bash -c 'pwsh -c …'"`), each
 /// analysis counting once.
 pub const MAX_HOST_NESTING: usize = 4;

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use super::cmdlets::Element;
-use super::words::{MAX_VALUES, Value};
+use crate::analysis::values::{MAX_VALUES, Value};
 use crate::analysis::scope::{Dialect, PastMaxValues, Scope};
 
 /// PowerShell's [`Dialect`]: an unset variable reads as its own unknown text, a variable keeps

@@ -251,7 +251,7 @@ fn states_fold_variables_and_definitions_and_expand_for_the_names_a_call_runs() 
     assert!(expanded.iter().any(|state| !state.defined.functions.contains_key("f")));
     assert_eq!(folded.expand("ni x").expect("within the cap").len(), 1);
     let mut named = folded.clone();
-    Rc::make_mut(&mut named.vars).insert("n".to_string(), vec![words::Value::literal("F")]);
+    Rc::make_mut(&mut named.vars).insert("n".to_string(), vec![crate::analysis::values::Value::literal("F")]);
     assert_eq!(named.expand("& $n").expect("within the cap").len(), 2, "a value may name it");
     assert_eq!(folded.expand("ni x;(f)").expect("within the cap").len(), 2);
     assert_eq!(folded.expand("ni f.md; Get-Help fx xf -f").expect("within the cap").len(), 1, "not a command word");

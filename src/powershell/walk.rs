@@ -15,7 +15,6 @@ mod cmdlet;
 mod definitions;
 mod targets;
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -24,12 +23,15 @@ use tree_sitter::Node;
 use super::cmdlets::Element;
 use super::parse;
 use super::state::{Definitions, Function, PowerShell};
-use super::words::{self, Context, Value};
+use super::words::{self, Context};
 use super::{MAX_NODES, MAX_PARSE_CHECKS, MAX_SCRIPT_BYTES, MAX_SCRIPT_NESTING, MAX_TREE_DEPTH};
 use crate::analysis::budget::Budget;
+use crate::analysis::moves::{self, Move};
 use crate::analysis::persistent::Walked;
 use crate::analysis::scope::{Scope, vars_weight};
-use crate::bash::{self, Unscannable};
+use crate::analysis::targets::Targets;
+use crate::analysis::values::{MAX_VALUES, Value};
+use crate::bash::Unscannable;
 use definitions::{function_key, parameters};
 
 pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
@@ -47,9 +49,7 @@ pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> 
 /// function or alias that moved it, or a variable had more values than are kept.
 pub fn targets_from(command: &str, state: &Scope<PowerShell>) -> Result<Walked<Scope<PowerShell>>, Unscannable> {
     let mut walker = Walker {
-        found: Vec::new(),
-        seen: HashSet::new(),
-        too_many: false,
+        targets: Targets::default(),
         home: std::env::var("HOME").ok().filter(|home| home.starts_with('/')),
         checks: Budget::new(MAX_PARSE_CHECKS),
         nodes_left: MAX_NODES,
@@ -66,11 +66,11 @@ pub fn targets_from(command: &str, state: &Scope<PowerShell>) -> Result<Walked<S
     };
     let mut scope = Session { scope: state.clone(), own: true };
     walker.script(command, &mut scope, 0)?;
-    if walker.too_many || !bash::from_every_directory(&mut walker.found, &mut walker.seen, &walker.moves) {
+    if walker.targets.over_cap() || !moves::from_every_directory(&mut walker.targets, &walker.moves) {
         return Err(Unscannable::TooManyTargets);
     }
     walker.reach(&scope);
-    Ok((walker.found, walker.reached, !walker.moved_in_block && !walker.lost_states))
+    Ok((walker.targets.into_paths(), walker.reached, !walker.moved_in_block && !walker.lost_states))
 }
 
 /// The most distinct places one call records (the persistent store folds them and keeps at
@@ -122,9 +122,7 @@ impl Session {
 }
 
 struct Walker {
-    found: Vec<PathBuf>,
-    seen: HashSet<PathBuf>,
-    too_many: bool,
+    targets: Targets,
     home: Option<String>,
     /// The parser's work budget, shared by nested scripts.
     checks: Budget,
@@ -138,7 +136,7 @@ struct Walker {
     /// walk could not name ran where functions or aliases could have moved it.
     moved_in_block: bool,
     /// A reached state could not be kept whole: past [`MAX_REACHED`] places or
-    /// [`MAX_REACHED_BYTES`], or a variable with more than [`words::MAX_VALUES`] values.
+    /// [`MAX_REACHED_BYTES`], or a variable with more than [`MAX_VALUES`] values.
     lost_states: bool,
     /// Bytes the reached states held when they were first reached.
     reached_bytes: usize,
@@ -147,7 +145,7 @@ struct Walker {
     /// The functions being called, innermost last: a recursive call is not walked again.
     calling: Vec<String>,
     /// The location changes the script made, (from, to), each once.
-    moves: Vec<bash::Move>,
+    moves: Vec<Move>,
     /// Bytes of scope the reached states may still copy ([`MAX_REACHED_COPY_BYTES`]).
     copy_left: usize,
     /// How many blocks (branches, loops, script blocks, function bodies) the walk is in: an
@@ -265,7 +263,7 @@ impl Walker {
                     values.push(value);
                 }
             }
-            if values.len() > words::MAX_VALUES {
+            if values.len() > MAX_VALUES {
                 return Err(Unscannable::ExpansionTooLarge);
             }
         }

@@ -44,7 +44,7 @@ impl Walker {
             words.extend(parts.words);
             stdin = parts.stdin.or(stdin);
         }
-        let written_before = self.found.len();
+        let written_before = self.targets.len();
         // Redirections open before the command runs, in the directory it starts in.
         for file in files.iter().filter(|f| walk.counts(**f)) {
             self.redirect(*file, walk, scope, &mut words)?;
@@ -74,10 +74,10 @@ impl Walker {
             }
         }
         self.apply(effects, walk, scope, false)?;
-        if self.found.len() > written_before
+        if self.targets.len() > written_before
             && let Some(text) = shown_text(&argv, stdin_text.as_deref())
         {
-            for path in self.found.get(written_before..).unwrap_or_default() {
+            for path in self.targets.since(written_before) {
                 self.files.push((path.clone(), text.clone()));
             }
         }

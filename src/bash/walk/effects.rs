@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 use super::{Walk, Walker};
 use crate::analysis::scope::Scope;
 use crate::analysis::fs;
+use crate::analysis::moves;
 use crate::bash::state::Bash;
 use crate::bash::words::{Positional, Value};
 use crate::commands::{Cd, Effect, PatchRead};
-use crate::bash::{MAX_SCRIPT_NESTING, MAX_TARGETS, Unscannable};
+use crate::bash::{MAX_SCRIPT_NESTING, Unscannable};
 use crate::paths;
 use crate::programs::{self, Invocation, MAX_SCRIPT_FILE_BYTES, Source};
 
@@ -194,7 +195,7 @@ impl Walker {
         if let Some((_, text)) = self.files.iter().find(|(file, _)| *file == path) {
             return Some(text.clone());
         }
-        if self.seen.contains(&path) {
+        if self.targets.contains(&path) {
             return None;
         }
         let bytes = fs::read_regular_file(&path, MAX_SCRIPT_FILE_BYTES)?;
@@ -207,7 +208,7 @@ impl Walker {
     fn cd(&mut self, cd: Cd, scope: &mut Scope<Bash>) {
         let from = scope.base.clone();
         self.move_to(cd, scope);
-        crate::bash::record_move(&mut self.moves, &from, &scope.base, self.found.len());
+        moves::record_move(&mut self.moves, &from, &scope.base, self.targets.len());
     }
 
     fn move_to(&self, cd: Cd, scope: &mut Scope<Bash>) {
@@ -255,17 +256,13 @@ impl Walker {
             if is_device(&path) {
                 return;
             }
-            let through = links.iter().rev().find_map(|(link, target)| paths::rebase(&path, link, target));
+            let through = links.iter().rev().find_map(|(link, target)| moves::rebase(&path, link, target));
             let next = through.filter(|next| *next != path);
             // Written again: its text is no longer the one the line showed.
             if !self.files.is_empty() {
                 self.files.retain(|(file, _)| *file != path);
             }
-            if self.found.len() >= MAX_TARGETS {
-                self.too_many = true;
-            } else if self.seen.insert(path.clone()) {
-                self.found.push(path);
-            }
+            self.targets.add(path);
             match next {
                 Some(next) => path = next,
                 None => return,

@@ -4,9 +4,10 @@
 use super::{Frame, Input, Redirections, Walk, Walker, command_words, word_groups};
 use crate::analysis::scope::Scope;
 use crate::bash::Unscannable;
+use crate::bash::printed;
 use crate::bash::state::Bash;
 use crate::bash::tree::{Node, node_kind};
-use crate::bash::words::{self, Arg};
+use crate::bash::words::Arg;
 use crate::bash::ProgramAnalysis;
 use crate::commands::{self, Effect};
 use crate::paths;
@@ -86,7 +87,7 @@ impl Walker {
         }
         // Only a line with `echo` or `printf` in it can print known text.
         let prints = argv.iter().any(|arg| matches!(arg.text.rsplit('/').next(), Some("echo" | "printf")));
-        let printed = || commands::printing_command(&argv).and_then(|words| words::printed(&words));
+        let printed = || commands::printing_command(&argv).and_then(|words| printed::printed(&words));
         if let Some(text) = prints.then(printed).flatten() {
             return Ok(Input { text: Some(text), producer: Vec::new() });
         }

@@ -12,7 +12,8 @@ use super::{Session, Walk, Walker, children, escapes_blank};
 use crate::bash::Unscannable;
 use crate::powershell::cmdlets::{self, Element};
 use crate::powershell::state::Function;
-use crate::powershell::words::{self, Value};
+use crate::analysis::values::Value;
+use crate::powershell::words;
 use crate::powershell::{cmd, invocation};
 
 impl Walker {

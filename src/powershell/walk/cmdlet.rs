@@ -12,7 +12,8 @@ use crate::commands::cmd_exe::{self, CmdEffect, EntryDir};
 use crate::paths;
 use crate::powershell::MAX_SCRIPT_NESTING;
 use crate::powershell::cmdlets::{self, Bound, Element, Kind};
-use crate::powershell::words::{self, Value};
+use crate::analysis::values::Value;
+use crate::powershell::words;
 use crate::powershell::{cmd, invocation};
 
 impl Walker {

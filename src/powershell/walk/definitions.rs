@@ -10,7 +10,8 @@ use super::calls::MAX_ALIAS_HOPS;
 use super::{Session, Walk, Walker, child_of_kind, children};
 use crate::bash::Unscannable;
 use crate::powershell::state::{Definitions, Function, Param};
-use crate::powershell::words::{self, Value};
+use crate::analysis::values::Value;
+use crate::powershell::words;
 
 impl Walker {
     /// `function f($a) { … }`, `filter f { … }`: the body is walked where it stands, in a scope of
