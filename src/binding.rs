@@ -21,7 +21,6 @@ use crate::gates::{self, ToolArgs};
 use crate::paths;
 use crate::analysis::persistent;
 use crate::setup;
-use crate::bash;
 use crate::status::{self, PlanApproval};
 use crate::texts::{self, ApprovalText, Denial, UsageProblem};
 
@@ -437,7 +436,7 @@ pub fn bash_targets(env: Env, command: Unknown, cwd: Unknown) -> Result<Vec<Stri
             return Err(Error::new(Status::PendingException, texts::BASH_TARGETS_NOT_A_STRING));
         };
         let base = directory(JsRead::new(&env, &cwd).string());
-        match bash::write_targets(&command, &base) {
+        match crate::analyses::bash_write_targets(&command, &base) {
             Ok(targets) => Ok(targets.iter().map(|path| path.to_string_lossy().into_owned()).collect()),
             Err(limit) => Err(Error::new(Status::GenericFailure, texts::unscannable_error(limit))),
         }

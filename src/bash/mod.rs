@@ -23,29 +23,13 @@ mod words;
 use std::path::{Path, PathBuf};
 
 use crate::analysis::answer::Answer;
+use crate::analysis::handoff::Analyses;
 use crate::analysis::scope::Scope;
 pub use state::Bash;
 
 /// Why a command is not parsed; the gates fall back to [`crate::paths::names_guarded`].
 pub use crate::analysis::Unscannable;
 pub use crate::analysis::moves::MAX_MOVES;
-
-/// The program analysis, as the command table asks it: which commands are interpreters, and the
-/// script file one runs.
-pub(crate) struct ProgramAnalysis;
-
-impl crate::commands::Interpreters for ProgramAnalysis {
-    fn runs_programs(&self, name: &str) -> bool {
-        crate::programs::language_of(name).is_some()
-    }
-
-    fn script_file(&self, argv: &[String], stdin: Option<&str>) -> Option<String> {
-        match crate::programs::invocation(argv, stdin)?.source {
-            crate::programs::Source::File(file) => Some(file),
-            _ => None,
-        }
-    }
-}
 
 /// Commands longer than this are not parsed (1 MiB).
 pub const MAX_COMMAND_BYTES: usize = 1 << 20;
@@ -71,14 +55,18 @@ pub use crate::analysis::targets::MAX_TARGETS;
 
 /// What `command` writes when run in `base` (absolute), as the answer every analysis gives: the
 /// files of [`write_targets`], or the cap that stopped the parse.
-pub fn analyze(command: &str, base: &Path) -> Answer<Unscannable> {
-    Answer::of(write_targets(command, base))
+pub fn analyze(command: &str, base: &Path, analyses: &dyn Analyses) -> Answer<Unscannable> {
+    Answer::of(write_targets(command, base, analyses))
 }
 
 /// [`analyze`] for a persistent shell in state `scope`, with every state the command may leave
 /// it in and whether that list is complete (none, and incomplete, when a cap stopped the parse).
-pub fn analyze_from(command: &str, scope: &Scope<Bash>) -> (Answer<Unscannable>, Vec<Scope<Bash>>, bool) {
-    match write_targets_from(command, scope) {
+pub fn analyze_from(
+    command: &str,
+    scope: &Scope<Bash>,
+    analyses: &dyn Analyses,
+) -> (Answer<Unscannable>, Vec<Scope<Bash>>, bool) {
+    match write_targets_from(command, scope, analyses) {
         Ok((targets, after)) => (Answer::proven(targets), after, true),
         Err(limit) => (Answer::stopped(limit), Vec::new(), false),
     }
@@ -88,25 +76,33 @@ pub fn analyze_from(command: &str, scope: &Scope<Bash>) -> (Answer<Unscannable>,
 /// without duplicates, in the order they appear.
 ///
 /// A repeated command whose inputs have not changed is answered from [`cache`].
-pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
-    cache::through(command, base, || write_targets_uncached(command, base))
+pub fn write_targets(command: &str, base: &Path, analyses: &dyn Analyses) -> Result<Vec<PathBuf>, Unscannable> {
+    cache::through(command, base, || write_targets_uncached(command, base, analyses))
 }
 
 /// [`write_targets`] without the cache.
-pub(crate) fn write_targets_uncached(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
+pub(crate) fn write_targets_uncached(
+    command: &str,
+    base: &Path,
+    analyses: &dyn Analyses,
+) -> Result<Vec<PathBuf>, Unscannable> {
     if command.len() > MAX_COMMAND_BYTES {
         return Err(Unscannable::TooLarge);
     }
-    walk::targets(command, base)
+    walk::targets(command, base, analyses)
 }
 
 /// [`write_targets`] for a persistent shell in state `scope`: also every state the command may
 /// leave the shell in (P-15). Not cached: the state is an input no key holds.
-pub fn write_targets_from(command: &str, scope: &Scope<Bash>) -> Result<(Vec<PathBuf>, Vec<Scope<Bash>>), Unscannable> {
+pub fn write_targets_from(
+    command: &str,
+    scope: &Scope<Bash>,
+    analyses: &dyn Analyses,
+) -> Result<(Vec<PathBuf>, Vec<Scope<Bash>>), Unscannable> {
     if command.len() > MAX_COMMAND_BYTES {
         return Err(Unscannable::TooLarge);
     }
-    walk::targets_from(command, scope)
+    walk::targets_from(command, scope, analyses)
 }
 
 #[cfg(test)]

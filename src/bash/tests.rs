@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
+use crate::analyses::bash_write_targets as write_targets;
 use crate::test_corpus::{corpus_failures, sorted_strings};
 
 const CORPUS: &str = include_str!("../../__test__/fixtures/bash-targets.jsonl");

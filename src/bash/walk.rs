@@ -21,12 +21,13 @@ use super::tree::{Flat, Node, node_kind};
 use super::words::{Arg, Home};
 use super::{MAX_EXPANDED_BYTES, MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TREE_DEPTH, Unscannable};
 use crate::analysis::budget::Budget;
+use crate::analysis::handoff::Analyses;
 use crate::analysis::moves::{self, Move};
 use crate::analysis::scope::Scope;
 use crate::analysis::targets::Targets;
 
-pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
-    let mut walker = Walker::new(false);
+pub fn targets(command: &str, base: &Path, analyses: &dyn Analyses) -> Result<Vec<PathBuf>, Unscannable> {
+    let mut walker = Walker::new(false, analyses);
     let mut scope = Scope::<Bash>::fresh(base);
     walker.script(command, &mut scope, 0)?;
     walker.finish().map(|(found, _)| found)
@@ -34,8 +35,12 @@ pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> 
 
 /// The files `command` writes when run in `scope` (a persistent shell's state), and every state
 /// it may leave: after each `cd` of the shell itself, and at its end.
-pub fn targets_from(command: &str, scope: &Scope<Bash>) -> Result<(Vec<PathBuf>, Vec<Scope<Bash>>), Unscannable> {
-    let mut walker = Walker::new(true);
+pub fn targets_from(
+    command: &str,
+    scope: &Scope<Bash>,
+    analyses: &dyn Analyses,
+) -> Result<(Vec<PathBuf>, Vec<Scope<Bash>>), Unscannable> {
+    let mut walker = Walker::new(true, analyses);
     let mut scope = scope.clone();
     walker.script(command, &mut scope, 0)?;
     let (found, mut states) = walker.finish()?;
@@ -43,7 +48,9 @@ pub fn targets_from(command: &str, scope: &Scope<Bash>) -> Result<(Vec<PathBuf>,
     Ok((found, states))
 }
 
-struct Walker {
+struct Walker<'a> {
+    /// The other analyses, for what a command hands them (`pwsh -c`, `python3 -c`, a patch).
+    analyses: &'a dyn Analyses,
     budget: Budget,
     /// The files written; more than [`super::MAX_TARGETS`] is refused: each costs the gates a
     /// real-path lookup.
@@ -70,9 +77,10 @@ struct Walker {
     scripts: usize,
 }
 
-impl Walker {
-    fn new(keep_states: bool) -> Walker {
+impl Walker<'_> {
+    fn new(keep_states: bool, analyses: &dyn Analyses) -> Walker<'_> {
         Walker {
+            analyses,
             budget: Budget::new(MAX_PARSE_CHECKS),
             targets: Targets::default(),
             text: Budget::new(MAX_EXPANDED_BYTES),
@@ -205,7 +213,7 @@ struct Redirections<'t> {
     stdin: Option<Node<'t>>,
 }
 
-impl Walker {
+impl Walker<'_> {
     fn script(&mut self, source: &str, scope: &mut Scope<Bash>, nesting: usize) -> Result<(), Unscannable> {
         if nesting > MAX_SCRIPT_NESTING {
             return Err(Unscannable::ScriptsTooDeep);

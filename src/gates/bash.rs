@@ -7,6 +7,7 @@ use std::path::Path;
 use super::ToolArgs;
 use super::judge::{RawText, judge};
 use super::persistent_shell::PersistentShell;
+use crate::analyses::Wired;
 use crate::analysis::answer::Answer;
 use crate::analysis::scope::Scope;
 use crate::bash::{self, Bash, Unscannable};
@@ -52,7 +53,7 @@ pub fn argv_line(argv: &[String]) -> String {
 }
 
 pub fn judge_command(command: &str, base: &Path) -> Option<Denial> {
-    judge(&bash::analyze(command, base), &raw_text(command)).denial()
+    judge(&bash::analyze(command, base, &Wired), &raw_text(command)).denial()
 }
 
 /// A bash command's raw text, judged when the parse stopped on a cap.
@@ -71,6 +72,6 @@ impl PersistentShell for PersistentBash {
     }
 
     fn analyze(command: &str, state: &Scope<Bash>) -> (Answer<Unscannable>, Vec<Scope<Bash>>, bool) {
-        bash::analyze_from(command, state)
+        bash::analyze_from(command, state, &Wired)
     }
 }

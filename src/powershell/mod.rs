@@ -21,14 +21,15 @@ mod words;
 
 use std::path::{Path, PathBuf};
 
+pub use crate::analysis::Unscannable;
 use crate::analysis::answer::Answer;
+use crate::analysis::handoff::Analyses;
 use crate::analysis::persistent::Walked;
 use crate::analysis::scope::Scope;
-pub use crate::analysis::Unscannable;
+pub use crate::analysis::values::MAX_VALUES;
 use crate::commands::pwsh_host as invocation;
 pub use crate::commands::pwsh_host::{decode_utf16_base64, invoked_script, is_powershell};
 pub use state::PowerShell;
-pub use crate::analysis::values::MAX_VALUES;
 
 /// Commands longer than this are not parsed (1 MiB).
 pub const MAX_COMMAND_BYTES: usize = 1 << 20;
@@ -52,14 +53,18 @@ pub const MAX_HOST_NESTING: usize = 4;
 
 /// What `command` writes when run by PowerShell in `base` (absolute), as the answer every
 /// analysis gives: the files of [`write_targets`], or the cap that stopped the walk.
-pub fn analyze(command: &str, base: &Path) -> Answer<Unscannable> {
-    Answer::of(write_targets(command, base))
+pub fn analyze(command: &str, base: &Path, analyses: &dyn Analyses) -> Answer<Unscannable> {
+    Answer::of(write_targets(command, base, analyses))
 }
 
 /// [`analyze`] for a call of a persistent shell in `state`: also the states the call may leave
 /// the shell in and whether that list is complete (none, and incomplete, when a cap stopped it).
-pub fn analyze_from(command: &str, state: &Scope<PowerShell>) -> (Answer<Unscannable>, Vec<Scope<PowerShell>>, bool) {
-    match write_targets_from(command, state) {
+pub fn analyze_from(
+    command: &str,
+    state: &Scope<PowerShell>,
+    analyses: &dyn Analyses,
+) -> (Answer<Unscannable>, Vec<Scope<PowerShell>>, bool) {
+    match write_targets_from(command, state, analyses) {
         Ok((targets, after, complete)) => (Answer::proven(targets), after, complete),
         Err(limit) => (Answer::stopped(limit), Vec::new(), false),
     }
@@ -67,14 +72,18 @@ pub fn analyze_from(command: &str, state: &Scope<PowerShell>) -> (Answer<Unscann
 
 /// The files `command` writes when run by PowerShell in `base` (absolute), absolute and
 /// lexically normalized, without duplicates, in the order they appear.
-pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
-    as_host(command, || walk::targets(command, base))
+pub fn write_targets(command: &str, base: &Path, analyses: &dyn Analyses) -> Result<Vec<PathBuf>, Unscannable> {
+    as_host(command, || walk::targets(command, base, analyses))
 }
 
 /// [`write_targets`] for a call of a persistent shell in `state`: also the states the call may
 /// leave the shell in, and whether that list is complete (see [`walk::targets_from`]).
-pub fn write_targets_from(command: &str, state: &Scope<PowerShell>) -> Result<Walked<Scope<PowerShell>>, Unscannable> {
-    as_host(command, || walk::targets_from(command, state))
+pub fn write_targets_from(
+    command: &str,
+    state: &Scope<PowerShell>,
+    analyses: &dyn Analyses,
+) -> Result<Walked<Scope<PowerShell>>, Unscannable> {
+    as_host(command, || walk::targets_from(command, state, analyses))
 }
 
 /// One more PowerShell host around `analysis`, within the size and host-nesting caps.

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use super::cmdlets::Element;
-use crate::analysis::values::{MAX_VALUES, Value};
 use crate::analysis::scope::{Dialect, PastMaxValues, Scope};
+use crate::analysis::values::{MAX_VALUES, Value};
 
 /// PowerShell's [`Dialect`]: an unset variable reads as its own unknown text, a variable keeps
 /// its first [`MAX_VALUES`] values, and scopes that differ only in a function or alias one of

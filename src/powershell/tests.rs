@@ -5,6 +5,7 @@ use std::path::Path;
 use std::rc::Rc;
 
 use super::*;
+use crate::analyses::{powershell_write_targets as write_targets, powershell_write_targets_from as write_targets_from};
 use crate::test_corpus::{corpus_failures, sorted_strings as strings};
 
 const CORPUS: &str = include_str!("../../__test__/fixtures/pwsh-targets.jsonl");
@@ -80,7 +81,7 @@ fn encode(text: &str) -> String {
 #[test]
 fn bash_runs_powershell() {
     let base = Path::new("/repo");
-    let bash = |command: &str| strings(&crate::bash::write_targets(command, base).expect("scans"));
+    let bash = |command: &str| strings(&crate::analyses::bash_write_targets(command, base).expect("scans"));
     assert_eq!(bash("pwsh -c 'Set-Content docs\\superpowers\\plans\\x.md y'"), ["/repo/docs/superpowers/plans/x.md"]);
     assert_eq!(
         bash("powershell -Command \"Remove-Item openspec/changes/c/approval.md\""),
@@ -135,7 +136,7 @@ mod properties {
 
     use proptest::prelude::*;
 
-    use super::super::write_targets;
+    use crate::analyses::powershell_write_targets as write_targets;
 
     fn fragment() -> impl Strategy<Value = String> {
         prop::sample::select(vec![

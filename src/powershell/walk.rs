@@ -25,17 +25,18 @@ use super::parse;
 use super::state::{Definitions, Function, PowerShell};
 use super::words::{self, Context};
 use super::{MAX_NODES, MAX_PARSE_CHECKS, MAX_SCRIPT_BYTES, MAX_SCRIPT_NESTING, MAX_TREE_DEPTH};
+use crate::analysis::Unscannable;
 use crate::analysis::budget::Budget;
+use crate::analysis::handoff::Analyses;
 use crate::analysis::moves::{self, Move};
 use crate::analysis::persistent::Walked;
 use crate::analysis::scope::{Scope, vars_weight};
 use crate::analysis::targets::Targets;
 use crate::analysis::values::{MAX_VALUES, Value};
-use crate::bash::Unscannable;
 use definitions::{function_key, parameters};
 
-pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
-    targets_from(command, &Scope::fresh(base)).map(|(targets, _, _)| targets)
+pub fn targets(command: &str, base: &Path, analyses: &dyn Analyses) -> Result<Vec<PathBuf>, Unscannable> {
+    targets_from(command, &Scope::fresh(base), analyses).map(|(targets, _, _)| targets)
 }
 
 /// The files `command` writes when run by a shell in `state`, and the states it may leave that
@@ -47,8 +48,13 @@ pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> 
 /// location and the walk cannot tell whether it ran in this shell (`& {…}`, `ForEach-Object`) or
 /// elsewhere (`Start-Job`), a command whose name is only known at run time may have been a
 /// function or alias that moved it, or a variable had more values than are kept.
-pub fn targets_from(command: &str, state: &Scope<PowerShell>) -> Result<Walked<Scope<PowerShell>>, Unscannable> {
+pub fn targets_from(
+    command: &str,
+    state: &Scope<PowerShell>,
+    analyses: &dyn Analyses,
+) -> Result<Walked<Scope<PowerShell>>, Unscannable> {
     let mut walker = Walker {
+        analyses,
         targets: Targets::default(),
         home: std::env::var("HOME").ok().filter(|home| home.starts_with('/')),
         checks: Budget::new(MAX_PARSE_CHECKS),
@@ -121,7 +127,9 @@ impl Session {
     }
 }
 
-struct Walker {
+struct Walker<'a> {
+    /// The other analyses, for what a command hands them (`bash -c`, a program run).
+    analyses: &'a dyn Analyses,
     targets: Targets,
     home: Option<String>,
     /// The parser's work budget, shared by nested scripts.
@@ -201,7 +209,7 @@ fn script_block_in(node: Node) -> Option<Node> {
     None
 }
 
-impl Walker {
+impl Walker<'_> {
     /// Records the state the shell is in now, if `scope` is the shell's: folded into a state
     /// already reached in the same location (see [`Scope::fold`]), if any. Past [`MAX_REACHED`]
     /// places or [`MAX_REACHED_BYTES`] the state is lost and the list incomplete.

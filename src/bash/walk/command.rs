@@ -9,10 +9,9 @@ use crate::bash::Unscannable;
 use crate::bash::state::Bash;
 use crate::bash::tree::{Node, node_kind};
 use crate::bash::words::{self, Arg, MAX_VALUES, Positional, Value};
-use crate::bash::ProgramAnalysis;
 use crate::commands::{self, Effect};
 
-impl Walker {
+impl Walker<'_> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn command<'t>(
         &mut self,
@@ -60,7 +59,7 @@ impl Walker {
             return Ok(());
         }
         let mut effects = Vec::new();
-        commands::analyze_fed(&argv, stdin_text.as_deref(), &upstream.producer, &ProgramAnalysis, &mut effects);
+        commands::analyze_fed(&argv, stdin_text.as_deref(), &upstream.producer, self.analyses, &mut effects);
         let piped = self.piped_file.take();
         if effects.iter().any(|effect| matches!(effect, Effect::Patch(_))) {
             let input = self.input_file(&files, walk, scope)?.or(piped);

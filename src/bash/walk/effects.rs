@@ -4,17 +4,17 @@
 use std::path::{Path, PathBuf};
 
 use super::{Walk, Walker};
-use crate::analysis::scope::Scope;
 use crate::analysis::fs;
+use crate::analysis::handoff::{Invocation, MAX_PATCH_BYTES, MAX_SCRIPT_FILE_BYTES, Source, Strip};
 use crate::analysis::moves;
+use crate::analysis::scope::Scope;
 use crate::bash::state::Bash;
 use crate::bash::words::{Positional, Value};
-use crate::commands::{Cd, Effect, PatchRead};
 use crate::bash::{MAX_SCRIPT_NESTING, Unscannable};
+use crate::commands::{Cd, Effect, PatchRead};
 use crate::paths;
-use crate::programs::{self, Invocation, MAX_SCRIPT_FILE_BYTES, Source};
 
-impl Walker {
+impl Walker<'_> {
     pub(super) fn apply(
         &mut self,
         effects: Vec<Effect>,
@@ -83,7 +83,7 @@ impl Walker {
                 }
                 Effect::Patch(read) => self.patch(read, scope),
                 Effect::Program { argv, stdin, dir } => {
-                    if let Some(invocation) = programs::invocation(&argv, stdin.as_deref()) {
+                    if let Some(invocation) = self.analyses.program_run(&argv, stdin.as_deref()) {
                         self.program(&invocation, &dir, None, walk, scope)?;
                     }
                 }
@@ -92,7 +92,7 @@ impl Walker {
                     self.run_file(&path.text, this_shell, by_shebang, walk, scope)?;
                 }
                 Effect::PowerShell(script) => {
-                    for target in crate::powershell::write_targets(&script, &scope.base)? {
+                    for target in self.analyses.powershell(&script, &scope.base)? {
                         self.add(&target.to_string_lossy(), &scope.base, scope.links());
                     }
                 }
@@ -133,7 +133,7 @@ impl Walker {
             (Source::File(path), None) => self.file_text(path, &base),
             (Source::Nothing, None) => return Ok(()),
         };
-        let answer = programs::analyze(invocation.language, text.as_deref(), &invocation.args, &base);
+        let answer = self.analyses.program(invocation.language, text.as_deref(), &invocation.args, &base);
         for location in &answer.locations {
             self.add(&location.path.to_string_lossy(), &base, scope.links());
         }
@@ -165,7 +165,7 @@ impl Walker {
         }
         let Some(text) = self.file_text(path, &scope.base) else { return Ok(()) };
         if by_shebang {
-            if let Some(language) = programs::language_of_shebang(&text) {
+            if let Some(language) = self.analyses.shebang_language(&text) {
                 let invocation = Invocation { language, source: Source::Nothing, args: Vec::new(), writes: Vec::new() };
                 return self.program(&invocation, "", Some(text), walk, scope);
             }
@@ -290,12 +290,12 @@ impl Walker {
         };
         let mut written = Vec::new();
         let parsed = text.is_some_and(|text| {
-            read.strips.iter().all(|&strip| match crate::patch::files_written(&text, crate::patch::Strip(strip)) {
-                Ok(files) => {
-                    written.extend(files.into_iter().map(|file| file.path));
+            read.strips.iter().all(|&strip| match self.analyses.patch_files(&text, Strip(strip)) {
+                Some(files) => {
+                    written.extend(files);
                     true
                 }
-                Err(_) => false,
+                None => false,
             })
         });
         if !parsed {
@@ -322,10 +322,10 @@ const MAX_LINKS: usize = 64;
 /// Link hops followed from one target (a link to a link).
 const MAX_LINK_HOPS: usize = 8;
 
-/// A patch file's text, at most [`crate::patch::MAX_PATCH_BYTES`] + 1 bytes of it (the parser
+/// A patch file's text, at most [`MAX_PATCH_BYTES`] + 1 bytes of it (the parser
 /// refuses the rest); `None` when it cannot be read.
 fn read_bounded(path: &Path) -> Option<String> {
-    let limit = u64::try_from(crate::patch::MAX_PATCH_BYTES).unwrap_or(u64::MAX);
+    let limit = u64::try_from(MAX_PATCH_BYTES).unwrap_or(u64::MAX);
     fs::read_regular_file(path, limit).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
 }
 

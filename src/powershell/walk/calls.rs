@@ -9,14 +9,14 @@ use super::cmdlet::{NATIVE_ON_UNIX, program_words};
 use super::definitions::{function_key, uncertain_names};
 use super::targets::basename;
 use super::{Session, Walk, Walker, children, escapes_blank};
-use crate::bash::Unscannable;
+use crate::analysis::Unscannable;
+use crate::analysis::values::Value;
 use crate::powershell::cmdlets::{self, Element};
 use crate::powershell::state::Function;
-use crate::analysis::values::Value;
 use crate::powershell::words;
 use crate::powershell::{cmd, invocation};
 
-impl Walker {
+impl Walker<'_> {
     /// One command; returns the paths it passes down a pipeline when they are known.
     pub(super) fn command(
         &mut self,

@@ -8,7 +8,7 @@ use crate::analysis::moves;
 use crate::analysis::values::{Wildcards, has_wildcard, wildcard_matches};
 use crate::paths;
 
-impl Walker {
+impl Walker<'_> {
     pub(super) fn add_if_guarded(&mut self, text: &str, base: &Path) {
         if let Some(path) = resolve(text, base)
             && (paths::is_guarded(&path) || self.wildcard_approval(text, &path).is_some())
