@@ -22,6 +22,8 @@ pub mod texts;
 mod binding;
 
 #[cfg(test)]
+mod architecture_tests;
+#[cfg(test)]
 mod test_corpus;
 #[cfg(test)]
 mod test_repo;

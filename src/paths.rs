@@ -111,19 +111,7 @@ pub fn is_change_dir(path: &Path) -> bool {
 const GUARDED_FOLDERS: [(&[&str], &[&str]); 3] =
     [(&CHANGES_DIR, &["*", APPROVAL_FILE]), (&PLANS_DIR, &[]), (&SDD_DIR, &["*"])];
 
-/// How far a write under a directory may reach (P-12).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reach {
-    /// The path itself and nothing beneath it: a file the call names as what it writes.
-    File,
-    /// A command that names the directory (an unknown command's argument): the guarded locations
-    /// the name itself shows; a partial folder (`docs/superpowers`) only when the rest exists.
-    Named,
-    /// A whole tree written into it (recursive copy, sync, extract, checkout from a revision):
-    /// a partial folder always, and a directory that holds a guarded folder on disk (a
-    /// repository root).
-    Tree,
-}
+pub use crate::analysis::answer::Reach;
 
 /// The guarded locations a write under `dir` (absolute, normalized) can create or replace, in the
 /// order the gates report them: approval.md (a glob `*` stands for any change), then the plans

@@ -244,8 +244,11 @@ pub enum ApprovalText {
         reason: String,
         root: String,
     },
+    /// The ledger is at its caps, given here so that texts name nothing of the approval store.
     LedgerFull {
         file: String,
+        max_approvals: usize,
+        max_mib: usize,
     },
     /// The ledger holds the approval; approval.md could not be written after it.
     RecordedNotWritten {
@@ -326,12 +329,12 @@ impl fmt::Display for ApprovalText {
                 "nothing approved: the approval ledger {file} does not read ({reason}), so no approval counts in {root}; \
                  look at it (it is text), then move it aside and run `approval-gates seal` in {root} to record again the approvals approval.md holds"
             ),
-            ApprovalText::LedgerFull { file } => write!(
+            ApprovalText::LedgerFull { file, max_approvals, max_mib } => write!(
                 f,
                 "nothing approved: the approval ledger {file} is full ({} approvals or {} MiB) even without the changes that are gone; \
                  move it aside and run `approval-gates seal` to record again the approvals approval.md holds",
-                crate::approval::ledger::format::MAX_APPROVALS,
-                crate::approval::ledger::format::MAX_BYTES >> 20
+                max_approvals,
+                max_mib
             ),
             ApprovalText::RecordedNotWritten { path, reason, change_id, kind } => write!(
                 f,
