@@ -28,6 +28,12 @@ impl Value {
     }
 }
 
+impl AsRef<str> for Value {
+    fn as_ref(&self) -> &str {
+        &self.text
+    }
+}
+
 /// The variables a walk knows, each with its possible values (PowerShell's by lower-case name,
 /// without `$` or scope).
 pub type Vars = HashMap<String, Vec<Value>>;

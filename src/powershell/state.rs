@@ -26,10 +26,6 @@ impl Dialect for PowerShell {
         Value::unset(name)
     }
 
-    fn text(value: &Value) -> &str {
-        &value.text
-    }
-
     fn defined_weight(defined: &Rc<Definitions>) -> usize {
         defined.weight()
     }
