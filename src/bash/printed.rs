@@ -1,6 +1,6 @@
 //! What `echo` and `printf` print given known words, and the escapes they decode.
 
-use super::words::{Arg, ansi_c};
+use crate::commands::{Arg, ansi_c};
 
 /// What `echo` or `printf` print given these words, when every word is known.
 pub fn printed(argv: &[Arg]) -> Option<String> {

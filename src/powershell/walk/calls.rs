@@ -6,7 +6,7 @@ use std::rc::Rc;
 use tree_sitter::Node;
 
 use super::cmdlet::{NATIVE_ON_UNIX, program_words};
-use super::definitions::{function_key, uncertain_names};
+use super::definitions::{MAX_ALIAS_HOPS, function_key, uncertain_names};
 use super::targets::basename;
 use super::{Session, Walk, Walker, children, escapes_blank};
 use crate::analysis::Unscannable;
@@ -350,6 +350,3 @@ impl Walker<'_> {
         }
     }
 }
-
-/// How many aliases one command name is followed through (`Set-Alias a b; Set-Alias b sc`).
-pub(super) const MAX_ALIAS_HOPS: usize = 8;
