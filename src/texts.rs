@@ -1,5 +1,5 @@
 //! Every text an agent or an owner reads comes from here: the denials are part of the contract
-//! (seed 000 quotes them), so they live in one place and nowhere else.
+//! (docs/decisions.md#about: the quoted texts are verbatim), so they live in one place and nowhere else.
 
 use std::fmt;
 

@@ -127,7 +127,7 @@ struct Job<'a> {
 /// Commands a line may run beyond one per word (`find -exec` synthesizes `rm {}` for `-delete`).
 const MAX_EXTRA_JOBS: usize = 64;
 
-/// The names the project's CLI goes by (SPEC: `bin/approval-gates.mjs`).
+/// The names the project's CLI goes by (`bin/approval-gates.mjs`, P-11).
 fn is_cli(name: &str) -> bool {
     matches!(name, "approval-gates" | "approval-gates.mjs" | "approval-gates.js")
 }

@@ -666,7 +666,7 @@ fn a_partial_folder_named_by_an_unknown_command_counts_only_when_the_rest_exists
     with_plans.write("docs/superpowers/plans/p.md", "x");
     assert_eq!(bash_outcome(&with_plans, "npx typedoc --out docs src/index.ts").as_deref(), Some(NEEDS_SPEC));
 }
-/// Issue 10, items 2 to 5: the shell channels an agent tries next, each refused with the gate
+/// The shell channels an agent tries next (docs/decisions.md#d-8), each refused with the gate
 /// text of the file it reaches.
 #[test]
 fn bash_channels_through_wrappers_scripts_values_globs_and_links_are_refused() {
@@ -844,7 +844,7 @@ fn mcp_shell_tools_are_judged_as_bash() {
     assert_eq!(check(&repo, "mcp__shell__run_command", &reads), None);
     // Not a runner by name, so its `command` is not a shell command.
     assert_eq!(check(&repo, "mcp__git__status", &writes), None);
-    // `terminal_send` stays outside the gates (seed 000, T3.6).
+    // `terminal_send` stays outside the gates (docs/decisions.md#t3-6).
     let typed = Args::default().with("text", "echo x > openspec/changes/c/approval.md\n");
     assert_eq!(check(&repo, "terminal_send", &typed), None);
 }
