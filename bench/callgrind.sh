@@ -10,9 +10,11 @@
 # `valgrind --tool=callgrind`, collecting only inside the harness's `judge_measured`, so the
 # repository setup, the parsers' one-time setup and any warm-up are not counted; the count is
 # divided by the case's calls. Both revisions run the current checkout's harness on the current
-# checkout's corpora, so they judge the same calls. Counts repeat to within a few hundredths of a
-# percent (the hash maps' random seeds); the build is the release profile (LTO) with symbols, so a
-# first build takes minutes.
+# checkout's corpora, so they judge the same calls. A run's count varies by up to a few tenths of
+# a percent (the core's hash maps have random seeds), so each case runs CALLGRIND_RUNS times
+# (default 3) and the median is reported. The repository lives under TMPDIR, whose length shows in
+# the counts: compare numbers of one invocation. The build is the release profile (LTO) with
+# symbols, so a first build takes minutes.
 #
 # Needs valgrind (Debian: apt-get install valgrind).
 set -euo pipefail
@@ -27,6 +29,8 @@ if [ $# -ne 0 ] && [ $# -ne 2 ]; then
   exit 2
 fi
 
+# Runs per case; the median is reported.
+runs=${CALLGRIND_RUNS:-3}
 work=$(mktemp -d "${TMPDIR:-/tmp}/approval-gates-callgrind.XXXXXXXX")
 worktrees=()
 cleanup() {
@@ -46,23 +50,32 @@ build() {
   cp "$target/release/examples/instructions" "$out"
 }
 
-# measure BINARY: "case calls instructions-per-call" per case, in a fresh repository each.
+# count BINARY CASE: "calls instructions" of one run of CASE, in a fresh repository.
+count() {
+  local binary=$1 name=$2 calls total
+  rm -rf "$work/repo" "$work/home"
+  mkdir -p "$work/home/state"
+  calls=$(HOME="$work/home" XDG_STATE_HOME="$work/home/state" valgrind --tool=callgrind --toggle-collect='*judge_measured*' \
+    --callgrind-out-file="$work/callgrind.out" "$binary" "$name" "$work/repo" \
+    --bash-corpus "$here/__test__/fixtures/bash-targets.jsonl" \
+    --pwsh-corpus "$here/__test__/fixtures/pwsh-targets.jsonl" 2>"$work/valgrind.log" |
+    sed -n 's/^[^:]*: \([0-9]*\) calls.*/\1/p') || { cat "$work/valgrind.log" >&2; exit 1; }
+  total=$(sed -n 's/^summary: *//p' "$work/callgrind.out")
+  if [ -z "$calls" ] || [ -z "$total" ] || [ "$total" -eq 0 ]; then
+    echo "callgrind.sh: case $name counted nothing" >&2
+    cat "$work/valgrind.log" >&2
+    exit 1
+  fi
+  echo "$calls $total"
+}
+
+# measure BINARY: "case calls instructions-per-call" per case, the median of $runs runs.
 measure() {
-  local binary=$1 name calls total
+  local binary=$1 name calls total run
   for name in $("$binary" --list | cut -f1); do
-    rm -rf "$work/repo" "$work/home"
-    mkdir -p "$work/home/state"
-    calls=$(HOME="$work/home" XDG_STATE_HOME="$work/home/state" valgrind --tool=callgrind --toggle-collect='*judge_measured*' \
-      --callgrind-out-file="$work/callgrind.out" "$binary" "$name" "$work/repo" \
-      --bash-corpus "$here/__test__/fixtures/bash-targets.jsonl" \
-      --pwsh-corpus "$here/__test__/fixtures/pwsh-targets.jsonl" 2>"$work/valgrind.log" |
-      sed -n 's/^[^:]*: \([0-9]*\) calls.*/\1/p') || { cat "$work/valgrind.log" >&2; exit 1; }
-    total=$(sed -n 's/^summary: *//p' "$work/callgrind.out")
-    if [ -z "$calls" ] || [ -z "$total" ] || [ "$total" -eq 0 ]; then
-      echo "callgrind.sh: case $name counted nothing" >&2
-      cat "$work/valgrind.log" >&2
-      exit 1
-    fi
+    for ((run = 0; run < runs; run++)); do count "$binary" "$name"; done >"$work/runs"
+    calls=$(head -n1 "$work/runs" | cut -d' ' -f1)
+    total=$(cut -d' ' -f2 "$work/runs" | sort -n | sed -n "$(((runs + 1) / 2))p")
     echo "$name $calls $((total / calls))"
   done
 }
@@ -89,9 +102,13 @@ for side in a b; do
   results+=("$work/result-$side")
 done
 
-label_a=$(git -C "$here" rev-parse --short "$1")
-label_b=$(git -C "$here" rev-parse --short "$2")
-printf '%-18s %7s %14s %14s %8s\n' case calls "$1 ($label_a)" "$2 ($label_b)" change
+# A revision as given, with its commit when it is a name.
+label() {
+  local sha
+  sha=$(git -C "$here" rev-parse --short "$1")
+  case $sha in "$1"*) echo "$1" ;; *) echo "$1 ($sha)" ;; esac
+}
+printf '%-18s %7s %14s %14s %8s\n' case calls "$(label "$1")" "$(label "$2")" change
 paste -d' ' "${results[0]}" "${results[1]}" | while read -r name calls per_a _ _ per_b; do
   change=$(awk -v a="$per_a" -v b="$per_b" 'BEGIN { printf "%+.2f%%", (b - a) * 100 / a }')
   printf '%-18s %7s %14s %14s %8s\n' "$name" "$calls" "$per_a" "$per_b" "$change"
