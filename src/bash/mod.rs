@@ -1,4 +1,4 @@
-//! The write targets of a bash command line (SPEC §3 "Bash", P-2, P-5): the native replacement
+//! The write targets of a bash command line (docs/decisions.md#bash, P-2, P-5): the native replacement
 //! of `harness_target.py targets`.
 //!
 //! The command is parsed with a real bash grammar (tree-sitter-bash) and the tree is walked

@@ -1,4 +1,4 @@
-//! Bash (SPEC §3 "Bash", P-2, P-5): every command is parsed and each file it writes is judged
+//! Bash (docs/decisions.md#bash, P-2, P-5): every command is parsed and each file it writes is judged
 //! like a write whose content the gates cannot see, so gate A always refuses a bash write into
 //! the plans folder; gates C and the write entry of B apply as to any write.
 

@@ -1,4 +1,4 @@
-//! The gates of SPEC §3: one entry, [`check_tool_call`], judges every tool call.
+//! Gates A to C (docs/decisions.md#gate-a): one entry, [`check_tool_call`], judges every tool call.
 
 mod bash;
 pub mod claude_code;

@@ -1,4 +1,4 @@
-//! DSH's `pwsh` tool (issue 12, P-16): judged like bash. Every file the PowerShell command line
+//! DSH's `pwsh` tool (docs/decisions.md#p-16): judged like bash. Every file the PowerShell command line
 //! writes is a write whose content the gates cannot see.
 
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! The write targets of a PowerShell command line (issue 12, P-16): DSH's `pwsh` tool, and
+//! The write targets of a PowerShell command line (docs/decisions.md#p-16): DSH's `pwsh` tool, and
 //! `pwsh -c`/`powershell -Command`/`-EncodedCommand` run from bash.
 //!
 //! The command is parsed with a real PowerShell grammar (tree-sitter-powershell, maintained by
