@@ -292,7 +292,7 @@ describe('checkGuard: shell channels (wrappers, shells, scripts by other spellin
 })
 
 // A `cd` may fail and the line go on; tree-sitter-bash nests `cd x && a 2>&1 | b`'s list in the
-// pipeline's first stage (src/bash/mod.rs, from_every_directory).
+// pipeline's first stage (src/analysis/moves.rs, from_every_directory).
 describe('checkGuard: a change of directory that may fail', () => {
   test('a write after a cd out of the plans folder is judged there too (gate A)', () => {
     const repo = makeRepo().change('feat').approveDesign('feat')

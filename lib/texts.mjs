@@ -1,5 +1,5 @@
 // The only texts the JS glue produces itself. Every refusal about the gates, the change, its files,
-// its plan or approval.md comes from the native core (src/texts.rs) and is passed through unchanged.
+// its plan or approval.md comes from the native core (src/texts/) and is passed through unchanged.
 
 /** /approve and request_approval when no `userQuestions` service is mounted (D-12). */
 export const QUESTIONS_UNAVAILABLE = 'userQuestions service unavailable; /approve requires it'

@@ -3,6 +3,7 @@
 //! The core is plain Rust in modules by concern; this file only converts JS values and maps
 //! errors (see `binding`).
 
+pub mod analyses;
 pub mod analysis;
 pub mod approval;
 pub mod bash;
@@ -20,6 +21,8 @@ pub mod texts;
 #[cfg(feature = "napi")]
 mod binding;
 
+#[cfg(test)]
+mod architecture_tests;
 #[cfg(test)]
 mod test_corpus;
 #[cfg(test)]

@@ -31,15 +31,6 @@ pub fn absolute(path: impl AsRef<Path>, base: &Path) -> PathBuf {
     if path.is_absolute() { normalize(path) } else { normalize(&base.join(path)) }
 }
 
-/// `target` beneath `from`, moved to the same place beneath `onto`; `None` when it is not beneath
-/// `from`.
-pub fn rebase(target: &Path, from: &Path, onto: &Path) -> Option<PathBuf> {
-    target
-        .strip_prefix(from)
-        .ok()
-        .map(|rest| if rest.as_os_str().is_empty() { onto.to_path_buf() } else { onto.join(rest) })
-}
-
 /// Lexical normalization; `..` at the root stays at the root, as the kernel does it.
 pub fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
@@ -120,19 +111,7 @@ pub fn is_change_dir(path: &Path) -> bool {
 const GUARDED_FOLDERS: [(&[&str], &[&str]); 3] =
     [(&CHANGES_DIR, &["*", APPROVAL_FILE]), (&PLANS_DIR, &[]), (&SDD_DIR, &["*"])];
 
-/// How far a write under a directory may reach (P-12).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reach {
-    /// The path itself and nothing beneath it: a file the call names as what it writes.
-    File,
-    /// A command that names the directory (an unknown command's argument): the guarded locations
-    /// the name itself shows; a partial folder (`docs/superpowers`) only when the rest exists.
-    Named,
-    /// A whole tree written into it (recursive copy, sync, extract, checkout from a revision):
-    /// a partial folder always, and a directory that holds a guarded folder on disk (a
-    /// repository root).
-    Tree,
-}
+pub use crate::analysis::answer::Reach;
 
 /// The guarded locations a write under `dir` (absolute, normalized) can create or replace, in the
 /// order the gates report them: approval.md (a glob `*` stands for any change), then the plans
@@ -170,7 +149,7 @@ pub fn guarded_beneath(dir: &Path, reach: Reach) -> Vec<PathBuf> {
         let reaches = match (taken, reach) {
             _ if missing.is_empty() => true,
             (_, Reach::File) | (0, Reach::Named) => false,
-            (0, Reach::Tree) | (_, Reach::Named) => crate::bash::cache::is_dir(&below),
+            (0, Reach::Tree) | (_, Reach::Named) => crate::analysis::fs::is_dir(&below),
             (_, Reach::Tree) => true,
         };
         if reaches {
@@ -194,7 +173,7 @@ fn holders_on_disk(dir: &Path) -> Vec<PathBuf> {
     for (folder, inside) in GUARDED_FOLDERS {
         let mut below = dir.to_path_buf();
         below.extend(folder);
-        if crate::bash::cache::is_dir(&below) {
+        if crate::analysis::fs::is_dir(&below) {
             below.extend(inside);
             found.push(below);
         }

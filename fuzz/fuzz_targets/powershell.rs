@@ -1,6 +1,6 @@
 #![no_main]
 //! The PowerShell parser and target finder, then the gate entry (`pwsh`): see [`shell_command`].
-use approval_gates::powershell::write_targets;
+use approval_gates::analyses::powershell_write_targets as write_targets;
 use approval_gates_fuzz::shell_command;
 use libfuzzer_sys::fuzz_target;
 

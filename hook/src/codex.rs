@@ -11,13 +11,19 @@ use std::io::{Read, Seek, SeekFrom};
 
 use serde_json::Value;
 
-use crate::host::Payload;
-use crate::input::ToolCall;
+use approval_gates::texts::hook::InputProblem;
+
+use crate::input::{self, Payload, ToolCall};
 
 /// How much of the transcript's end is read to find the call (the call is its last lines).
 const TRANSCRIPT_TAIL: u64 = 4 << 20;
 
-pub fn with_workdir((mut call, payload): (ToolCall, Payload)) -> ToolCall {
+/// The tool call of a Codex `PreToolUse` payload, a shell call with the workdir it runs in.
+pub fn tool_call(text: &str) -> Result<ToolCall, InputProblem> {
+    input::hook_payload(text, "PreToolUse").map(with_workdir)
+}
+
+fn with_workdir((mut call, payload): (ToolCall, Payload)) -> ToolCall {
     if call.name != "Bash" {
         return call;
     }
@@ -63,7 +69,6 @@ fn transcript_workdir(path: &str, call_id: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::host::Host;
     use approval_gates::gates::ToolArgs;
 
     fn transcript(lines: &[Value]) -> tempfile::NamedTempFile {
@@ -96,16 +101,16 @@ mod tests {
             function_call("call_2", serde_json::json!({"cmd": "echo x > p.md", "workdir": "docs/superpowers/plans"})),
         ]);
         let path = file.path().to_str().expect("UTF-8 path");
-        let call = Host::Codex.tool_call(&payload(path, "call_2", serde_json::json!({"command": "echo x > p.md"})));
+        let call = tool_call(&payload(path, "call_2", serde_json::json!({"command": "echo x > p.md"})));
         assert_eq!(call.expect("a call").arguments.string("workdir").as_deref(), Some("docs/superpowers/plans"));
         // No such call, no transcript, or a workdir already given: nothing added or changed.
-        let missing = Host::Codex.tool_call(&payload(path, "call_9", serde_json::json!({"command": "ls"})));
+        let missing = tool_call(&payload(path, "call_9", serde_json::json!({"command": "ls"})));
         assert_eq!(missing.expect("a call").arguments.string("workdir"), None);
         let gone =
-            Host::Codex.tool_call(&payload("/nonexistent/t.jsonl", "call_2", serde_json::json!({"command": "ls"})));
+            tool_call(&payload("/nonexistent/t.jsonl", "call_2", serde_json::json!({"command": "ls"})));
         assert_eq!(gone.expect("a call").arguments.string("workdir"), None);
         let given =
-            Host::Codex.tool_call(&payload(path, "call_2", serde_json::json!({"command": "ls", "workdir": "w"})));
+            tool_call(&payload(path, "call_2", serde_json::json!({"command": "ls", "workdir": "w"})));
         assert_eq!(given.expect("a call").arguments.string("workdir").as_deref(), Some("w"));
     }
 }

@@ -2,9 +2,7 @@
 //! in. Each host's envelope is a module of its own (`input` for Claude Code and DSH calls,
 //! `codex`, `gemini`).
 
-use serde_json::{Map, Value};
-
-use crate::input::{self, JsonArgs, ToolCall};
+use crate::input::{self, ToolCall};
 use crate::{codex, gemini};
 use approval_gates::texts::hook::{ArgumentProblem, InputProblem};
 
@@ -30,8 +28,8 @@ impl Host {
     pub fn tool_call(self, text: &str) -> Result<ToolCall, InputProblem> {
         match self {
             Host::ClaudeCode => input::tool_call(text),
-            Host::Codex => hook_payload(text, "PreToolUse").map(codex::with_workdir),
-            Host::Gemini => hook_payload(text, "BeforeTool").map(|(call, _)| call),
+            Host::Codex => codex::tool_call(text),
+            Host::Gemini => gemini::tool_call(text),
         }
     }
 
@@ -51,44 +49,11 @@ impl Host {
     }
 }
 
-/// A payload that names its tool in `tool_name` with the arguments in `tool_input`, for the tool
-/// hook `event` (Codex's and Gemini CLI's follow Claude Code's field names); a DSH call otherwise.
-pub struct Payload {
-    pub fields: Map<String, Value>,
-}
-
-fn hook_payload(text: &str, event: &'static str) -> Result<(ToolCall, Payload), InputProblem> {
-    let input: Value = serde_json::from_str(text).map_err(|error| InputProblem::NotJson(error.to_string()))?;
-    let Value::Object(mut fields) = input else {
-        return Err(InputProblem::NotAnObject);
-    };
-    let call = match fields.remove("tool_name") {
-        Some(Value::String(name)) => {
-            match fields.remove("hook_event_name") {
-                None => {}
-                Some(Value::String(named)) if named == event => {}
-                Some(other) => return Err(InputProblem::OtherHostEvent { event: other.to_string(), expected: event }),
-            }
-            let cwd = match fields.get("cwd") {
-                Some(Value::String(cwd)) => Some(cwd.clone()),
-                _ => None,
-            };
-            ToolCall { name, arguments: JsonArgs(input::object(fields.remove("tool_input"))), cwd }
-        }
-        _ => match fields.remove("name") {
-            Some(Value::String(name)) => {
-                ToolCall { name, arguments: JsonArgs(input::object(fields.remove("arguments"))), cwd: None }
-            }
-            _ => return Err(InputProblem::NotAToolCall),
-        },
-    };
-    Ok((call, Payload { fields }))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use approval_gates::gates::ToolArgs;
+    use serde_json::Value;
 
     #[test]
     fn hosts_by_name() {

@@ -1,5 +1,7 @@
-//! `check`'s stdin as the tool call the core judges: a DSH call `{name, arguments}` or a Claude
-//! Code PreToolUse payload. Only the envelope is unwrapped; the core knows every tool name.
+//! `check`'s stdin as the tool call the core judges: a DSH call `{name, arguments}`, a Claude
+//! Code PreToolUse payload, or another host's tool hook payload in Claude Code's field names
+//! ([`hook_payload`], for `codex` and `gemini`). Only the envelope is unwrapped; the core knows
+//! every tool name.
 
 use std::path::{Path, PathBuf};
 
@@ -83,6 +85,40 @@ fn claude_code(tool_name: String, mut payload: Map<String, Value>) -> Result<Too
         _ => None,
     };
     Ok(ToolCall { name: tool_name, arguments: JsonArgs(object(payload.remove("tool_input"))), cwd })
+}
+
+/// A payload that names its tool in `tool_name` with the arguments in `tool_input`, for the tool
+/// hook `event` (Codex's and Gemini CLI's follow Claude Code's field names); a DSH call otherwise.
+pub struct Payload {
+    pub fields: Map<String, Value>,
+}
+
+pub fn hook_payload(text: &str, event: &'static str) -> Result<(ToolCall, Payload), InputProblem> {
+    let input: Value = serde_json::from_str(text).map_err(|error| InputProblem::NotJson(error.to_string()))?;
+    let Value::Object(mut fields) = input else {
+        return Err(InputProblem::NotAnObject);
+    };
+    let call = match fields.remove("tool_name") {
+        Some(Value::String(name)) => {
+            match fields.remove("hook_event_name") {
+                None => {}
+                Some(Value::String(named)) if named == event => {}
+                Some(other) => return Err(InputProblem::OtherHostEvent { event: other.to_string(), expected: event }),
+            }
+            let cwd = match fields.get("cwd") {
+                Some(Value::String(cwd)) => Some(cwd.clone()),
+                _ => None,
+            };
+            ToolCall { name, arguments: JsonArgs(object(fields.remove("tool_input"))), cwd }
+        }
+        _ => match fields.remove("name") {
+            Some(Value::String(name)) => {
+                ToolCall { name, arguments: JsonArgs(object(fields.remove("arguments"))), cwd: None }
+            }
+            _ => return Err(InputProblem::NotAToolCall),
+        },
+    };
+    Ok((call, Payload { fields }))
 }
 
 /// The session directory: `--cwd`, else the payload's, else the process's, absolute and

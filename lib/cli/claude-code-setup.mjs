@@ -1,5 +1,5 @@
 // Claude Code's setup as facts for the enforced-or-advisory report (approvalSetup's `host`, whose
-// rows are the "claude-code" ones of HOST_CHECKS in src/texts.rs): read from Claude Code's
+// rows are the "claude-code" ones of HOST_CHECKS in src/texts/setup.rs): read from Claude Code's
 // settings files, every level merged the way Claude Code merges them (user, then the project's
 // .claude/settings.json, then its settings.local.json, then managed settings; a later level's
 // key wins, hooks and permission rules add up), as measured by __test__/e2e/claude-code.test.mjs.

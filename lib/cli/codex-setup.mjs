@@ -1,5 +1,5 @@
 // Codex CLI's setup as facts for the enforced-or-advisory report (approvalSetup's `host`, whose
-// rows are the "codex" ones of HOST_CHECKS in src/texts.rs), read from Codex's own files:
+// rows are the "codex" ones of HOST_CHECKS in src/texts/setup.rs), read from Codex's own files:
 // $CODEX_HOME/hooks.json (the PreToolUse hook `init codex` writes), $CODEX_HOME/config.toml
 // (sandbox_mode, the active profile's, [sandbox_workspace_write] writable_roots, the hook's
 // trust record) and the project's .codex/config.toml (which Codex reads once it trusts the project). As measured by

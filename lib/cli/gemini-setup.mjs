@@ -1,5 +1,5 @@
 // Gemini CLI's setup as facts for the enforced-or-advisory report (approvalSetup's `host`, whose
-// rows are the "gemini" ones of HOST_CHECKS in src/texts.rs), read from Gemini CLI's settings
+// rows are the "gemini" ones of HOST_CHECKS in src/texts/setup.rs), read from Gemini CLI's settings
 // files, merged the way Gemini CLI 0.61 merges them: system defaults, the user's
 // ~/.gemini/settings.json, the workspace's .gemini/settings.json (read in a trusted folder
 // only), then the system settings; a later file's key wins, `hooksConfig.disabled` is the union

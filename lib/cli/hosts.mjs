@@ -1,7 +1,7 @@
 // What `approval-gates status` can find out about the hosts that run the agent, as facts for the
 // native `approvalSetup` (P-17). One finder per host, each returning the setups it found (all of
 // them when the host is named with --host); a host integration adds its finder to HOSTS. The facts
-// and which values hold are defined with their texts in the core (src/texts.rs, HOST_CHECKS).
+// and which values hold are defined with their texts in the core (src/texts/setup.rs, HOST_CHECKS).
 import { readdirSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'

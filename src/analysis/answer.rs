@@ -3,7 +3,19 @@
 
 use std::path::PathBuf;
 
-use crate::paths::Reach;
+/// How far a write under a directory may reach (P-12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// The path itself and nothing beneath it: a file the call names as what it writes.
+    File,
+    /// A command that names the directory (an unknown command's argument): the guarded locations
+    /// the name itself shows; a partial folder (`docs/superpowers`) only when the rest exists.
+    Named,
+    /// A whole tree written into it (recursive copy, sync, extract, checkout from a revision):
+    /// a partial folder always, and a directory that holds a guarded folder on disk (a
+    /// repository root).
+    Tree,
+}
 
 /// What an analysis found a call could write. `Limit` is the analysis's own account of a budget
 /// that stopped it (its caps are its own).

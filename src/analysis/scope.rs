@@ -21,8 +21,9 @@ pub enum PastMaxValues {
 
 /// How one shell's scope differs from another's.
 pub trait Dialect: 'static {
-    /// One possible value of a variable.
-    type Value: Clone + PartialEq + Eq + Debug;
+    /// One possible value of a variable, read as its text ([`crate::analysis::values::Value`]
+    /// for both shells).
+    type Value: Clone + PartialEq + Eq + Debug + AsRef<str>;
     /// What the shell defines besides variables and directories.
     type Defined: Clone + PartialEq + Eq + Debug + Default;
     /// The most values a variable keeps.
@@ -30,7 +31,6 @@ pub trait Dialect: 'static {
     const PAST_MAX_VALUES: PastMaxValues;
     /// What variable `name` reads as in a state that did not set it.
     fn unset(name: &str) -> Self::Value;
-    fn text(value: &Self::Value) -> &str;
     /// Roughly the bytes the definitions hold (a persistent shell's cap).
     fn defined_weight(defined: &Self::Defined) -> usize;
     /// Whether `other`'s definitions fold into `defined` ([`Dialect::fold_defined`]).
@@ -93,7 +93,7 @@ impl<D: Dialect> Debug for Scope<D> {
 
 /// Roughly the bytes variables hold: names and every value.
 pub fn vars_weight<D: Dialect>(vars: &VarsOf<D>) -> usize {
-    vars.iter().map(|(name, values)| name.len() + values.iter().map(|v| D::text(v).len() + 8).sum::<usize>()).sum()
+    vars.iter().map(|(name, values)| name.len() + values.iter().map(|v| v.as_ref().len() + 8).sum::<usize>()).sum()
 }
 
 impl<D: Dialect> Scope<D> {
@@ -220,9 +220,6 @@ mod tests {
                 const PAST_MAX_VALUES: PastMaxValues = $rule;
                 fn unset(name: &str) -> String {
                     format!("${name}")
-                }
-                fn text(value: &String) -> &str {
-                    value
                 }
                 fn defined_weight(defined: &Vec<String>) -> usize {
                     defined.iter().map(String::len).sum()

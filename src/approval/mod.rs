@@ -1,4 +1,4 @@
-//! `/approve <id> design|plan`: the preconditions and the only writer of approval.md (SPEC §4).
+//! `/approve <id> design|plan`: the preconditions and the only writer of approval.md (docs/decisions.md#approve).
 
 pub mod ledger;
 pub mod present;

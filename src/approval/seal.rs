@@ -297,6 +297,10 @@ pub fn update_error_text(error: UpdateError, root: &Path) -> ApprovalText {
             ApprovalText::LedgerUnwritable { path: path.display().to_string(), reason }
         }
         UpdateError::Broken(broken) => broken_text(&broken, root),
-        UpdateError::Full { file } => ApprovalText::LedgerFull { file: file.display().to_string() },
+        UpdateError::Full { file } => ApprovalText::LedgerFull {
+            file: file.display().to_string(),
+            max_approvals: ledger::format::MAX_APPROVALS,
+            max_mib: ledger::format::MAX_BYTES >> 20,
+        },
     }
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use proptest::prelude::*;
 
-use super::write_targets;
+use crate::analyses::bash_write_targets as write_targets;
 use crate::paths;
 
 fn quote(text: &str) -> String {

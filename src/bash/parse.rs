@@ -2,30 +2,19 @@
 
 use std::borrow::Borrow;
 use std::cell::RefCell;
-use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
-use tree_sitter::{Language, Node, ParseOptions, ParseState, Parser, Tree, TreeCursor};
+use tree_sitter::{Language, Node, Parser, Tree, TreeCursor};
 
 use super::Unscannable;
+use crate::analysis::budget::{Budget, parse_within};
 
 thread_local! {
     static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
 }
 
-/// What is left of the parser's work budget for one command and the scripts nested in it.
-pub struct Budget {
-    checks_left: usize,
-}
-
-impl Budget {
-    pub fn new(checks: usize) -> Self {
-        Budget { checks_left: checks }
-    }
-}
-
 /// Parses `source` as bash. tree-sitter always returns a tree; syntax errors are nodes in it.
-pub fn parse(source: &str, budget: &mut Budget) -> Result<Tree, Unscannable> {
+pub fn parse(source: &str, budget: &Budget) -> Result<Tree, Unscannable> {
     PARSER.with(|cell| {
         let mut slot = cell.try_borrow_mut().map_err(|_| Unscannable::ParserUnavailable)?;
         if slot.is_none() {
@@ -34,35 +23,8 @@ pub fn parse(source: &str, budget: &mut Budget) -> Result<Tree, Unscannable> {
             *slot = Some(parser);
         }
         let parser = slot.as_mut().ok_or(Unscannable::ParserUnavailable)?;
-        parse_within(parser, source, &mut budget.checks_left)
+        parse_within(parser, source, budget)
     })
-}
-
-/// One parse charged to `checks_left` (tree-sitter progress checks, each about 100 parser
-/// operations), for every grammar the core parses with: out of checks, the parse stops and the
-/// text is [`Unscannable::TooComplex`].
-pub(crate) fn parse_within(parser: &mut Parser, source: &str, checks_left: &mut usize) -> Result<Tree, Unscannable> {
-    // A parse cut short would otherwise resume on the next call.
-    parser.reset();
-    let bytes = source.as_bytes();
-    let mut exhausted = false;
-    let mut progress = |_: &ParseState| {
-        if *checks_left == 0 {
-            exhausted = true;
-            ControlFlow::Break(())
-        } else {
-            *checks_left -= 1;
-            ControlFlow::Continue(())
-        }
-    };
-    let options = ParseOptions::new().progress_callback(&mut progress);
-    let mut read = |offset: usize, _| bytes.get(offset..).unwrap_or_default();
-    let tree = parser.parse_with_options(&mut read, None, Some(options));
-    if exhausted {
-        parser.reset();
-        return Err(Unscannable::TooComplex);
-    }
-    tree.ok_or(Unscannable::ParserUnavailable)
 }
 
 /// Node kind and field names by id, read once from the grammar: `Node::kind` and

@@ -24,10 +24,6 @@ impl Dialect for Bash {
         Value { text: String::new(), dynamic: false }
     }
 
-    fn text(value: &Value) -> &str {
-        &value.text
-    }
-
     fn defined_weight(defined: &Shared<Defined>) -> usize {
         defined.read().map_or(0, Defined::weight)
     }

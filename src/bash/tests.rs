@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
+use crate::analyses::bash_write_targets as write_targets;
 use crate::test_corpus::{corpus_failures, sorted_strings};
 
 const CORPUS: &str = include_str!("../../__test__/fixtures/bash-targets.jsonl");
@@ -399,7 +400,7 @@ fn a_line_with_more_directory_changes_than_are_followed_is_unscannable() {
 
 #[test]
 fn rebase_moves_only_what_is_beneath() {
-    use crate::paths::rebase;
+    use crate::analysis::moves::rebase;
     let (target, from, onto) = (Path::new("/repo/sub/a.md"), Path::new("/repo/sub"), Path::new("/repo"));
     assert_eq!(rebase(target, from, onto).as_deref(), Some(Path::new("/repo/a.md")));
     assert_eq!(rebase(from, from, onto).as_deref(), Some(onto));

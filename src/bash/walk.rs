@@ -12,19 +12,22 @@ mod redirects;
 mod variables;
 
 use std::cell::RefCell;
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use super::parse::{Budget, parse};
+use super::parse::parse;
 use super::state::Bash;
 use super::tree::{Flat, Node, node_kind};
-use super::words::{Arg, Home, TextBudget};
+use super::words::{Arg, Home};
 use super::{MAX_EXPANDED_BYTES, MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TREE_DEPTH, Unscannable};
+use crate::analysis::budget::Budget;
+use crate::analysis::handoff::Analyses;
+use crate::analysis::moves::{self, Move};
 use crate::analysis::scope::Scope;
+use crate::analysis::targets::Targets;
 
-pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
-    let mut walker = Walker::new(false);
+pub fn targets(command: &str, base: &Path, analyses: &dyn Analyses) -> Result<Vec<PathBuf>, Unscannable> {
+    let mut walker = Walker::new(false, analyses);
     let mut scope = Scope::<Bash>::fresh(base);
     walker.script(command, &mut scope, 0)?;
     walker.finish().map(|(found, _)| found)
@@ -32,8 +35,12 @@ pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> 
 
 /// The files `command` writes when run in `scope` (a persistent shell's state), and every state
 /// it may leave: after each `cd` of the shell itself, and at its end.
-pub fn targets_from(command: &str, scope: &Scope<Bash>) -> Result<(Vec<PathBuf>, Vec<Scope<Bash>>), Unscannable> {
-    let mut walker = Walker::new(true);
+pub fn targets_from(
+    command: &str,
+    scope: &Scope<Bash>,
+    analyses: &dyn Analyses,
+) -> Result<(Vec<PathBuf>, Vec<Scope<Bash>>), Unscannable> {
+    let mut walker = Walker::new(true, analyses);
     let mut scope = scope.clone();
     walker.script(command, &mut scope, 0)?;
     let (found, mut states) = walker.finish()?;
@@ -41,14 +48,15 @@ pub fn targets_from(command: &str, scope: &Scope<Bash>) -> Result<(Vec<PathBuf>,
     Ok((found, states))
 }
 
-struct Walker {
+struct Walker<'a> {
+    /// The other analyses, for what a command hands them (`pwsh -c`, `python3 -c`, a patch).
+    analyses: &'a dyn Analyses,
     budget: Budget,
-    found: Vec<PathBuf>,
-    seen: HashSet<PathBuf>,
-    /// More than [`MAX_TARGETS`] were found: each costs the gates a real-path lookup.
-    too_many: bool,
+    /// The files written; more than [`super::MAX_TARGETS`] is refused: each costs the gates a
+    /// real-path lookup.
+    targets: Targets,
     /// The text the command, its nested scripts and its expansions may amount to.
-    text: TextBudget,
+    text: Budget,
     home: Home,
     /// How many scopes that are dropped when they end (subshells, functions, `bash -c`) the walk
     /// is inside of: a `cd` at 0 changes the shell itself.
@@ -60,8 +68,8 @@ struct Walker {
     /// Files this command line wrote with text it shows (`cat > s.py <<EOF`), for a script run
     /// later in the line (a few at most: a list, not a map).
     files: Vec<(PathBuf, String)>,
-    /// The directory changes the line made, (from, to), each once ([`super::from_every_directory`]).
-    moves: Vec<super::Move>,
+    /// The directory changes the line made, (from, to), each once ([`moves::from_every_directory`]).
+    moves: Vec<Move>,
     /// Changes made by a `cd` whose failure would stop an `&&` chain, until the walk leaves the
     /// chain: (script serial, depth of the chain's outermost list, the changes).
     sure: Vec<(usize, usize, std::ops::Range<usize>)>,
@@ -69,14 +77,13 @@ struct Walker {
     scripts: usize,
 }
 
-impl Walker {
-    fn new(keep_states: bool) -> Walker {
+impl Walker<'_> {
+    fn new(keep_states: bool, analyses: &dyn Analyses) -> Walker<'_> {
         Walker {
+            analyses,
             budget: Budget::new(MAX_PARSE_CHECKS),
-            found: Vec::new(),
-            seen: HashSet::new(),
-            too_many: false,
-            text: TextBudget::new(MAX_EXPANDED_BYTES),
+            targets: Targets::default(),
+            text: Budget::new(MAX_EXPANDED_BYTES),
             home: Home::default(),
             isolated: 0,
             states: keep_states.then(Vec::new),
@@ -89,10 +96,10 @@ impl Walker {
     }
 
     fn finish(mut self) -> Result<(Vec<PathBuf>, Vec<Scope<Bash>>), Unscannable> {
-        if self.too_many || !super::from_every_directory(&mut self.found, &mut self.seen, &self.moves) {
+        if self.targets.over_cap() || !moves::from_every_directory(&mut self.targets, &self.moves) {
             return Err(Unscannable::TooManyTargets);
         }
-        Ok((self.found, self.states.unwrap_or_default()))
+        Ok((self.targets.into_paths(), self.states.unwrap_or_default()))
     }
 }
 
@@ -206,7 +213,7 @@ struct Redirections<'t> {
     stdin: Option<Node<'t>>,
 }
 
-impl Walker {
+impl Walker<'_> {
     fn script(&mut self, source: &str, scope: &mut Scope<Bash>, nesting: usize) -> Result<(), Unscannable> {
         if nesting > MAX_SCRIPT_NESTING {
             return Err(Unscannable::ScriptsTooDeep);
@@ -216,7 +223,7 @@ impl Walker {
         if nesting > 0 && !self.text.charge(source.len()) {
             return Err(Unscannable::TooMuchText);
         }
-        let tree = Flat::new(&parse(source, &mut self.budget)?)?;
+        let tree = Flat::new(&parse(source, &self.budget)?)?;
         self.scripts += 1;
         let mut walk = Walk { source, nesting, serial: self.scripts, cutoff: usize::MAX };
         // Deep enough for most lines without growing.
@@ -369,7 +376,7 @@ impl Walker {
         {
             // What ran inside the chain ran only if the `cd` succeeded: only later writes can
             // follow its failure.
-            let found = self.found.len();
+            let found = self.targets.len();
             for change in self.moves.get_mut(changes).into_iter().flatten() {
                 change.after = change.after.max(found);
             }

@@ -4,62 +4,17 @@
 //! `$(…)`, `$((…))`) is kept as its source text and the word is marked dynamic, so its basename
 //! and the rest of its path still count.
 
-use std::cell::{Cell, OnceCell};
-use std::collections::HashMap;
+use std::cell::OnceCell;
 use std::path::Path;
 
 use super::tree::{Node, node_kind};
 use super::{MAX_WORD_EXPANSION, Unscannable};
+use crate::analysis::budget::Budget;
+pub use crate::analysis::values::{MAX_VALUES, Value, Vars};
 pub use crate::commands::{Arg, ansi_c};
 
-/// One possible value of a variable.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Value {
-    pub text: String,
-    pub dynamic: bool,
-}
-
-/// The variables the walk knows, each with its possible values.
-pub type Vars = HashMap<String, Vec<Value>>;
-
-/// A variable whose values are more than this is taken as unknown.
-pub const MAX_VALUES: usize = 64;
 /// Placeholders longer than this are shortened.
 const MAX_PLACEHOLDER: usize = 64;
-
-/// What expansion reads from the walk.
-/// What one command line may still expand into, in bytes of text ([`super::MAX_EXPANDED_BYTES`]): brace
-/// and variable expansion multiply text, and `eval` re-expands what it is given. Every step that
-/// copies or multiplies text charges it; once exhausted it stays so, those steps produce nothing
-/// more, and the walk ends with [`Unscannable::TooMuchText`].
-pub struct TextBudget {
-    left: Cell<usize>,
-    exhausted: Cell<bool>,
-}
-
-impl TextBudget {
-    pub fn new(bytes: usize) -> Self {
-        TextBudget { left: Cell::new(bytes), exhausted: Cell::new(false) }
-    }
-
-    /// Takes `bytes` from the budget; `false` once it is exhausted.
-    pub fn charge(&self, bytes: usize) -> bool {
-        match self.left.get().checked_sub(bytes) {
-            Some(rest) if !self.exhausted.get() => {
-                self.left.set(rest);
-                true
-            }
-            _ => {
-                self.exhausted.set(true);
-                false
-            }
-        }
-    }
-
-    pub fn exhausted(&self) -> bool {
-        self.exhausted.get()
-    }
-}
 
 /// `$HOME` (absolute, else unknown), read from the environment when a word first needs it: most
 /// command lines never do.
@@ -72,9 +27,10 @@ impl Home {
     }
 }
 
+/// What expansion reads from the walk.
 pub struct Context<'a> {
     pub source: &'a str,
-    pub budget: &'a TextBudget,
+    pub budget: &'a Budget,
     pub vars: &'a Vars,
     pub pwd: &'a Path,
     pub oldpwd: Option<&'a Path>,
@@ -415,162 +371,9 @@ fn substitution_output(node: Node, cx: &Context) -> Option<String> {
             None => {}
         }
     }
-    let output = printed(&argv)?;
+    let output = super::printed::printed(&argv)?;
     let output = if node_kind(node) == "command_substitution" { output.trim_end_matches('\n') } else { &output };
     cx.budget.charge(output.len()).then(|| output.to_string())
-}
-
-/// What `echo` or `printf` print given these words, when every word is known.
-pub fn printed(argv: &[Arg]) -> Option<String> {
-    let (name, args) = argv.split_first()?;
-    if name.dynamic || args.iter().any(|arg| arg.dynamic || arg.pipe) {
-        return None;
-    }
-    match name.text.as_str() {
-        "echo" => Some(echo(args)),
-        "printf" => {
-            let args = match args.first() {
-                Some(first) if first.text == "--" => args.get(1..).unwrap_or_default(),
-                // `printf -v name …` assigns instead of printing.
-                Some(first) if first.text.starts_with('-') && first.text.len() > 1 => return None,
-                _ => args,
-            };
-            let (format, rest) = args.split_first()?;
-            let rest: Vec<&str> = rest.iter().map(|arg| arg.text.as_str()).collect();
-            Some(printf(&format.text, &rest))
-        }
-        _ => None,
-    }
-}
-
-/// bash's `echo`: `-n`, `-e`, `-E` flags first, escapes only with `-e`.
-fn echo(args: &[Arg]) -> String {
-    let mut newline = true;
-    let mut escapes = false;
-    let mut at = 0;
-    while let Some(flags) = args.get(at).and_then(|arg| arg.text.strip_prefix('-')) {
-        if flags.is_empty() || !flags.chars().all(|c| matches!(c, 'n' | 'e' | 'E')) {
-            break;
-        }
-        for flag in flags.chars() {
-            match flag {
-                'n' => newline = false,
-                'e' => escapes = true,
-                _ => escapes = false,
-            }
-        }
-        at += 1;
-    }
-    let text = args.get(at..).unwrap_or_default().iter().map(|arg| arg.text.as_str()).collect::<Vec<_>>().join(" ");
-    if !escapes {
-        return if newline { text + "\n" } else { text };
-    }
-    let (mut decoded, stopped) = echo_escapes(&text);
-    if newline && !stopped {
-        decoded.push('\n');
-    }
-    decoded
-}
-
-/// The escapes of `echo -e` and printf's `%b`: those of `$'…'`, `\0NNN` for octal, and `\c`,
-/// which ends the output (the flag says so).
-fn echo_escapes(text: &str) -> (String, bool) {
-    let mut out = String::with_capacity(text.len());
-    let mut pending = String::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            pending.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('c') => {
-                out.push_str(&ansi_c(&pending));
-                return (out, true);
-            }
-            Some('0') => {
-                // `\0NNN`: up to three octal digits after the zero.
-                pending.push('\\');
-                let mut digits = 0;
-                while digits < 3 && chars.peek().is_some_and(|d| d.is_digit(8)) {
-                    pending.extend(chars.next());
-                    digits += 1;
-                }
-                if digits == 0 {
-                    pending.push('0');
-                }
-            }
-            Some(other) => {
-                pending.push('\\');
-                pending.push(other);
-            }
-            None => pending.push('\\'),
-        }
-    }
-    out.push_str(&ansi_c(&pending));
-    (out, false)
-}
-
-/// printf's output: the format reused until the arguments are consumed, `%s`/`%b`/`%d`…
-/// filled with the arguments as text, the format's escapes decoded.
-fn printf(format: &str, args: &[&str]) -> String {
-    let mut out = String::new();
-    let mut next = 0;
-    // Each round consumes at least one argument, so this ends.
-    for _ in 0..=args.len() {
-        let before = next;
-        if printf_once(format, args, &mut next, &mut out) {
-            break;
-        }
-        if next >= args.len() || next == before {
-            break;
-        }
-    }
-    out
-}
-
-/// One pass of the format; `true` when `%b`'s `\c` ended all output.
-fn printf_once(format: &str, args: &[&str], next: &mut usize, out: &mut String) -> bool {
-    let mut literal = String::new();
-    let mut chars = format.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            literal.push(c);
-            if c == '\\' {
-                literal.extend(chars.next());
-            }
-            continue;
-        }
-        out.push_str(&ansi_c(&literal));
-        literal.clear();
-        // Flags, width and precision do not change which characters are printed, only padding.
-        while chars.peek().is_some_and(|d| matches!(d, '-' | '+' | ' ' | '#' | '0'..='9' | '.' | '*')) {
-            chars.next();
-        }
-        let Some(conversion) = chars.next() else {
-            out.push('%');
-            break;
-        };
-        if conversion == '%' {
-            out.push('%');
-            continue;
-        }
-        let arg = args.get(*next).copied().unwrap_or_default();
-        *next += 1;
-        match conversion {
-            'b' => {
-                let (decoded, stopped) = echo_escapes(arg);
-                out.push_str(&decoded);
-                if stopped {
-                    return true;
-                }
-            }
-            'c' => out.extend(arg.chars().next()),
-            _ => out.push_str(arg),
-        }
-    }
-    out.push_str(&ansi_c(&literal));
-    false
 }
 
 /// Unquoted text: a backslash quotes the next character; a line continuation disappears.
@@ -627,7 +430,7 @@ enum Braces {
 
 /// Brace expansion, iteratively, in bash's order; more than [`MAX_WORD_EXPANSION`] words is
 /// refused.
-fn brace_expand(toks: Vec<Tok>, out: &mut Vec<Vec<Tok>>, text: &TextBudget) -> Result<(), Unscannable> {
+fn brace_expand(toks: Vec<Tok>, out: &mut Vec<Vec<Tok>>, text: &Budget) -> Result<(), Unscannable> {
     let start = out.len();
     let mut work = vec![(toks, 0usize)];
     while let Some((word, from)) = work.pop() {
@@ -764,7 +567,7 @@ fn sequence(inner: &[Tok]) -> Result<Option<Vec<String>>, Unscannable> {
 
 /// Replaces the slots by their values: one word per combination, at most
 /// [`MAX_WORD_EXPANSION`]; beyond that each slot stands for itself (unknown).
-fn substitute(toks: &[Tok], slots: &[Slot], pipe: bool, out: &mut Vec<Arg>, text: &TextBudget) {
+fn substitute(toks: &[Tok], slots: &[Slot], pipe: bool, out: &mut Vec<Arg>, text: &Budget) {
     // `"$@"` with no parameters is no word at all.
     if let [Tok::Slot(index)] = toks
         && slots.get(*index).is_some_and(|slot| slot.values.is_empty())
@@ -859,7 +662,7 @@ mod tests {
 
     fn braces(text: &str) -> Result<Vec<String>, Unscannable> {
         let mut out = Vec::new();
-        brace_expand(toks(text), &mut out, &TextBudget::new(crate::bash::MAX_EXPANDED_BYTES))?;
+        brace_expand(toks(text), &mut out, &Budget::new(crate::bash::MAX_EXPANDED_BYTES))?;
         Ok(out
             .iter()
             .map(|word| word.iter().filter_map(|t| if let Tok::Ch(c, _) = t { Some(*c) } else { None }).collect())
@@ -897,7 +700,7 @@ mod tests {
         let mut out = Vec::new();
         let word =
             vec![Tok::Ch('{', false), Tok::Ch('a', true), Tok::Ch(',', true), Tok::Ch('b', true), Tok::Ch('}', false)];
-        brace_expand(word.clone(), &mut out, &TextBudget::new(crate::bash::MAX_EXPANDED_BYTES)).expect("expands");
+        brace_expand(word.clone(), &mut out, &Budget::new(crate::bash::MAX_EXPANDED_BYTES)).expect("expands");
         assert_eq!(out, vec![word]);
     }
 }

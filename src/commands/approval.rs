@@ -5,7 +5,7 @@
 use super::Arg;
 use super::options::{operands, spec};
 use super::sink::Sink;
-use super::unknown::tokens;
+use super::argv::tokens;
 use crate::paths;
 
 /// The names the project's CLI goes by (`bin/approval-gates.mjs`).

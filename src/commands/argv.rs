@@ -14,14 +14,11 @@ pub struct Arg {
 
 impl Arg {
     pub fn literal(text: &str) -> Arg {
-        Arg { text: text.to_string(), glob: has_glob(text), ..Arg::default() }
+        Arg { text: text.to_string(), glob: has_wildcard(text), ..Arg::default() }
     }
 }
 
-/// Does `text` hold glob characters (`*`, `?`, `[`)?
-pub fn has_glob(text: &str) -> bool {
-    text.bytes().any(|b| matches!(b, b'*' | b'?' | b'['))
-}
+pub use crate::analysis::values::has_wildcard;
 
 /// The C escapes of bash's `$'…'`, which `xargs -d` reads too.
 pub fn ansi_c(inner: &str) -> String {
@@ -89,4 +86,41 @@ pub fn ansi_c(inner: &str) -> String {
         }
     }
     out
+}
+
+/// Where the words of a command line split into tokens for the CLI rule and the path scan: shell
+/// metacharacters, quotes and the separators programs put between a command and its arguments.
+pub(super) fn is_separator(c: char) -> bool {
+    // A bit per ASCII character: this runs on every character of every word.
+    const SEPARATORS: u128 = ascii_set(b"\"'`;|&()<>[]{}=$,:!\\");
+    c.is_whitespace() || u32::from(c) < 128 && SEPARATORS >> u32::from(c) & 1 == 1
+}
+
+const fn ascii_set(mut chars: &[u8]) -> u128 {
+    let mut set = 0;
+    while let [first, rest @ ..] = chars {
+        set |= 1 << (*first & 127);
+        chars = rest;
+    }
+    set
+}
+
+pub(super) fn tokens(text: &str) -> impl Iterator<Item = &str> {
+    text.split(is_separator).filter(|token| !token.is_empty())
+}
+
+/// Tokens of a word that holds a script, for paths: `host:path` is a remote path, kept whole.
+pub(super) fn path_tokens(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c| c != ':' && is_separator(c)).filter(|token| !token.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn separators_are_blanks_and_the_listed_characters() {
+        let listed = "\"'`;|&()<>[]{}=$,:!\\";
+        for c in (0..0x3100).filter_map(char::from_u32) {
+            assert_eq!(super::is_separator(c), c.is_whitespace() || listed.contains(c), "{c:?}");
+        }
+    }
 }

@@ -2,9 +2,10 @@
 //! directory changes, and the text it hands to another analysis (a shell, PowerShell, a program).
 
 use super::Arg;
+use crate::analysis::handoff::Strip;
 
 /// The `-p` level that keeps only a patched path's basename (a plain diff fed to `patch`).
-pub const BASENAME_STRIP: usize = usize::MAX;
+pub const BASENAME_STRIP: usize = Strip::BASENAME.0;
 
 /// What one simple command does that the gates care about.
 #[derive(Debug, Clone, PartialEq, Eq)]

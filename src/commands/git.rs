@@ -37,7 +37,7 @@ pub(super) fn git(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<
         reads_input: sink.job.reads_input,
         open: sink.job.open,
     };
-    let mut inner = Sink { job: &job, out: &mut *sink.out, interpreters: sink.interpreters };
+    let mut inner = Sink { job: &job, out: &mut *sink.out, analyses: sink.analyses };
     match sub.text.as_str() {
         // What they write is what their patches name.
         "apply" | "am" => patches::git_patch(&sub.text, &job.args, stdin, &mut inner),

@@ -36,36 +36,14 @@ mod writers;
 
 use std::borrow::Cow;
 
-pub use argv::{Arg, ansi_c, has_glob};
+pub use argv::{Arg, ansi_c, has_wildcard};
 pub use effects::{BASENAME_STRIP, Cd, Effect, PatchRead};
 pub use feeders::fed_words;
 use options::{operands, spec, static_is};
 use sink::{Job, Next, Sink};
 
+use crate::analysis::handoff::Analyses;
 use crate::paths;
-
-/// The caller's analysis of programs in other languages, as far as the table needs it: which
-/// commands are interpreters, and the script file one runs. The table sits below that analysis
-/// and hands it the interpreter's words ([`Effect::Program`]).
-pub trait Interpreters {
-    /// Does `name` (a command's last path component) run programs the caller analyses?
-    fn runs_programs(&self, name: &str) -> bool;
-    /// The script file the interpreter `argv` (its name first) runs, when its program is one.
-    fn script_file(&self, argv: &[String], stdin: Option<&str>) -> Option<String>;
-}
-
-/// No interpreters: where only what a command prints matters.
-struct NoInterpreters;
-
-impl Interpreters for NoInterpreters {
-    fn runs_programs(&self, _: &str) -> bool {
-        false
-    }
-
-    fn script_file(&self, _: &[String], _: Option<&str>) -> Option<String> {
-        None
-    }
-}
 
 /// Commands a line may run beyond one per word (`find -exec` synthesizes `rm {}` for `-delete`).
 const MAX_EXTRA_JOBS: usize = 64;
@@ -81,8 +59,8 @@ pub fn quote(text: &str) -> String {
 }
 
 /// The effects of one simple command; `stdin` is the text of its heredoc or here-string.
-pub fn analyze(argv: &[Arg], stdin: Option<&str>, interpreters: &dyn Interpreters, out: &mut Vec<Effect>) {
-    analyze_fed(argv, stdin, &[], interpreters, out);
+pub fn analyze(argv: &[Arg], stdin: Option<&str>, analyses: &dyn Analyses, out: &mut Vec<Effect>) {
+    analyze_fed(argv, stdin, &[], analyses, out);
 }
 
 /// [`analyze`] for a command piped from a producer whose output is unknown: the guarded locations
@@ -91,7 +69,7 @@ pub fn analyze_fed(
     argv: &[Arg],
     stdin: Option<&str>,
     producer: &[Arg],
-    interpreters: &dyn Interpreters,
+    analyses: &dyn Analyses,
     out: &mut Vec<Effect>,
 ) {
     let mut jobs = vec![Job {
@@ -109,7 +87,7 @@ pub fn analyze_fed(
         if hops > argv.len() + MAX_EXTRA_JOBS {
             break;
         }
-        let mut sink = Sink { job: &job, out: &mut *out, interpreters };
+        let mut sink = Sink { job: &job, out: &mut *out, analyses: Some(analyses) };
         let stdin = stdin.filter(|_| job.reads_input);
         if let Some(next) = run(&job.args, stdin, &mut sink) {
             jobs.extend(next.into_iter().map(|next| next.into_job(&job)));
@@ -139,7 +117,7 @@ pub fn printing_command(argv: &[Arg]) -> Option<Vec<Arg>> {
             }
             return Some(words);
         }
-        let mut sink = Sink { job: &job, out: &mut ignored, interpreters: &NoInterpreters };
+        let mut sink = Sink { job: &job, out: &mut ignored, analyses: None };
         if let Some(next) = run(&job.args, None, &mut sink) {
             jobs.extend(next.into_iter().map(|next| next.into_job(&job)));
         }
@@ -163,7 +141,7 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         approval::cli(rest, sink);
         return None;
     }
-    if sink.interpreters.runs_programs(name) {
+    if sink.analyses.is_some_and(|analyses| analyses.runs_programs(name)) {
         runners::program(args, stdin, sink);
         return None;
     }

@@ -2,7 +2,7 @@
 //! of options and flags a table row names.
 
 use super::Arg;
-use super::argv::has_glob;
+use super::argv::has_wildcard;
 
 /// One option or operand of a command line.
 pub(super) enum Item<'a> {
@@ -32,7 +32,7 @@ pub(super) const fn prefix_spec<'a>(short: &'a str, long: &'a [&'a str]) -> Spec
 }
 
 pub(super) fn value_of(text: &str, from: &Arg) -> Arg {
-    Arg { text: text.to_string(), dynamic: from.dynamic, glob: from.glob && has_glob(text), pipe: false }
+    Arg { text: text.to_string(), dynamic: from.dynamic, glob: from.glob && has_wildcard(text), pipe: false }
 }
 
 /// Walks `args` as getopt would; returns where it stopped (the first operand when the spec stops

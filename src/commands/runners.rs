@@ -8,6 +8,7 @@ use super::options::{operands, spec, static_is};
 use super::pwsh_host;
 use super::sink::Sink;
 use super::{Arg, Effect, command_name};
+use crate::analysis::handoff::Source;
 
 /// `trap 'action' SIGNAL`: the action runs later, in this shell.
 pub(super) fn trap(args: &[Arg], sink: &mut Sink) {
@@ -38,7 +39,8 @@ pub(super) fn program(argv: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     let texts: Vec<String> = argv.iter().map(|arg| arg.text.clone()).collect();
     let name = argv.first().map_or("", |first| command_name(&first.text));
     if matches!(name, "node" | "nodejs")
-        && let Some(script) = sink.interpreters.script_file(&texts, stdin)
+        && let Some(Source::File(script)) =
+            sink.analyses.and_then(|analyses| analyses.program_run(&texts, stdin)).map(|run| run.source)
         && is_cli(command_name(&script))
     {
         let at = argv.iter().position(|arg| arg.text == script).unwrap_or(argv.len());

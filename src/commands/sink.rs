@@ -3,7 +3,8 @@
 
 use std::borrow::Cow;
 
-use super::{Arg, Effect, Interpreters, quote};
+use super::{Arg, Effect, quote};
+use crate::analysis::handoff::Analyses;
 use crate::paths;
 
 /// One command to analyze: its words, the directory its paths are relative to (empty: the
@@ -69,8 +70,9 @@ impl Next {
 pub(super) struct Sink<'j, 'o> {
     pub job: &'j Job<'j>,
     pub out: &'o mut Vec<Effect>,
-    /// Which commands run programs the caller analyses.
-    pub interpreters: &'j dyn Interpreters,
+    /// The analyses that read what the table hands over (which commands run programs, the
+    /// script file one runs); none where only what a command prints matters.
+    pub analyses: Option<&'j dyn Analyses>,
 }
 
 pub(super) fn join(dir: &str, path: &str) -> String {

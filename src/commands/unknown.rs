@@ -4,7 +4,7 @@
 
 use super::Arg;
 use super::approval::approval_through_cli;
-use super::argv::has_glob;
+use super::argv::{has_wildcard, is_separator, path_tokens};
 use super::options::{Item, operands, options, spec};
 use super::readonly::is_read_only;
 use super::sink::Sink;
@@ -12,32 +12,6 @@ use crate::paths::{self, glob_matches};
 
 /// Editors and databases that read their commands on standard input (`ed plan.md <<< w`).
 const STDIN_COMMANDS: &[&str] = &["ed", "red", "ex", "vi", "vim", "nvim", "view", "sqlite3", "duckdb"];
-
-/// Where the words of a command line split into tokens for the CLI rule and the path scan: shell
-/// metacharacters, quotes and the separators programs put between a command and its arguments.
-fn is_separator(c: char) -> bool {
-    // A bit per ASCII character: this runs on every character of every word.
-    const SEPARATORS: u128 = ascii_set(b"\"'`;|&()<>[]{}=$,:!\\");
-    c.is_whitespace() || u32::from(c) < 128 && SEPARATORS >> u32::from(c) & 1 == 1
-}
-
-const fn ascii_set(mut chars: &[u8]) -> u128 {
-    let mut set = 0;
-    while let [first, rest @ ..] = chars {
-        set |= 1 << (*first & 127);
-        chars = rest;
-    }
-    set
-}
-
-pub(super) fn tokens(text: &str) -> impl Iterator<Item = &str> {
-    text.split(is_separator).filter(|token| !token.is_empty())
-}
-
-/// Tokens of a word that holds a script, for paths: `host:path` is a remote path, kept whole.
-fn path_tokens(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c| c != ':' && is_separator(c)).filter(|token| !token.is_empty())
-}
 
 /// The unknown command `name` with its arguments and standard input.
 pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
@@ -53,7 +27,7 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
         candidates.clear();
         path_candidates(&arg.text, &mut candidates);
         for &candidate in &candidates {
-            if has_glob(candidate) {
+            if has_wildcard(candidate) {
                 glob_named(candidate, arg, sink);
             } else {
                 let named = Arg { text: candidate.to_string(), dynamic: arg.dynamic, glob: arg.glob, pipe: arg.pipe };
@@ -79,7 +53,7 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
 /// component, or `**`) to names that can match approval.md reaches the tree there.
 fn glob_named(pattern: &str, arg: &Arg, sink: &mut Sink) {
     let components: Vec<&str> = pattern.split('/').collect();
-    let first_glob = components.iter().position(|component| has_glob(component)).unwrap_or(components.len());
+    let first_glob = components.iter().position(|component| has_wildcard(component)).unwrap_or(components.len());
     let prefix = components.get(..first_glob).unwrap_or_default().join("/");
     let prefix = match prefix.as_str() {
         "" if pattern.starts_with('/') => "/".to_string(),
@@ -166,16 +140,5 @@ fn outputs_only(name: &str, args: &[Arg], sink: &mut Sink) -> bool {
             true
         }
         _ => false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn separators_are_blanks_and_the_listed_characters() {
-        let listed = "\"'`;|&()<>[]{}=$,:!\\";
-        for c in (0..0x3100).filter_map(char::from_u32) {
-            assert_eq!(super::is_separator(c), c.is_whitespace() || listed.contains(c), "{c:?}");
-        }
     }
 }

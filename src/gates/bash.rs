@@ -1,4 +1,4 @@
-//! Bash (SPEC §3 "Bash", P-2, P-5): every command is parsed and each file it writes is judged
+//! Bash (docs/decisions.md#bash, P-2, P-5): every command is parsed and each file it writes is judged
 //! like a write whose content the gates cannot see, so gate A always refuses a bash write into
 //! the plans folder; gates C and the write entry of B apply as to any write.
 
@@ -7,6 +7,7 @@ use std::path::Path;
 use super::ToolArgs;
 use super::judge::{RawText, judge};
 use super::persistent_shell::PersistentShell;
+use crate::analyses::Wired;
 use crate::analysis::answer::Answer;
 use crate::analysis::scope::Scope;
 use crate::bash::{self, Bash, Unscannable};
@@ -52,7 +53,7 @@ pub fn argv_line(argv: &[String]) -> String {
 }
 
 pub fn judge_command(command: &str, base: &Path) -> Option<Denial> {
-    judge(&bash::analyze(command, base), &raw_text(command)).denial()
+    judge(&bash::analyze(command, base, &Wired), &raw_text(command)).denial()
 }
 
 /// A bash command's raw text, judged when the parse stopped on a cap.
@@ -71,6 +72,6 @@ impl PersistentShell for PersistentBash {
     }
 
     fn analyze(command: &str, state: &Scope<Bash>) -> (Answer<Unscannable>, Vec<Scope<Bash>>, bool) {
-        bash::analyze_from(command, state)
+        bash::analyze_from(command, state, &Wired)
     }
 }

@@ -1,5 +1,5 @@
 //! The dispatch entry of gate B: plan references in the text of a call that starts more work.
-//! Recognition is a substring heuristic and fails open (seed 000); references resolve against the
+//! Recognition is a substring heuristic and fails open (docs/decisions.md#gate-b); references resolve against the
 //! session cwd, whatever the call's own arguments say (T3.8).
 
 use std::fs::File;

@@ -1,4 +1,4 @@
-//! The gates of SPEC §3: one entry, [`check_tool_call`], judges every tool call.
+//! Gates A to C (docs/decisions.md#gate-a): one entry, [`check_tool_call`], judges every tool call.
 
 mod bash;
 pub mod claude_code;
@@ -114,7 +114,7 @@ fn judge_every_string(
     let mut locations = Vec::new();
     for text in named {
         if tools::strings::add_named_locations(text, &dir, &mut locations).is_err() {
-            return Some(Denial::ToolNamesTooManyLocations);
+            return Some(Denial::ToolNamesTooManyLocations { limit: tools::strings::MAX_NAMED_LOCATIONS });
         }
     }
     locations.iter().find_map(|target| judge_write(target, &texts))

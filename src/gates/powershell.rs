@@ -1,4 +1,4 @@
-//! DSH's `pwsh` tool (issue 12, P-16): judged like bash. Every file the PowerShell command line
+//! DSH's `pwsh` tool (docs/decisions.md#p-16): judged like bash. Every file the PowerShell command line
 //! writes is a write whose content the gates cannot see.
 
 use std::path::Path;
@@ -6,6 +6,7 @@ use std::path::Path;
 use super::ToolArgs;
 use super::judge::{RawText, judge};
 use super::persistent_shell::PersistentShell;
+use crate::analyses::Wired;
 use crate::analysis::answer::Answer;
 use crate::analysis::scope::Scope;
 use crate::paths::{self, Dialect};
@@ -24,7 +25,7 @@ pub fn check(args: &dyn ToolArgs, cwd: &Path) -> Option<Denial> {
 }
 
 pub fn judge_command(command: &str, base: &Path) -> Option<Denial> {
-    judge(&powershell::analyze(command, base), &raw_text(command)).denial()
+    judge(&powershell::analyze(command, base, &Wired), &raw_text(command)).denial()
 }
 
 /// A PowerShell command's raw text, judged when the walk stopped on a cap.
@@ -48,7 +49,7 @@ impl PersistentShell for PersistentPowerShell {
     }
 
     fn analyze(command: &str, state: &Scope<PowerShell>) -> (Answer<Unscannable>, Vec<Scope<PowerShell>>, bool) {
-        powershell::analyze_from(command, state)
+        powershell::analyze_from(command, state, &Wired)
     }
 }
 

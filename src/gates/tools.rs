@@ -1,5 +1,5 @@
 //! Which DSH tools the gates look at, and where each keeps its target and its new text
-//! (SPEC §6, `docs/tool-catalog.md`). Other hosts' tools have a file each under `tools/`.
+//! (docs/decisions.md#dsh). Other hosts' tools have a file each under `tools/`.
 
 mod codex;
 mod gemini;
@@ -39,7 +39,7 @@ pub enum Content {
     Field(&'static str),
     /// `multi_edit`: every `edits[].new_string`.
     EditsNewStrings,
-    /// The gates do not judge this text (`str_replace_editor create`, per seed 000).
+    /// The gates do not judge this text (`str_replace_editor create`, docs/decisions.md#gate-a).
     Invisible,
     /// The first of these string fields that is present.
     FirstOf(&'static [&'static str]),

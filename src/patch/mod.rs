@@ -10,10 +10,9 @@
 use std::path::Path;
 
 use crate::analysis::answer::{Answer, Location, Proof};
+pub use crate::analysis::handoff::{MAX_PATCH_BYTES, Strip};
 use crate::paths::{self, Reach};
 
-/// Patches longer than this are not parsed (4 MiB); callers fall back to the raw text.
-pub const MAX_PATCH_BYTES: usize = 4 << 20;
 /// The most files one patch may name before it is [`PatchError::TooManyFiles`].
 pub const MAX_PATCH_FILES: usize = 1_024;
 
@@ -56,16 +55,6 @@ pub struct Written {
     /// The text the patch visibly gives the file: for [`Change::Add`] one text (all `+` lines),
     /// for [`Change::Update`] one text per hunk, else none.
     pub texts: Vec<String>,
-}
-
-/// How many leading components of a unified diff's paths to drop (`-p`); the envelope's paths
-/// are never stripped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Strip(pub usize);
-
-impl Strip {
-    /// GNU `patch` without `-p` on a plain diff: only the last component.
-    pub const BASENAME: Strip = Strip(crate::commands::BASENAME_STRIP);
 }
 
 /// The files `text` writes, in order of appearance, for either format.

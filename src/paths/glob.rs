@@ -1,6 +1,9 @@
 //! Globs over path components: which guarded locations an unquoted pattern could match (P-7).
 
 use super::{APPROVAL_FILE, PLANS_DIR, SDD_DIR};
+/// bash's glob for one path component, ASCII case ignored (P-7).
+pub use crate::analysis::values::glob_matches;
+use crate::analysis::values::has_wildcard;
 
 /// The guarded paths an unquoted glob path could match: each run of components that could match
 /// a guarded folder (`docs/*/plans`, `.super*/sdd`, a `**` standing for several) spelled as that
@@ -14,7 +17,7 @@ pub fn guarded_glob_matches(pattern: &str) -> Vec<String> {
             for at in 0..expanded.len() {
                 let Some(window) = expanded.get(at..at + folder.len()) else { break };
                 let matches = window.iter().zip(folder).all(|(component, name)| glob_matches(component, name));
-                if matches && window.iter().any(|component| has_glob_chars(component)) {
+                if matches && window.iter().any(|component| has_wildcard(component)) {
                     let mut spelled: Vec<String> = expanded.iter().map(|c| c.to_string()).collect();
                     for (slot, name) in spelled.iter_mut().skip(at).zip(folder) {
                         *slot = (*name).to_string();
@@ -28,7 +31,7 @@ pub fn guarded_glob_matches(pattern: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for mut spelled in spellings {
         if let Some(last) = spelled.last_mut()
-            && has_glob_chars(last)
+            && has_wildcard(last)
             && glob_matches(last, APPROVAL_FILE)
         {
             *last = APPROVAL_FILE.to_string();
@@ -57,73 +60,6 @@ fn globstar_spellings<'a>(components: &[&'a str], span: usize) -> Vec<Vec<&'a st
         }
     }
     out
-}
-
-fn has_glob_chars(text: &str) -> bool {
-    text.contains(['*', '?', '['])
-}
-
-/// fnmatch for one path component: `*`, `?`, `[…]` (with `!`/`^` and ranges), ASCII case ignored
-/// (P-7).
-pub fn glob_matches(pattern: &str, name: &str) -> bool {
-    let pattern: Vec<char> = pattern.chars().map(|c| c.to_ascii_lowercase()).collect();
-    let name: Vec<char> = name.chars().map(|c| c.to_ascii_lowercase()).collect();
-    let (mut p, mut n) = (0, 0);
-    let mut backtrack: Option<(usize, usize)> = None;
-    while n < name.len() {
-        let step = match pattern.get(p) {
-            Some('*') => {
-                backtrack = Some((p, n));
-                p += 1;
-                continue;
-            }
-            Some('?') => Some(p + 1),
-            Some('[') => class(&pattern, p, name.get(n).copied()),
-            Some(&literal) if name.get(n) == Some(&literal) => Some(p + 1),
-            _ => None,
-        };
-        match step {
-            Some(next) => {
-                p = next;
-                n += 1;
-            }
-            None => match backtrack {
-                Some((star, at)) => {
-                    p = star + 1;
-                    n = at + 1;
-                    backtrack = Some((star, at + 1));
-                }
-                None => return false,
-            },
-        }
-    }
-    pattern.get(p..).unwrap_or_default().iter().all(|&c| c == '*')
-}
-
-/// A bracket expression at `pattern[at]` against `c`: where the pattern continues if it matches.
-fn class(pattern: &[char], at: usize, c: Option<char>) -> Option<usize> {
-    let c = c?;
-    let mut p = at + 1;
-    let negated = matches!(pattern.get(p), Some('!' | '^'));
-    p += usize::from(negated);
-    let mut matched = false;
-    let mut first = true;
-    loop {
-        let &current = pattern.get(p)?;
-        if current == ']' && !first {
-            break;
-        }
-        first = false;
-        if pattern.get(p + 1) == Some(&'-') && pattern.get(p + 2).is_some_and(|&end| end != ']') {
-            let end = pattern.get(p + 2).copied().unwrap_or(current);
-            matched |= current <= c && c <= end;
-            p += 3;
-        } else {
-            matched |= current == c;
-            p += 1;
-        }
-    }
-    (matched != negated).then_some(p + 1)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The cmdlets the walk knows: aliases, parameters (named, by an unambiguous-enough prefix, or by
 //! position) and which of them name the files written. Names are matched ignoring case.
 
-use super::words::Value;
+use crate::analysis::values::Value;
 
 /// One element of a command line after the command name.
 #[derive(Debug, Clone)]

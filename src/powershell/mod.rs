@@ -1,4 +1,4 @@
-//! The write targets of a PowerShell command line (issue 12, P-16): DSH's `pwsh` tool, and
+//! The write targets of a PowerShell command line (docs/decisions.md#p-16): DSH's `pwsh` tool, and
 //! `pwsh -c`/`powershell -Command`/`-EncodedCommand` run from bash.
 //!
 //! The command is parsed with a real PowerShell grammar (tree-sitter-powershell, maintained by
@@ -19,17 +19,17 @@ mod state;
 mod walk;
 mod words;
 
-use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
+pub use crate::analysis::Unscannable;
 use crate::analysis::answer::Answer;
+use crate::analysis::handoff::Analyses;
 use crate::analysis::persistent::Walked;
 use crate::analysis::scope::Scope;
-pub use crate::bash::Unscannable;
+pub use crate::analysis::values::MAX_VALUES;
 use crate::commands::pwsh_host as invocation;
 pub use crate::commands::pwsh_host::{decode_utf16_base64, invoked_script, is_powershell};
 pub use state::PowerShell;
-pub use words::MAX_VALUES;
 
 /// Commands longer than this are not parsed (1 MiB).
 pub const MAX_COMMAND_BYTES: usize = 1 << 20;
@@ -46,25 +46,25 @@ pub const MAX_SCRIPT_NESTING: usize = 8;
 /// The most script text one command line may make the walk parse, nested scripts included.
 pub const MAX_SCRIPT_BYTES: usize = 2 << 20;
 /// The most distinct files one command line may write (as for bash).
-pub const MAX_TARGETS: usize = crate::bash::MAX_TARGETS;
+pub use crate::analysis::targets::MAX_TARGETS;
 /// How deep PowerShell and bash may run one another (`pwsh -c "bash -c 'pwsh -c …'"`), each
 /// analysis counting once.
 pub const MAX_HOST_NESTING: usize = 4;
 
-thread_local! {
-    static HOST_NESTING: Cell<usize> = const { Cell::new(0) };
-}
-
 /// What `command` writes when run by PowerShell in `base` (absolute), as the answer every
 /// analysis gives: the files of [`write_targets`], or the cap that stopped the walk.
-pub fn analyze(command: &str, base: &Path) -> Answer<Unscannable> {
-    Answer::of(write_targets(command, base))
+pub fn analyze(command: &str, base: &Path, analyses: &dyn Analyses) -> Answer<Unscannable> {
+    Answer::of(write_targets(command, base, analyses))
 }
 
 /// [`analyze`] for a call of a persistent shell in `state`: also the states the call may leave
 /// the shell in and whether that list is complete (none, and incomplete, when a cap stopped it).
-pub fn analyze_from(command: &str, state: &Scope<PowerShell>) -> (Answer<Unscannable>, Vec<Scope<PowerShell>>, bool) {
-    match write_targets_from(command, state) {
+pub fn analyze_from(
+    command: &str,
+    state: &Scope<PowerShell>,
+    analyses: &dyn Analyses,
+) -> (Answer<Unscannable>, Vec<Scope<PowerShell>>, bool) {
+    match write_targets_from(command, state, analyses) {
         Ok((targets, after, complete)) => (Answer::proven(targets), after, complete),
         Err(limit) => (Answer::stopped(limit), Vec::new(), false),
     }
@@ -72,19 +72,18 @@ pub fn analyze_from(command: &str, state: &Scope<PowerShell>) -> (Answer<Unscann
 
 /// The files `command` writes when run by PowerShell in `base` (absolute), absolute and
 /// lexically normalized, without duplicates, in the order they appear.
-pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
-    as_host(command, || walk::targets(command, base))
+pub fn write_targets(command: &str, base: &Path, analyses: &dyn Analyses) -> Result<Vec<PathBuf>, Unscannable> {
+    as_host(command, || walk::targets(command, base, analyses))
 }
 
 /// [`write_targets`] for a call of a persistent shell in `state`: also the states the call may
 /// leave the shell in, and whether that list is complete (see [`walk::targets_from`]).
-pub fn write_targets_from(command: &str, state: &Scope<PowerShell>) -> Result<Walked<Scope<PowerShell>>, Unscannable> {
-    as_host(command, || walk::targets_from(command, state))
-}
-
-/// How many PowerShell analyses are under way on this thread (an input of a bash analysis).
-pub(crate) fn host_nesting() -> usize {
-    HOST_NESTING.get()
+pub fn write_targets_from(
+    command: &str,
+    state: &Scope<PowerShell>,
+    analyses: &dyn Analyses,
+) -> Result<Walked<Scope<PowerShell>>, Unscannable> {
+    as_host(command, || walk::targets_from(command, state, analyses))
 }
 
 /// One more PowerShell host around `analysis`, within the size and host-nesting caps.
@@ -92,14 +91,7 @@ fn as_host<T>(command: &str, analysis: impl FnOnce() -> Result<T, Unscannable>) 
     if command.len() > MAX_COMMAND_BYTES {
         return Err(Unscannable::TooLarge);
     }
-    let nesting = HOST_NESTING.get();
-    if nesting >= MAX_HOST_NESTING {
-        return Err(Unscannable::ScriptsTooDeep);
-    }
-    HOST_NESTING.set(nesting + 1);
-    let result = analysis();
-    HOST_NESTING.set(nesting);
-    result
+    crate::analysis::handoff::as_host(MAX_HOST_NESTING, analysis)
 }
 
 #[cfg(test)]

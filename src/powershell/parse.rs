@@ -5,15 +5,15 @@ use std::cell::RefCell;
 
 use tree_sitter::{Parser, Tree};
 
-use crate::bash::{Unscannable, parse_within};
+use crate::analysis::budget::{Budget, Unscannable, parse_within};
 
 thread_local! {
     static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
 }
 
-/// Parses `source` as PowerShell, charging `checks_left` (tree-sitter progress checks, each about
-/// 100 parser operations). tree-sitter always returns a tree; syntax errors are nodes in it.
-pub fn parse(source: &str, checks_left: &mut usize) -> Result<Tree, Unscannable> {
+/// Parses `source` as PowerShell, charging `checks` (tree-sitter progress checks, each about 100
+/// parser operations). tree-sitter always returns a tree; syntax errors are nodes in it.
+pub fn parse(source: &str, checks: &Budget) -> Result<Tree, Unscannable> {
     PARSER.with(|cell| {
         let mut slot = cell.try_borrow_mut().map_err(|_| Unscannable::ParserUnavailable)?;
         if slot.is_none() {
@@ -24,6 +24,6 @@ pub fn parse(source: &str, checks_left: &mut usize) -> Result<Tree, Unscannable>
             *slot = Some(parser);
         }
         let parser = slot.as_mut().ok_or(Unscannable::ParserUnavailable)?;
-        parse_within(parser, source, checks_left)
+        parse_within(parser, source, checks)
     })
 }

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use super::cmdlets::Element;
-use super::words::{MAX_VALUES, Value};
 use crate::analysis::scope::{Dialect, PastMaxValues, Scope};
+use crate::analysis::values::{MAX_VALUES, Value};
 
 /// PowerShell's [`Dialect`]: an unset variable reads as its own unknown text, a variable keeps
 /// its first [`MAX_VALUES`] values, and scopes that differ only in a function or alias one of
@@ -24,10 +24,6 @@ impl Dialect for PowerShell {
 
     fn unset(name: &str) -> Value {
         Value::unset(name)
-    }
-
-    fn text(value: &Value) -> &str {
-        &value.text
     }
 
     fn defined_weight(defined: &Rc<Definitions>) -> usize {

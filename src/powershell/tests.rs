@@ -5,6 +5,7 @@ use std::path::Path;
 use std::rc::Rc;
 
 use super::*;
+use crate::analyses::{powershell_write_targets as write_targets, powershell_write_targets_from as write_targets_from};
 use crate::test_corpus::{corpus_failures, sorted_strings as strings};
 
 const CORPUS: &str = include_str!("../../__test__/fixtures/pwsh-targets.jsonl");
@@ -80,7 +81,7 @@ fn encode(text: &str) -> String {
 #[test]
 fn bash_runs_powershell() {
     let base = Path::new("/repo");
-    let bash = |command: &str| strings(&crate::bash::write_targets(command, base).expect("scans"));
+    let bash = |command: &str| strings(&crate::analyses::bash_write_targets(command, base).expect("scans"));
     assert_eq!(bash("pwsh -c 'Set-Content docs\\superpowers\\plans\\x.md y'"), ["/repo/docs/superpowers/plans/x.md"]);
     assert_eq!(
         bash("powershell -Command \"Remove-Item openspec/changes/c/approval.md\""),
@@ -135,7 +136,7 @@ mod properties {
 
     use proptest::prelude::*;
 
-    use super::super::write_targets;
+    use crate::analyses::powershell_write_targets as write_targets;
 
     fn fragment() -> impl Strategy<Value = String> {
         prop::sample::select(vec![
@@ -251,7 +252,7 @@ fn states_fold_variables_and_definitions_and_expand_for_the_names_a_call_runs() 
     assert!(expanded.iter().any(|state| !state.defined.functions.contains_key("f")));
     assert_eq!(folded.expand("ni x").expect("within the cap").len(), 1);
     let mut named = folded.clone();
-    Rc::make_mut(&mut named.vars).insert("n".to_string(), vec![words::Value::literal("F")]);
+    Rc::make_mut(&mut named.vars).insert("n".to_string(), vec![crate::analysis::values::Value::literal("F")]);
     assert_eq!(named.expand("& $n").expect("within the cap").len(), 2, "a value may name it");
     assert_eq!(folded.expand("ni x;(f)").expect("within the cap").len(), 2);
     assert_eq!(folded.expand("ni f.md; Get-Help fx xf -f").expect("within the cap").len(), 1, "not a command word");

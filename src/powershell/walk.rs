@@ -15,7 +15,6 @@ mod cmdlet;
 mod definitions;
 mod targets;
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -24,15 +23,20 @@ use tree_sitter::Node;
 use super::cmdlets::Element;
 use super::parse;
 use super::state::{Definitions, Function, PowerShell};
-use super::words::{self, Context, Value};
+use super::words::{self, Context};
 use super::{MAX_NODES, MAX_PARSE_CHECKS, MAX_SCRIPT_BYTES, MAX_SCRIPT_NESTING, MAX_TREE_DEPTH};
+use crate::analysis::Unscannable;
+use crate::analysis::budget::Budget;
+use crate::analysis::handoff::Analyses;
+use crate::analysis::moves::{self, Move};
 use crate::analysis::persistent::Walked;
 use crate::analysis::scope::{Scope, vars_weight};
-use crate::bash::{self, Unscannable};
+use crate::analysis::targets::Targets;
+use crate::analysis::values::{MAX_VALUES, Value};
 use definitions::{function_key, parameters};
 
-pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
-    targets_from(command, &Scope::fresh(base)).map(|(targets, _, _)| targets)
+pub fn targets(command: &str, base: &Path, analyses: &dyn Analyses) -> Result<Vec<PathBuf>, Unscannable> {
+    targets_from(command, &Scope::fresh(base), analyses).map(|(targets, _, _)| targets)
 }
 
 /// The files `command` writes when run by a shell in `state`, and the states it may leave that
@@ -44,13 +48,16 @@ pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> 
 /// location and the walk cannot tell whether it ran in this shell (`& {…}`, `ForEach-Object`) or
 /// elsewhere (`Start-Job`), a command whose name is only known at run time may have been a
 /// function or alias that moved it, or a variable had more values than are kept.
-pub fn targets_from(command: &str, state: &Scope<PowerShell>) -> Result<Walked<Scope<PowerShell>>, Unscannable> {
+pub fn targets_from(
+    command: &str,
+    state: &Scope<PowerShell>,
+    analyses: &dyn Analyses,
+) -> Result<Walked<Scope<PowerShell>>, Unscannable> {
     let mut walker = Walker {
-        found: Vec::new(),
-        seen: HashSet::new(),
-        too_many: false,
+        analyses,
+        targets: Targets::default(),
         home: std::env::var("HOME").ok().filter(|home| home.starts_with('/')),
-        checks_left: MAX_PARSE_CHECKS,
+        checks: Budget::new(MAX_PARSE_CHECKS),
         nodes_left: MAX_NODES,
         text_left: MAX_SCRIPT_BYTES,
         reached: Vec::new(),
@@ -65,11 +72,11 @@ pub fn targets_from(command: &str, state: &Scope<PowerShell>) -> Result<Walked<S
     };
     let mut scope = Session { scope: state.clone(), own: true };
     walker.script(command, &mut scope, 0)?;
-    if walker.too_many || !bash::from_every_directory(&mut walker.found, &mut walker.seen, &walker.moves) {
+    if walker.targets.over_cap() || !moves::from_every_directory(&mut walker.targets, &walker.moves) {
         return Err(Unscannable::TooManyTargets);
     }
     walker.reach(&scope);
-    Ok((walker.found, walker.reached, !walker.moved_in_block && !walker.lost_states))
+    Ok((walker.targets.into_paths(), walker.reached, !walker.moved_in_block && !walker.lost_states))
 }
 
 /// The most distinct places one call records (the persistent store folds them and keeps at
@@ -120,13 +127,13 @@ impl Session {
     }
 }
 
-struct Walker {
-    found: Vec<PathBuf>,
-    seen: HashSet<PathBuf>,
-    too_many: bool,
+struct Walker<'a> {
+    /// The other analyses, for what a command hands them (`bash -c`, a program run).
+    analyses: &'a dyn Analyses,
+    targets: Targets,
     home: Option<String>,
     /// The parser's work budget, shared by nested scripts.
-    checks_left: usize,
+    checks: Budget,
     /// Nodes the walk may still visit.
     nodes_left: usize,
     /// Bytes of script text (nested scripts included) that may still be parsed.
@@ -137,7 +144,7 @@ struct Walker {
     /// walk could not name ran where functions or aliases could have moved it.
     moved_in_block: bool,
     /// A reached state could not be kept whole: past [`MAX_REACHED`] places or
-    /// [`MAX_REACHED_BYTES`], or a variable with more than [`words::MAX_VALUES`] values.
+    /// [`MAX_REACHED_BYTES`], or a variable with more than [`MAX_VALUES`] values.
     lost_states: bool,
     /// Bytes the reached states held when they were first reached.
     reached_bytes: usize,
@@ -146,7 +153,7 @@ struct Walker {
     /// The functions being called, innermost last: a recursive call is not walked again.
     calling: Vec<String>,
     /// The location changes the script made, (from, to), each once.
-    moves: Vec<bash::Move>,
+    moves: Vec<Move>,
     /// Bytes of scope the reached states may still copy ([`MAX_REACHED_COPY_BYTES`]).
     copy_left: usize,
     /// How many blocks (branches, loops, script blocks, function bodies) the walk is in: an
@@ -202,7 +209,7 @@ fn script_block_in(node: Node) -> Option<Node> {
     None
 }
 
-impl Walker {
+impl Walker<'_> {
     /// Records the state the shell is in now, if `scope` is the shell's: folded into a state
     /// already reached in the same location (see [`Scope::fold`]), if any. Past [`MAX_REACHED`]
     /// places or [`MAX_REACHED_BYTES`] the state is lost and the list incomplete.
@@ -264,7 +271,7 @@ impl Walker {
                     values.push(value);
                 }
             }
-            if values.len() > words::MAX_VALUES {
+            if values.len() > MAX_VALUES {
                 return Err(Unscannable::ExpansionTooLarge);
             }
         }
@@ -278,7 +285,7 @@ impl Walker {
             return Err(Unscannable::ScriptsTooDeep);
         }
         self.text_left = self.text_left.checked_sub(source.len()).ok_or(Unscannable::TooMuchText)?;
-        let tree = parse::parse(source, &mut self.checks_left)?;
+        let tree = parse::parse(source, &self.checks)?;
         let walk = Walk { source, nesting };
         self.node(tree.root_node(), &walk, scope, 0)
     }

@@ -5,43 +5,10 @@
 //! variable) is kept as its source text and the value is marked dynamic, so the rest of its path
 //! still counts.
 
-use std::collections::HashMap;
 use std::path::Path;
 
-use crate::bash::Unscannable;
-
-/// One possible value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Value {
-    pub text: String,
-    /// Part of the value is unknown and kept as source text (`$d\approval.md`).
-    pub dynamic: bool,
-}
-
-impl Value {
-    pub fn literal(text: &str) -> Value {
-        Value { text: text.to_string(), dynamic: false }
-    }
-
-    /// What `$name` reads as where the walk does not know it.
-    pub fn unset(name: &str) -> Value {
-        Value::unknown(&format!("${name}"))
-    }
-
-    fn unknown(text: &str) -> Value {
-        let text: String = text.chars().take(MAX_PLACEHOLDER_CHARS).collect();
-        Value { text, dynamic: true }
-    }
-}
-
-/// The variables the walk knows, by lower-case name without `$` or scope, with their values.
-pub type Vars = HashMap<String, Vec<Value>>;
-
-/// The most values one word or one variable may take (arrays, a loop's list, their products);
-/// more is [`Unscannable::ExpansionTooLarge`].
-pub const MAX_VALUES: usize = 64;
-/// Placeholders for unknown parts are cut to this many characters.
-const MAX_PLACEHOLDER_CHARS: usize = 64;
+use crate::analysis::Unscannable;
+use crate::analysis::values::{MAX_VALUES, Value, Vars};
 
 /// What evaluation reads from the walk.
 pub struct Context<'a> {
@@ -634,73 +601,4 @@ impl Builder {
         self.values = product(&self.values, values)?;
         Ok(())
     }
-}
-
-/// A PowerShell wildcard (`*`, `?`, `[…]`) matched against `name`, ignoring case.
-pub fn wildcard_matches(pattern: &str, name: &str) -> bool {
-    let pattern: Vec<char> = pattern.to_lowercase().chars().collect();
-    let name: Vec<char> = name.to_lowercase().chars().collect();
-    matches_from(&pattern, &name)
-}
-
-fn matches_from(pattern: &[char], name: &[char]) -> bool {
-    // Iterative with one backtrack point for `*`: linear in practice, never exponential.
-    let (mut p, mut n) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while n < name.len() {
-        let step = match pattern.get(p) {
-            Some('*') => {
-                star = Some((p, n));
-                p += 1;
-                continue;
-            }
-            Some('?') => Some(p + 1),
-            Some('[') => class_end(pattern, p).filter(|&end| in_class(pattern, p, end, name.get(n))).map(|end| end + 1),
-            Some(&c) if name.get(n) == Some(&c) => Some(p + 1),
-            _ => None,
-        };
-        match (step, star) {
-            (Some(next), _) => {
-                p = next;
-                n += 1;
-            }
-            (None, Some((star_p, star_n))) => {
-                p = star_p + 1;
-                n = star_n + 1;
-                star = Some((star_p, star_n + 1));
-            }
-            (None, None) => return false,
-        }
-    }
-    pattern.get(p..).unwrap_or_default().iter().all(|&c| c == '*')
-}
-
-fn class_end(pattern: &[char], open: usize) -> Option<usize> {
-    pattern.get(open + 1..)?.iter().position(|&c| c == ']').map(|offset| open + 1 + offset)
-}
-
-fn in_class(pattern: &[char], open: usize, close: usize, c: Option<&char>) -> bool {
-    let Some(&c) = c else { return false };
-    let class = pattern.get(open + 1..close).unwrap_or_default();
-    let mut at = 0;
-    while let Some(&first) = class.get(at) {
-        if class.get(at + 1) == Some(&'-')
-            && let Some(&last) = class.get(at + 2)
-        {
-            if first <= c && c <= last {
-                return true;
-            }
-            at += 3;
-            continue;
-        }
-        if first == c {
-            return true;
-        }
-        at += 1;
-    }
-    false
-}
-
-pub fn has_wildcard(text: &str) -> bool {
-    text.contains(['*', '?', '['])
 }

@@ -203,7 +203,7 @@ fn is_this_package(spec: &str, dir: &Path) -> bool {
 /// The first 64 KiB of a regular file only: a FIFO would block the check. Read through the
 /// analysis cache, which records what it saw.
 fn package_name_is_ours(manifest: &Path) -> bool {
-    let Some(bytes) = crate::bash::cache::read_regular_file(manifest, (64 << 10) - 1) else { return false };
+    let Some(bytes) = crate::analysis::fs::read_regular_file(manifest, (64 << 10) - 1) else { return false };
     let Ok(text) = String::from_utf8(bytes) else { return false };
     text.contains("\"name\": \"approval-gates\"") || text.contains("\"name\":\"approval-gates\"")
 }

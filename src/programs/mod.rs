@@ -32,6 +32,7 @@ mod tcl;
 use std::path::{Path, PathBuf};
 
 use crate::analysis::answer::{Answer, Location, Proof, Unsure};
+pub use crate::analysis::handoff::{Invocation, Language, MAX_SCRIPT_FILE_BYTES, ProgramLimit, Source};
 use crate::paths::{self, GuardedName};
 
 /// Programs longer than this are judged by their raw text (256 KiB).
@@ -41,48 +42,6 @@ pub const MAX_PROGRAM_TOKENS: usize = 64 << 10;
 /// The analysis's work budget for one program, in steps (a token visited, a value computed):
 /// deterministic, unlike a timer.
 pub const MAX_ANALYSIS_WORK: usize = 400_000;
-/// The largest script file read at check time (`python3 gen.py`, `bash x.sh`); a larger one is
-/// judged by what the command line shows.
-pub const MAX_SCRIPT_FILE_BYTES: u64 = 256 << 10;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Language {
-    Python,
-    JavaScript,
-    Perl,
-    Ruby,
-    Php,
-    Awk,
-    Lua,
-    Tcl,
-    R,
-    AppleScript,
-    Sqlite,
-    Jq,
-}
-
-/// Where a program's text comes from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
-    /// Inline (`-c`, `-e`) or fed on standard input.
-    Text(String),
-    /// A script file, read at check time (relative to the command's directory).
-    File(String),
-    /// No program the analysis can read (`python3 -m module`, an interactive interpreter).
-    Nothing,
-}
-
-/// One interpreter run, from its command line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Invocation {
-    pub language: Language,
-    pub source: Source,
-    /// The program's own arguments (`sys.argv[1:]`).
-    pub args: Vec<String>,
-    /// Files the interpreter's options write, whatever the program (`awk -i inplace`, `yq -i`,
-    /// a sqlite database).
-    pub writes: Vec<String>,
-}
 
 /// What a program does that the gates care about.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -203,15 +162,6 @@ pub fn analyze(language: Language, text: Option<&str>, args: &[String], dir: &Pa
 /// [`analyze`] with the paths as typed (relative to `dir`, holes as `*`).
 pub fn judge(language: Language, text: Option<&str>, args: &[String], dir: &Path) -> Verdict {
     judged(language, text, args, dir).0
-}
-
-/// The budget that stopped a program's analysis; its raw text then decides what it writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProgramLimit {
-    /// Longer than [`MAX_PROGRAM_BYTES`].
-    TooLarge,
-    /// More than [`MAX_PROGRAM_TOKENS`] tokens, or over [`MAX_ANALYSIS_WORK`].
-    OverBudget,
 }
 
 fn judged(language: Language, text: Option<&str>, args: &[String], dir: &Path) -> (Verdict, Proof<ProgramLimit>) {

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::bash::write_targets;
+use crate::analyses::bash_write_targets as write_targets;
 use crate::test_corpus::{corpus_failures, sorted_strings as sorted};
 
 const CORPUS: &str = include_str!("../../__test__/fixtures/program-targets.jsonl");

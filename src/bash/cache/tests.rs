@@ -4,7 +4,9 @@
 use std::path::Path;
 
 use super::*;
-use crate::bash::{write_targets, write_targets_uncached};
+use crate::analyses::{
+    bash_write_targets as write_targets, bash_write_targets_from, bash_write_targets_uncached as write_targets_uncached,
+};
 use crate::gates::{ToolArgs, check_tool_call};
 use crate::test_corpus::{corpus_failures, sorted_strings};
 use crate::test_repo::Repo;
@@ -281,8 +283,8 @@ fn an_analysis_that_asks_too_many_questions_is_not_cached() {
 fn persistent_shells_are_not_cached() {
     let scope = crate::analysis::scope::Scope::<crate::bash::Bash>::fresh(Path::new("/repo"));
     let (hits_before, entries_before, _) = usage();
-    let first = crate::bash::write_targets_from("echo x > a.txt", &scope).map(|(targets, _)| targets);
-    let second = crate::bash::write_targets_from("echo x > a.txt", &scope).map(|(targets, _)| targets);
+    let first = bash_write_targets_from("echo x > a.txt", &scope).map(|(targets, _)| targets);
+    let second = bash_write_targets_from("echo x > a.txt", &scope).map(|(targets, _)| targets);
     assert_eq!(first, second);
     assert_eq!(usage().0, hits_before);
     assert_eq!(usage().1, entries_before);

@@ -9,10 +9,9 @@ use crate::bash::Unscannable;
 use crate::bash::state::Bash;
 use crate::bash::tree::{Node, node_kind};
 use crate::bash::words::{self, Arg, MAX_VALUES, Positional, Value};
-use crate::bash::ProgramAnalysis;
 use crate::commands::{self, Effect};
 
-impl Walker {
+impl Walker<'_> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn command<'t>(
         &mut self,
@@ -44,7 +43,7 @@ impl Walker {
             words.extend(parts.words);
             stdin = parts.stdin.or(stdin);
         }
-        let written_before = self.found.len();
+        let written_before = self.targets.len();
         // Redirections open before the command runs, in the directory it starts in.
         for file in files.iter().filter(|f| walk.counts(**f)) {
             self.redirect(*file, walk, scope, &mut words)?;
@@ -60,7 +59,7 @@ impl Walker {
             return Ok(());
         }
         let mut effects = Vec::new();
-        commands::analyze_fed(&argv, stdin_text.as_deref(), &upstream.producer, &ProgramAnalysis, &mut effects);
+        commands::analyze_fed(&argv, stdin_text.as_deref(), &upstream.producer, self.analyses, &mut effects);
         let piped = self.piped_file.take();
         if effects.iter().any(|effect| matches!(effect, Effect::Patch(_))) {
             let input = self.input_file(&files, walk, scope)?.or(piped);
@@ -74,10 +73,10 @@ impl Walker {
             }
         }
         self.apply(effects, walk, scope, false)?;
-        if self.found.len() > written_before
+        if self.targets.len() > written_before
             && let Some(text) = shown_text(&argv, stdin_text.as_deref())
         {
-            for path in self.found.get(written_before..).unwrap_or_default() {
+            for path in self.targets.since(written_before) {
                 self.files.push((path.clone(), text.clone()));
             }
         }

@@ -4,16 +4,17 @@
 use std::path::{Path, PathBuf};
 
 use super::{Walk, Walker};
+use crate::analysis::fs;
+use crate::analysis::handoff::{Invocation, MAX_PATCH_BYTES, MAX_SCRIPT_FILE_BYTES, Source, Strip};
+use crate::analysis::moves;
 use crate::analysis::scope::Scope;
-use crate::bash::cache;
 use crate::bash::state::Bash;
 use crate::bash::words::{Positional, Value};
+use crate::bash::{MAX_SCRIPT_NESTING, Unscannable};
 use crate::commands::{Cd, Effect, PatchRead};
-use crate::bash::{MAX_SCRIPT_NESTING, MAX_TARGETS, Unscannable};
 use crate::paths;
-use crate::programs::{self, Invocation, MAX_SCRIPT_FILE_BYTES, Source};
 
-impl Walker {
+impl Walker<'_> {
     pub(super) fn apply(
         &mut self,
         effects: Vec<Effect>,
@@ -31,7 +32,7 @@ impl Walker {
                 Effect::Write(arg) => self.add(&arg.text, &scope.base, scope.links()),
                 Effect::WriteInto { dir, name, known_dir } => {
                     let dir = paths::absolute(&dir.text, &scope.base);
-                    if known_dir || cache::is_dir(&dir) || scope.links().iter().any(|(link, _)| *link == dir) {
+                    if known_dir || fs::is_dir(&dir) || scope.links().iter().any(|(link, _)| *link == dir) {
                         self.add(&name.text, &dir, scope.links());
                     }
                 }
@@ -50,7 +51,7 @@ impl Walker {
                 Effect::WriteTree { dir, name, known_dir } => {
                     let dir = paths::absolute(&dir.text, &scope.base);
                     let root = match name {
-                        Some(name) if known_dir || cache::is_dir(&dir) => paths::absolute(&name.text, &dir),
+                        Some(name) if known_dir || fs::is_dir(&dir) => paths::absolute(&name.text, &dir),
                         _ => dir,
                     };
                     for target in paths::guarded_beneath(&root, paths::Reach::Tree) {
@@ -82,7 +83,7 @@ impl Walker {
                 }
                 Effect::Patch(read) => self.patch(read, scope),
                 Effect::Program { argv, stdin, dir } => {
-                    if let Some(invocation) = programs::invocation(&argv, stdin.as_deref()) {
+                    if let Some(invocation) = self.analyses.program_run(&argv, stdin.as_deref()) {
                         self.program(&invocation, &dir, None, walk, scope)?;
                     }
                 }
@@ -91,7 +92,7 @@ impl Walker {
                     self.run_file(&path.text, this_shell, by_shebang, walk, scope)?;
                 }
                 Effect::PowerShell(script) => {
-                    for target in crate::powershell::write_targets(&script, &scope.base)? {
+                    for target in self.analyses.powershell(&script, &scope.base)? {
                         self.add(&target.to_string_lossy(), &scope.base, scope.links());
                     }
                 }
@@ -132,7 +133,7 @@ impl Walker {
             (Source::File(path), None) => self.file_text(path, &base),
             (Source::Nothing, None) => return Ok(()),
         };
-        let answer = programs::analyze(invocation.language, text.as_deref(), &invocation.args, &base);
+        let answer = self.analyses.program(invocation.language, text.as_deref(), &invocation.args, &base);
         for location in &answer.locations {
             self.add(&location.path.to_string_lossy(), &base, scope.links());
         }
@@ -164,7 +165,7 @@ impl Walker {
         }
         let Some(text) = self.file_text(path, &scope.base) else { return Ok(()) };
         if by_shebang {
-            if let Some(language) = programs::language_of_shebang(&text) {
+            if let Some(language) = self.analyses.shebang_language(&text) {
                 let invocation = Invocation { language, source: Source::Nothing, args: Vec::new(), writes: Vec::new() };
                 return self.program(&invocation, "", Some(text), walk, scope);
             }
@@ -194,10 +195,10 @@ impl Walker {
         if let Some((_, text)) = self.files.iter().find(|(file, _)| *file == path) {
             return Some(text.clone());
         }
-        if self.seen.contains(&path) {
+        if self.targets.contains(&path) {
             return None;
         }
-        let bytes = cache::read_regular_file(&path, MAX_SCRIPT_FILE_BYTES)?;
+        let bytes = fs::read_regular_file(&path, MAX_SCRIPT_FILE_BYTES)?;
         if bytes.len() as u64 > MAX_SCRIPT_FILE_BYTES || bytes.contains(&0) {
             return None;
         }
@@ -207,7 +208,7 @@ impl Walker {
     fn cd(&mut self, cd: Cd, scope: &mut Scope<Bash>) {
         let from = scope.base.clone();
         self.move_to(cd, scope);
-        crate::bash::record_move(&mut self.moves, &from, &scope.base, self.found.len());
+        moves::record_move(&mut self.moves, &from, &scope.base, self.targets.len());
     }
 
     fn move_to(&self, cd: Cd, scope: &mut Scope<Bash>) {
@@ -255,17 +256,13 @@ impl Walker {
             if is_device(&path) {
                 return;
             }
-            let through = links.iter().rev().find_map(|(link, target)| paths::rebase(&path, link, target));
+            let through = links.iter().rev().find_map(|(link, target)| moves::rebase(&path, link, target));
             let next = through.filter(|next| *next != path);
             // Written again: its text is no longer the one the line showed.
             if !self.files.is_empty() {
                 self.files.retain(|(file, _)| *file != path);
             }
-            if self.found.len() >= MAX_TARGETS {
-                self.too_many = true;
-            } else if self.seen.insert(path.clone()) {
-                self.found.push(path);
-            }
+            self.targets.add(path);
             match next {
                 Some(next) => path = next,
                 None => return,
@@ -293,12 +290,12 @@ impl Walker {
         };
         let mut written = Vec::new();
         let parsed = text.is_some_and(|text| {
-            read.strips.iter().all(|&strip| match crate::patch::files_written(&text, crate::patch::Strip(strip)) {
-                Ok(files) => {
-                    written.extend(files.into_iter().map(|file| file.path));
+            read.strips.iter().all(|&strip| match self.analyses.patch_files(&text, Strip(strip)) {
+                Some(files) => {
+                    written.extend(files);
                     true
                 }
-                Err(_) => false,
+                None => false,
             })
         });
         if !parsed {
@@ -325,11 +322,11 @@ const MAX_LINKS: usize = 64;
 /// Link hops followed from one target (a link to a link).
 const MAX_LINK_HOPS: usize = 8;
 
-/// A patch file's text, at most [`crate::patch::MAX_PATCH_BYTES`] + 1 bytes of it (the parser
+/// A patch file's text, at most [`MAX_PATCH_BYTES`] + 1 bytes of it (the parser
 /// refuses the rest); `None` when it cannot be read.
 fn read_bounded(path: &Path) -> Option<String> {
-    let limit = u64::try_from(crate::patch::MAX_PATCH_BYTES).unwrap_or(u64::MAX);
-    cache::read_regular_file(path, limit).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+    let limit = u64::try_from(MAX_PATCH_BYTES).unwrap_or(u64::MAX);
+    fs::read_regular_file(path, limit).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
 }
 
 fn is_device(path: &Path) -> bool {

@@ -4,14 +4,14 @@
 use super::{Frame, Input, Redirections, Walk, Walker, command_words, word_groups};
 use crate::analysis::scope::Scope;
 use crate::bash::Unscannable;
+use crate::bash::printed;
 use crate::bash::state::Bash;
 use crate::bash::tree::{Node, node_kind};
-use crate::bash::words::{self, Arg};
-use crate::bash::ProgramAnalysis;
+use crate::bash::words::Arg;
 use crate::commands::{self, Effect};
 use crate::paths;
 
-impl Walker {
+impl Walker<'_> {
     /// The redirections of a `redirected_statement`, those inside its heredocs included.
     pub(super) fn redirections<'t>(&self, statement: Node<'t>, walk: &Walk) -> Redirections<'t> {
         let mut parts = Redirections::default();
@@ -86,7 +86,7 @@ impl Walker {
         }
         // Only a line with `echo` or `printf` in it can print known text.
         let prints = argv.iter().any(|arg| matches!(arg.text.rsplit('/').next(), Some("echo" | "printf")));
-        let printed = || commands::printing_command(&argv).and_then(|words| words::printed(&words));
+        let printed = || commands::printing_command(&argv).and_then(|words| printed::printed(&words));
         if let Some(text) = prints.then(printed).flatten() {
             return Ok(Input { text: Some(text), producer: Vec::new() });
         }
@@ -246,7 +246,7 @@ impl Walker {
         let argv = self.expand_words(&words, walk, scope)?;
         let text = self.stdin_text(stdin, walk, scope)?;
         let mut effects = Vec::new();
-        commands::analyze(&argv, Some(&text), &ProgramAnalysis, &mut effects);
+        commands::analyze(&argv, Some(&text), self.analyses, &mut effects);
         self.apply(effects, walk, scope, true)
     }
 
@@ -264,7 +264,7 @@ impl Walker {
         words.retain(|word| walk.counts(*word));
         let argv = self.expand_words(&words, walk, scope)?;
         let mut effects = Vec::new();
-        commands::analyze(&argv, None, &ProgramAnalysis, &mut effects);
+        commands::analyze(&argv, None, self.analyses, &mut effects);
         for effect in effects {
             if let Effect::Patch(mut read) = effect
                 && read.file.is_none()

@@ -10,7 +10,7 @@ use crate::bash::tree::{Node, node_kind};
 use crate::bash::words::{self, Arg, Context, MAX_VALUES, Value};
 use crate::bash::{MAX_COMMAND_WORDS, Unscannable};
 
-impl Walker {
+impl Walker<'_> {
     /// The words bash would pass, after grouping the nodes of each word and expanding them.
     pub(super) fn expand_words<'t>(
         &self,

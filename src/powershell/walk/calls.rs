@@ -6,16 +6,17 @@ use std::rc::Rc;
 use tree_sitter::Node;
 
 use super::cmdlet::{NATIVE_ON_UNIX, program_words};
-use super::definitions::{function_key, uncertain_names};
+use super::definitions::{MAX_ALIAS_HOPS, function_key, uncertain_names};
 use super::targets::basename;
 use super::{Session, Walk, Walker, children, escapes_blank};
-use crate::bash::Unscannable;
+use crate::analysis::Unscannable;
+use crate::analysis::values::Value;
 use crate::powershell::cmdlets::{self, Element};
 use crate::powershell::state::Function;
-use crate::powershell::words::{self, Value};
+use crate::powershell::words;
 use crate::powershell::{cmd, invocation};
 
-impl Walker {
+impl Walker<'_> {
     /// One command; returns the paths it passes down a pipeline when they are known.
     pub(super) fn command(
         &mut self,
@@ -349,6 +350,3 @@ impl Walker {
         }
     }
 }
-
-/// How many aliases one command name is followed through (`Set-Alias a b; Set-Alias b sc`).
-pub(super) const MAX_ALIAS_HOPS: usize = 8;

@@ -7,15 +7,16 @@ use std::rc::Rc;
 use super::definitions::drive_item;
 use super::targets::{basename, joined, parent, resolve};
 use super::{Session, Walk, Walker};
-use crate::bash::{self, Unscannable};
+use crate::analysis::Unscannable;
+use crate::analysis::values::Value;
 use crate::commands::cmd_exe::{self, CmdEffect, EntryDir};
 use crate::paths;
 use crate::powershell::MAX_SCRIPT_NESTING;
 use crate::powershell::cmdlets::{self, Bound, Element, Kind};
-use crate::powershell::words::{self, Value};
+use crate::powershell::words;
 use crate::powershell::{cmd, invocation};
 
-impl Walker {
+impl Walker<'_> {
     pub(super) fn cmdlet(
         &mut self,
         cmdlet: &str,
@@ -258,7 +259,7 @@ impl Walker {
             line.push(' ');
             line.push_str(&bash_quote(&as_path_word(arg)));
         }
-        for target in bash::write_targets(&line, &scope.base)? {
+        for target in self.analyses.bash(&line, &scope.base)? {
             self.add_absolute(target);
         }
         Ok(())

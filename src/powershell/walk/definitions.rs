@@ -6,13 +6,16 @@ use std::rc::Rc;
 
 use tree_sitter::Node;
 
-use super::calls::MAX_ALIAS_HOPS;
 use super::{Session, Walk, Walker, child_of_kind, children};
-use crate::bash::Unscannable;
+use crate::analysis::Unscannable;
+use crate::analysis::values::Value;
 use crate::powershell::state::{Definitions, Function, Param};
-use crate::powershell::words::{self, Value};
+use crate::powershell::words;
 
-impl Walker {
+/// How many aliases one command name is followed through (`Set-Alias a b; Set-Alias b sc`).
+pub(super) const MAX_ALIAS_HOPS: usize = 8;
+
+impl Walker<'_> {
     /// `function f($a) { … }`, `filter f { … }`: the body is walked where it stands, in a scope of
     /// its own (what it writes counts wherever it is called from), and kept for its calls.
     pub(super) fn function_statement(

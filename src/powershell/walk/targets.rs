@@ -4,12 +4,11 @@
 use std::path::{Path, PathBuf};
 
 use super::Walker;
-use crate::bash;
+use crate::analysis::moves;
+use crate::analysis::values::{Wildcards, has_wildcard, wildcard_matches};
 use crate::paths;
-use crate::powershell::MAX_TARGETS;
-use crate::powershell::words;
 
-impl Walker {
+impl Walker<'_> {
     pub(super) fn add_if_guarded(&mut self, text: &str, base: &Path) {
         if let Some(path) = resolve(text, base)
             && (paths::is_guarded(&path) || self.wildcard_approval(text, &path).is_some())
@@ -21,7 +20,7 @@ impl Walker {
     /// A wildcard whose last component could match approval.md names it too.
     fn wildcard_approval(&self, text: &str, path: &Path) -> Option<PathBuf> {
         let name = basename(text);
-        (words::has_wildcard(name) && words::wildcard_matches(name, paths::APPROVAL_FILE))
+        (has_wildcard(name) && wildcard_matches(name, paths::APPROVAL_FILE, Wildcards::PowerShell))
             .then(|| path.parent().map(|dir| dir.join(paths::APPROVAL_FILE)))
             .flatten()
     }
@@ -44,17 +43,13 @@ impl Walker {
         self.add_absolute(path);
     }
 
-    /// A location change ([`bash::from_every_directory`]).
+    /// A location change ([`moves::from_every_directory`]).
     pub(super) fn moved(&mut self, from: &Path, to: &Path) {
-        bash::record_move(&mut self.moves, from, to, self.found.len());
+        moves::record_move(&mut self.moves, from, to, self.targets.len());
     }
 
     pub(super) fn add_absolute(&mut self, path: PathBuf) {
-        if self.found.len() >= MAX_TARGETS {
-            self.too_many = true;
-        } else if self.seen.insert(path.clone()) {
-            self.found.push(path);
-        }
+        self.targets.add(path);
     }
 }
 

@@ -1,0 +1,167 @@
+//! Values and variables as both shells' walks keep them, and the one wildcard matcher of both
+//! dialects (bash's glob, PowerShell's wildcard).
+
+use std::collections::HashMap;
+
+/// One possible value of a variable or a word.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Value {
+    pub text: String,
+    /// Part of the value is unknown and kept as source text (`$D/approval.md`, `$d\approval.md`).
+    pub dynamic: bool,
+}
+
+impl Value {
+    pub fn literal(text: &str) -> Value {
+        Value { text: text.to_string(), dynamic: false }
+    }
+
+    /// What `$name` reads as where the walk does not know it.
+    pub fn unset(name: &str) -> Value {
+        Value::unknown(&format!("${name}"))
+    }
+
+    /// An unknown part kept as its source text, cut to [`MAX_PLACEHOLDER_CHARS`] characters.
+    pub fn unknown(text: &str) -> Value {
+        let text: String = text.chars().take(MAX_PLACEHOLDER_CHARS).collect();
+        Value { text, dynamic: true }
+    }
+}
+
+impl AsRef<str> for Value {
+    fn as_ref(&self) -> &str {
+        &self.text
+    }
+}
+
+/// The variables a walk knows, each with its possible values (PowerShell's by lower-case name,
+/// without `$` or scope).
+pub type Vars = HashMap<String, Vec<Value>>;
+
+/// The most values one variable may take (arrays, a loop's list, their products): a bash
+/// variable with more is taken as unknown, a PowerShell word with more is
+/// [`super::Unscannable::ExpansionTooLarge`].
+pub const MAX_VALUES: usize = 64;
+/// Placeholders for unknown parts are cut to this many characters.
+pub const MAX_PLACEHOLDER_CHARS: usize = 64;
+
+/// Whose wildcards a pattern is written in (the wildcard dialect of a shell).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wildcards {
+    /// bash's glob (fnmatch): `[!…]` and `[^…]` negate, a `]` first in a class is literal, and
+    /// ASCII case is ignored (P-7).
+    BashGlob,
+    /// PowerShell's wildcard: a class ends at its first `]` and has no negation; case is ignored
+    /// as PowerShell lower-cases text.
+    PowerShell,
+}
+
+/// Whether `text` has wildcard characters (`*`, `?`, `[`), the same in both dialects.
+pub fn has_wildcard(text: &str) -> bool {
+    text.bytes().any(|b| matches!(b, b'*' | b'?' | b'['))
+}
+
+/// bash's glob for one path component ([`Wildcards::BashGlob`]).
+pub fn glob_matches(pattern: &str, name: &str) -> bool {
+    wildcard_matches(pattern, name, Wildcards::BashGlob)
+}
+
+/// A wildcard pattern (`*`, `?`, `[…]` with ranges) matched against all of `name`, case ignored.
+pub fn wildcard_matches(pattern: &str, name: &str, dialect: Wildcards) -> bool {
+    let fold = |text: &str| -> Vec<char> {
+        match dialect {
+            Wildcards::BashGlob => text.chars().map(|c| c.to_ascii_lowercase()).collect(),
+            Wildcards::PowerShell => text.to_lowercase().chars().collect(),
+        }
+    };
+    let (pattern, name) = (fold(pattern), fold(name));
+    // Iterative with one backtrack point for `*`: linear in practice, never exponential.
+    let (mut p, mut n) = (0, 0);
+    let mut backtrack: Option<(usize, usize)> = None;
+    while n < name.len() {
+        let step = match pattern.get(p) {
+            Some('*') => {
+                backtrack = Some((p, n));
+                p += 1;
+                continue;
+            }
+            Some('?') => Some(p + 1),
+            Some('[') => class(&pattern, p, name.get(n).copied(), dialect),
+            Some(&literal) if name.get(n) == Some(&literal) => Some(p + 1),
+            _ => None,
+        };
+        match step {
+            Some(next) => {
+                p = next;
+                n += 1;
+            }
+            None => match backtrack {
+                Some((star, at)) => {
+                    p = star + 1;
+                    n = at + 1;
+                    backtrack = Some((star, at + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    pattern.get(p..).unwrap_or_default().iter().all(|&c| c == '*')
+}
+
+/// A bracket expression at `pattern[at]` against `c`: where the pattern continues if it matches.
+fn class(pattern: &[char], at: usize, c: Option<char>, dialect: Wildcards) -> Option<usize> {
+    let c = c?;
+    let mut p = at + 1;
+    let negated = dialect == Wildcards::BashGlob && matches!(pattern.get(p), Some('!' | '^'));
+    p += usize::from(negated);
+    let mut matched = false;
+    let mut first = true;
+    loop {
+        let &current = pattern.get(p)?;
+        if current == ']' && (!first || dialect == Wildcards::PowerShell) {
+            break;
+        }
+        first = false;
+        if pattern.get(p + 1) == Some(&'-') && pattern.get(p + 2).is_some_and(|&end| end != ']') {
+            let end = pattern.get(p + 2).copied().unwrap_or(current);
+            matched |= current <= c && c <= end;
+            p += 3;
+        } else {
+            matched |= current == c;
+            p += 1;
+        }
+    }
+    (matched != negated).then_some(p + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Wildcards::{BashGlob, PowerShell};
+    use super::*;
+
+    #[test]
+    fn both_dialects_match_stars_marks_ranges_and_case() {
+        for dialect in [BashGlob, PowerShell] {
+            assert!(wildcard_matches("APPR*.md", "approval.md", dialect));
+            assert!(wildcard_matches("appro?al.m[a-d]", "approval.md", dialect));
+            assert!(wildcard_matches("*", "", dialect));
+            assert!(!wildcard_matches("a*b", "acbd", dialect));
+            assert!(!wildcard_matches("[a", "a", dialect));
+        }
+    }
+
+    #[test]
+    fn only_bash_negates_a_class_or_takes_a_leading_bracket_as_literal() {
+        assert!(wildcard_matches("[!b]x", "ax", BashGlob));
+        assert!(!wildcard_matches("[!b]x", "ax", PowerShell));
+        assert!(wildcard_matches("[!b]x", "!x", PowerShell));
+        assert!(wildcard_matches("[]a]", "]", BashGlob));
+        assert!(!wildcard_matches("[]a]", "]", PowerShell));
+    }
+
+    #[test]
+    fn bash_folds_only_ascii_case() {
+        assert!(wildcard_matches("É*", "é.md", PowerShell));
+        assert!(!wildcard_matches("É*", "é.md", BashGlob));
+    }
+}

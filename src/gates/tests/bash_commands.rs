@@ -1,0 +1,328 @@
+use super::*;
+
+#[test]
+fn bash_targets_meet_gate_a_without_content() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c");
+    // Even a plan with a Spec to an approved design: the gates cannot see a bash target's text.
+    let heredoc = format!("cat > {PLAN} <<'EOF'\n{}EOF", Repo::plan_text("c"));
+    for command in [
+        heredoc.as_str(),
+        "echo x >> docs/super\"powers\"/plans/x.md",
+        "sed -i 's/a/b/' docs/superpowers/plans/x.md",
+        "cp notes.md docs/superpowers/plans/",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(command)).as_deref(), Some(NEEDS_SPEC), "{command}");
+    }
+    assert_eq!(check(&repo, "bash", &bash("cp docs/superpowers/plans/x.md /tmp/")), None);
+    assert_eq!(check(&repo, "bash", &bash("cat docs/superpowers/plans/x.md | tee /tmp/x")), None);
+}
+
+#[test]
+fn bash_targets_meet_gate_c() {
+    let repo = Repo::new();
+    for command in [
+        "echo x > openspec/changes/c/approval.md",
+        "cd openspec/changes/c && touch APPROVAL.md",
+        "bash -c 'rm openspec/changes/c/approval.md'",
+        "npx approval-gates approve c design",
+        "node -e \"require('approval-gates').writeApproval('c', 'plan', true)\"",
+        "rm $CHANGE/approval.md",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(command)).as_deref(), Some(ONLY_APPROVE), "{command}");
+    }
+    assert_eq!(check(&repo, "bash", &bash("echo \"approval.md\" > notes.txt")), None);
+    assert_eq!(check(&repo, "bash", &bash("cat openspec/changes/c/approval.md")), None);
+}
+
+#[test]
+fn bash_targets_meet_gate_b() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    let ledger = bash("echo '- [x] task 1' >> .superpowers/sdd/p/progress.md");
+    assert_eq!(
+        check(&repo, "bash", &ledger).as_deref(),
+        Some("BLOCKED [approval-gates]: plan not approved; run /approve c plan")
+    );
+    repo.approve_plan("c", "p");
+    assert_eq!(check(&repo, "bash", &ledger), None);
+    assert_eq!(
+        check(&repo, "bash", &bash("mkdir -p .superpowers/sdd/ghost && touch .superpowers/sdd/ghost/x")).as_deref(),
+        Some("BLOCKED [approval-gates]: plan not found: ghost")
+    );
+}
+
+#[test]
+fn bash_resolves_against_workdir_and_cd() {
+    let repo = Repo::new();
+    let in_plans = bash("cat > x.md <<'EOF'\nx\nEOF").with("workdir", "docs/superpowers/plans");
+    assert_eq!(check(&repo, "bash", &in_plans).as_deref(), Some(NEEDS_SPEC));
+    let absolute = bash("touch approval.md").with("workdir", &repo.path("openspec/changes/c").display().to_string());
+    assert_eq!(check(&repo, "bash", &absolute).as_deref(), Some(ONLY_APPROVE));
+    assert_eq!(check(&repo, "bash", &bash("cd docs/superpowers && echo x > plans/x.md")).as_deref(), Some(NEEDS_SPEC));
+    assert_eq!(check(&repo, "bash", &bash("(cd docs/superpowers) && echo x > plans/x.md")), None);
+}
+
+#[test]
+fn bash_first_denial_wins_and_plain_commands_pass() {
+    let repo = Repo::new();
+    assert_eq!(
+        check(&repo, "bash", &bash("touch approval.md docs/superpowers/plans/x.md")).as_deref(),
+        Some(ONLY_APPROVE)
+    );
+    assert_eq!(
+        check(&repo, "bash", &bash("touch docs/superpowers/plans/x.md approval.md")).as_deref(),
+        Some(NEEDS_SPEC)
+    );
+    for command in
+        ["cargo test --quiet 2>&1 | tail -20", "git status && git diff", "echo \"unterminated > approval.md", ""]
+    {
+        assert_eq!(check(&repo, "bash", &bash(command)), None, "{command}");
+    }
+    assert_eq!(check(&repo, "bash", &Args::default()), None);
+}
+
+#[test]
+fn bash_over_the_caps_is_judged_by_its_raw_text() {
+    let repo = Repo::new();
+    let padding = "x".repeat(crate::bash::MAX_COMMAND_BYTES);
+    assert_eq!(
+        check(&repo, "bash", &bash(&format!("echo {padding} > docs/super'powers'/plans/x.md"))).as_deref(),
+        Some(
+            "BLOCKED [approval-gates]: bash command is too large (over 1 MiB) to check and names a guarded path; split it up"
+        )
+    );
+    assert_eq!(check(&repo, "bash", &bash(&format!("echo {padding} > notes.md"))), None);
+}
+
+#[cfg(unix)]
+#[test]
+fn bash_writes_through_symlinks_are_judged_where_they_land() {
+    use std::os::unix::fs::symlink;
+    let repo = Repo::new();
+    repo.change("c");
+    symlink(repo.path("openspec/changes/c/approval.md"), repo.path("harmless.md")).expect("symlink");
+    assert_eq!(check(&repo, "bash", &bash("echo x > harmless.md")).as_deref(), Some(ONLY_APPROVE));
+}
+
+fn bash_outcome(repo: &Repo, command: &str) -> Option<String> {
+    check(repo, "bash", &bash(command))
+}
+
+#[test]
+fn self_approval_through_any_wrapper_is_gate_c() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    for command in [
+        "script -qec 'npx approval-gates approve c plan' /dev/null <<< yes",
+        "expect -c 'spawn approval-gates approve c plan; send yes\\r; interact'",
+        "unbuffer approval-gates approve c plan",
+        "socat - EXEC:'npx approval-gates approve c plan',pty",
+        "ssh -t localhost 'cd /repo && approval-gates approve c plan'",
+        "tmux new -d && tmux send-keys 'approval-gates approve c plan' Enter",
+        "fish -c 'approval-gates approve c plan'",
+        "printf 'approve\\nc\\nplan\\n' | xargs approval-gates",
+        "alias a='approval-gates approve'; a c plan",
+        "w() { npx approval-gates approve \"$1\" plan; }; w c",
+        "npm exec -- approval-gates approve c plan",
+        "yarn approval-gates approve c plan",
+        "deno run -A npm:approval-gates@latest approve c plan",
+        "./node_modules/.bin/approval-gates approve c plan",
+        "python3 -c 'import pty; pty.spawn([\"approval-gates\", \"approve\", \"c\", \"plan\"])'",
+        "perl -e 'exec \"approval-gates\", \"approve\", \"c\", \"plan\"'",
+        "git -c alias.ok='!approval-gates approve c plan' ok",
+        "$(which approval-gates) approve c plan",
+    ] {
+        assert_eq!(bash_outcome(&repo, command).as_deref(), Some(ONLY_APPROVE), "{command}");
+    }
+    for command in [
+        "git commit -m 'docs: the owner runs approval-gates approve c plan'",
+        "gh pr create --title t --body 'next: approval-gates approve c plan (owner)'",
+        "cat > docs/next.md <<'EOF'\nRun approval-gates approve c plan yourself.\nEOF",
+        "echo 'approval-gates approve c plan' >> NOTES.txt",
+        "grep -rn 'approval-gates approve' README.md docs/",
+        "approval-gates status && npx approval-gates targets 'approval-gates approve c plan'",
+        "cargo test -p approval-gates && watch -n 5 approval-gates status",
+    ] {
+        assert_eq!(bash_outcome(&repo, command), None, "{command}");
+    }
+}
+
+#[test]
+fn unknown_commands_write_the_guarded_locations_they_name() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    for (command, denial) in [
+        ("sponge docs/superpowers/plans/p.md < /tmp/x", NEEDS_SPEC),
+        ("vim -c 'wq' docs/superpowers/plans/p.md", NEEDS_SPEC),
+        ("cd docs/superpowers && dos2unix plans/p.md", NEEDS_SPEC),
+        ("pandoc in.md --output=docs/superpowers/plans/p.md", NEEDS_SPEC),
+        ("openssl enc -d -in x -out openspec/changes/c/approval.md", ONLY_APPROVE),
+        ("yq -i '.x = 1' openspec/changes/c/approval.md", ONLY_APPROVE),
+        ("git clean -fdx openspec/changes/c", ONLY_APPROVE),
+        ("make -C openspec/changes/c all", ONLY_APPROVE),
+        ("shred -u openspec/changes/c/approval.md", ONLY_APPROVE),
+        ("curl -sO https://example.com/approval.md", ONLY_APPROVE),
+        ("wget -q -P docs/superpowers/plans https://example.com/x.md", NEEDS_SPEC),
+        (
+            "prettier --write .superpowers/sdd/p/progress.md",
+            "BLOCKED [approval-gates]: plan not approved; run /approve c plan",
+        ),
+        ("npx prettier --write 'docs/**/*.md'", NEEDS_SPEC),
+        ("npx prettier --write '**/*.md'", ONLY_APPROVE),
+    ] {
+        assert_eq!(bash_outcome(&repo, command).as_deref(), Some(denial), "{command}");
+    }
+    for command in [
+        "cat docs/superpowers/plans/p.md && sha256sum docs/superpowers/plans/p.md",
+        "diff openspec/changes/c/approval.md /tmp/a.md; cmp openspec/changes/c/approval.md /tmp/a.md",
+        "rg -n Spec docs/superpowers/plans && ag approval openspec",
+        "git log -p -- openspec/changes/c/approval.md && git blame docs/superpowers/plans/p.md",
+        "git add -A && git commit -m 'plan p' && git diff HEAD~1 -- docs/superpowers/plans/",
+        "jq -r .x openspec/changes/c/x.json && yq .design openspec/changes/c/approval.md",
+        "prettier --check docs/superpowers/plans/p.md && npx markdownlint docs/superpowers/plans/p.md",
+        "openspec validate c --strict && openspec show c && openspec list",
+        "openssl dgst -sha256 docs/superpowers/plans/p.md && xxd openspec/changes/c/approval.md | head",
+        "sed -n 1,5p docs/superpowers/plans/p.md | awk '{print $1}'",
+        "cargo build && npm test && make -j4 test",
+        "npx prettier --write '*.md' && npx eslint --fix 'src/**/*.ts'",
+    ] {
+        assert_eq!(bash_outcome(&repo, command), None, "{command}");
+    }
+}
+
+#[test]
+fn writes_into_a_directory_reach_the_guarded_files_beneath() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    repo.write(".superpowers/sdd/p/progress.md", "- [ ] one\n");
+    repo.write("src/lib.rs", "");
+    for (command, denial) in [
+        ("cp -r openspec/changes/c/. openspec/changes/d/", ONLY_APPROVE),
+        ("rsync -a /tmp/evil/ openspec/changes/c/", ONLY_APPROVE),
+        ("tar -xzf /tmp/evil.tgz -C openspec/changes/c", ONLY_APPROVE),
+        ("unzip -o /tmp/evil.zip -d openspec/changes", ONLY_APPROVE),
+        ("7z x /tmp/evil.7z -oopenspec", ONLY_APPROVE),
+        ("cpio -idm < /tmp/evil.cpio", ONLY_APPROVE),
+        ("cp -a /tmp/backup/. .", ONLY_APPROVE),
+        ("git checkout main~2 -- openspec/changes/c", ONLY_APPROVE),
+        ("git restore --source=HEAD~1 -- .", ONLY_APPROVE),
+        ("mv openspec/changes/c openspec/changes/d", ONLY_APPROVE),
+        ("cp -r /tmp/plans docs/superpowers/", NEEDS_SPEC),
+        ("tar -xf /tmp/docs.tar -C docs", NEEDS_SPEC),
+        ("rsync -a /tmp/sdd/ .superpowers/sdd/", "BLOCKED [approval-gates]: plan not found: *"),
+    ] {
+        assert_eq!(bash_outcome(&repo, command).as_deref(), Some(denial), "{command}");
+    }
+    for command in [
+        "mv openspec/changes/c openspec/changes/archive/2026-12-01-c",
+        "mkdir -p openspec/changes/archive && mv openspec/changes/c openspec/changes/archive/",
+        "rm -rf openspec/changes/c",
+        "rm -rf openspec",
+        "cp -r openspec/changes/c /tmp/c-backup && tar -czf /tmp/all.tgz openspec docs",
+        "tar -xzf /tmp/vendor.tgz -C src && unzip -d src /tmp/x.zip && cp -r /tmp/lib/. src/",
+        "git checkout -- . && git restore openspec/changes/c",
+        "cd src && tar -xf /tmp/x.tar",
+        "unzip -l /tmp/x.zip && tar -tzf /tmp/x.tgz",
+    ] {
+        assert_eq!(bash_outcome(&repo, command), None, "{command}");
+    }
+}
+
+#[test]
+fn a_partial_folder_named_by_an_unknown_command_counts_only_when_the_rest_exists() {
+    let bare = Repo::new();
+    bare.write("src/index.ts", "");
+    assert_eq!(bash_outcome(&bare, "npx typedoc --out docs src/index.ts"), None);
+    let with_plans = Repo::new();
+    with_plans.write("docs/superpowers/plans/p.md", "x");
+    assert_eq!(bash_outcome(&with_plans, "npx typedoc --out docs src/index.ts").as_deref(), Some(NEEDS_SPEC));
+}
+/// The shell channels an agent tries next (docs/decisions.md#d-8), each refused with the gate
+/// text of the file it reaches.
+#[test]
+fn bash_channels_through_wrappers_scripts_values_globs_and_links_are_refused() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    let approval = [
+        // Wrappers looked through.
+        "watch -n 1 'echo x > openspec/changes/c/approval.md'",
+        "flock /tmp/lock -c 'touch openspec/changes/c/approval.md'",
+        "flock -c 'touch openspec/changes/c/approval.md' /tmp/lock",
+        "script -qec 'npx approval-gates approve c design' /dev/null <<< yes",
+        "su -c 'rm openspec/changes/c/approval.md' root",
+        "runuser -u nobody -- touch openspec/changes/c/approval.md",
+        "busybox cp a openspec/changes/c/approval.md",
+        "strace -f -o /tmp/t cp a openspec/changes/c/approval.md",
+        "unshare -r fakeroot proot firejail --quiet touch openspec/changes/c/approval.md",
+        "parallel 'echo x > {}' ::: openspec/changes/c/approval.md",
+        "trap 'rm openspec/changes/c/approval.md' EXIT",
+        "git -c alias.w='!touch openspec/changes/c/approval.md' w",
+        "fish -c 'touch openspec/changes/c/approval.md'",
+        "coproc touch openspec/changes/c/approval.md",
+        "echo openspec/changes/c/approval.md | xargs sh -c 'echo x > \"$1\"' _",
+        "find openspec/changes/c -name approval.md -exec sh -c 'echo x > \"$1\"' _ {} \\;",
+        // Scripts read by other spellings.
+        "sh /dev/stdin <<'EOF'\ntouch openspec/changes/c/approval.md\nEOF",
+        "bash <(echo 'touch openspec/changes/c/approval.md')",
+        "source <(printf 'rm %s' openspec/changes/c/approval.md)",
+        "printf 'touch openspec/changes/c/\\x61pproval.md' | sh",
+        "echo -e 'true\\ntouch openspec/changes/c/\\0141pproval.md' | bash -s",
+        // Values the line defines.
+        "w(){ cp f \"$1\"; }; w openspec/changes/c/approval.md",
+        "bash -c 'cp \"$0\" \"$1\"' a openspec/changes/c/approval.md",
+        "a=(x openspec/changes/c/approval.md); cp f \"${a[1]}\"",
+        "touch \"${v:-openspec/changes/c/approval.md}\"",
+        "eval \"$(echo 'touch openspec/changes/c/approval.md')\"",
+        "echo openspec/changes/c/approval.md | xargs -I{} cp f {}",
+        "while read -r f; do rm \"$f\"; done <<< openspec/changes/c/approval.md",
+        "ls openspec/changes/c/approval.md | xargs sed -i s/a/b/",
+        "alias w='rm -f'; w openspec/changes/c/approval.md",
+        // Links made earlier in the same command.
+        "ln -s openspec/changes/c/approval.md n.md && echo x > n.md",
+        "ln -s ../openspec/changes/c/approval.md n.md && echo x > n.md",
+    ];
+    for command in approval {
+        assert_eq!(check(&repo, "bash", &bash(command)).as_deref(), Some(ONLY_APPROVE), "{command}");
+    }
+    for command in [
+        "touch docs/superpowers/pl*ns/x.md",
+        "cp a docs/*/plans/x.md",
+        "ln -sfn docs/superpowers/plans p && cp a p/x.md",
+        "d=docs/superpowers/plans; w(){ touch \"$1/x.md\"; }; w \"$d\"",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(command)).as_deref(), Some(NEEDS_SPEC), "{command}");
+    }
+    assert_eq!(
+        check(&repo, "bash", &bash("echo '- [x] 1' >> .super*/sdd/p/progress.md")).as_deref(),
+        Some("BLOCKED [approval-gates]: plan not approved; run /approve c plan")
+    );
+}
+
+/// The same channels used for ordinary work stay allowed: reading, hashing, diffing, grepping,
+/// committing, prose that names the guarded paths, builds.
+#[test]
+fn bash_channels_doing_ordinary_work_are_allowed() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    for command in [
+        "cat openspec/changes/c/approval.md | sha256sum",
+        "diff <(cat docs/superpowers/plans/p.md) <(git show HEAD:docs/superpowers/plans/p.md)",
+        "grep -rn approval.md docs/ openspec/ | head",
+        "ls docs/superpowers/plans/*.md | xargs wc -l",
+        "find openspec/changes -name approval.md -exec sh -c 'head -3 \"$1\"' _ {} \\;",
+        "git commit -m \"docs/superpowers/plans: $(echo add) approval.md\"",
+        "gh pr create --title t --body \"Adds openspec/changes/c/approval.md via /approve\"",
+        "cat > docs/notes.md <<'EOF'\nThe plan docs/superpowers/plans/p.md waits for approval.md\nEOF",
+        "printf '%s\\n' 'make test' | sh",
+        "echo docs/superpowers/plans/p.md | xargs -I{} cp {} /tmp/backup.md",
+        "w(){ wc -l \"$1\"; }; w openspec/changes/c/approval.md",
+        "a=(docs/superpowers/plans/p.md); cat \"${a[0]}\"",
+        "watch -n 5 'git status'; flock /tmp/l cargo build; strace -o /tmp/t ls docs/superpowers/plans",
+        "ln -s docs/superpowers/plans p && ls p/",
+        "trap 'rm -f /tmp/scratch' EXIT; cargo test 2>&1 | tee /tmp/test.log",
+        "timeout 60 npm test -- --reporter dot",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(command)), None, "{command}");
+    }
+}

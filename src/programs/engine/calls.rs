@@ -1,0 +1,367 @@
+//! The calls in a language's table: which argument is written or run, and from where.
+
+use super::value::{join_dir, shell_word};
+use super::{Argument, Engine, Op, Receiver, Rule, Val, writes_mode};
+use crate::programs::lex::{HOLE, Kind};
+
+impl Engine<'_> {
+    pub(super) fn call(&mut self, at: usize) {
+        let Some(name) = self.token(at) else { return };
+        let open = self.token(at + 1);
+        let parenthesized = open.is_some_and(|t| t.is("(") && !t.line_start);
+        let bare_args = !parenthesized
+            && self.grammar.calls_without_parentheses
+            && open.is_some_and(|t| {
+                !t.line_start && (t.is_str() || t.kind == Kind::Ident || t.kind == Kind::Number || t.is("["))
+            });
+        if !parenthesized && !bare_args {
+            return;
+        }
+        if !self.grammar.rules.iter().any(|rule| rule.name == name.text) {
+            return;
+        }
+        let (names, start) = self.chain(at);
+        let qualifier: Option<&str> = names.len().checked_sub(2).and_then(|i| names.get(i)).copied();
+        // `Path('x').write_text`, `/re/.exec`: a method of a value that is not a name.
+        let expression_receiver =
+            qualifier.is_none() && start > 0 && self.token(start - 1).is_some_and(|dot| self.is_member(dot));
+        let applies = |rule: &Rule| match rule.receiver {
+            Receiver::Any => true,
+            Receiver::Bare => qualifier.is_none() && !expression_receiver,
+            Receiver::Module(modules) => {
+                (qualifier.is_none() && !expression_receiver)
+                    || qualifier.is_some_and(|q| modules.contains(&q) || self.is_module_var(q, modules))
+                    || expression_receiver && self.receiver_mentions(start, modules)
+            }
+            Receiver::Only(modules) => {
+                qualifier.is_some_and(|q| modules.contains(&q) || self.is_module_var(q, modules))
+                    || expression_receiver && self.receiver_mentions(start, modules)
+            }
+            Receiver::PathLike => {
+                qualifier.is_some_and(|q| self.path_vars.contains(self.var_name(q)))
+                    || expression_receiver && self.receiver_is_path(start)
+            }
+        };
+        let Some(rule) = self.grammar.rules.iter().find(|rule| rule.name == name.text && applies(rule)) else { return };
+        let args = if parenthesized { self.arguments(at + 1) } else { self.bare_arguments(at + 1) };
+        let receiver_range = if expression_receiver {
+            start.checked_sub(1).and_then(|dot| self.receiver_start(dot).map(|from| (from, dot)))
+        } else {
+            // `p.write_text()`: the receiver is the chain before the method.
+            at.checked_sub(1).filter(|_| start + 2 <= at).map(|dot| (start, dot))
+        };
+        let receiver = || receiver_range;
+        match rule.op {
+            Op::Write(positions) => {
+                for &position in positions {
+                    if let Some(arg) = positional(&args, position) {
+                        let value = self.argument(arg);
+                        self.write(value);
+                    }
+                }
+            }
+            Op::WriteAll => {
+                for arg in args.iter().filter(|a| a.name.is_none()) {
+                    let value = self.argument(arg);
+                    self.write(value);
+                }
+            }
+            Op::WriteNamed(named, position) => {
+                let arg = named_argument(&args, named).or_else(|| positional(&args, position));
+                if let Some(arg) = arg {
+                    let value = self.argument(arg);
+                    self.write(value);
+                }
+            }
+            Op::Open { path, mode, named } => {
+                let mode = named_argument(&args, named).or_else(|| positional(&args, mode));
+                let writes = match mode {
+                    None => false,
+                    Some(mode) => writes_mode(&self.argument(mode)),
+                };
+                if let Some(arg) = positional(&args, path) {
+                    let value = self.argument(arg);
+                    if writes {
+                        self.write(value);
+                    }
+                }
+            }
+            Op::OpenFlags { path, flags } => {
+                let writes = positional(&args, flags).is_none_or(|flags| {
+                    let text = self.source_text(flags.start, flags.end);
+                    ["WRONLY", "RDWR", "CREAT", "TRUNC", "APPEND"].iter().any(|flag| text.contains(flag))
+                        || !text.contains("RDONLY")
+                });
+                if let Some(arg) = positional(&args, path) {
+                    let value = self.argument(arg);
+                    if writes {
+                        self.write(value);
+                    }
+                }
+            }
+            Op::Receiver => {
+                let value = self.receiver_value(receiver());
+                self.write(value);
+            }
+            Op::ReceiverOpen(mode) => {
+                let writes = positional(&args, mode).is_some_and(|mode| writes_mode(&self.argument(mode)));
+                if writes {
+                    let value = self.receiver_value(receiver());
+                    self.write(value);
+                }
+            }
+            Op::ReceiverAnd(position) => {
+                let value = self.receiver_value(receiver());
+                self.write(value);
+                if let Some(arg) = positional(&args, position) {
+                    let value = self.argument(arg);
+                    self.write(value);
+                }
+            }
+            Op::Run(position) => match positional(&args, position) {
+                Some(arg) => {
+                    let value = self.argument(arg);
+                    self.command(&value);
+                }
+                None => self.findings.sure = false,
+            },
+            Op::RunArgv if args.len() == 1 && args.first().is_some_and(|a| a.name.is_none()) => {
+                // `system("a command line")`: one string is a command line for the shell.
+                match args.first().map(|arg| self.argument(arg)) {
+                    Some(Val::List(items)) => self.command(&Val::List(items)),
+                    Some(value) => self.command(&value),
+                    None => self.findings.sure = false,
+                }
+            }
+            Op::RunArgv => {
+                let mut argv = Vec::new();
+                for arg in args.iter().filter(|a| a.name.is_none()) {
+                    match self.argument(arg) {
+                        Val::List(items) => argv.extend(items),
+                        other => argv.push(other),
+                    }
+                }
+                self.command(&Val::List(argv));
+            }
+            Op::Chdir(position) => {
+                let value = positional(&args, position).map(|arg| self.argument(arg));
+                match value {
+                    Some(Val::Str(dir)) if !dir.contains(HOLE) => {
+                        self.dir = if dir.starts_with('/') { dir } else { join_dir(&self.dir, &dir) };
+                    }
+                    _ => self.findings.sure = false,
+                }
+            }
+            Op::Opaque => self.findings.sure = false,
+            Op::PerlOpen => self.perl_open(&args),
+        }
+    }
+
+    pub(super) fn perl_open(&mut self, args: &[Argument]) {
+        let values: Vec<Val> = args.iter().skip(1).map(|arg| self.argument(arg)).collect();
+        match values.as_slice() {
+            [Val::Str(mode), rest @ ..] if !rest.is_empty() => {
+                let mode = mode.trim();
+                if mode.contains('|') {
+                    let argv = Val::List(rest.to_vec());
+                    match rest {
+                        [single] => self.command(single),
+                        _ => self.command(&argv),
+                    }
+                } else if mode.contains(['>', '+']) || mode.contains(HOLE) {
+                    for value in rest.iter().take(1) {
+                        self.write(value.clone());
+                    }
+                }
+            }
+            [Val::Str(spec)] => {
+                let spec = spec.trim();
+                if let Some(command) = spec.strip_prefix('|').or_else(|| spec.strip_suffix('|')) {
+                    self.command(&Val::Str(command.trim().to_string()));
+                } else if let Some(path) = ["+<", "+>", ">>", ">"].iter().find_map(|mode| spec.strip_prefix(mode)) {
+                    self.write(Val::Str(path.trim().to_string()));
+                }
+            }
+            [] => {}
+            _ => self.findings.sure = false,
+        }
+    }
+
+    pub(super) fn is_module_var(&self, name: &str, modules: &[&str]) -> bool {
+        matches!(self.vars.get(self.var_name(name)), Some(Val::Module(module)) if modules.contains(&module.trim_start_matches("node:")))
+    }
+
+    /// `require('child_process').execSync(…)`: the receiver expression names the module.
+    pub(super) fn receiver_mentions(&self, start: usize, modules: &[&str]) -> bool {
+        let Some(from) = start.checked_sub(1).and_then(|dot| self.receiver_start(dot)) else { return false };
+        self.tokens
+            .get(from..start)
+            .unwrap_or_default()
+            .iter()
+            .any(|t| (t.is_str() || t.kind == Kind::Ident) && modules.contains(&t.text.trim_start_matches("node:")))
+    }
+
+    pub(super) fn receiver_is_path(&self, start: usize) -> bool {
+        let Some(from) = start.checked_sub(1).and_then(|dot| self.receiver_start(dot)) else { return false };
+        self.tokens.get(from..start).unwrap_or_default().iter().any(|t| {
+            t.kind == Kind::Ident
+                && (self.grammar.path_types.contains(&t.text.as_str()) || self.path_vars.contains(&t.text))
+        })
+    }
+
+    pub(super) fn receiver_value(&mut self, range: Option<(usize, usize)>) -> Val {
+        match range {
+            Some((from, to)) => {
+                let mut pos = from;
+                self.expr(&mut pos, to, 0)
+            }
+            None => Val::Unknown,
+        }
+    }
+
+    pub(super) fn source_text(&self, from: usize, to: usize) -> String {
+        let mut text = String::new();
+        for token in self.tokens.get(from..to).unwrap_or_default() {
+            text.push_str(&token.text);
+            text.push(' ');
+        }
+        text
+    }
+
+    pub(super) fn argument(&mut self, arg: &Argument) -> Val {
+        let mut pos = arg.start;
+        let value = self.expr(&mut pos, arg.end, 0);
+        self.note(&value);
+        value
+    }
+
+    /// The arguments of the call whose `(` is at `open`.
+    pub(super) fn arguments(&self, open: usize) -> Vec<Argument> {
+        let mut args = Vec::new();
+        let mut depth = 0usize;
+        let mut start = open + 1;
+        let mut at = open + 1;
+        while let Some(token) = self.token(at) {
+            if self.spent() {
+                break;
+            }
+            if token.kind == Kind::Punct {
+                match token.text.as_str() {
+                    "(" | "[" | "{" => depth += 1,
+                    ")" | "]" | "}" if depth == 0 => {
+                        self.push_argument(&mut args, start, at);
+                        return args;
+                    }
+                    ")" | "]" | "}" => depth -= 1,
+                    "," if depth == 0 => {
+                        self.push_argument(&mut args, start, at);
+                        start = at + 1;
+                    }
+                    _ => {}
+                }
+            }
+            at += 1;
+        }
+        self.push_argument(&mut args, start, at);
+        args
+    }
+
+    /// `unlink $a, $b;`: the arguments up to the end of the statement.
+    pub(super) fn bare_arguments(&self, from: usize) -> Vec<Argument> {
+        let end = self.statement_end(from);
+        let mut args = Vec::new();
+        let mut depth = 0usize;
+        let mut start = from;
+        for at in from..end {
+            let Some(token) = self.token(at) else { break };
+            if token.kind == Kind::Punct {
+                match token.text.as_str() {
+                    "(" | "[" | "{" => depth += 1,
+                    ")" | "]" | "}" => depth = depth.saturating_sub(1),
+                    "," if depth == 0 => {
+                        self.push_argument(&mut args, start, at);
+                        start = at + 1;
+                    }
+                    _ => {}
+                }
+            } else if depth == 0
+                && token.kind == Kind::Ident
+                && matches!(token.text.as_str(), "if" | "unless" | "or" | "and" | "do")
+            {
+                self.push_argument(&mut args, start, at);
+                return args;
+            }
+        }
+        self.push_argument(&mut args, start, end);
+        args
+    }
+
+    pub(super) fn push_argument(&self, args: &mut Vec<Argument>, start: usize, end: usize) {
+        if start >= end {
+            return;
+        }
+        // `mode='w'`, `file = p`, `mode: 'w'`.
+        let named = match (self.token(start), self.token(start + 1)) {
+            (Some(name), Some(eq)) if name.kind == Kind::Ident && (eq.is("=") || eq.is(":")) && start + 2 < end => {
+                Some(name.text.clone())
+            }
+            _ => None,
+        };
+        match named {
+            Some(name) => args.push(Argument { name: Some(name), start: start + 2, end }),
+            None => args.push(Argument { name: None, start, end }),
+        }
+    }
+
+    /// A file the program writes.
+    pub fn write(&mut self, value: Val) {
+        match value {
+            Val::Str(text) if !text.is_empty() => {
+                // A computed part could make any path; one that names a guarded location is
+                // judged as it stands.
+                if text.contains(HOLE) && !crate::paths::names_guarded(&text, crate::paths::Dialect::Program) {
+                    self.findings.sure = false;
+                }
+                let located =
+                    if text.starts_with('/') || self.dir.is_empty() { text } else { join_dir(&self.dir, &text) };
+                self.findings.writes.push(located);
+            }
+            Val::List(items) => {
+                for item in items {
+                    self.write(item);
+                }
+            }
+            _ => self.findings.sure = false,
+        }
+    }
+
+    /// A command line the program starts.
+    pub fn command(&mut self, value: &Val) {
+        let line = match value {
+            Val::Str(text) => Some(text.clone()),
+            Val::List(items) if !items.is_empty() => {
+                let words: Option<Vec<String>> = items.iter().map(|item| item.text().map(shell_word)).collect();
+                words.map(|words| words.join(" "))
+            }
+            _ => None,
+        };
+        match line {
+            Some(line) => {
+                let line = if self.dir.is_empty() { line } else { format!("cd {} && {line}", shell_word(&self.dir)) };
+                self.findings.commands.push(line.replace(HOLE, "${PROGRAM_VALUE}"));
+            }
+            None => self.findings.sure = false,
+        }
+    }
+}
+
+pub(super) fn positional(args: &[Argument], position: usize) -> Option<&Argument> {
+    args.iter().filter(|a| a.name.is_none()).nth(position)
+}
+
+pub(super) fn named_argument<'x>(args: &'x [Argument], name: &str) -> Option<&'x Argument> {
+    if name.is_empty() {
+        return None;
+    }
+    args.iter().find(|a| a.name.as_deref() == Some(name))
+}

@@ -1,0 +1,224 @@
+//! Expressions: the values of path expressions, as far as literals, variables and the language's
+//! path functions go.
+
+use super::value::{brace_holes, concat, percent_holes};
+use super::{Engine, Val};
+use crate::programs::lex::{Kind, Token};
+
+/// The deepest expression evaluated; deeper parts are unknown.
+const MAX_EXPRESSION_DEPTH: usize = 48;
+
+impl<'a> Engine<'a> {
+    /// The value of the expression at `*pos` (before `end`).
+    pub fn expr(&mut self, pos: &mut usize, end: usize, depth: usize) -> Val {
+        if depth > MAX_EXPRESSION_DEPTH || self.spent() {
+            return Val::Unknown;
+        }
+        let mut value = self.term(pos, end, depth + 1);
+        while *pos < end {
+            let Some(token) = self.token(*pos) else { break };
+            if self.grammar.juxtapose && token.kind != Kind::Punct && !token.line_start {
+                let right = self.term(pos, end, depth + 1);
+                value = concat(value, right, "");
+                continue;
+            }
+            if token.kind != Kind::Punct {
+                break;
+            }
+            if let Some(&(_, separator)) = self.grammar.concat.iter().find(|(op, _)| token.text == *op) {
+                *pos += 1;
+                let right = self.term(pos, end, depth + 1);
+                value = concat(value, right, separator);
+                continue;
+            }
+            if self.grammar.percent_format && token.is("%") {
+                *pos += 1;
+                let _arguments = self.term(pos, end, depth + 1);
+                value = match value {
+                    Val::Str(text) => Val::Str(percent_holes(&text)),
+                    _ => Val::Unknown,
+                };
+                continue;
+            }
+            break;
+        }
+        value
+    }
+
+    pub(super) fn term(&mut self, pos: &mut usize, end: usize, depth: usize) -> Val {
+        if depth > MAX_EXPRESSION_DEPTH || *pos >= end || self.spent() {
+            return Val::Unknown;
+        }
+        let Some(token) = self.token(*pos) else { return Val::Unknown };
+        *pos += 1;
+        let mut value = match &token.kind {
+            Kind::Str { .. } => Val::Str(token.text.clone()),
+            Kind::Number => Val::Str(token.text.clone()),
+            Kind::Ident if matches!(token.text.as_str(), "new" | "await" | "r" | "b") => self.term(pos, end, depth + 1),
+            Kind::Ident => self.named(token, pos, end, depth),
+            Kind::Punct if token.is("(") => {
+                let inner = self.expr(pos, end, depth + 1);
+                self.skip_to_close(pos, end);
+                inner
+            }
+            Kind::Punct if token.is("[") => Val::List(self.list(pos, end, depth, "]")),
+            Kind::Punct => Val::Unknown,
+        };
+        // Method calls and subscripts after the value.
+        while *pos + 1 < end {
+            let (Some(dot), Some(method)) = (self.token(*pos), self.token(*pos + 1)) else { break };
+            if dot.is("[") {
+                *pos += 1;
+                self.skip_to_close(pos, end);
+                value = Val::Unknown;
+                continue;
+            }
+            if !self.is_member(dot) || method.kind != Kind::Ident {
+                break;
+            }
+            *pos += 2;
+            let called = self.token(*pos).is_some_and(|t| t.is("("));
+            let args = if called {
+                *pos += 1;
+                self.list(pos, end, depth, ")")
+            } else {
+                Vec::new()
+            };
+            value = self.method(value, &method.text, args);
+        }
+        value
+    }
+
+    pub(super) fn method(&self, value: Val, method: &str, args: Vec<Val>) -> Val {
+        if self.grammar.identities.contains(&method) {
+            return value;
+        }
+        match (method, value) {
+            ("format", Val::Str(text)) => Val::Str(brace_holes(&text)),
+            ("join", Val::Str(separator)) => match args.into_iter().next() {
+                Some(Val::List(items)) => {
+                    items.into_iter().reduce(|a, b| concat(a, b, &separator)).unwrap_or(Val::Str(String::new()))
+                }
+                _ => Val::Unknown,
+            },
+            ("joinpath", value @ Val::Str(_)) => args.into_iter().fold(value, |a, b| concat(a, b, "/")),
+            ("parent", Val::Str(text)) => {
+                Val::Str(text.rsplit_once('/').map_or_else(|| ".".to_string(), |(dir, _)| dir.to_string()))
+            }
+            ("concat", value @ Val::Str(_)) => args.into_iter().fold(value, |a, b| concat(a, b, "")),
+            _ => Val::Unknown,
+        }
+    }
+
+    /// An identifier: a variable, or a call of a function the grammar knows.
+    pub(super) fn named(&mut self, token: &'a Token, pos: &mut usize, end: usize, depth: usize) -> Val {
+        let mut names: Vec<&'a str> = vec![&token.text];
+        while *pos + 1 < end {
+            let (Some(dot), Some(next)) = (self.token(*pos), self.token(*pos + 1)) else { break };
+            if !self.is_member(dot) || next.kind != Kind::Ident {
+                break;
+            }
+            names.push(&next.text);
+            *pos += 2;
+        }
+        let called = *pos < end && self.token(*pos).is_some_and(|t| t.is("("));
+        if !called {
+            return match names.as_slice() {
+                [only] => self.vars.get(self.var_name(only)).cloned().unwrap_or(Val::Unknown),
+                [.., last] if matches!(*last, "curdir" | "__dirname") => Val::Str(".".to_string()),
+                _ => Val::Unknown,
+            };
+        }
+        *pos += 1;
+        let args = self.list(pos, end, depth, ")");
+        let last = names.last().copied().unwrap_or_default();
+        let before_last = names.len().checked_sub(2).and_then(|at| names.get(at)).copied();
+        // An entry is a last name (`join`) or the last two (`path.join`).
+        let known = |list: &[&str]| {
+            list.iter().any(|entry| {
+                *entry == last
+                    || entry
+                        .strip_suffix(last)
+                        .and_then(|head| head.strip_suffix('.'))
+                        .is_some_and(|qualifier| before_last == Some(qualifier))
+            })
+        };
+        if known(self.grammar.joins) || known(self.grammar.path_types) {
+            return args.into_iter().reduce(|a, b| concat(a, b, "/")).unwrap_or(Val::Str(".".to_string()));
+        }
+        if known(self.grammar.concats) {
+            return args.into_iter().reduce(|a, b| concat(a, b, "")).unwrap_or(Val::Str(String::new()));
+        }
+        if known(self.grammar.identities) {
+            return args.into_iter().next().unwrap_or(Val::Unknown);
+        }
+        if matches!(last, "cwd" | "getcwd" | "pwd") {
+            return Val::Str(".".to_string());
+        }
+        if matches!(last, "require") {
+            return match args.into_iter().next() {
+                Some(Val::Str(spec)) => Val::Module(spec),
+                _ => Val::Unknown,
+            };
+        }
+        Val::Unknown
+    }
+
+    /// Comma-separated values up to the closing `close`.
+    pub(super) fn list(&mut self, pos: &mut usize, end: usize, depth: usize, close: &str) -> Vec<Val> {
+        let mut items = Vec::new();
+        while *pos < end {
+            if self.spent() {
+                break;
+            }
+            let Some(token) = self.token(*pos) else { break };
+            if token.is(close) {
+                *pos += 1;
+                return items;
+            }
+            if token.is(",") {
+                *pos += 1;
+                continue;
+            }
+            let before = *pos;
+            // Keyword arguments: `sep='/'` is not a value of the list.
+            let keyword = self.token(*pos + 1).is_some_and(|t| t.is("=")) && token.kind == Kind::Ident;
+            if keyword {
+                *pos += 2;
+                let _ = self.expr(pos, end, depth + 1);
+            } else {
+                let item = self.expr(pos, end, depth + 1);
+                items.push(item);
+            }
+            if *pos == before {
+                // Something the evaluator does not read: skip it, stay in the list.
+                *pos += 1;
+                if let Some(last) = items.last_mut() {
+                    *last = Val::Unknown;
+                }
+            }
+        }
+        items
+    }
+
+    /// Moves past the `)` or `]` that closes the group the cursor is in.
+    pub(super) fn skip_to_close(&self, pos: &mut usize, end: usize) {
+        let mut depth = 0usize;
+        while *pos < end {
+            let Some(token) = self.token(*pos) else { return };
+            *pos += 1;
+            if self.spent() {
+                return;
+            }
+            if token.kind != Kind::Punct {
+                continue;
+            }
+            match token.text.as_str() {
+                "(" | "[" | "{" => depth += 1,
+                ")" | "]" | "}" if depth == 0 => return,
+                ")" | "]" | "}" => depth -= 1,
+                _ => {}
+            }
+        }
+    }
+}

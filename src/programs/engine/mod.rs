@@ -1,0 +1,250 @@
+//! The analysis shared by the languages that call functions: one pass over the tokens that
+//! remembers variables assigned from path expressions, evaluates the arguments of the calls in a
+//! language's table of write-capable and process-starting operations, and keeps every string that
+//! names a guarded location for the fail-closed verdict. Values are strings with holes
+//! ([`HOLE`](super::lex::HOLE)) for what the program computes at run time.
+//!
+//! The pass and its state live here; the calls it judges in `calls`, the expressions it evaluates
+//! in `expr`, a language's table and grammar in `language`, values and their text in `value`.
+
+mod calls;
+mod expr;
+mod language;
+mod value;
+
+use std::cell::Cell;
+use std::collections::{HashMap, HashSet};
+
+pub use self::language::{Grammar, Op, Receiver, Rule, rule};
+pub use self::value::{Val, shell_word, writes_mode};
+use super::lex::{Kind, Token};
+use super::{Findings, MAX_ANALYSIS_WORK};
+
+/// One argument of a call: its name when passed by keyword, and its tokens.
+struct Argument {
+    name: Option<String>,
+    start: usize,
+    end: usize,
+}
+
+pub struct Engine<'a> {
+    tokens: &'a [Token],
+    grammar: &'a Grammar,
+    vars: HashMap<String, Val>,
+    path_vars: HashSet<String>,
+    /// Steps taken, against [`MAX_ANALYSIS_WORK`]; a cell so that the scans that only look can
+    /// count too.
+    work: Cell<usize>,
+    /// Relative paths are taken against this (after a literal `chdir`).
+    dir: String,
+    pub findings: Findings,
+}
+
+impl<'a> Engine<'a> {
+    pub fn new(tokens: &'a [Token], grammar: &'a Grammar) -> Self {
+        Engine {
+            tokens,
+            grammar,
+            vars: HashMap::new(),
+            path_vars: HashSet::new(),
+            work: Cell::new(0),
+            dir: String::new(),
+            findings: Findings::sure(),
+        }
+    }
+
+    pub fn tokens(&self) -> &'a [Token] {
+        self.tokens
+    }
+
+    fn token(&self, at: usize) -> Option<&'a Token> {
+        self.tokens.get(at)
+    }
+
+    /// Counts one step; true once the budget is spent (the findings then say so).
+    fn spent(&self) -> bool {
+        let work = self.work.get().saturating_add(1);
+        self.work.set(work);
+        work > MAX_ANALYSIS_WORK
+    }
+
+    /// The findings, marked over budget when the work budget ran out anywhere.
+    pub fn finish(mut self) -> Findings {
+        self.findings.over_budget |= self.work.get() > MAX_ANALYSIS_WORK;
+        self.findings
+    }
+
+    pub fn var(&self, name: &str) -> Option<&Val> {
+        self.vars.get(name)
+    }
+
+    pub fn set_var(&mut self, name: &str, value: Val) {
+        self.vars.insert(name.to_string(), value);
+    }
+
+    fn var_name<'t>(&self, text: &'t str) -> &'t str {
+        text.trim_start_matches(|c| self.grammar.sigils.contains(c))
+    }
+
+    /// The whole pass; a language may run its own rules on the tokens before or after.
+    pub fn run(&mut self) {
+        let mut at = 0;
+        while at < self.tokens.len() {
+            if self.spent() {
+                self.findings.over_budget = true;
+                return;
+            }
+            let Some(token) = self.token(at) else { break };
+            if let Kind::Str { command } = token.kind {
+                self.note_text(&token.text);
+                if command {
+                    self.command(&Val::Str(token.text.clone()));
+                }
+            }
+            if token.kind == Kind::Ident {
+                self.assignment(at);
+                self.call(at);
+            }
+            at += 1;
+        }
+    }
+
+    fn note_text(&mut self, text: &str) {
+        if self.findings.named.len() < 64
+            && crate::paths::names_guarded(text, crate::paths::Dialect::Program)
+            && !self.findings.named.iter().any(|named| named == text)
+        {
+            self.findings.named.push(text.to_string());
+        }
+    }
+
+    /// Remembers a string that names a guarded location.
+    pub fn note(&mut self, val: &Val) {
+        match val {
+            Val::Str(text) => self.note_text(text),
+            Val::List(items) => {
+                for item in items.iter().take(64) {
+                    self.note(item);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn assignment(&mut self, at: usize) {
+        let Some(name) = self.token(at) else { return };
+        let Some(op) = self.token(at + 1) else { return };
+        if op.kind != Kind::Punct || !self.grammar.assignments.contains(&op.text.as_str()) {
+            return;
+        }
+        if at > 0 && self.token(at - 1).is_some_and(|before| self.is_member(before)) {
+            return;
+        }
+        // `==` is lexed whole, so `=` here is an assignment.
+        let mut pos = at + 2;
+        let end = self.statement_end(pos);
+        let value = self.expr(&mut pos, end, 0);
+        self.note(&value);
+        let name = self.var_name(&name.text).to_string();
+        let path_like = self.tokens.get(at + 2..end).unwrap_or_default().iter().any(|t| {
+            t.kind == Kind::Ident
+                && (self.grammar.path_types.contains(&t.text.as_str()) || self.path_vars.contains(&t.text))
+        });
+        if path_like {
+            self.path_vars.insert(name.clone());
+        } else {
+            self.path_vars.remove(&name);
+        }
+        self.vars.insert(name, value);
+    }
+
+    fn is_member(&self, token: &Token) -> bool {
+        (self.grammar.dot_member && token.is(".")) || self.grammar.members.iter().any(|m| token.is(m))
+    }
+
+    /// Where the statement starting at `from` ends: a `;`, a new line at depth 0, or a closing
+    /// bracket of the enclosing expression.
+    pub fn statement_end(&self, from: usize) -> usize {
+        let mut depth = 0usize;
+        let mut at = from;
+        while let Some(token) = self.token(at) {
+            if self.spent() {
+                return at;
+            }
+            if at > from && depth == 0 && token.line_start && !self.continues(at) {
+                return at;
+            }
+            if token.kind == Kind::Punct {
+                match token.text.as_str() {
+                    "(" | "[" | "{" => depth += 1,
+                    ")" | "]" | "}" if depth == 0 => return at,
+                    ")" | "]" | "}" => depth -= 1,
+                    ";" if depth == 0 => return at,
+                    _ => {}
+                }
+            }
+            at += 1;
+        }
+        at
+    }
+
+    /// A new line that continues an expression (the line before ended in an operator).
+    fn continues(&self, at: usize) -> bool {
+        let before = at.checked_sub(1).and_then(|b| self.token(b));
+        let after = self.token(at);
+        before.is_some_and(|t| {
+            t.kind == Kind::Punct && matches!(t.text.as_str(), "+" | "," | "." | "(" | "=" | "/" | ".." | "&")
+        }) || after.is_some_and(|t| t.kind == Kind::Punct && matches!(t.text.as_str(), "+" | "." | ".." | "&"))
+    }
+
+    /// The qualified name ending at identifier `at` (`os.path.join`), where it starts, and
+    /// whether a non-name expression comes before it (`Path('x').write_text`).
+    fn chain(&self, at: usize) -> (Vec<&'a str>, usize) {
+        let mut names = vec![self.token(at).map_or("", |t| t.text.as_str())];
+        let mut start = at;
+        while start >= 2 {
+            let (Some(dot), Some(before)) = (self.token(start - 1), self.token(start - 2)) else { break };
+            if !self.is_member(dot) || before.kind != Kind::Ident {
+                break;
+            }
+            names.insert(0, before.text.as_str());
+            start -= 2;
+        }
+        (names, start)
+    }
+
+    /// The receiver expression of a method call whose chain starts at `start` after a `)` or
+    /// `]`: its first token.
+    fn receiver_start(&self, dot: usize) -> Option<usize> {
+        let mut at = dot.checked_sub(1)?;
+        let mut depth = 0usize;
+        loop {
+            if self.spent() {
+                return None;
+            }
+            let token = self.token(at)?;
+            if token.kind == Kind::Punct {
+                match token.text.as_str() {
+                    ")" | "]" => depth += 1,
+                    "(" | "[" => depth = depth.checked_sub(1)?,
+                    _ if depth == 0 => return Some(at + 1),
+                    _ => {}
+                }
+            } else if depth == 0 {
+                let before = at.checked_sub(1).and_then(|b| self.token(b));
+                if before.is_some_and(|b| self.is_member(b)) {
+                    at = at.checked_sub(2)?;
+                    continue;
+                }
+                let after_call = before.is_some_and(|b| b.is(")") || b.is("]"));
+                if !after_call {
+                    return Some(at);
+                }
+            }
+            at = match at.checked_sub(1) {
+                Some(previous) => previous,
+                None => return Some(0),
+            };
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! Values: strings with holes ([`HOLE`]) for what the program computes at run time.
+
+use crate::programs::lex::HOLE;
+
+/// The longest string value computed; a longer one is unknown (joining the same literal a
+/// thousand times must not cost quadratic time).
+const MAX_VALUE_BYTES: usize = 4 << 10;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Val {
+    /// A string, with [`HOLE`] for unknown parts.
+    Str(String),
+    List(Vec<Val>),
+    /// What `require('x')`/`import` of module `x` gives.
+    Module(String),
+    Unknown,
+}
+
+impl Val {
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            Val::Str(text) => Some(text),
+            _ => None,
+        }
+    }
+}
+
+pub(super) fn concat(left: Val, right: Val, separator: &str) -> Val {
+    let piece = |val: Val| match val {
+        Val::Str(text) => text,
+        _ => HOLE.to_string(),
+    };
+    if matches!((&left, &right), (Val::Unknown, Val::Unknown)) {
+        return Val::Unknown;
+    }
+    let (left, right) = (piece(left), piece(right));
+    if left.len() + right.len() > MAX_VALUE_BYTES {
+        return Val::Unknown;
+    }
+    if separator.is_empty() || left.is_empty() || left.ends_with('/') || right.starts_with('/') && separator == "/" {
+        if separator == "/" && right.starts_with('/') {
+            // An absolute right side replaces the left (os.path.join, pathlib, path.resolve).
+            return Val::Str(right);
+        }
+        return Val::Str(left + &right);
+    }
+    Val::Str(format!("{left}{separator}{right}"))
+}
+
+/// A mode or flags value that allows writing (`'w'`, `'a+'`, `'r+'`, `'x'`, unknown).
+pub fn writes_mode(mode: &Val) -> bool {
+    match mode {
+        Val::Str(text) => {
+            text.contains(HOLE) || text.contains(['w', 'a', 'x', '+', 'W', 'A']) || text.contains("WRITE")
+        }
+        // `{ flag: 'w' }` objects and computed modes.
+        _ => true,
+    }
+}
+
+pub(super) fn join_dir(dir: &str, path: &str) -> String {
+    if dir.is_empty() { path.to_string() } else { format!("{}/{path}", dir.trim_end_matches('/')) }
+}
+
+/// `%s`, `%d`, `%(name)s` become holes.
+pub(super) fn percent_holes(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        match chars.peek() {
+            Some('%') => {
+                chars.next();
+                out.push('%');
+            }
+            Some(_) => {
+                for next in chars.by_ref() {
+                    if next.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+                out.push(HOLE);
+            }
+            None => out.push('%'),
+        }
+    }
+    out
+}
+
+/// `{}`, `{0}`, `{name}` become holes (`str.format`).
+pub(super) fn brace_holes(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                out.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                out.push('}');
+            }
+            '{' => {
+                for next in chars.by_ref() {
+                    if next == '}' {
+                        break;
+                    }
+                }
+                out.push(HOLE);
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A word quoted for bash, with holes left outside the quotes.
+pub fn shell_word(text: &str) -> String {
+    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+=:@%,".contains(c)) {
+        return text.to_string();
+    }
+    let mut out = String::from("'");
+    for c in text.chars() {
+        match c {
+            '\'' => out.push_str(r"'\''"),
+            HOLE => out.push_str("'\u{1}'"),
+            other => out.push(other),
+        }
+    }
+    out.push('\'');
+    out
+}
