@@ -13,6 +13,7 @@
 //! [`crate::paths::names_guarded`].
 
 pub(crate) mod cache;
+mod popd;
 mod parse;
 mod state;
 mod tree;
@@ -25,6 +26,7 @@ use std::path::{Path, PathBuf};
 
 use crate::analysis::answer::Answer;
 use crate::analysis::scope::Scope;
+pub use popd::begins_with_popd;
 pub use state::Bash;
 
 /// The program analysis, as the command table asks it: which commands are interpreters, and the

@@ -204,6 +204,7 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         "wget" => downloads::wget(rest, sink),
         "tar" | "gtar" | "bsdtar" => archives::tar(rest, sink),
         "unzip" => archives::unzip(rest, sink),
+        "zip" => archives::zip(rest, stdin, sink),
         "7z" | "7za" | "7zr" | "7zz" => archives::seven_zip(rest, sink),
         "cpio" => archives::cpio(rest, sink),
         _ => unknown::analyze(name, rest, stdin, sink),

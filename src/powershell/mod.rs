@@ -15,6 +15,7 @@
 mod cmd;
 mod cmdlets;
 mod parse;
+mod pop_location;
 mod state;
 mod walk;
 mod words;
@@ -26,6 +27,7 @@ use crate::analysis::answer::Answer;
 use crate::analysis::persistent::Walked;
 use crate::analysis::scope::Scope;
 pub use crate::bash::Unscannable;
+pub use pop_location::begins_with_pop_location;
 use crate::commands::pwsh_host as invocation;
 pub use crate::commands::pwsh_host::{decode_utf16_base64, invoked_script, is_powershell};
 pub use state::PowerShell;

@@ -107,6 +107,11 @@ impl Walker {
                 }
                 for destination in &destinations {
                     self.add(destination, &base, false);
+                    // A source lands inside the destination only when that is a folder, as for
+                    // bash's `cp` (docs/decisions.md#p-18): `Copy-Item approval.md backup.bak`.
+                    if !copies_into(destination, &sources, &base) {
+                        continue;
+                    }
                     for (source, _) in &sources {
                         let name = basename(source);
                         if !name.is_empty() && name != "." && name != ".." {
@@ -118,6 +123,15 @@ impl Walker {
                     for (source, wildcard) in &sources {
                         self.add(source, &base, *wildcard);
                     }
+                }
+            }
+            Kind::Archive if !whatif => {
+                for destination in texts(&bound.values("destinationpath")) {
+                    // Compress-Archive adds `.zip` to a name without it.
+                    if !destination.to_ascii_lowercase().ends_with(".zip") {
+                        self.add(&format!("{destination}.zip"), &base, false);
+                    }
+                    self.add(&destination, &base, false);
                 }
             }
             Kind::Rename if !whatif => {
@@ -369,6 +383,15 @@ fn as_path_word(word: &str) -> String {
     } else {
         word.to_string()
     }
+}
+
+/// Whether Copy-Item or Move-Item puts its sources inside `destination`: it ends in a separator,
+/// there are several sources or a wildcard, or it is a folder now.
+fn copies_into(destination: &str, sources: &[(String, bool)], base: &std::path::Path) -> bool {
+    destination.ends_with(['/', '\\'])
+        || sources.len() > 1
+        || sources.iter().any(|(source, wildcard)| *wildcard && source.contains(['*', '?', '[']))
+        || resolve(destination, base).is_some_and(|dir| bash::cache::is_dir(&dir))
 }
 
 fn texts(values: &[&Value]) -> Vec<String> {
