@@ -13,8 +13,8 @@
 //! [`crate::paths::names_guarded`].
 
 pub(crate) mod cache;
-mod popd;
 mod parse;
+mod popd;
 mod state;
 mod tree;
 mod walk;

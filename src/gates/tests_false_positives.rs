@@ -118,6 +118,14 @@ fn backing_up_approval_md_only_reads_it() {
             ("Copy-Item openspec/changes/foo/approval.md newdir/", Some(APPROVAL)),
             ("Copy-Item openspec/changes/*/approval.md, x backup.bak", Some(APPROVAL)),
             ("Move-Item openspec/changes/foo/approval.md backup/approval.md.bak", Some(APPROVAL)),
+            // A folder the line may make before the copy: proven not one only when the copy is
+            // the whole call.
+            (
+                "New-Item -ItemType Directory openspec/changes/new; Copy-Item /tmp/approval.md openspec/changes/new",
+                Some(APPROVAL),
+            ),
+            ("mkdir x.bak; Copy-Item openspec/changes/foo/approval.md x.bak", Some(APPROVAL)),
+            ("Copy-Item openspec/changes/foo/approval.md $(mkdir x.bak; 'x.bak')", Some(APPROVAL)),
         ],
     );
     assert_verdicts(
@@ -126,6 +134,7 @@ fn backing_up_approval_md_only_reads_it() {
             ("cp openspec/changes/foo/approval.md /tmp/x", None),
             ("cp x openspec/changes/foo/approval.md", Some(APPROVAL)),
             ("cp openspec/changes/foo/approval.md backup", Some(APPROVAL)),
+            ("mkdir x.bak; pwsh -c 'Copy-Item openspec/changes/foo/approval.md x.bak'", Some(APPROVAL)),
         ],
     );
 }

@@ -27,9 +27,9 @@ use crate::analysis::answer::Answer;
 use crate::analysis::persistent::Walked;
 use crate::analysis::scope::Scope;
 pub use crate::bash::Unscannable;
-pub use pop_location::begins_with_pop_location;
 use crate::commands::pwsh_host as invocation;
 pub use crate::commands::pwsh_host::{decode_utf16_base64, invoked_script, is_powershell};
+pub use pop_location::begins_with_pop_location;
 pub use state::PowerShell;
 pub use words::MAX_VALUES;
 
@@ -76,6 +76,11 @@ pub fn analyze_from(command: &str, state: &Scope<PowerShell>) -> (Answer<Unscann
 /// lexically normalized, without duplicates, in the order they appear.
 pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
     as_host(command, || walk::targets(command, base))
+}
+
+/// [`write_targets`] of a script another command line runs (`pwsh -c` from bash).
+pub fn nested_write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
+    as_host(command, || walk::nested_targets(command, base))
 }
 
 /// [`write_targets`] for a call of a persistent shell in `state`: also the states the call may

@@ -35,6 +35,12 @@ pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> 
     targets_from(command, &Scope::fresh(base)).map(|(targets, _, _)| targets)
 }
 
+/// [`targets`] of a script another command line runs (`pwsh -c` from bash): what the line did
+/// before it, the filesystem the walk looks at does not show yet.
+pub fn nested_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
+    walk_from(command, &Scope::fresh(base), false).map(|(targets, _, _)| targets)
+}
+
 /// The files `command` writes when run by a shell in `state`, and the states it may leave that
 /// shell in: after each change of the shell's own location, variables, functions or aliases
 /// (the call may stop at any statement), and its end (not the start: the caller keeps that).
@@ -45,7 +51,16 @@ pub fn targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> 
 /// elsewhere (`Start-Job`), a command whose name is only known at run time may have been a
 /// function or alias that moved it, or a variable had more values than are kept.
 pub fn targets_from(command: &str, state: &Scope<PowerShell>) -> Result<Walked<Scope<PowerShell>>, Unscannable> {
+    walk_from(command, state, true)
+}
+
+fn walk_from(
+    command: &str,
+    state: &Scope<PowerShell>,
+    whole_call: bool,
+) -> Result<Walked<Scope<PowerShell>>, Unscannable> {
     let mut walker = Walker {
+        whole_call,
         found: Vec::new(),
         seen: HashSet::new(),
         too_many: false,
@@ -121,6 +136,8 @@ impl Session {
 }
 
 struct Walker {
+    /// The script is the whole tool call: its first command sees the filesystem as it is now.
+    whole_call: bool,
     found: Vec<PathBuf>,
     seen: HashSet<PathBuf>,
     too_many: bool,

@@ -91,7 +91,7 @@ impl Walker {
                     self.run_file(&path.text, this_shell, by_shebang, walk, scope)?;
                 }
                 Effect::PowerShell(script) => {
-                    for target in crate::powershell::write_targets(&script, &scope.base)? {
+                    for target in crate::powershell::nested_write_targets(&script, &scope.base)? {
                         self.add(&target.to_string_lossy(), &scope.base, scope.links());
                     }
                 }

@@ -107,9 +107,11 @@ impl Walker {
                 }
                 for destination in &destinations {
                     self.add(destination, &base, false);
-                    // A source lands inside the destination only when that is a folder, as for
-                    // bash's `cp` (docs/decisions.md#p-18): `Copy-Item approval.md backup.bak`.
-                    if !copies_into(destination, &sources, &base) {
+                    // A source lands inside the destination when that is a folder. That it is
+                    // not (`Copy-Item approval.md backup.bak`) the walk proves only for a call
+                    // that is this command alone: an earlier one may make it (docs/decisions.md#p-18).
+                    let alone = self.whole_call && walk.nesting == 0 && runs_nothing_else(walk.source);
+                    if alone && !copies_into(destination, &sources, &base) {
                         continue;
                     }
                     for (source, _) in &sources {
@@ -392,6 +394,21 @@ fn copies_into(destination: &str, sources: &[(String, bool)], base: &std::path::
         || sources.len() > 1
         || sources.iter().any(|(source, wildcard)| *wildcard && source.contains(['*', '?', '[']))
         || resolve(destination, base).is_some_and(|dir| bash::cache::is_dir(&dir))
+}
+
+/// Whether `script` is one command with literal arguments and environment variables: no second
+/// statement, pipeline, block, subexpression, splat or escape that could run something first.
+fn runs_nothing_else(script: &str) -> bool {
+    let mut rest = script.trim();
+    if rest.contains([';', '\n', '\r', '|', '&', '(', ')', '{', '}', '`', '@', '<', '>']) {
+        return false;
+    }
+    while let Some(at) = rest.find('$') {
+        let after = rest.get(at + 1..).unwrap_or_default();
+        let Some(name) = after.get(..4).filter(|prefix| prefix.eq_ignore_ascii_case("env:")) else { return false };
+        rest = after.get(name.len()..).unwrap_or_default();
+    }
+    true
 }
 
 fn texts(values: &[&Value]) -> Vec<String> {
