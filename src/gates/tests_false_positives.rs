@@ -196,6 +196,11 @@ fn after_popd_a_line_is_back_where_it_was() {
             ("pushd docs/superpowers/plans; (popd); touch x.md", Some(PLAN)),
             ("pushd docs/superpowers/plans; eval popd; touch x.md", Some(PLAN)),
             ("popd() { :; }; pushd docs/superpowers/plans; popd; touch x.md", Some(PLAN)),
+            // A stack changed in a way the walk does not follow.
+            ("pushd docs/superpowers/plans; dirs -c; popd; touch x.md", Some(PLAN)),
+            ("pushd docs/superpowers/plans; pushd -n /tmp; popd; touch x.md", Some(PLAN)),
+            ("pushd docs/superpowers/plans; DIRSTACK[1]=/tmp; popd; touch x.md", Some(PLAN)),
+            ("pushd docs/superpowers/plans; pushd /tmp; dirs -v; popd; touch x.md", Some(PLAN)),
         ],
     );
 }
@@ -230,6 +235,14 @@ fn a_persistent_shell_after_popd_is_back_where_it_was() {
     assert_eq!(
         session(&repo, "bash", &["popd() { :; }", "pushd docs/superpowers/plans", "popd", "touch notes.md"]),
         [None, None, None, plan.clone()]
+    );
+    assert_eq!(
+        session(&repo, "bash", &["pushd docs/superpowers/plans", "dirs -c", "popd", "touch notes.md"]),
+        [None, None, None, plan.clone()]
+    );
+    assert_eq!(
+        session(&repo, "pwsh", &["Push-Location -StackName s docs/superpowers/plans", "Pop-Location", "New-Item x.md"]),
+        [None, None, plan.clone()]
     );
     for second in ["Get-ChildItem", "Pop-Location | Out-Null", "Pop-Location &", "if ($false) { Pop-Location }"] {
         assert_eq!(

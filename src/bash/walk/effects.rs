@@ -242,6 +242,7 @@ impl Walker {
                     scope.cd(top);
                 }
             }
+            Cd::ForgetStack => crate::bash::popd::forget_stack(scope),
         }
     }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::{Frame, Walk, Walker};
 use crate::analysis::scope::Scope;
-use crate::bash::popd::in_the_shell;
+use crate::bash::popd::{in_the_shell, stack_known};
 use crate::bash::state::Bash;
 use crate::bash::tree::{Node, node_kind};
 
@@ -26,7 +26,11 @@ impl Walker {
         walk: &Walk,
         scope: &Scope<Bash>,
     ) -> Option<SurePopd> {
-        if walk.nesting != 0 || self.isolated != 0 || scope.function("popd").is_some() || scope.alias("popd").is_some()
+        if walk.nesting != 0
+            || self.isolated != 0
+            || !stack_known(scope)
+            || scope.function("popd").is_some()
+            || scope.alias("popd").is_some()
         {
             return None;
         }

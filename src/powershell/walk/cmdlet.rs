@@ -145,6 +145,20 @@ impl Walker {
                     }
                 }
             }
+            Kind::SetLocation | Kind::PushLocation | Kind::PopLocation if bound.has("stackname") => {
+                // Another stack than the default: where it goes, and what the default holds after,
+                // the walk does not follow.
+                crate::powershell::pop_location::forget_stack(scope);
+                if kind == Kind::PopLocation {
+                    return Ok(None);
+                }
+                let to = bound.values("path").into_iter().chain(bound.values("literalpath")).next().cloned();
+                if let Some(to) = to.and_then(|to| resolve(&to.text, &base)) {
+                    self.moved(&scope.base, &to);
+                    scope.base = to;
+                    self.reach(scope);
+                }
+            }
             Kind::SetLocation | Kind::PushLocation => {
                 let to = bound.values("path").into_iter().chain(bound.values("literalpath")).next().cloned();
                 let to = match to {
