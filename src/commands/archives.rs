@@ -215,6 +215,10 @@ fn zip_outputs(args: &[Arg]) -> Option<Vec<Arg>> {
             }
         }
     }
+    // An archive the walk cannot name may be any guarded file the line names.
+    if outputs.iter().any(|output| output.dynamic) {
+        return None;
+    }
     Some(outputs)
 }
 

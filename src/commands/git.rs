@@ -186,8 +186,7 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
 }
 
 /// `git archive [-o file] <tree-ish> [paths]` reads the object store and writes only its `-o`
-/// file (else standard output). `--exec` names a program git runs for a local `--remote`: the
-/// line is then judged as an unknown command.
+/// file (else standard output). `--exec` names a program git runs for a local `--remote`.
 fn git_archive(args: &[Arg], sink: &mut Sink) {
     let long = ["output", "format", "prefix", "remote", "exec", "add-file", "add-virtual-file", "mtime"];
     let mut outputs = Vec::new();
@@ -197,7 +196,8 @@ fn git_archive(args: &[Arg], sink: &mut Sink) {
         Item::Long("exec", _) => runs = true,
         _ => {}
     });
-    if runs {
+    // `--exec` runs a program; an output the walk cannot name may be any guarded file named.
+    if runs || outputs.iter().any(|output| output.dynamic) {
         unknown::analyze("archive", args, None, sink);
         return;
     }

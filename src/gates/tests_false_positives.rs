@@ -87,17 +87,23 @@ fn archiving_the_plans_folder_writes_only_the_archive() {
             ("zip -TT 'cp /tmp/x docs/superpowers/plans/x.md' a.zip src", Some(PLAN)),
             ("zip -x '*.md' docs/superpowers/plans/a.zip src", Some(PLAN)),
             ("git archive --remote=. --exec='cp /tmp/x docs/superpowers/plans/x.md' HEAD", Some(PLAN)),
+            // An archive the walk cannot name may be any guarded file the line names.
+            ("zip \"$X\" docs/superpowers/plans/p.md", Some(PLAN)),
+            ("zip -O \"$X\" a.zip docs/superpowers/plans/p.md", Some(PLAN)),
+            ("git archive -o \"$X\" HEAD docs/superpowers/plans", Some(PLAN)),
         ],
     );
     assert_verdicts(
         |command| pwsh(&repo, command),
         &[
             ("Compress-Archive -Path docs/superpowers/plans -DestinationPath plans.zip", None),
-            ("Compress-Archive docs/superpowers/plans $env:TEMP/plans.zip -Force", None),
+            ("Compress-Archive docs/superpowers/plans backup/plans.zip -Force", None),
             ("Compress-Archive -LiteralPath openspec/changes/foo/approval.md -DestinationPath backup/a", None),
             ("Compress-Archive -Path src -DestinationPath docs/superpowers/plans/x.zip", Some(PLAN)),
             ("Compress-Archive src openspec/changes/foo/approval.md", Some(APPROVAL)),
             ("Expand-Archive plans.zip -DestinationPath docs/superpowers/plans", Some(PLAN)),
+            ("Compress-Archive -Path docs/superpowers/plans -DestinationPath $x", Some(PLAN)),
+            ("Compress-Archive -Path docs/superpowers/plans -DestinationPath $env:TEMP/plans.zip", Some(PLAN)),
         ],
     );
 }
@@ -109,13 +115,15 @@ fn backing_up_approval_md_only_reads_it() {
         |command| pwsh(&repo, command),
         &[
             ("Copy-Item openspec/changes/foo/approval.md backup/approval.md.bak", None),
-            ("Copy-Item -Path openspec/changes/foo/approval.md -Destination $env:TEMP/approval.bak", None),
             ("cp openspec/changes/foo/approval.md backup/approval-foo.md", None),
             // Into approval.md, or into a folder, where the copy keeps its name.
             ("Copy-Item x openspec/changes/foo/approval.md", Some(APPROVAL)),
             ("Copy-Item backup/approval.md openspec/changes/foo", Some(APPROVAL)),
             ("Copy-Item openspec/changes/foo/approval.md backup", Some(APPROVAL)),
             ("Copy-Item openspec/changes/foo/approval.md newdir/", Some(APPROVAL)),
+            // A destination the walk cannot compute may be a folder (`$env:TEMP` is one).
+            ("Copy-Item openspec/changes/foo/approval.md $env:TEMP", Some(APPROVAL)),
+            ("Copy-Item -Path openspec/changes/foo/approval.md -Destination $env:TEMP/approval.bak", Some(APPROVAL)),
             ("Copy-Item openspec/changes/*/approval.md, x backup.bak", Some(APPROVAL)),
             ("Move-Item openspec/changes/foo/approval.md backup/approval.md.bak", Some(APPROVAL)),
             // A folder the line may make before the copy: proven not one only when the copy is

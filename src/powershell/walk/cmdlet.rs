@@ -128,7 +128,15 @@ impl Walker {
                 }
             }
             Kind::Archive if !whatif => {
-                for destination in texts(&bound.values("destinationpath")) {
+                let destinations = bound.values("destinationpath");
+                // An archive the walk cannot name may be any guarded file the call names.
+                if destinations.iter().any(|destination| destination.dynamic) {
+                    let named: Vec<Value> = bound.named.iter().flat_map(|(_, values)| values.iter().cloned()).collect();
+                    for value in named {
+                        self.add_if_guarded(&value.text, &base);
+                    }
+                }
+                for destination in texts(&destinations) {
                     // Compress-Archive adds `.zip` to a name without it.
                     if !destination.to_ascii_lowercase().ends_with(".zip") {
                         self.add(&format!("{destination}.zip"), &base, false);
@@ -402,9 +410,11 @@ fn as_path_word(word: &str) -> String {
 }
 
 /// Whether Copy-Item or Move-Item puts its sources inside `destination`: it ends in a separator,
-/// there are several sources or a wildcard, or it is a folder now.
+/// is computed (`$env:TEMP` may be a folder), there are several sources or a wildcard, or it is
+/// a folder now.
 fn copies_into(destination: &str, sources: &[(String, bool)], base: &std::path::Path) -> bool {
     destination.ends_with(['/', '\\'])
+        || destination.contains('$')
         || sources.len() > 1
         || sources.iter().any(|(source, wildcard)| *wildcard && source.contains(['*', '?', '[']))
         || resolve(destination, base).is_some_and(|dir| bash::cache::is_dir(&dir))
