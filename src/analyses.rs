@@ -18,7 +18,8 @@ impl Analyses for Wired {
     }
 
     fn powershell(&self, script: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
-        powershell::write_targets(script, base, self)
+        // A script a bash line runs: what the line did before it, the filesystem does not show yet.
+        powershell::nested_write_targets(script, base, self)
     }
 
     fn runs_programs(&self, name: &str) -> bool {

@@ -14,6 +14,7 @@
 
 pub(crate) mod cache;
 mod parse;
+mod popd;
 mod printed;
 mod state;
 mod tree;
@@ -25,6 +26,7 @@ use std::path::{Path, PathBuf};
 use crate::analysis::answer::Answer;
 use crate::analysis::handoff::Analyses;
 use crate::analysis::scope::Scope;
+pub use popd::begins_with_popd;
 pub use state::Bash;
 
 /// Why a command is not parsed; the gates fall back to [`crate::paths::names_guarded`].

@@ -9,6 +9,7 @@
 mod command;
 mod effects;
 mod redirects;
+mod returns;
 mod variables;
 
 use std::cell::RefCell;
@@ -417,8 +418,12 @@ impl Walker<'_> {
                     }
                     _ => Input::default(),
                 };
+                let sure_popd = statement.is_none().then(|| self.sure_popd(node, ancestors, walk, scope)).flatten();
                 let (moves_before, scripts_before) = (self.moves.len(), self.scripts);
                 self.command(node, statement.map(|p| p.node), upstream, walk, scope)?;
+                if let Some(sure) = sure_popd {
+                    self.popped(sure, moves_before);
+                }
                 // A `cd` of this script itself (not one inside a script the command ran).
                 if self.moves.len() > moves_before
                     && self.scripts == scripts_before

@@ -1,9 +1,10 @@
-//! Archive extractors (P-12): extracting writes a whole tree at its destination directory, so one
-//! that is, holds or lies in a guarded location writes what it can reach there.
+//! Archivers. Extracting (P-12) writes a whole tree at its destination directory, so one that is,
+//! holds or lies in a guarded location writes what it can reach there; creating an archive reads
+//! what it packs and writes only the archive ([P-18](docs/decisions.md#p-18): read by proof).
 
-use super::Arg;
-use super::options::{Item, options, spec};
+use super::options::{Item, options, spec, value_of};
 use super::sink::{Sink, join};
+use super::{Arg, unknown};
 
 /// What an archiver's command line asks for.
 #[derive(Default)]
@@ -142,4 +143,91 @@ pub(super) fn cpio(args: &[Arg], sink: &mut Sink) {
         return;
     }
     extract.apply(sink);
+}
+
+/// `zip [options] archive [files] [-x|-i patterns]`: reads its files and writes only the archive
+/// (and `-O`'s file). A line with an option this reading does not know is judged as an unknown
+/// command: `-m` deletes what it packs, `-TT` runs a command, `-b` writes a file elsewhere.
+pub(super) fn zip(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    match zip_outputs(args) {
+        Some(outputs) => {
+            for output in &outputs {
+                sink.write(output);
+            }
+        }
+        None => unknown::analyze("zip", args, stdin, sink),
+    }
+}
+
+/// The files a zip line writes, or `None` when it asks for more than packing.
+fn zip_outputs(args: &[Arg]) -> Option<Vec<Arg>> {
+    const FLAGS: &str = "0123456789ADdcefFghjJkKlLoqrRSuvVwXyz@$";
+    // `-n` suffixes, `-P` password, `-Z` method, `-s` split size, `-O` output: each takes a value.
+    const VALUES: &str = "nPZsO";
+    const LONG_FLAGS: &[&str] =
+        &["recurse-paths", "quiet", "junk-paths", "verbose", "symlinks", "no-extra", "update", "freshen", "filesync"];
+    let mut outputs = Vec::new();
+    let mut archive_seen = false;
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        let text = arg.text.as_str();
+        let option = !arg.dynamic && text.starts_with('-') && text != "-";
+        if !option {
+            // The first operand is the archive (`-`: standard output); the rest, and the
+            // patterns of `-x`/`-i`, are read.
+            if !archive_seen {
+                archive_seen = true;
+                if text != "-" {
+                    outputs.extend(archive_names(arg));
+                }
+            }
+            continue;
+        }
+        if let Some(long) = text.strip_prefix("--") {
+            match long.split_once('=') {
+                Some(("output-file" | "out", value)) => outputs.push(value_of(value, arg)),
+                None if matches!(long, "output-file" | "out") => outputs.push(words.next()?.clone()),
+                None if matches!(long, "exclude" | "include") && archive_seen => {}
+                None if LONG_FLAGS.contains(&long) => {}
+                _ => return None,
+            }
+            continue;
+        }
+        let cluster = text.get(1..).unwrap_or_default();
+        if matches!(cluster.chars().next(), Some('x' | 'i')) {
+            // An `-x`/`-i` list before the archive would leave the archive unknown.
+            if !archive_seen {
+                return None;
+            }
+            continue;
+        }
+        for (offset, letter) in cluster.char_indices() {
+            if VALUES.contains(letter) {
+                let rest = cluster.get(offset + 1..).unwrap_or_default();
+                let value = if rest.is_empty() { words.next()?.clone() } else { value_of(rest, arg) };
+                if letter == 'O' {
+                    outputs.push(value);
+                }
+                break;
+            }
+            if !FLAGS.contains(letter) {
+                return None;
+            }
+        }
+    }
+    // An archive the walk cannot name may be any guarded file the line names.
+    if outputs.iter().any(|output| output.dynamic) {
+        return None;
+    }
+    Some(outputs)
+}
+
+/// The archive as named, and with `.zip` added when its name has no suffix, as zip does.
+fn archive_names(arg: &Arg) -> Vec<Arg> {
+    let name = arg.text.rsplit('/').next().unwrap_or(&arg.text);
+    let mut names = vec![arg.clone()];
+    if !name.contains('.') {
+        names.push(Arg { text: format!("{}.zip", arg.text), ..arg.clone() });
+    }
+    names
 }

@@ -102,4 +102,7 @@ pub enum Cd {
     /// `pushd dir`; `None` swaps the two top directories.
     Push(Option<Arg>),
     Pop,
+    /// `dirs -c`, `pushd -n dir`, `pushd +1`, `popd +1`: the stack may have changed in a way
+    /// the walk does not follow, so no later `popd` is sure to return where the walk thinks.
+    ForgetStack,
 }

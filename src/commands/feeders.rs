@@ -29,10 +29,7 @@ pub(super) fn find(args: &[Arg]) -> Option<Vec<Next>> {
     if roots.is_empty() {
         roots.push(Arg::literal("."));
     }
-    let named_approval = args.windows(2).any(|pair| {
-        matches!(pair, [flag, pattern] if matches!(flag.text.as_str(), "-name" | "-iname" | "-path" | "-ipath" | "-wholename")
-            && glob_matches(pattern.text.rsplit('/').next().unwrap_or(&pattern.text), paths::APPROVAL_FILE))
-    });
+    let named_approval = names_approval(args.get(first_expression..).unwrap_or_default());
     let found: Vec<Arg> = roots
         .iter()
         .flat_map(|root| {
@@ -70,6 +67,30 @@ pub(super) fn find(args: &[Arg]) -> Option<Vec<Next>> {
         }
     }
     Some(nexts)
+}
+
+/// Whether a name test of find's expression names approval.md. A negated test (`-not -path
+/// './node_modules/*'`) excludes what it matches, so it names nothing (docs/decisions.md#p-18).
+fn names_approval(expression: &[Arg]) -> bool {
+    let mut negated = false;
+    let mut words = expression.iter();
+    while let Some(word) = words.next() {
+        let text = word.text.as_str();
+        if !word.dynamic && matches!(text, "!" | "-not") {
+            negated = !negated;
+            continue;
+        }
+        if matches!(text, "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-iwholename")
+            && let Some(pattern) = words.next()
+        {
+            let last = pattern.text.rsplit('/').next().unwrap_or(&pattern.text);
+            if !negated && glob_matches(last, paths::APPROVAL_FILE) {
+                return true;
+            }
+        }
+        negated = false;
+    }
+    false
 }
 
 /// How `xargs` splits what it reads into arguments: blanks and newlines with quotes and

@@ -179,7 +179,29 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
             }
         }
         "mv" => copies::GIT_MV.run(args, sink),
+        "archive" => git_archive(args, sink),
         _ if GIT_READERS.contains(&sub) => {}
         _ => unknown::analyze(sub, args, None, sink),
+    }
+}
+
+/// `git archive [-o file] <tree-ish> [paths]` reads the object store and writes only its `-o`
+/// file (else standard output). `--exec` names a program git runs for a local `--remote`.
+fn git_archive(args: &[Arg], sink: &mut Sink) {
+    let long = ["output", "format", "prefix", "remote", "exec", "add-file", "add-virtual-file", "mtime"];
+    let mut outputs = Vec::new();
+    let mut runs = false;
+    options(args, &spec("o", &long), |item| match item {
+        Item::Short('o', file) | Item::Long("output", Some(file)) => outputs.push(file),
+        Item::Long("exec", _) => runs = true,
+        _ => {}
+    });
+    // `--exec` runs a program; an output the walk cannot name may be any guarded file named.
+    if runs || outputs.iter().any(|output| output.dynamic) {
+        unknown::analyze("archive", args, None, sink);
+        return;
+    }
+    for output in &outputs {
+        sink.write(output);
     }
 }

@@ -174,7 +174,7 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         }
         _ if pwsh_host::is_powershell(name) => runners::powershell(rest, stdin, sink),
         "eval" => runners::eval(rest, sink),
-        "cd" | "pushd" | "popd" => change_directory(name, rest, sink),
+        "cd" | "pushd" | "popd" | "dirs" => change_directory(name, rest, sink),
         "read" | "mapfile" | "readarray" => forget(name, rest, sink),
         "sed" | "gsed" => editors::sed(rest, sink),
         "patch" => patches::patch_command(rest, stdin, sink),
@@ -182,6 +182,7 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         "wget" => downloads::wget(rest, sink),
         "tar" | "gtar" | "bsdtar" => archives::tar(rest, sink),
         "unzip" => archives::unzip(rest, sink),
+        "zip" => archives::zip(rest, stdin, sink),
         "7z" | "7za" | "7zr" | "7zz" => archives::seven_zip(rest, sink),
         "cpio" => archives::cpio(rest, sink),
         _ => unknown::analyze(name, rest, stdin, sink),
@@ -189,8 +190,13 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
     None
 }
 
-/// `cd`, `pushd`, `popd`: where the shell goes.
+/// `cd`, `pushd`, `popd`, `dirs`: where the shell goes, and whether its stack is still the one
+/// the walk keeps.
 fn change_directory(name: &str, args: &[Arg], sink: &mut Sink) {
+    let stack_option = |arg: &Arg| arg.dynamic || (arg.text.len() > 1 && arg.text.starts_with(['-', '+']));
+    if name != "cd" && args.iter().any(stack_option) {
+        sink.push(Effect::Cd(Cd::ForgetStack));
+    }
     let targets = operands(args, &spec("", &[]));
     let cd = match (name, targets.first()) {
         ("cd", None) => Cd::Home,
@@ -200,8 +206,8 @@ fn change_directory(name: &str, args: &[Arg], sink: &mut Sink) {
         // `pushd +1`, `pushd -0`: a rotation of the stack.
         ("pushd", Some(arg)) if !arg.dynamic && (arg.text.starts_with('+') || arg.text.starts_with('-')) => return,
         ("pushd", Some(arg)) => Cd::Push(Some((*arg).clone())),
-        (_, None) => Cd::Pop,
-        (_, Some(_)) => return,
+        ("popd", None) => Cd::Pop,
+        _ => return,
     };
     sink.push(Effect::Cd(cd));
 }

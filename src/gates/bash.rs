@@ -71,6 +71,10 @@ impl PersistentShell for PersistentBash {
         raw_text(command)
     }
 
+    fn leaves(state: &Scope<Bash>, command: &str) -> bool {
+        bash::begins_with_popd(command, state)
+    }
+
     fn analyze(command: &str, state: &Scope<Bash>) -> (Answer<Unscannable>, Vec<Scope<Bash>>, bool) {
         bash::analyze_from(command, state, &Wired)
     }

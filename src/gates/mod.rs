@@ -191,6 +191,8 @@ fn judge_location(path: &Path, texts: &NewTexts) -> Option<Denial> {
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_false_positives;
+#[cfg(test)]
 mod tests_hosts;
 #[cfg(test)]
 mod tests_ledger;

@@ -24,6 +24,12 @@ pub trait PersistentShell {
         Some(vec![state.clone()])
     }
 
+    /// Whether `command` cannot leave the shell in `state` itself, which every other call may
+    /// (its first `cd` failed): it begins with a `popd` of the stack `state` holds.
+    fn leaves(_state: &Self::State, _command: &str) -> bool {
+        false
+    }
+
     /// What `command` writes from `state`, the states it may leave, and whether that list is
     /// complete.
     fn analyze(command: &str, state: &Self::State) -> (Answer<Unscannable>, Vec<Self::State>, bool);
@@ -57,7 +63,7 @@ pub fn check<S: PersistentShell>(args: &dyn ToolArgs, cwd: &Path, shell: &str) -
             }
         }
     }
-    let mut next = states;
+    let mut next: Vec<S::State> = states.iter().filter(|state| !S::leaves(state, &command)).cloned().collect();
     for state in &walked {
         let (answer, after, complete) = S::analyze(&command, state);
         match judge(&answer, &raw) {

@@ -48,6 +48,10 @@ impl PersistentShell for PersistentPowerShell {
         state.expand(command)
     }
 
+    fn leaves(state: &Scope<PowerShell>, command: &str) -> bool {
+        powershell::begins_with_pop_location(command, state)
+    }
+
     fn analyze(command: &str, state: &Scope<PowerShell>) -> (Answer<Unscannable>, Vec<Scope<PowerShell>>, bool) {
         powershell::analyze_from(command, state, &Wired)
     }

@@ -200,6 +200,20 @@ const LOCATION: Spec = Spec {
     positional: &["path"],
 };
 
+const COMPRESS_ARCHIVE: Spec = Spec {
+    params: &[
+        ("path", false),
+        ("literalpath", false),
+        ("destinationpath", false),
+        ("compressionlevel", false),
+        ("update", true),
+        ("force", true),
+        ("passthru", true),
+    ],
+    aliases: &LITERAL_PATH_ALIASES,
+    positional: &["path", "destinationpath"],
+};
+
 const INVOKE_EXPRESSION: Spec = Spec { params: &[("command", false)], aliases: &[], positional: &["command"] };
 
 const START_PROCESS: Spec = Spec {
@@ -280,6 +294,8 @@ pub enum Kind {
     Copy,
     Move,
     Rename,
+    /// `Compress-Archive`: reads its `-Path`/`-LiteralPath`, writes only its `-DestinationPath`.
+    Archive,
     SetLocation,
     PushLocation,
     PopLocation,
@@ -368,6 +384,7 @@ pub fn lookup(cmdlet: &str) -> Option<(&'static Spec, Kind)> {
         "copy-item" => (&COPY_MOVE, Copy),
         "move-item" => (&COPY_MOVE, Move),
         "rename-item" => (&RENAME, Rename),
+        "compress-archive" => (&COMPRESS_ARCHIVE, Archive),
         "remove-item" => (&REMOVE, WritesPaths),
         "set-location" => (&LOCATION, SetLocation),
         "push-location" => (&LOCATION, PushLocation),

@@ -15,6 +15,7 @@
 mod cmd;
 mod cmdlets;
 mod parse;
+mod pop_location;
 mod state;
 mod walk;
 mod words;
@@ -29,6 +30,7 @@ use crate::analysis::scope::Scope;
 pub use crate::analysis::values::MAX_VALUES;
 use crate::commands::pwsh_host as invocation;
 pub use crate::commands::pwsh_host::{decode_utf16_base64, invoked_script, is_powershell};
+pub use pop_location::begins_with_pop_location;
 pub use state::PowerShell;
 
 /// Commands longer than this are not parsed (1 MiB).
@@ -74,6 +76,11 @@ pub fn analyze_from(
 /// lexically normalized, without duplicates, in the order they appear.
 pub fn write_targets(command: &str, base: &Path, analyses: &dyn Analyses) -> Result<Vec<PathBuf>, Unscannable> {
     as_host(command, || walk::targets(command, base, analyses))
+}
+
+/// [`write_targets`] of a script another command line runs (`pwsh -c` from bash).
+pub fn nested_write_targets(command: &str, base: &Path, analyses: &dyn Analyses) -> Result<Vec<PathBuf>, Unscannable> {
+    as_host(command, || walk::nested_targets(command, base, analyses))
 }
 
 /// [`write_targets`] for a call of a persistent shell in `state`: also the states the call may

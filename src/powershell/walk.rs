@@ -39,6 +39,12 @@ pub fn targets(command: &str, base: &Path, analyses: &dyn Analyses) -> Result<Ve
     targets_from(command, &Scope::fresh(base), analyses).map(|(targets, _, _)| targets)
 }
 
+/// [`targets`] of a script another command line runs (`pwsh -c` from bash): what the line did
+/// before it, the filesystem the walk looks at does not show yet.
+pub fn nested_targets(command: &str, base: &Path, analyses: &dyn Analyses) -> Result<Vec<PathBuf>, Unscannable> {
+    walk_from(command, &Scope::fresh(base), false, analyses).map(|(targets, _, _)| targets)
+}
+
 /// The files `command` writes when run by a shell in `state`, and the states it may leave that
 /// shell in: after each change of the shell's own location, variables, functions or aliases
 /// (the call may stop at any statement), and its end (not the start: the caller keeps that).
@@ -53,8 +59,18 @@ pub fn targets_from(
     state: &Scope<PowerShell>,
     analyses: &dyn Analyses,
 ) -> Result<Walked<Scope<PowerShell>>, Unscannable> {
+    walk_from(command, state, true, analyses)
+}
+
+fn walk_from(
+    command: &str,
+    state: &Scope<PowerShell>,
+    whole_call: bool,
+    analyses: &dyn Analyses,
+) -> Result<Walked<Scope<PowerShell>>, Unscannable> {
     let mut walker = Walker {
         analyses,
+        whole_call,
         targets: Targets::default(),
         home: std::env::var("HOME").ok().filter(|home| home.starts_with('/')),
         checks: Budget::new(MAX_PARSE_CHECKS),
@@ -130,6 +146,8 @@ impl Session {
 struct Walker<'a> {
     /// The other analyses, for what a command hands them (`bash -c`, a program run).
     analyses: &'a dyn Analyses,
+    /// The script is the whole tool call: its first command sees the filesystem as it is now.
+    whole_call: bool,
     targets: Targets,
     home: Option<String>,
     /// The parser's work budget, shared by nested scripts.

@@ -243,6 +243,7 @@ impl Walker<'_> {
                     scope.cd(top);
                 }
             }
+            Cd::ForgetStack => crate::bash::popd::forget_stack(scope),
         }
     }
 

@@ -108,6 +108,13 @@ impl Walker<'_> {
                 }
                 for destination in &destinations {
                     self.add(destination, &base, false);
+                    // A source lands inside the destination when that is a folder. That it is
+                    // not (`Copy-Item approval.md backup.bak`) the walk proves only for a call
+                    // that is this command alone: an earlier one may make it (docs/decisions.md#p-18).
+                    let alone = self.whole_call && walk.nesting == 0 && runs_nothing_else(walk.source);
+                    if alone && !copies_into(destination, &sources, &base) {
+                        continue;
+                    }
                     for (source, _) in &sources {
                         let name = basename(source);
                         if !name.is_empty() && name != "." && name != ".." {
@@ -121,6 +128,23 @@ impl Walker<'_> {
                     }
                 }
             }
+            Kind::Archive if !whatif => {
+                let destinations = bound.values("destinationpath");
+                // An archive the walk cannot name may be any guarded file the call names.
+                if destinations.iter().any(|destination| destination.dynamic) {
+                    let named: Vec<Value> = bound.named.iter().flat_map(|(_, values)| values.iter().cloned()).collect();
+                    for value in named {
+                        self.add_if_guarded(&value.text, &base);
+                    }
+                }
+                for destination in texts(&destinations) {
+                    // Compress-Archive adds `.zip` to a name without it.
+                    if !destination.to_ascii_lowercase().ends_with(".zip") {
+                        self.add(&format!("{destination}.zip"), &base, false);
+                    }
+                    self.add(&destination, &base, false);
+                }
+            }
             Kind::Rename if !whatif => {
                 let new_names = texts(&bound.values("newname"));
                 for (source, wildcard) in sources(bound) {
@@ -128,6 +152,20 @@ impl Walker<'_> {
                     for new_name in &new_names {
                         self.add(&joined(parent(&source), basename(new_name)), &base, false);
                     }
+                }
+            }
+            Kind::SetLocation | Kind::PushLocation | Kind::PopLocation if bound.has("stackname") => {
+                // Another stack than the default: where it goes, and what the default holds after,
+                // the walk does not follow.
+                crate::powershell::pop_location::forget_stack(scope);
+                if kind == Kind::PopLocation {
+                    return Ok(None);
+                }
+                let to = bound.values("path").into_iter().chain(bound.values("literalpath")).next().cloned();
+                if let Some(to) = to.and_then(|to| resolve(&to.text, &base)) {
+                    self.moved(&scope.base, &to);
+                    scope.base = to;
+                    self.reach(scope);
                 }
             }
             Kind::SetLocation | Kind::PushLocation => {
@@ -370,6 +408,32 @@ fn as_path_word(word: &str) -> String {
     } else {
         word.to_string()
     }
+}
+
+/// Whether Copy-Item or Move-Item puts its sources inside `destination`: it ends in a separator,
+/// is computed (`$env:TEMP` may be a folder), there are several sources or a wildcard, or it is
+/// a folder now.
+fn copies_into(destination: &str, sources: &[(String, bool)], base: &std::path::Path) -> bool {
+    destination.ends_with(['/', '\\'])
+        || destination.contains('$')
+        || sources.len() > 1
+        || sources.iter().any(|(source, wildcard)| *wildcard && source.contains(['*', '?', '[']))
+        || resolve(destination, base).is_some_and(|dir| crate::analysis::fs::is_dir(&dir))
+}
+
+/// Whether `script` is one command with literal arguments and environment variables: no second
+/// statement, pipeline, block, subexpression, splat or escape that could run something first.
+fn runs_nothing_else(script: &str) -> bool {
+    let mut rest = script.trim();
+    if rest.contains([';', '\n', '\r', '|', '&', '(', ')', '{', '}', '`', '@', '<', '>']) {
+        return false;
+    }
+    while let Some(at) = rest.find('$') {
+        let after = rest.get(at + 1..).unwrap_or_default();
+        let Some(name) = after.get(..4).filter(|prefix| prefix.eq_ignore_ascii_case("env:")) else { return false };
+        rest = after.get(name.len()..).unwrap_or_default();
+    }
+    true
 }
 
 fn texts(values: &[&Value]) -> Vec<String> {
