@@ -36,7 +36,7 @@ pub fn begins_with_popd(command: &str, scope: &Scope<Bash>) -> bool {
     {
         return false;
     }
-    let Ok(tree) = parse(command, &mut Budget::new(MAX_PARSE_CHECKS)) else { return false };
+    let Ok(tree) = parse(command, &Budget::new(MAX_PARSE_CHECKS)) else { return false };
     let root = tree.root_node();
     if root.has_error() {
         return false;
