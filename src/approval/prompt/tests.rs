@@ -52,7 +52,7 @@ fn a_design_is_shown_then_approved_by_its_code_once() {
     assert!(Request::parse(&command).is_some_and(|request| matches!(request, Request::Confirm { .. })), "{command}");
 
     let wrong = answer("/approve c design 00000000", &repo.root, pending.path());
-    assert_eq!(wrong.approved, false);
+    assert!(!wrong.approved);
     assert!(wrong.text.starts_with("nothing approved: that is not the code shown for the design of c"), "{}", wrong.text);
     assert!(!repo.exists("openspec/changes/c/approval.md"));
 
@@ -60,7 +60,7 @@ fn a_design_is_shown_then_approved_by_its_code_once() {
     assert_eq!(confirmed, Answer { approved: true, text: "design of c approved".into() });
     assert!(super::super::read_record(&repo.root, "c").design_approved());
     // Once.
-    assert_eq!(answer(&command, &repo.root, pending.path()).approved, false);
+    assert!(!answer(&command, &repo.root, pending.path()).approved);
     assert_eq!(fs::read_dir(pending.path()).expect("test fixture").count(), 0);
 }
 
@@ -74,7 +74,7 @@ fn a_plan_confirmed_after_it_changed_is_refused() {
     assert!(shown.text.contains(&sha), "{}", shown.text);
     repo.write(PLAN, &format!("{}- [ ] sneaked in\n", Repo::plan_text("c")));
     let refused = answer(&command.expect("the confirming line"), &repo.root, pending.path());
-    assert_eq!(refused.approved, false);
+    assert!(!refused.approved);
     assert!(refused.text.contains("changed after it was shown to the owner"), "{}", refused.text);
     assert_eq!(super::super::read_record(&repo.root, "c").plan_sha256(), None);
 
@@ -95,11 +95,11 @@ fn a_new_showing_replaces_the_code_and_codes_do_not_cross_changes() {
     let (_, second) = show_of(&repo, pending.path(), "/approve c design");
     let (first, second) = (first.expect("line"), second.expect("line"));
     if first != second {
-        assert_eq!(answer(&first, &repo.root, pending.path()).approved, false);
+        assert!(!answer(&first, &repo.root, pending.path()).approved);
     }
     let code = second.rsplit(' ').next().expect("a code");
-    assert_eq!(answer(&format!("/approve d design {code}"), &repo.root, pending.path()).approved, false);
-    assert_eq!(answer(&format!("/approve c plan {code}"), &repo.root, pending.path()).approved, false);
+    assert!(!answer(&format!("/approve d design {code}"), &repo.root, pending.path()).approved);
+    assert!(!answer(&format!("/approve c plan {code}"), &repo.root, pending.path()).approved);
     assert!(answer(&second, &repo.root, pending.path()).approved);
     assert!(!super::super::read_record(&repo.root, "d").design_approved());
 }
@@ -110,7 +110,7 @@ fn refusals_write_nothing_and_say_so() {
     repo.write("openspec/changes/c/proposal.md", "x");
     let pending = tempfile::tempdir().expect("test fixture");
     let missing = answer("/approve c design", &repo.root, pending.path());
-    assert_eq!(missing.approved, false);
+    assert!(!missing.approved);
     assert!(missing.text.starts_with("cannot approve design of c: missing"), "{}", missing.text);
     assert_eq!(fs::read_dir(pending.path()).expect("test fixture").count(), 0);
     let usage = answer("/approve c design now", &repo.root, pending.path());
@@ -139,7 +139,7 @@ fn the_code_is_kept_where_only_the_owner_reads_it_and_a_place_that_cannot_hold_i
     let blocked = state.path().join("file");
     fs::write(&blocked, "not a folder").expect("test fixture");
     let refused = answer("/approve c design", &repo.root, &blocked.join("pending"));
-    assert_eq!(refused.approved, false);
+    assert!(!refused.approved);
     assert!(refused.text.starts_with("nothing approved: the confirmation code could not be kept"), "{}", refused.text);
 }
 
