@@ -50,7 +50,8 @@ const ENTRY_OVERHEAD: usize = 128;
 /// What one recorded question or one target costs beyond its path, for the byte cap.
 const ITEM_OVERHEAD: usize = 64;
 
-type Analysis = Result<Vec<PathBuf>, Unscannable>;
+/// Stored as the gates judge it, so a hit is judged without building the answer again.
+type Analysis = crate::analysis::answer::Answer<Unscannable>;
 
 /// A question the analysis asks the file system.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -197,7 +198,7 @@ pub(crate) fn through(command: &str, base: &Path, analyse: impl FnOnce() -> Anal
     }
     let (analysis, recording) = recorded(analyse);
     if let Some(asked) = recording
-        && analysis != Err(Unscannable::ParserUnavailable)
+        && analysis.limit() != Some(&Unscannable::ParserUnavailable)
     {
         with_cache(|cache| cache.insert(hash, key.into_owned(), analysis.clone(), asked));
     }
@@ -287,7 +288,7 @@ fn recorded(analyse: impl FnOnce() -> Analysis) -> (Analysis, Option<Vec<(Questi
 }
 
 fn analysis_bytes(analysis: &Analysis) -> usize {
-    analysis.as_ref().map_or(0, |targets| targets.iter().map(|target| target.as_os_str().len() + ITEM_OVERHEAD).sum())
+    analysis.locations.iter().map(|location| location.path.as_os_str().len() + ITEM_OVERHEAD).sum()
 }
 
 impl Cache {

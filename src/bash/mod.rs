@@ -23,7 +23,7 @@ pub(crate) use parse::parse_within;
 
 use std::path::{Path, PathBuf};
 
-use crate::analysis::answer::Answer;
+use crate::analysis::answer::{Answer, Proof};
 use crate::analysis::scope::Scope;
 pub use state::Bash;
 
@@ -152,7 +152,7 @@ pub enum Unscannable {
 /// What `command` writes when run in `base` (absolute), as the answer every analysis gives: the
 /// files of [`write_targets`], or the cap that stopped the parse.
 pub fn analyze(command: &str, base: &Path) -> Answer<Unscannable> {
-    Answer::of(write_targets(command, base))
+    cache::through(command, base, || Answer::of(write_targets_uncached(command, base)))
 }
 
 /// [`analyze`] for a persistent shell in state `scope`, with every state the command may leave
@@ -169,7 +169,11 @@ pub fn analyze_from(command: &str, scope: &Scope<Bash>) -> (Answer<Unscannable>,
 ///
 /// A repeated command whose inputs have not changed is answered from [`cache`].
 pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscannable> {
-    cache::through(command, base, || write_targets_uncached(command, base))
+    let answer = analyze(command, base);
+    match answer.proof {
+        Proof::Stopped { limit } => Err(limit),
+        Proof::Proven | Proof::Unproven { .. } => Ok(answer.locations.into_iter().map(|location| location.path).collect()),
+    }
 }
 
 /// [`write_targets`] without the cache.
