@@ -172,7 +172,9 @@ pub fn write_targets(command: &str, base: &Path) -> Result<Vec<PathBuf>, Unscann
     let answer = analyze(command, base);
     match answer.proof {
         Proof::Stopped { limit } => Err(limit),
-        Proof::Proven | Proof::Unproven { .. } => Ok(answer.locations.into_iter().map(|location| location.path).collect()),
+        Proof::Proven | Proof::Unproven { .. } => {
+            Ok(answer.locations.into_iter().map(|location| location.path).collect())
+        }
     }
 }
 
