@@ -227,7 +227,8 @@ impl Span {
         let mut depth = 0;
         for name in normal_names(path) {
             let Some(expected) = self.folder.get(depth) else { return true };
-            if !name.eq_ignore_ascii_case(expected) {
+            // Compared whole first: most paths are spelled in lower case already.
+            if name != expected.as_slice() && !name.eq_ignore_ascii_case(expected) {
                 return false;
             }
             depth += 1;
