@@ -27,7 +27,7 @@ use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::ffi::{OsStr, OsString};
 use std::hash::{DefaultHasher, Hasher};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::Unscannable;
 #[cfg(test)]
@@ -46,7 +46,8 @@ const ENTRY_OVERHEAD: usize = 128;
 /// What one target costs beyond its path, for the byte cap.
 const ITEM_OVERHEAD: usize = 64;
 
-type Analysis = Result<Vec<PathBuf>, Unscannable>;
+/// Stored as the gates judge it, so a hit is judged without building the answer again.
+type Analysis = crate::analysis::answer::Answer<Unscannable>;
 
 /// Compared byte for byte (`Path` equality would take `/a/` for `/a`); borrowed for a lookup,
 /// owned in an entry.
@@ -135,7 +136,7 @@ pub(crate) fn through(command: &str, base: &Path, analyse: impl FnOnce() -> Anal
     }
     let (analysis, recording) = fs::recorded(analyse);
     if let Some(asked) = recording
-        && analysis != Err(Unscannable::ParserUnavailable)
+        && analysis.limit() != Some(&Unscannable::ParserUnavailable)
     {
         with_cache(|cache| cache.insert(hash, key.into_owned(), analysis.clone(), asked));
     }
@@ -147,7 +148,7 @@ fn with_cache<T>(body: impl FnOnce(&mut Cache) -> T) -> Option<T> {
 }
 
 fn analysis_bytes(analysis: &Analysis) -> usize {
-    analysis.as_ref().map_or(0, |targets| targets.iter().map(|target| target.as_os_str().len() + ITEM_OVERHEAD).sum())
+    analysis.locations.iter().map(|location| location.path.as_os_str().len() + ITEM_OVERHEAD).sum()
 }
 
 impl Cache {

@@ -23,7 +23,7 @@ mod words;
 
 use std::path::{Path, PathBuf};
 
-use crate::analysis::answer::Answer;
+use crate::analysis::answer::{Answer, Proof};
 use crate::analysis::handoff::Analyses;
 use crate::analysis::scope::Scope;
 pub use popd::begins_with_popd;
@@ -58,7 +58,7 @@ pub use crate::analysis::targets::MAX_TARGETS;
 /// What `command` writes when run in `base` (absolute), as the answer every analysis gives: the
 /// files of [`write_targets`], or the cap that stopped the parse.
 pub fn analyze(command: &str, base: &Path, analyses: &dyn Analyses) -> Answer<Unscannable> {
-    Answer::of(write_targets(command, base, analyses))
+    cache::through(command, base, || Answer::of(write_targets_uncached(command, base, analyses)))
 }
 
 /// [`analyze`] for a persistent shell in state `scope`, with every state the command may leave
@@ -79,7 +79,13 @@ pub fn analyze_from(
 ///
 /// A repeated command whose inputs have not changed is answered from [`cache`].
 pub fn write_targets(command: &str, base: &Path, analyses: &dyn Analyses) -> Result<Vec<PathBuf>, Unscannable> {
-    cache::through(command, base, || write_targets_uncached(command, base, analyses))
+    let answer = analyze(command, base, analyses);
+    match answer.proof {
+        Proof::Stopped { limit } => Err(limit),
+        Proof::Proven | Proof::Unproven { .. } => {
+            Ok(answer.locations.into_iter().map(|location| location.path).collect())
+        }
+    }
 }
 
 /// [`write_targets`] without the cache.

@@ -59,7 +59,7 @@ pub fn judge<Limit: Copy>(answer: &Answer<Limit>, raw: &RawText<Limit>) -> Judge
 fn judge_locations(locations: &[Location]) -> Option<Denial> {
     let invisible = NewTexts::invisible();
     locations.iter().find_map(|location| {
-        let shown = location.shown.clone().map(NewTexts::given);
+        let shown = location.shown.as_deref().map(NewTexts::given);
         let texts = shown.as_ref().unwrap_or(&invisible);
         match location.reach {
             Reach::File => judge_write(&location.path, texts),

@@ -137,27 +137,30 @@ pub fn check_claude_code_call(
 /// The text a write carries, fetched at most once and only when gate A needs it.
 pub struct NewTexts<'a> {
     source: Option<(&'a dyn ToolArgs, Content)>,
+    /// Texts the call shows, borrowed from its answer.
+    shown: Option<&'a [String]>,
     texts: OnceCell<Option<Vec<String>>>,
 }
 
 impl<'a> NewTexts<'a> {
     pub fn of(args: &'a dyn ToolArgs, content: Content) -> Self {
-        NewTexts { source: Some((args, content)), texts: OnceCell::new() }
+        NewTexts { source: Some((args, content)), shown: None, texts: OnceCell::new() }
     }
 
     /// A write whose texts are already known (a patch's `+` lines).
-    pub fn given(texts: Vec<String>) -> Self {
-        let known = OnceCell::new();
-        let _ = known.set(Some(texts));
-        NewTexts { source: None, texts: known }
+    pub fn given(texts: &'a [String]) -> Self {
+        NewTexts { source: None, shown: Some(texts), texts: OnceCell::new() }
     }
 
     /// A write whose text the gates cannot see (a bash target).
     pub fn invisible() -> Self {
-        NewTexts { source: None, texts: OnceCell::new() }
+        NewTexts { source: None, shown: None, texts: OnceCell::new() }
     }
 
     fn get(&self) -> Option<&[String]> {
+        if let Some(shown) = self.shown {
+            return Some(shown);
+        }
         self.texts.get_or_init(|| self.source.and_then(|(args, content)| tools::new_texts(args, content))).as_deref()
     }
 }

@@ -225,16 +225,33 @@ impl Span {
     /// `path` is the folder, beneath it, or an ancestor deeper than the floor.
     fn reaches(&self, path: &Path) -> bool {
         let mut depth = 0;
-        for component in path.components() {
-            let Component::Normal(name) = component else { continue };
+        for name in normal_names(path) {
             let Some(expected) = self.folder.get(depth) else { return true };
-            if !name.as_encoded_bytes().eq_ignore_ascii_case(expected) {
+            // Compared whole first: most paths are spelled in lower case already.
+            if name != expected.as_slice() && !name.eq_ignore_ascii_case(expected) {
                 return false;
             }
             depth += 1;
         }
         depth >= self.folder.len() || depth > self.floor
     }
+}
+
+/// The normal components of `path`, as `Path::components` gives them. Asked of every write
+/// target, so on Unix the bytes are split at `/` directly: the same names, without the general
+/// parse (no prefixes there; empty, `.` and `..` segments are not names).
+#[cfg(unix)]
+fn normal_names(path: &Path) -> impl Iterator<Item = &[u8]> {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    bytes.split(|&byte| byte == b'/').filter(|name| !matches!(*name, b"" | b"." | b".."))
+}
+
+#[cfg(not(unix))]
+fn normal_names(path: &Path) -> impl Iterator<Item = &[u8]> {
+    path.components().filter_map(|component| match component {
+        Component::Normal(name) => Some(name.as_encoded_bytes()),
+        _ => None,
+    })
 }
 
 thread_local! {

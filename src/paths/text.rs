@@ -60,28 +60,42 @@ impl GuardedName {
 
 /// Does `text`, read in `dialect`, name a guarded location?
 pub fn names_guarded(text: &str, dialect: Dialect) -> bool {
-    let cleaned = cleaned(text, dialect);
-    order().any(|name| names(&cleaned, name))
+    with_cleaned(text, dialect, |cleaned| order().any(|name| names(cleaned, name)))
 }
 
 /// The first guarded location `text` names, in the order of [`GuardedName`].
 pub fn guarded_named(text: &str, dialect: Dialect) -> Option<GuardedName> {
-    let cleaned = cleaned(text, dialect);
-    order().find(|&name| names(&cleaned, name))
+    with_cleaned(text, dialect, |cleaned| order().find(|&name| names(cleaned, name)))
 }
 
 /// Whether `text` names the guarded location `name`.
 pub fn names_this(text: &str, dialect: Dialect, name: GuardedName) -> bool {
-    names(&cleaned(text, dialect), name)
+    with_cleaned(text, dialect, |cleaned| names(cleaned, name))
 }
 
 fn order() -> impl Iterator<Item = GuardedName> {
     GuardedName::IN_REPOSITORY.into_iter().chain([GuardedName::Ledger])
 }
 
-/// `text` lower-cased without what never belongs to a name in `dialect`.
-fn cleaned(text: &str, dialect: Dialect) -> Vec<u8> {
+/// `body` of `text` lower-cased without what never belongs to a name in `dialect`. Most texts
+/// asked about (a program's string literals, words) are already so, and are read in place.
+fn with_cleaned<T>(text: &str, dialect: Dialect, body: impl FnOnce(&[u8]) -> T) -> T {
     let bytes = text.as_bytes();
+    if bytes.iter().all(|&byte| !byte.is_ascii_uppercase() && !removed(dialect, byte)) {
+        return body(bytes);
+    }
+    body(&cleaned(bytes, dialect))
+}
+
+/// A byte cleaning drops or changes (besides case).
+fn removed(dialect: Dialect, byte: u8) -> bool {
+    match dialect {
+        Dialect::PowerShell => matches!(byte, b'`' | b'"' | b'\'' | b'\\'),
+        _ => matches!(byte, b'"' | b'\'' | b'\\'),
+    }
+}
+
+fn cleaned(bytes: &[u8], dialect: Dialect) -> Vec<u8> {
     let mut cleaned = Vec::with_capacity(bytes.len());
     let mut at = 0;
     while let Some(&byte) = bytes.get(at) {
@@ -109,24 +123,41 @@ fn names(cleaned: &[u8], name: GuardedName) -> bool {
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|window| window == needle)
+    let Some((&first, rest)) = needle.split_first().filter(|_| needle.len() <= haystack.len()) else { return false };
+    followed_by(haystack, first, |after| after.starts_with(rest))
+}
+
+/// Whether some `first` in `haystack` is followed by bytes `rest_matches` accepts: found by the
+/// byte first, since most texts hold a guarded name's first byte rarely.
+fn followed_by(haystack: &[u8], first: u8, rest_matches: impl Fn(&[u8]) -> bool) -> bool {
+    let mut tail = haystack;
+    while let Some(at) = tail.iter().position(|&byte| byte == first) {
+        tail = tail.get(at + 1..).unwrap_or_default();
+        if rest_matches(tail) {
+            return true;
+        }
+    }
+    false
 }
 
 /// `folder`'s components joined by `/` somewhere in `cleaned` (lower case).
 fn contains_folder(cleaned: &[u8], folder: &[&str]) -> bool {
     let Some((first, rest)) = folder.split_first() else { return false };
-    (0..cleaned.len()).any(|start| {
-        let Some(mut at) =
-            cleaned.get(start..).filter(|tail| tail.starts_with(first.as_bytes())).map(|_| start + first.len())
-        else {
-            return false;
-        };
+    let spelled = folder.iter().map(|component| component.len()).sum::<usize>() + rest.len();
+    if spelled > cleaned.len() {
+        return false;
+    }
+    let Some((&first_byte, first_rest)) = first.as_bytes().split_first() else { return false };
+    followed_by(cleaned, first_byte, |after| {
+        let Some(mut tail) = after.strip_prefix(first_rest) else { return false };
         rest.iter().all(|component| {
-            let next = cleaned
-                .get(at..)
-                .is_some_and(|tail| tail.first() == Some(&b'/') && tail[1..].starts_with(component.as_bytes()));
-            at += 1 + component.len();
-            next
+            match tail.strip_prefix(b"/").and_then(|tail| tail.strip_prefix(component.as_bytes())) {
+                Some(next) => {
+                    tail = next;
+                    true
+                }
+                None => false,
+            }
         })
     })
 }

@@ -134,8 +134,10 @@ impl Walker<'_> {
             (Source::Nothing, None) => return Ok(()),
         };
         let answer = self.analyses.program(invocation.language, text.as_deref(), &invocation.args, &base);
-        for location in &answer.locations {
-            self.add(&location.path.to_string_lossy(), &base, scope.links());
+        for location in answer.locations {
+            // The program's analysis gives them absolute and normalized already.
+            let path = if location.path.is_absolute() { location.path } else { paths::absolute(location.path, &base) };
+            self.add_path(path, scope.links());
         }
         for command in &answer.starts {
             // A process the program starts: what it does to its shell stays there.
@@ -252,7 +254,11 @@ impl Walker<'_> {
         if text.is_empty() {
             return;
         }
-        let mut path = paths::absolute(text, base);
+        self.add_path(paths::absolute(text, base), links);
+    }
+
+    /// [`Self::add`] of a path already absolute and normalized.
+    fn add_path(&mut self, mut path: PathBuf, links: &[(PathBuf, PathBuf)]) {
         for _ in 0..=MAX_LINK_HOPS {
             if is_device(&path) {
                 return;
