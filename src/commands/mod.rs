@@ -24,6 +24,7 @@ mod editors;
 mod effects;
 mod feeders;
 mod git;
+mod index;
 mod options;
 mod patches;
 pub mod pwsh_host;
@@ -148,19 +149,18 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
     if runners::runs_a_script_file(&first.text) {
         sink.run_file(first, false, true);
     }
-    if let Some(wrapper) = wrappers::WRAPPERS.iter().find(|row| row.names.contains(&name)) {
-        return wrapper.run(rest, sink);
-    }
-    if let Some(coded) = wrappers::CODED.iter().find(|row| row.names.contains(&name)) {
-        return (coded.run)(rest, stdin, sink);
-    }
-    if let Some(writer) = writers::WRITERS.iter().find(|row| row.names.contains(&name)) {
-        writer.run(rest, sink);
-        return None;
-    }
-    if let Some(copy) = copies::COPIES.iter().find(|row| row.names.contains(&name)) {
-        copy.run(rest, sink);
-        return None;
+    match index::row(name) {
+        Some(index::Row::Wrapper(wrapper)) => return wrapper.run(rest, sink),
+        Some(index::Row::Coded(coded)) => return (coded.run)(rest, stdin, sink),
+        Some(index::Row::Writer(writer)) => {
+            writer.run(rest, sink);
+            return None;
+        }
+        Some(index::Row::Copy(copy)) => {
+            copy.run(rest, sink);
+            return None;
+        }
+        None => {}
     }
     match name {
         "xargs" => return feeders::xargs(rest, stdin, sink),

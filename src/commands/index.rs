@@ -1,0 +1,89 @@
+//! The rows of the command tables by name: a command's row is looked up once per command, so the
+//! tables are indexed when first asked instead of searched row by row.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
+
+use super::copies::{COPIES, Copy};
+use super::wrappers::{CODED, Coded, WRAPPERS, Wrapper};
+use super::writers::{WRITERS, Writer};
+
+/// The row a command name has, in the order the tables are consulted.
+#[derive(Clone, Copy)]
+pub(super) enum Row {
+    Wrapper(&'static Wrapper),
+    Coded(&'static Coded),
+    Writer(&'static Writer),
+    Copy(&'static Copy),
+}
+
+/// The row of command `name`, if a table has one (the first table that names it wins).
+pub(super) fn row(name: &str) -> Option<Row> {
+    static INDEX: OnceLock<HashMap<&'static str, Row, BuildHasherDefault<Fnv>>> = OnceLock::new();
+    INDEX.get_or_init(build).get(name).copied()
+}
+
+fn build() -> HashMap<&'static str, Row, BuildHasherDefault<Fnv>> {
+    let mut index = HashMap::default();
+    let rows = (WRAPPERS.iter().map(|row| (row.names, Row::Wrapper(row))))
+        .chain(CODED.iter().map(|row| (row.names, Row::Coded(row))))
+        .chain(WRITERS.iter().map(|row| (row.names, Row::Writer(row))))
+        .chain(COPIES.iter().map(|row| (row.names, Row::Copy(row))));
+    for (names, row) in rows {
+        for &name in names {
+            index.entry(name).or_insert(row);
+        }
+    }
+    index
+}
+
+/// FNV-1a: command names are short and not chosen to collide with one another's buckets in a
+/// way that matters (a collision costs a comparison, never a wrong row).
+#[derive(Default)]
+pub(super) struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut hash = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &byte in bytes {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = hash;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_finds_the_first_table_that_lists_it() {
+        let tables: [(&str, Vec<&[&str]>); 4] = [
+            ("wrapper", WRAPPERS.iter().map(|row| row.names).collect()),
+            ("coded", CODED.iter().map(|row| row.names).collect()),
+            ("writer", WRITERS.iter().map(|row| row.names).collect()),
+            ("copy", COPIES.iter().map(|row| row.names).collect()),
+        ];
+        for (at, (table, rows)) in tables.iter().enumerate() {
+            for &name in rows.iter().flat_map(|names| names.iter()) {
+                let earlier = tables[..at].iter().any(|(_, rows)| rows.iter().any(|names| names.contains(&name)));
+                let found = match row(name) {
+                    Some(Row::Wrapper(_)) => "wrapper",
+                    Some(Row::Coded(_)) => "coded",
+                    Some(Row::Writer(_)) => "writer",
+                    Some(Row::Copy(_)) => "copy",
+                    None => "none",
+                };
+                if !earlier {
+                    assert_eq!(found, *table, "{name}");
+                }
+            }
+        }
+        assert!(row("no-such-command").is_none());
+    }
+}
