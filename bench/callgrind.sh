@@ -31,7 +31,10 @@ fi
 
 # Runs per case; the median is reported.
 runs=${CALLGRIND_RUNS:-3}
-work=$(mktemp -d "${TMPDIR:-/tmp}/approval-gates-callgrind.XXXXXXXX")
+# The folder's name holds no guarded name: a path through a folder named like the ledger's
+# (`approval-gates`) takes the ledger's slower checks at every target, which a repository elsewhere
+# does not (measured: +1.2% on bash's first sight), so such a name would measure that case alone.
+work=$(mktemp -d "${TMPDIR:-/tmp}/callgrind-bench.XXXXXXXX")
 worktrees=()
 cleanup() {
   for tree in "${worktrees[@]}"; do git -C "$here" worktree remove --force "$tree" >/dev/null 2>&1 || true; done
