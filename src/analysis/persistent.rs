@@ -209,13 +209,17 @@ mod tests {
 
     use super::*;
 
-    /// A shell whose state is only its directory.
+    /// A shell whose state is only its directory; `KIND` tells two kinds of shell apart.
     #[derive(Clone, Debug, PartialEq)]
-    struct Dir(PathBuf);
+    struct Directory<const KIND: u8>(PathBuf);
 
-    impl ShellState for Dir {
+    type Dir = Directory<0>;
+    /// Another kind of shell, also only a directory.
+    type OtherDir = Directory<1>;
+
+    impl<const KIND: u8> ShellState for Directory<KIND> {
         fn fresh(cwd: &Path) -> Self {
-            Dir(cwd.to_path_buf())
+            Directory(cwd.to_path_buf())
         }
         fn merge(&mut self, other: &Self) -> Option<bool> {
             (self == other).then_some(true)
@@ -253,25 +257,6 @@ mod tests {
         assert!(!store.known("never-seen", &fresh).overflowed);
         store.forget("s0");
         assert!(!store.known("s0", &fresh).overflowed);
-    }
-
-    /// Another kind of shell, also only a directory.
-    #[derive(Clone, Debug, PartialEq)]
-    struct OtherDir(PathBuf);
-
-    impl ShellState for OtherDir {
-        fn fresh(cwd: &Path) -> Self {
-            OtherDir(cwd.to_path_buf())
-        }
-        fn merge(&mut self, other: &Self) -> Option<bool> {
-            (self == other).then_some(true)
-        }
-        fn weight(&self) -> usize {
-            self.0.as_os_str().len()
-        }
-        fn without_vars(&self) -> Self {
-            self.clone()
-        }
     }
 
     #[test]

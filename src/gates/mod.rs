@@ -192,6 +192,8 @@ fn judge_location(path: &Path, texts: &NewTexts) -> Option<Denial> {
 }
 
 #[cfg(test)]
+mod test_json;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_false_positives;

@@ -5,21 +5,12 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use serde_json::{Value, json};
+use serde_json::json;
 
+use super::test_json::Json;
 use super::*;
 use crate::test_repo::Repo;
 
-struct Json(Value);
-
-impl ToolArgs for Json {
-    fn string(&self, field: &str) -> Option<String> {
-        self.0.get(field)?.as_str().map(str::to_owned)
-    }
-    fn strings_of(&self, _array: &str, _field: &str) -> Option<Vec<Option<String>>> {
-        None
-    }
-}
 
 const PLAN: &str = "BLOCKED [approval-gates]: plan must carry **Spec:** pointing to openspec/changes/<id>";
 const APPROVAL: &str = "BLOCKED [approval-gates]: approval.md is written only by /approve";

@@ -3,26 +3,10 @@
 
 use serde_json::{Value, json};
 
+use super::test_json::Json;
 use super::*;
 use crate::test_repo::Repo;
 
-struct Json(Value);
-
-impl ToolArgs for Json {
-    fn arguments_json(&self) -> Option<String> {
-        serde_json::to_string(&self.0).ok()
-    }
-    fn string(&self, field: &str) -> Option<String> {
-        self.0.get(field)?.as_str().map(str::to_owned)
-    }
-    fn strings_of(&self, array: &str, field: &str) -> Option<Vec<Option<String>>> {
-        let elements = self.0.get(array)?.as_array()?;
-        Some(elements.iter().map(|e| e.get(field).and_then(Value::as_str).map(str::to_owned)).collect())
-    }
-    fn strings(&self, field: &str) -> Option<Vec<String>> {
-        self.0.get(field)?.as_array()?.iter().map(|e| e.as_str().map(str::to_owned)).collect()
-    }
-}
 
 fn check(repo: &Repo, name: &str, args: Value) -> Option<String> {
     check_tool_call(name, &Json(args), || repo.root.clone()).map(|denial| denial.to_string())

@@ -6,23 +6,11 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use super::test_json::Json;
 use super::*;
 use crate::approval::ledger::location;
 use crate::test_repo::Repo;
 
-struct Json(Value);
-
-impl ToolArgs for Json {
-    fn arguments_json(&self) -> Option<String> {
-        serde_json::to_string(&self.0).ok()
-    }
-    fn string(&self, field: &str) -> Option<String> {
-        self.0.get(field)?.as_str().map(str::to_owned)
-    }
-    fn strings_of(&self, _array: &str, _field: &str) -> Option<Vec<Option<String>>> {
-        None
-    }
-}
 
 fn check(repo: &Repo, name: &str, args: Value) -> Option<String> {
     check_tool_call(name, &Json(args), || repo.root.clone()).map(|denial| denial.to_string())

@@ -4,30 +4,11 @@
 
 use serde_json::{Value, json};
 
+use super::test_json::Json;
 use super::*;
 use crate::approval::ledger::location;
 use crate::test_repo::Repo;
 
-struct Json(Value);
-
-impl ToolArgs for Json {
-    fn string(&self, field: &str) -> Option<String> {
-        self.0.get(field)?.as_str().map(str::to_owned)
-    }
-    fn strings_of(&self, array: &str, field: &str) -> Option<Vec<Option<String>>> {
-        let elements = self.0.get(array)?.as_array()?;
-        Some(elements.iter().map(|e| e.get(field).and_then(Value::as_str).map(str::to_owned)).collect())
-    }
-    fn json_text(&self, field: &str) -> Option<String> {
-        match self.0.get(field)? {
-            Value::String(text) => Some(text.clone()),
-            value => serde_json::to_string(value).ok(),
-        }
-    }
-    fn arguments_json(&self) -> Option<String> {
-        serde_json::to_string(&self.0).ok()
-    }
-}
 
 fn check(repo: &Repo, name: &str, args: Value) -> Option<String> {
     check_tool_call(name, &Json(args), || repo.root.clone()).map(|denial| denial.to_string())
