@@ -40,8 +40,13 @@ fn build() -> HashMap<&'static str, Row, BuildHasherDefault<Fnv>> {
 
 /// FNV-1a: command names are short and not chosen to collide with one another's buckets in a
 /// way that matters (a collision costs a comparison, never a wrong row).
-#[derive(Default)]
 pub(super) struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
 
 impl Hasher for Fnv {
     fn finish(&self) -> u64 {
@@ -49,11 +54,9 @@ impl Hasher for Fnv {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        let mut hash = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
         for &byte in bytes {
-            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
         }
-        self.0 = hash;
     }
 }
 
