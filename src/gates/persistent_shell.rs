@@ -8,7 +8,7 @@ use super::ToolArgs;
 use super::judge::{Judged, RawText, judge};
 use crate::analysis::answer::Answer;
 use crate::analysis::persistent::{self, ShellState};
-use crate::bash::Unscannable;
+use crate::analysis::Unscannable;
 use crate::texts::Denial;
 
 /// What a kind of persistent shell supplies to [`check`].
