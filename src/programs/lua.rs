@@ -23,6 +23,24 @@ const RULES: &[Rule] = &[
     rule("require", Receiver::Bare, Op::Opaque),
 ];
 
+/// Calls that write no file and start nothing (P-18); a handle's `write` is judged where
+/// `io.open` opened it.
+const READ_ONLY: &[&str] = &[
+    "print", "assert", "error", "tostring", "tonumber", "type", "pairs", "ipairs", "next", "select",
+    "unpack", "pcall", "setmetatable", "getmetatable", "rawget", "table.insert", "table.remove",
+    "table.sort", "table.unpack", "string.upper", "string.sub", "string.len", "string.rep",
+    "string.reverse", "string.byte", "string.char", "string.find", "string.match", "string.gmatch",
+    "string.gsub", "io.read", "io.write", "io.lines", "os.time", "os.date", "os.clock", "os.getenv",
+    "os.exit", "read", "write", "lines", "close", "seek", "flush", "setvbuf", "lower", "upper", "sub", "len",
+    "format", "find", "match", "gmatch", "gsub", "rep", "reverse", "byte", "floor", "ceil", "max", "min",
+    "abs", "sqrt", "random",
+];
+
+const KEYWORDS: &[&str] = &[
+    "local", "function", "end", "if", "then", "else", "elseif", "for", "in", "do", "while", "repeat",
+    "until", "return", "break", "and", "or", "not", "nil", "true", "false", "goto",
+];
+
 const GRAMMAR: Grammar = Grammar {
     rules: RULES,
     concat: &[("..", "")],
@@ -31,6 +49,15 @@ const GRAMMAR: Grammar = Grammar {
     calls_without_parentheses: true,
     members: &[":"],
     dot_member: true,
+    unknown_calls_unproven: true,
+    read_only: READ_ONLY,
+    keywords: KEYWORDS,
+    method_members: &[":"],
+    definitions: &["function"],
+    lowers: &["string.lower", "lower"],
+    list_joins: &["table.concat"],
+    formats: &["string.format"],
+    brace_lists: true,
     ..Grammar::NONE
 };
 

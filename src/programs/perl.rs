@@ -25,6 +25,7 @@ const SYNTAX: Syntax = Syntax {
 const RULES: &[Rule] = &[
     rule("open", Receiver::Any, Op::PerlOpen),
     rule("sysopen", Receiver::Any, Op::OpenFlags { path: 1, flags: 2 }),
+    rule("new", Receiver::Only(&["File"]), Op::PerlIoFile),
     rule("unlink", Receiver::Any, Op::WriteAll),
     rule("rename", Receiver::Any, Op::Write(&[0, 1])),
     rule("link", Receiver::Any, Op::Write(&[0, 1])),
@@ -55,7 +56,38 @@ const RULES: &[Rule] = &[
     rule("chdir", Receiver::Any, Op::Chdir(0)),
     rule("eval", Receiver::Bare, Op::Opaque),
     rule("do", Receiver::Bare, Op::Opaque),
-    rule("require", Receiver::Bare, Op::Opaque),
+];
+
+/// Calls that write no file and start nothing (P-18): builtins, file-handle and directory reads,
+/// the tests `-e -f -d …`, and the standard modules' pure functions.
+const READ_ONLY: &[&str] = &[
+    "print", "printf", "say", "close", "binmode", "syswrite", "sysread", "read", "readline", "eof", "seek",
+    "tell", "fileno", "flush", "autoflush", "getline", "getlines", "opendir", "readdir", "closedir",
+    "rewinddir", "stat", "lstat", "length", "join", "split", "sprintf", "substr", "index", "rindex", "uc",
+    "lc", "ucfirst", "lcfirst", "chomp", "chop", "chr", "ord", "sort", "reverse", "keys", "values", "each",
+    "exists", "defined", "delete", "push", "pop", "shift", "unshift", "splice", "map", "grep", "scalar",
+    "wantarray", "die", "warn", "exit", "time", "localtime", "gmtime", "sleep", "abs", "int", "sqrt", "hex",
+    "oct", "pack", "unpack", "ref", "bless", "glob", "quotemeta", "pos", "local", "return", "basename",
+    "dirname", "fileparse", "canonpath", "abs2rel", "cwd", "getcwd", "decode_base64", "encode_base64",
+    "encode_json", "decode_json", "md5_hex", "sha1_hex", "sha256_hex", "sha512_hex", "Dumper", "STDOUT",
+    "STDERR", "STDIN", "SHA.new", "MD5.new", "addfile", "add", "hexdigest", "digest", "b64digest", "slurp",
+    "slurp_utf8", "lines", "exists", "is_file", "is_dir", "basename", "children", "e", "f", "d", "r", "w",
+    "x", "s", "z", "l",
+];
+
+/// Words that are not calls.
+const KEYWORDS: &[&str] = &[
+    "my", "our", "if", "elsif", "else", "unless", "while", "until", "for", "foreach", "last", "next", "redo",
+    "and", "or", "not", "xor", "eq", "ne", "lt", "gt", "le", "ge", "cmp", "x", "undef", "__END__",
+    "__DATA__", "__FILE__", "BEGIN", "END", "qw", "q", "qq", "package", "no", "strict", "warnings",
+];
+
+/// Modules whose loading writes nothing (their calls are judged by the tables).
+const LIBRARIES: &[&str] = &[
+    "strict", "warnings", "utf8", "feature", "IO::File", "IO::Handle", "File::Copy", "File::Spec",
+    "File::Path", "File::Basename", "File::Temp", "File::Find", "File::stat", "Fcntl", "Cwd", "POSIX",
+    "Digest::SHA", "Digest::MD5", "MIME::Base64", "JSON::PP", "Data::Dumper", "Getopt::Long", "List::Util",
+    "Scalar::Util", "Path::Tiny", "Encode", "constant", "Time::HiRes", "Time::Local", "English",
 ];
 
 const GRAMMAR: Grammar = Grammar {
@@ -69,6 +101,15 @@ const GRAMMAR: Grammar = Grammar {
     sigils: "$@%",
     calls_without_parentheses: true,
     members: &["->", "::"],
+    unknown_calls_unproven: true,
+    read_only: READ_ONLY,
+    keywords: KEYWORDS,
+    method_members: &["->"],
+    definitions: &["sub"],
+    loaders: &["use", "require"],
+    libraries: LIBRARIES,
+    lowers: &["lc"],
+    formats: &["sprintf"],
     ..Grammar::NONE
 };
 

@@ -46,6 +46,28 @@ const RULES: &[Rule] = &[
     rule("call_user_func_array", Receiver::Any, Op::Opaque),
 ];
 
+/// Calls that write no file and start nothing (P-18); `fwrite` and `fputs` write to a handle,
+/// judged where `fopen` opened it.
+const READ_ONLY: &[&str] = &[
+    "echo", "print", "printf", "sprintf", "print_r", "var_dump", "var_export", "file_get_contents",
+    "hash_file", "md5_file", "sha1_file", "file_exists", "is_file", "is_dir", "is_readable", "is_link",
+    "filesize", "filemtime", "stat", "scandir", "glob", "implode", "explode", "join", "strtolower",
+    "strtoupper", "json_encode", "json_decode", "count", "strlen", "substr", "str_replace", "preg_match",
+    "preg_replace", "preg_split", "trim", "rtrim", "ltrim", "basename", "dirname", "pathinfo", "fgets",
+    "fread", "fclose", "feof", "fwrite", "fputs", "fflush", "file", "readfile", "md5", "sha1", "hash",
+    "base64_decode", "base64_encode", "in_array", "array_map", "array_filter", "array_keys", "array_values",
+    "sort", "usort", "exit", "die", "opendir", "readdir", "closedir", "getcwd", "str_contains",
+    "str_starts_with", "str_ends_with", "intval", "ucfirst", "date", "time", "microtime", "fprintf",
+    "array_merge", "array_slice", "strpos", "str_pad", "number_format", "getenv",
+];
+
+const KEYWORDS: &[&str] = &[
+    "if", "else", "elseif", "while", "for", "foreach", "as", "return", "new", "array", "list", "isset",
+    "unset", "empty", "and", "or", "xor", "not", "true", "false", "null", "use", "namespace", "class",
+    "public", "private", "protected", "static", "const", "global", "switch", "case", "default", "break",
+    "continue", "do", "match", "fn", "php",
+];
+
 const GRAMMAR: Grammar = Grammar {
     rules: RULES,
     concat: &[(".", "")],
@@ -53,6 +75,16 @@ const GRAMMAR: Grammar = Grammar {
     assignments: &["=", ".="],
     sigils: "$",
     members: &["->", "::"],
+    unknown_calls_unproven: true,
+    read_only: READ_ONLY,
+    keywords: KEYWORDS,
+    definitions: &["function"],
+    // `include`/`require` load code the analysis does not read; no PHP file is a library here.
+    loaders: &["include", "include_once", "require", "require_once"],
+    lowers: &["strtolower"],
+    list_joins: &["implode", "join"],
+    separator_first: true,
+    formats: &["sprintf"],
     ..Grammar::NONE
 };
 

@@ -31,7 +31,9 @@ const FILE_UTILS: &[&str] = &["FileUtils", "FU"];
 const RULES: &[Rule] = &[
     rule("write", Receiver::Only(FILE), Op::Write(&[0])),
     rule("binwrite", Receiver::Only(FILE), Op::Write(&[0])),
-    rule("open", Receiver::Module(FILE), Op::Open { path: 0, mode: 1, named: "mode" }),
+    rule("open", Receiver::Module(&["File", "IO", "Pathname", "Kernel"]), Op::PipeOpen { path: 0, mode: 1 }),
+    rule("copy_stream", Receiver::Only(&["IO"]), Op::Write(&[1])),
+    rule("sysopen", Receiver::Only(&["IO"]), Op::OpenFlags { path: 0, flags: 1 }),
     rule("new", Receiver::Only(&["File"]), Op::Open { path: 0, mode: 1, named: "mode" }),
     rule("delete", Receiver::Only(FILE), Op::WriteAll),
     rule("unlink", Receiver::Only(FILE), Op::WriteAll),
@@ -74,6 +76,41 @@ const RULES: &[Rule] = &[
     rule("send", Receiver::Any, Op::Opaque),
     rule("public_send", Receiver::Any, Op::Opaque),
     rule("load", Receiver::Bare, Op::Opaque),
+    rule("require_relative", Receiver::Bare, Op::Opaque),
+];
+
+/// Calls that write no file and start nothing (P-18): output, reads, tests, the methods of
+/// strings, lists and handles (a handle is judged where it is opened), digests.
+const READ_ONLY: &[&str] = &[
+    "puts", "p", "pp", "print", "printf", "warn", "raise", "abort", "exit", "format", "sprintf", "gets",
+    "File.read", "File.readlines", "File.foreach", "File.exist?", "File.file?", "File.directory?",
+    "File.size", "File.mtime", "File.stat", "File.basename", "File.dirname", "File.extname", "IO.read",
+    "IO.readlines", "Dir.glob", "Dir.children", "Dir.entries", "Dir.exist?", "Dir.pwd", "Dir.each_child",
+    "SHA256.file", "SHA256.hexdigest", "SHA1.file", "MD5.file", "SHA256.new", "hexdigest", "digest",
+    "JSON.parse", "JSON.generate", "JSON.pretty_generate", "to_json", "read", "readlines", "each_line",
+    "write", "puts", "close", "flush", "sync", "each", "each_with_index", "map", "select", "reject", "sort",
+    "sort_by", "first", "last", "size", "length", "count", "join", "split", "lines", "chomp", "strip",
+    "include?", "start_with?", "end_with?", "sub", "gsub", "grep", "to_s", "to_i", "to_a", "to_h", "to_sym",
+    "upcase", "downcase", "unpack1", "unpack", "pack", "reverse", "uniq", "keys", "values", "empty?", "nil?",
+    "exist?", "file?", "directory?", "basename", "dirname", "inspect", "freeze", "dup", "tap", "then",
+    "match", "match?", "scan", "bytes", "chars", "sum", "min", "max", "flatten", "compact", "zip", "take",
+    "drop", "find", "any?", "all?", "none?", "tr", "squeeze", "ljust", "rjust", "center", "slice", "fetch",
+    "dig", "merge", "key?", "format", "round", "floor", "abs", "times", "upto", "step", "Pathname.new", "Set.new",
+    "Hash.new", "Array.new", "StringIO.new", "Time.now",
+];
+
+const KEYWORDS: &[&str] = &[
+    "if", "elsif", "else", "unless", "while", "until", "for", "in", "do", "end", "begin", "rescue",
+    "ensure", "then", "case", "when", "return", "and", "or", "not", "class", "module", "self", "nil",
+    "true", "false", "yield", "break", "next", "redo", "retry", "super", "lambda", "proc", "loop",
+    "defined?", "__FILE__", "__dir__", "ENV", "STDOUT", "STDERR", "STDIN", "attr_reader", "attr_accessor",
+];
+
+/// Libraries whose loading writes nothing.
+const LIBRARIES: &[&str] = &[
+    "fileutils", "digest", "digest/sha2", "digest/md5", "json", "yaml", "pathname", "set", "tempfile",
+    "tmpdir", "open3", "shellwords", "time", "date", "csv", "optparse", "find", "English", "securerandom",
+    "base64", "stringio", "pp", "erb", "open-uri",
 ];
 
 const GRAMMAR: Grammar = Grammar {
@@ -87,6 +124,14 @@ const GRAMMAR: Grammar = Grammar {
     calls_without_parentheses: true,
     members: &["::", "&."],
     dot_member: true,
+    unknown_calls_unproven: true,
+    read_only: READ_ONLY,
+    keywords: KEYWORDS,
+    method_members: &[".", "&."],
+    definitions: &["def"],
+    loaders: &["require"],
+    libraries: LIBRARIES,
+    lowers: &["downcase"],
     ..Grammar::NONE
 };
 

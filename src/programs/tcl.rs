@@ -16,7 +16,9 @@ const SYNTAX: Syntax = Syntax { line_comments: &["#"], quotes: QUOTES, ident_cha
 
 pub fn analyze(text: &str) -> Findings {
     let Some(tokens) = super::lex::tokens(text, &SYNTAX, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };
-    let mut reader = Reader { tokens: &tokens, vars: HashMap::new(), findings: Findings::sure(), work: 0 };
+    let mut reader =
+        Reader { tokens: &tokens, vars: HashMap::new(), findings: Findings::sure(), work: 0, dir: String::new(), procs: Vec::new() };
+    reader.procs = defined_procs(&tokens);
     let mut at = 0;
     while at < tokens.len() {
         let next = reader.command(at);
@@ -33,7 +35,44 @@ struct Reader<'t> {
     vars: HashMap<String, Val>,
     findings: Findings,
     work: usize,
+    /// Relative paths resolve against this after a literal `cd`.
+    dir: String,
+    /// The procedures the program defines (`proc name …`): read where they stand.
+    procs: Vec<String>,
 }
+
+/// The names after `proc`.
+fn defined_procs(tokens: &[Token]) -> Vec<String> {
+    let mut names = Vec::new();
+    for pair in tokens.windows(2) {
+        if let [keyword, name] = pair
+            && keyword.is_ident("proc")
+            && names.len() < 1024
+        {
+            names.push(name.text.clone());
+        }
+    }
+    names
+}
+
+/// Commands that write no file and start nothing (P-18); `open` and `exec` are judged, and
+/// `file`'s subcommands are below.
+const READ_ONLY: &[&str] = &[
+    "set", "puts", "close", "read", "gets", "string", "list", "lindex", "llength", "lappend", "lsort", "lrange",
+    "lsearch", "lreplace", "linsert", "lassign", "lmap", "join", "split", "concat", "expr", "incr", "if",
+    "else", "elseif", "then", "while", "for", "foreach", "switch", "return", "break", "continue", "proc",
+    "glob", "format", "scan", "regexp", "regsub", "info", "append", "dict", "array", "catch", "try", "error",
+    "throw", "exit", "package", "namespace", "upvar", "global", "variable", "flush", "fconfigure", "binary",
+    "encoding", "clock", "after", "pwd", "eof", "seek", "tell", "fblocked", "unset", "subst", "apply",
+    "lreverse", "lset", "chan", "open", "exec", "file", "cd", "default", "finally", "on", "trap",
+];
+
+/// `file` subcommands that write nothing.
+const FILE_READS: &[&str] = &[
+    "exists", "isfile", "isdirectory", "size", "mtime", "atime", "join", "dirname", "tail", "extension",
+    "rootname", "normalize", "split", "readable", "writable", "executable", "stat", "lstat", "type",
+    "nativename", "pathtype", "separator", "owned", "readlink", "channels", "volumes", "home", "tempdir",
+];
 
 impl Reader<'_> {
     /// The words of the command starting at `at` (up to a line end, `;`, or its closing `]`),
@@ -93,6 +132,12 @@ impl Reader<'_> {
                 let texts: Vec<String> =
                     parts.iter().map(|p| p.text().map_or(HOLE.to_string(), str::to_string)).collect();
                 Val::Str(texts.join("/"))
+            }
+            [Val::Str(string), Val::Str(cat), parts @ ..] if string == "string" && cat == "cat" => {
+                Val::Str(parts.iter().map(|p| p.text().map_or(HOLE.to_string(), str::to_string)).collect())
+            }
+            [Val::Str(string), Val::Str(lower), Val::Str(text)] if string == "string" && lower == "tolower" => {
+                Val::Str(text.to_lowercase())
             }
             _ => Val::Unknown,
         };
@@ -173,7 +218,33 @@ impl Reader<'_> {
                 }
             }
             [Some("eval" | "uplevel" | "source" | "interp" | "load"), ..] => self.findings.sure = false,
+            [Some("cd"), Some(dir)] if !dir.contains(HOLE) => {
+                self.dir = if dir.starts_with('/') { (*dir).to_string() } else { join(&self.dir, dir) };
+            }
+            [Some("cd"), ..] => self.findings.sure = false,
             _ => {}
+        }
+        self.prove(&texts);
+    }
+
+    /// P-18: a command neither judged above nor read-only makes the findings unsure. A first
+    /// word that is a variable or a number is left alone: inside braces the reader sees
+    /// expressions (`{$i < 3}`) as commands.
+    fn prove(&mut self, texts: &[Option<&str>]) {
+        let Some(Some(name)) = texts.first() else { return };
+        if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == ':') {
+            return;
+        }
+        let name = name.trim_start_matches("::");
+        let known = match name {
+            "file" => texts.get(1).copied().flatten().is_some_and(|sub| {
+                FILE_READS.contains(&sub) || matches!(sub, "delete" | "mkdir" | "rename" | "copy" | "link")
+            }),
+            "string" => !matches!(texts.get(1), Some(Some("eval"))),
+            _ => READ_ONLY.contains(&name) || self.procs.iter().any(|p| p == name),
+        };
+        if !known {
+            self.findings.sure = false;
         }
     }
 
@@ -183,11 +254,16 @@ impl Reader<'_> {
                 if path.contains(HOLE) {
                     self.findings.sure = false;
                 }
-                self.findings.writes.push(path.clone());
+                let located = if path.starts_with('/') { path.clone() } else { join(&self.dir, path) };
+                self.findings.writes.push(located);
             }
             _ => self.findings.sure = false,
         }
     }
+}
+
+fn join(dir: &str, path: &str) -> String {
+    if dir.is_empty() { path.to_string() } else { format!("{}/{path}", dir.trim_end_matches('/')) }
 }
 
 const CLI: Cli = Cli { inline: &[], file: &["-f"], valued: &["-encoding"], module: &[] };

@@ -5,8 +5,9 @@ use super::{Argument, Engine, Op, Receiver, Rule, Val, writes_mode};
 use crate::programs::lex::{HOLE, Kind};
 
 impl Engine<'_> {
-    pub(super) fn call(&mut self, at: usize) {
-        let Some(name) = self.token(at) else { return };
+    /// Judges the call at identifier `at` by the language's table; true when a rule applied.
+    pub(super) fn call(&mut self, at: usize) -> bool {
+        let Some(name) = self.token(at) else { return false };
         let open = self.token(at + 1);
         let parenthesized = open.is_some_and(|t| t.is("(") && !t.line_start);
         let bare_args = !parenthesized
@@ -15,10 +16,10 @@ impl Engine<'_> {
                 !t.line_start && (t.is_str() || t.kind == Kind::Ident || t.kind == Kind::Number || t.is("["))
             });
         if !parenthesized && !bare_args {
-            return;
+            return false;
         }
         if !self.grammar.rules.iter().any(|rule| rule.name == name.text) {
-            return;
+            return false;
         }
         let (names, start) = self.chain(at);
         let qualifier: Option<&str> = names.len().checked_sub(2).and_then(|i| names.get(i)).copied();
@@ -42,7 +43,9 @@ impl Engine<'_> {
                     || expression_receiver && self.receiver_is_path(start)
             }
         };
-        let Some(rule) = self.grammar.rules.iter().find(|rule| rule.name == name.text && applies(rule)) else { return };
+        let Some(rule) = self.grammar.rules.iter().find(|rule| rule.name == name.text && applies(rule)) else {
+            return false;
+        };
         let args = if parenthesized { self.arguments(at + 1) } else { self.bare_arguments(at + 1) };
         let receiver_range = if expression_receiver {
             start.checked_sub(1).and_then(|dot| self.receiver_start(dot).map(|from| (from, dot)))
@@ -154,6 +157,53 @@ impl Engine<'_> {
             }
             Op::Opaque => self.findings.sure = false,
             Op::PerlOpen => self.perl_open(&args),
+            Op::PerlIoFile => self.perl_io_file(&args),
+            Op::PipeOpen { path, mode } => self.pipe_open(&args, path, mode),
+        }
+        true
+    }
+
+    /// Perl's `IO::File->new(P, MODE)`: a mode string (`>`, `>>`, `+<`, `w`, `a`, `r+`) or
+    /// `O_*` flags; with one argument, a two-argument `open` spec (`">P"`).
+    pub(super) fn perl_io_file(&mut self, args: &[Argument]) {
+        let Some(path) = positional(args, 0) else { return };
+        let Some(mode) = positional(args, 1) else {
+            let spec = self.argument(path);
+            match spec {
+                Val::Str(spec) => self.perl_spec(&spec),
+                _ => self.findings.sure = false,
+            }
+            return;
+        };
+        let writes = match self.argument(mode) {
+            Val::Str(mode) => mode.contains(HOLE) || mode.contains(['>', '+', 'w', 'a']),
+            _ => {
+                let text = self.source_text(mode.start, mode.end);
+                !text.contains("RDONLY") || ["WRONLY", "RDWR", "CREAT", "TRUNC", "APPEND"].iter().any(|f| text.contains(f))
+            }
+        };
+        let value = self.argument(path);
+        if writes {
+            self.write(value);
+        }
+    }
+
+    /// Ruby's `Kernel.open`/`open`: `"|cmd"` runs a command, a write mode writes the path.
+    pub(super) fn pipe_open(&mut self, args: &[Argument], path: usize, mode: usize) {
+        let Some(path) = positional(args, path) else { return };
+        let value = self.argument(path);
+        if let Val::Str(text) = &value
+            && let Some(command) = text.strip_prefix('|')
+        {
+            self.command(&Val::Str(command.to_string()));
+            return;
+        }
+        let writes = match named_argument(args, "mode").or_else(|| positional(args, mode)) {
+            None => false,
+            Some(mode) => writes_mode(&self.argument(mode)),
+        };
+        if writes {
+            self.write(value);
         }
     }
 
@@ -174,16 +224,22 @@ impl Engine<'_> {
                     }
                 }
             }
-            [Val::Str(spec)] => {
-                let spec = spec.trim();
-                if let Some(command) = spec.strip_prefix('|').or_else(|| spec.strip_suffix('|')) {
-                    self.command(&Val::Str(command.trim().to_string()));
-                } else if let Some(path) = ["+<", "+>", ">>", ">"].iter().find_map(|mode| spec.strip_prefix(mode)) {
-                    self.write(Val::Str(path.trim().to_string()));
-                }
-            }
+            [Val::Str(spec)] => self.perl_spec(spec),
             [] => {}
             _ => self.findings.sure = false,
+        }
+    }
+
+    /// A two-argument `open` spec: `">P"`, `">>P"`, `"+<P"`, `"|cmd"`, `"cmd|"`.
+    fn perl_spec(&mut self, spec: &str) {
+        let spec = spec.trim();
+        if let Some(command) = spec.strip_prefix('|').or_else(|| spec.strip_suffix('|')) {
+            self.command(&Val::Str(command.trim().to_string()));
+        } else if let Some(path) = ["+<", "+>", ">>", ">"].iter().find_map(|mode| spec.strip_prefix(mode)) {
+            self.write(Val::Str(path.trim().to_string()));
+        } else if spec.starts_with(HOLE) {
+            // A computed mode could be `>`.
+            self.findings.sure = false;
         }
     }
 

@@ -62,6 +62,7 @@ impl<'a> Engine<'a> {
                 inner
             }
             Kind::Punct if token.is("[") => Val::List(self.list(pos, end, depth, "]")),
+            Kind::Punct if token.is("{") && self.grammar.brace_lists => Val::List(self.list(pos, end, depth, "}")),
             Kind::Punct => Val::Unknown,
         };
         // Method calls and subscripts after the value.
@@ -92,6 +93,9 @@ impl<'a> Engine<'a> {
     pub(super) fn method(&self, value: Val, method: &str, args: Vec<Val>) -> Val {
         if self.grammar.identities.contains(&method) {
             return value;
+        }
+        if self.grammar.lowers.contains(&method) {
+            return lowered(value);
         }
         match (method, value) {
             ("format", Val::Str(text)) => Val::Str(brace_holes(&text)),
@@ -151,6 +155,20 @@ impl<'a> Engine<'a> {
         }
         if known(self.grammar.identities) {
             return args.into_iter().next().unwrap_or(Val::Unknown);
+        }
+        if known(self.grammar.lowers) {
+            return lowered(args.into_iter().next().unwrap_or(Val::Unknown));
+        }
+        // `table.concat({…}, '/')`, `implode('/', [...])`: a list joined by a separator.
+        if known(self.grammar.list_joins) {
+            return joined_list(args, self.grammar.separator_first);
+        }
+        if known(self.grammar.formats) {
+            let mut args = args.into_iter();
+            return match args.next() {
+                Some(Val::Str(text)) => Val::Str(super::value::percent_filled(&text, args.collect())),
+                _ => Val::Unknown,
+            };
         }
         if matches!(last, "cwd" | "getcwd" | "pwd") {
             return Val::Str(".".to_string());
@@ -220,5 +238,30 @@ impl<'a> Engine<'a> {
                 _ => {}
             }
         }
+    }
+}
+
+/// A value lower-cased (`lc`, `downcase`, `strtolower`, `string.lower`).
+fn lowered(value: Val) -> Val {
+    match value {
+        Val::Str(text) => Val::Str(text.to_lowercase()),
+        _ => Val::Unknown,
+    }
+}
+
+/// A list joined by a separator given after it (`table.concat(list, sep)`) or before it
+/// (`implode(sep, list)`).
+fn joined_list(args: Vec<Val>, separator_first: bool) -> Val {
+    let mut args = args.into_iter();
+    let (first, second) = (args.next(), args.next());
+    let (list, separator) = if separator_first { (second, first) } else { (first, second) };
+    let separator = match separator {
+        None => String::new(),
+        Some(Val::Str(text)) => text,
+        Some(_) => return Val::Unknown,
+    };
+    match list {
+        Some(Val::List(items)) => items.into_iter().reduce(|a, b| concat(a, b, &separator)).unwrap_or(Val::Str(String::new())),
+        _ => Val::Unknown,
     }
 }

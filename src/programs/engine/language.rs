@@ -45,6 +45,10 @@ pub enum Op {
     Opaque,
     /// Perl's `open`: `open(FH, '>', $path)`, `open(FH, ">$path")`, `open(FH, '|-', @cmd)`.
     PerlOpen,
+    /// Perl's `IO::File->new(P, MODE)`.
+    PerlIoFile,
+    /// Ruby's `open`/`Kernel.open`: `"|cmd"` runs, a write mode writes.
+    PipeOpen { path: usize, mode: usize },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -84,6 +88,35 @@ pub struct Grammar {
     pub dot_member: bool,
     /// awk: adjacent values concatenate (`"dir/" name ".md"`).
     pub juxtapose: bool,
+    /// P-18's inverted default: a call that is neither in [`Grammar::rules`] nor proven
+    /// read-only (below) makes the program unsure, so every guarded location it names counts as
+    /// written.
+    pub unknown_calls_unproven: bool,
+    /// Calls that write no file and start nothing, by their last name (`print`) or their last two
+    /// (`SHA.new`): data, per language.
+    pub read_only: &'static [&'static str],
+    /// Words that look like calls and are not (`if`, `my`, `return`).
+    pub keywords: &'static [&'static str],
+    /// Member operators after which a name is always a method call (Ruby's `.`, Perl's `->`).
+    pub method_members: &'static [&'static str],
+    /// Keywords that define a function named by the next word (`sub`, `def`, `function`): calls
+    /// of those are read where they are defined.
+    pub definitions: &'static [&'static str],
+    /// Keywords that load a module named by the next word or string (`use`, `require`); a module
+    /// in [`Grammar::libraries`] is proven, any other is code the analysis cannot see.
+    pub loaders: &'static [&'static str],
+    /// The modules a loader may load (the standard library's, which write nothing when loaded).
+    pub libraries: &'static [&'static str],
+    /// Calls that lower-case their first argument (or the receiver, as methods).
+    pub lowers: &'static [&'static str],
+    /// Calls that join a list by a separator (`table.concat`, `implode`).
+    pub list_joins: &'static [&'static str],
+    /// The separator comes before the list (`implode(sep, list)`).
+    pub separator_first: bool,
+    /// Calls that format with `%s` (`string.format`, `sprintf`): the format with holes.
+    pub formats: &'static [&'static str],
+    /// `{a, b}` is a list (Lua's table constructor).
+    pub brace_lists: bool,
 }
 
 impl Grammar {
@@ -102,5 +135,17 @@ impl Grammar {
         members: &[],
         dot_member: false,
         juxtapose: false,
+        unknown_calls_unproven: false,
+        read_only: &[],
+        keywords: &[],
+        method_members: &[],
+        definitions: &[],
+        loaders: &[],
+        libraries: &[],
+        lowers: &[],
+        list_joins: &[],
+        separator_first: false,
+        formats: &[],
+        brace_lists: false,
     };
 }

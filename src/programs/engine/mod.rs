@@ -10,6 +10,7 @@
 mod calls;
 mod expr;
 mod language;
+mod proof;
 mod value;
 
 use std::cell::Cell;
@@ -32,6 +33,8 @@ pub struct Engine<'a> {
     grammar: &'a Grammar,
     vars: HashMap<String, Val>,
     path_vars: HashSet<String>,
+    /// Functions the program defines (P-18: their calls are read where they are defined).
+    defined: HashSet<String>,
     /// Steps taken, against [`MAX_ANALYSIS_WORK`]; a cell so that the scans that only look can
     /// count too.
     work: Cell<usize>,
@@ -47,6 +50,7 @@ impl<'a> Engine<'a> {
             grammar,
             vars: HashMap::new(),
             path_vars: HashSet::new(),
+            defined: HashSet::new(),
             work: Cell::new(0),
             dir: String::new(),
             findings: Findings::sure(),
@@ -88,6 +92,7 @@ impl<'a> Engine<'a> {
 
     /// The whole pass; a language may run its own rules on the tokens before or after.
     pub fn run(&mut self) {
+        self.collect_definitions();
         let mut at = 0;
         while at < self.tokens.len() {
             if self.spent() {
@@ -103,7 +108,9 @@ impl<'a> Engine<'a> {
             }
             if token.kind == Kind::Ident {
                 self.assignment(at);
-                self.call(at);
+                if !self.call(at) {
+                    self.prove_call(at);
+                }
             }
             at += 1;
         }

@@ -90,6 +90,24 @@ pub(super) fn percent_holes(text: &str) -> String {
     out
 }
 
+/// `sprintf('%s/x', d)`: each `%s`, `%d` … replaced by the next argument, a hole where that is
+/// not a known string.
+pub(super) fn percent_filled(text: &str, args: Vec<Val>) -> String {
+    let mut args = args.into_iter();
+    let holed = percent_holes(text);
+    let mut out = String::new();
+    for c in holed.chars() {
+        match (c, c == HOLE) {
+            (_, true) => match args.next() {
+                Some(Val::Str(value)) if out.len() + value.len() <= MAX_VALUE_BYTES => out.push_str(&value),
+                _ => out.push(HOLE),
+            },
+            (other, false) => out.push(other),
+        }
+    }
+    out
+}
+
 /// `{}`, `{0}`, `{name}` become holes (`str.format`).
 pub(super) fn brace_holes(text: &str) -> String {
     let mut out = String::new();
