@@ -110,6 +110,7 @@ const GRAMMAR: Grammar = Grammar {
     libraries: LIBRARIES,
     lowers: &["lc"],
     formats: &["sprintf"],
+    globs: &["glob"],
     ..Grammar::NONE
 };
 

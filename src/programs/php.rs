@@ -85,6 +85,8 @@ const GRAMMAR: Grammar = Grammar {
     list_joins: &["implode", "join"],
     separator_first: true,
     formats: &["sprintf"],
+    globs: &["glob"],
+    constants: &[("DIRECTORY_SEPARATOR", "/")],
     ..Grammar::NONE
 };
 

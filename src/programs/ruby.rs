@@ -132,6 +132,7 @@ const GRAMMAR: Grammar = Grammar {
     loaders: &["require"],
     libraries: LIBRARIES,
     lowers: &["downcase"],
+    globs: &["Dir.glob"],
     ..Grammar::NONE
 };
 

@@ -133,6 +133,12 @@ impl Reader<'_> {
                     parts.iter().map(|p| p.text().map_or(HOLE.to_string(), str::to_string)).collect();
                 Val::Str(texts.join("/"))
             }
+            [Val::Str(glob), patterns @ ..] if glob == "glob" => Val::List(
+                patterns.iter().filter(|p| p.text().is_some_and(|t| !t.starts_with('-') && t != "{" && t != "}")).cloned().collect(),
+            ),
+            [Val::Str(lindex), Val::List(items), Val::Str(index)] if lindex == "lindex" => {
+                index.parse::<usize>().ok().and_then(|i| items.get(i).cloned()).unwrap_or(Val::Unknown)
+            }
             [Val::Str(string), Val::Str(cat), parts @ ..] if string == "string" && cat == "cat" => {
                 Val::Str(parts.iter().map(|p| p.text().map_or(HOLE.to_string(), str::to_string)).collect())
             }
@@ -254,8 +260,12 @@ impl Reader<'_> {
                 if path.contains(HOLE) {
                     self.findings.sure = false;
                 }
-                let located = if path.starts_with('/') { path.clone() } else { join(&self.dir, path) };
-                self.findings.writes.push(located);
+                let named = crate::paths::names_guarded(path, crate::paths::Dialect::Program);
+                let computed = if named { Vec::new() } else { super::engine::guarded_matches(path) };
+                for spelled in computed.into_iter().chain([path.clone()]) {
+                    let located = if spelled.starts_with('/') { spelled } else { join(&self.dir, &spelled) };
+                    self.findings.writes.push(located);
+                }
             }
             _ => self.findings.sure = false,
         }

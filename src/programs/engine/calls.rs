@@ -1,6 +1,6 @@
 //! The calls in a language's table: which argument is written or run, and from where.
 
-use super::value::{join_dir, shell_word};
+use super::value::{guarded_matches, join_dir, shell_word};
 use super::{Argument, Engine, Op, Receiver, Rule, Val, writes_mode};
 use crate::programs::lex::{HOLE, Kind};
 
@@ -378,8 +378,16 @@ impl Engine<'_> {
                 if text.contains(HOLE) && !crate::paths::names_guarded(&text, crate::paths::Dialect::Program) {
                     self.findings.sure = false;
                 }
-                let located =
-                    if text.starts_with('/') || self.dir.is_empty() { text } else { join_dir(&self.dir, &text) };
+                let locate = |text: String| {
+                    if text.starts_with('/') || self.dir.is_empty() { text } else { join_dir(&self.dir, &text) }
+                };
+                // Under P-18's default, a computed part may be any guarded location around it.
+                let computed = self.grammar.unknown_calls_unproven
+                    && !crate::paths::names_guarded(&text, crate::paths::Dialect::Program);
+                let matches: Vec<String> =
+                    if computed { guarded_matches(&text).into_iter().map(locate).collect() } else { Vec::new() };
+                self.findings.writes.extend(matches);
+                let located = locate(text);
                 self.findings.writes.push(located);
             }
             Val::List(items) => {

@@ -69,9 +69,15 @@ impl<'a> Engine<'a> {
         while *pos + 1 < end {
             let (Some(dot), Some(method)) = (self.token(*pos), self.token(*pos + 1)) else { break };
             if dot.is("[") {
+                // `list[0]`: the item at a literal index; any other subscript is unknown.
+                let index = self.token(*pos + 1).filter(|t| t.kind == Kind::Number).and_then(|t| t.text.parse::<usize>().ok());
+                let closed = self.token(*pos + 2).is_some_and(|t| t.is("]"));
                 *pos += 1;
                 self.skip_to_close(pos, end);
-                value = Val::Unknown;
+                value = match (value, index) {
+                    (Val::List(items), Some(index)) if closed => items.into_iter().nth(index).unwrap_or(Val::Unknown),
+                    _ => Val::Unknown,
+                };
                 continue;
             }
             if !self.is_member(dot) || method.kind != Kind::Ident {
@@ -127,6 +133,11 @@ impl<'a> Engine<'a> {
         }
         let called = *pos < end && self.token(*pos).is_some_and(|t| t.is("("));
         if !called {
+            if let [only] = names.as_slice()
+                && let Some((_, value)) = self.grammar.constants.iter().find(|(name, _)| name == only)
+            {
+                return Val::Str((*value).to_string());
+            }
             return match names.as_slice() {
                 [only] => self.vars.get(self.var_name(only)).cloned().unwrap_or(Val::Unknown),
                 [.., last] if matches!(*last, "curdir" | "__dirname") => Val::Str(".".to_string()),
@@ -155,6 +166,12 @@ impl<'a> Engine<'a> {
         }
         if known(self.grammar.identities) {
             return args.into_iter().next().unwrap_or(Val::Unknown);
+        }
+        if known(self.grammar.globs) {
+            return match args.into_iter().next() {
+                Some(pattern @ Val::Str(_)) => Val::List(vec![pattern]),
+                _ => Val::Unknown,
+            };
         }
         if known(self.grammar.lowers) {
             return lowered(args.into_iter().next().unwrap_or(Val::Unknown));

@@ -117,6 +117,11 @@ pub struct Grammar {
     pub formats: &'static [&'static str],
     /// `{a, b}` is a list (Lua's table constructor).
     pub brace_lists: bool,
+    /// Calls whose value is the files their pattern matches (`glob`, `Dir.glob`): a list of the
+    /// pattern, which a write then matches against the guarded locations.
+    pub globs: &'static [&'static str],
+    /// Named constants and their values (`DIRECTORY_SEPARATOR`).
+    pub constants: &'static [(&'static str, &'static str)],
 }
 
 impl Grammar {
@@ -147,5 +152,7 @@ impl Grammar {
         separator_first: false,
         formats: &[],
         brace_lists: false,
+        globs: &[],
+        constants: &[],
     };
 }

@@ -152,3 +152,17 @@ pub fn shell_word(text: &str) -> String {
     out.push('\'');
     out
 }
+
+/// The guarded locations a written path with computed parts (holes) or wildcards could be: the
+/// holes read as `*`, matched like a glob (P-18: a value the analysis cannot compute may be any
+/// guarded location the program spells around it).
+pub fn guarded_matches(path: &str) -> Vec<String> {
+    let pattern = path.replace(HOLE, "*");
+    if !pattern.contains(['*', '?', '[']) {
+        return Vec::new();
+    }
+    crate::paths::guarded_glob_matches(&pattern)
+        .into_iter()
+        .filter(|spelled| crate::paths::names_guarded(spelled, crate::paths::Dialect::Program))
+        .collect()
+}
