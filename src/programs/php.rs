@@ -87,6 +87,7 @@ const GRAMMAR: Grammar = Grammar {
     formats: &["sprintf"],
     globs: &["glob"],
     constants: &[("DIRECTORY_SEPARATOR", "/")],
+    variable_calls: true,
     ..Grammar::NONE
 };
 

@@ -95,7 +95,11 @@ impl Reader<'_> {
             words.push(self.word(token));
             pos += 1;
         }
-        self.judge(&words);
+        // `proc name {a b} {…}`: the braced argument names are not a command.
+        let arguments_of_proc = at >= 3
+            && self.tokens.get(at - 1).is_some_and(|t| t.is("{"))
+            && self.tokens.get(at - 3).is_some_and(|t| t.is_ident("proc"));
+        self.judge(&words, !arguments_of_proc);
         if self.tokens.get(pos).is_some_and(|t| t.is(";") || t.is("]") || t.is("{") || t.is("}")) {
             pos + 1
         } else {
@@ -126,7 +130,7 @@ impl Reader<'_> {
             words.push(self.word(token));
             pos += 1;
         }
-        self.judge(&words);
+        self.judge(&words, true);
         let value = match words.as_slice() {
             [Val::Str(file), Val::Str(join), parts @ ..] if file == "file" && join == "join" => {
                 let texts: Vec<String> =
@@ -152,7 +156,7 @@ impl Reader<'_> {
 
     fn word(&self, token: &Token) -> Val {
         match token.kind {
-            Kind::Str { .. } => Val::Str(token.text.clone()),
+            Kind::Str { .. } => Val::Str(self.substituted(&token.text)),
             Kind::Ident if token.text.starts_with('$') => {
                 let name = token.text.trim_start_matches('$').trim_matches(|c| c == '{' || c == '}');
                 self.vars.get(name).cloned().unwrap_or(Val::Str(HOLE.to_string()))
@@ -161,7 +165,30 @@ impl Reader<'_> {
         }
     }
 
-    fn judge(&mut self, words: &[Val]) {
+    /// A quoted word with its `$name` variables replaced by their values (a hole where unknown).
+    fn substituted(&self, text: &str) -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(at) = rest.find('$') {
+            out.push_str(rest.get(..at).unwrap_or_default());
+            let after = rest.get(at + 1..).unwrap_or_default();
+            let length = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len());
+            if length == 0 {
+                out.push('$');
+            } else {
+                let name = after.get(..length).unwrap_or_default();
+                match self.vars.get(name).and_then(Val::text) {
+                    Some(value) => out.push_str(value),
+                    None => out.push(HOLE),
+                }
+            }
+            rest = after.get(length..).unwrap_or_default();
+        }
+        out.push_str(rest);
+        out
+    }
+
+    fn judge(&mut self, words: &[Val], command: bool) {
         for word in words {
             if let Val::Str(text) = word
                 && crate::paths::names_guarded(text, crate::paths::Dialect::Program)
@@ -230,7 +257,9 @@ impl Reader<'_> {
             [Some("cd"), ..] => self.findings.sure = false,
             _ => {}
         }
-        self.prove(&texts);
+        if command {
+            self.prove(&texts);
+        }
     }
 
     /// P-18: a command neither judged above nor read-only makes the findings unsure. A first

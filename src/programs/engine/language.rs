@@ -120,6 +120,8 @@ pub struct Grammar {
     /// Calls whose value is the files their pattern matches (`glob`, `Dir.glob`): a list of the
     /// pattern, which a write then matches against the guarded locations.
     pub globs: &'static [&'static str],
+    /// A variable called as a function (PHP's `$w(…)`) is a call nothing proves.
+    pub variable_calls: bool,
     /// Named constants and their values (`DIRECTORY_SEPARATOR`).
     pub constants: &'static [(&'static str, &'static str)],
 }
@@ -153,6 +155,7 @@ impl Grammar {
         formats: &[],
         brace_lists: false,
         globs: &[],
+        variable_calls: false,
         constants: &[],
     };
 }

@@ -92,10 +92,14 @@ impl Engine<'_> {
         if token.kind != Kind::Ident
             || grammar.keywords.contains(&text)
             || grammar.definitions.contains(&text)
-            || text.starts_with(|c| grammar.sigils.contains(c))
             || text.starts_with(|c: char| c.is_ascii_digit())
         {
             return false;
+        }
+        let next_is_open = self.token(at + 1).is_some_and(|t| t.is("(") && !t.line_start);
+        // PHP's `$w(…)`: a function whose name is computed.
+        if text.starts_with(|c| grammar.sigils.contains(c)) {
+            return grammar.variable_calls && next_is_open;
         }
         let before = at.checked_sub(1).and_then(|b| self.token(b));
         let after_member = before.is_some_and(|b| self.is_member(b));
@@ -139,5 +143,152 @@ impl Engine<'_> {
         [grammar.read_only, grammar.joins, grammar.concats, grammar.identities, grammar.path_types, grammar.lowers, grammar.list_joins, grammar.formats, grammar.globs]
             .iter()
             .any(|list| listed(list))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::programs::{Language, judge};
+
+    fn writes(language: Language, text: &str) -> Vec<String> {
+        judge(language, Some(text), &[], Path::new("/repo")).writes
+    }
+
+    fn refused(language: Language, text: &str) -> bool {
+        writes(language, text).iter().any(|w| crate::paths::names_guarded(w, crate::paths::Dialect::Program))
+    }
+
+    #[test]
+    fn perl_unknown_calls_and_loaded_code_write_what_the_program_names() {
+        for program in [
+            "use IO::File; my $f = IO::File->new('docs/superpowers/plans/p.md', 'w'); print $f 1;",
+            "use IO::File; my $f = IO::File->new('>docs/superpowers/plans/p.md');",
+            "use Fcntl; sysopen(my $f, 'docs/superpowers/plans/p.md', O_WRONLY | O_APPEND);",
+            "use File::Copy; move('/tmp/x', 'docs/superpowers/plans/p.md');",
+            "my $p = 'docs/superpowers/plans/p.md'; Some::Writer->save($p);",
+            "use Local::Thing; print 'docs/superpowers/plans/p.md';",
+            "my $d = 'plans'; open(my $f, '>', \"docs/superpowers/$d/p.md\");",
+            "open(my $f, '>', (glob('docs/superpowers/*lans/p.md'))[0]);",
+        ] {
+            assert!(refused(Language::Perl, program), "{program}");
+        }
+        for program in [
+            "open(my $f, '<', 'docs/superpowers/plans/p.md') or die; print <$f>; close $f;",
+            "use Digest::SHA; print Digest::SHA->new(256)->addfile('docs/superpowers/plans/p.md')->hexdigest, \"\\n\";",
+            "print -e 'docs/superpowers/plans/p.md' ? \"yes\\n\" : \"no\\n\";",
+            "use IO::File; my $f = IO::File->new('docs/superpowers/plans/p.md', '<'); print <$f>;",
+            "opendir(my $d, 'docs/superpowers/plans') or die; print join(' ', readdir($d)), \"\\n\";",
+            "sub show { print @_ } show('docs/superpowers/plans/p.md');",
+            "some_unknown_call('out.txt');",
+        ] {
+            assert!(!refused(Language::Perl, program), "{program}");
+        }
+    }
+
+    #[test]
+    fn ruby_unknown_calls_and_loaded_code_write_what_the_program_names() {
+        for program in [
+            "IO.copy_stream('/tmp/x', 'docs/superpowers/plans/p.md')",
+            "Kernel.open('docs/superpowers/plans/p.md', 'w') { |f| f.puts 'x' }",
+            "require 'fileutils'\nFileUtils.cp('/tmp/x', 'docs/superpowers/plans/p.md')",
+            "Logger.new('docs/superpowers/plans/p.md').info('x')",
+            "require_relative 'helper'\nputs 'docs/superpowers/plans/p.md'",
+            "d = 'plans'\nFile.write(\"docs/superpowers/#{d}/p.md\", 'x')",
+            "File.delete(Dir.glob('docs/superpowers/*lans/p.md')[0])",
+        ] {
+            assert!(refused(Language::Ruby, program), "{program}");
+        }
+        assert_eq!(writes(Language::Ruby, "Kernel.open('|touch docs/superpowers/plans/p.md')"), Vec::<String>::new());
+        for program in [
+            "puts File.read('docs/superpowers/plans/p.md')",
+            "require 'digest'\nputs Digest::SHA256.file('docs/superpowers/plans/p.md').hexdigest",
+            "puts File.exist?('docs/superpowers/plans/p.md')",
+            "puts Dir.children('docs/superpowers/plans').sort",
+            "File.readlines('docs/superpowers/plans/p.md').each { |l| puts l.strip }",
+            "def show(p) puts p end\nshow('docs/superpowers/plans/p.md')",
+        ] {
+            assert!(!refused(Language::Ruby, program), "{program}");
+        }
+    }
+
+    #[test]
+    fn a_pipe_opened_by_ruby_is_a_command() {
+        let verdict = judge(Language::Ruby, Some("open('|touch x.md')"), &[], Path::new("/repo"));
+        assert_eq!(verdict.commands, ["touch x.md"]);
+    }
+
+    #[test]
+    fn php_unknown_calls_and_included_code_write_what_the_program_names() {
+        for program in [
+            "file_put_contents('docs/superpowers/plans/p.md', 'x', FILE_APPEND);",
+            "rename('/tmp/x', 'docs/superpowers/plans/p.md');",
+            "$f = fopen(implode(DIRECTORY_SEPARATOR, ['docs', 'superpowers', 'plans', 'p.md']), 'a');",
+            "include 'helper.php'; echo 'docs/superpowers/plans/p.md';",
+            "$w = 'file_put' . '_contents'; $w('docs/superpowers/plans/p.md', 'x');",
+            "unknown_writer('docs/superpowers/plans/p.md');",
+        ] {
+            assert!(refused(Language::Php, program), "{program}");
+        }
+        for program in [
+            "echo file_get_contents('docs/superpowers/plans/p.md');",
+            "echo hash_file('sha256', 'docs/superpowers/plans/p.md'), \"\\n\";",
+            "echo md5_file('docs/superpowers/plans/p.md');",
+            "var_dump(file_exists('docs/superpowers/plans/p.md'));",
+            "function show($p) { echo $p; } show('docs/superpowers/plans/p.md');",
+        ] {
+            assert!(!refused(Language::Php, program), "{program}");
+        }
+    }
+
+    #[test]
+    fn lua_unknown_calls_write_what_the_program_names() {
+        for program in [
+            "local f = assert(io.open('docs/superpowers/plans/p.md', 'a'))\nf:write('x')",
+            "os.remove(table.concat({'docs', 'superpowers', 'plans', 'p.md'}, '/'))",
+            "os.rename('/tmp/x', string.lower('DOCS/SUPERPOWERS/PLANS/P.MD'))",
+            "local d = 'plans'\nos.remove(string.format('docs/superpowers/%s/p.md', d))",
+            "lfs_touch('docs/superpowers/plans/p.md')",
+        ] {
+            assert!(refused(Language::Lua, program), "{program}");
+        }
+        for program in [
+            "print(assert(io.open('docs/superpowers/plans/p.md')):read('a'))",
+            "for line in io.lines('docs/superpowers/plans/p.md') do print(line) end",
+            "local function show(p) print(p) end\nshow('docs/superpowers/plans/p.md')",
+        ] {
+            assert!(!refused(Language::Lua, program), "{program}");
+        }
+    }
+
+    #[test]
+    fn tcl_unknown_commands_write_what_the_program_names() {
+        for program in [
+            "set f [open docs/superpowers/plans/p.md a]",
+            "file copy -force /tmp/x docs/superpowers/plans/p.md",
+            "file rename /tmp/x docs/superpowers/plans/p.md",
+            "cd docs/superpowers/plans\nfile delete p.md",
+            "set d plans\nset f [open \"docs/superpowers/$d/p.md\" a]",
+            "file delete [lindex [glob {.superpowers/sd*/p/progress.md}] 0]",
+            "mywriter docs/superpowers/plans/p.md",
+        ] {
+            assert!(refused(Language::Tcl, program), "{program}");
+        }
+        for program in [
+            "set f [open docs/superpowers/plans/p.md]\nputs [read $f]\nclose $f",
+            "puts [file exists docs/superpowers/plans/p.md]",
+            "proc show {p} {puts $p}\nshow docs/superpowers/plans/p.md",
+            "if {[file exists docs/superpowers/plans/p.md]} {puts yes}",
+        ] {
+            assert!(!refused(Language::Tcl, program), "{program}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_call_in_a_program_naming_nothing_guarded_is_not_judged() {
+        for language in [Language::Perl, Language::Ruby, Language::Php, Language::Lua, Language::Tcl] {
+            assert!(writes(language, "frobnicate('out.txt')").is_empty(), "{language:?}");
+        }
     }
 }
