@@ -1,7 +1,7 @@
 //! Tcl (`tclsh`, `wish`, `expect`): `open path w|a|RDWR…`, `file delete|rename|copy|mkdir|link`,
 //! `exec`; words joined by `[file join …]`, variables from `set`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::engine::{Val, shell_word};
 use super::lex::{HOLE, Interpolation, Kind, Quote, Syntax, Token, quote};
@@ -17,7 +17,7 @@ const SYNTAX: Syntax = Syntax { line_comments: &["#"], quotes: QUOTES, ident_cha
 pub fn analyze(text: &str) -> Findings {
     let Some(tokens) = super::lex::tokens(text, &SYNTAX, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };
     let mut reader =
-        Reader { tokens: &tokens, vars: HashMap::new(), findings: Findings::sure(), work: 0, dir: String::new(), procs: Vec::new() };
+        Reader { tokens: &tokens, vars: HashMap::new(), findings: Findings::sure(), work: 0, dir: String::new(), procs: HashSet::new() };
     reader.procs = defined_procs(&tokens);
     let mut at = 0;
     while at < tokens.len() {
@@ -38,18 +38,17 @@ struct Reader<'t> {
     /// Relative paths resolve against this after a literal `cd`.
     dir: String,
     /// The procedures the program defines (`proc name …`): read where they stand.
-    procs: Vec<String>,
+    procs: HashSet<String>,
 }
 
 /// The names after `proc`.
-fn defined_procs(tokens: &[Token]) -> Vec<String> {
-    let mut names = Vec::new();
+fn defined_procs(tokens: &[Token]) -> HashSet<String> {
+    let mut names = HashSet::new();
     for pair in tokens.windows(2) {
         if let [keyword, name] = pair
             && keyword.is_ident("proc")
-            && names.len() < 1024
         {
-            names.push(name.text.clone());
+            names.insert(name.text.clone());
         }
     }
     names
@@ -276,7 +275,7 @@ impl Reader<'_> {
                 FILE_READS.contains(&sub) || matches!(sub, "delete" | "mkdir" | "rename" | "copy" | "link")
             }),
             "string" => !matches!(texts.get(1), Some(Some("eval"))),
-            _ => READ_ONLY.contains(&name) || self.procs.iter().any(|p| p == name),
+            _ => READ_ONLY.contains(&name) || self.procs.contains(name),
         };
         if !known {
             self.findings.sure = false;

@@ -67,6 +67,9 @@ impl Engine<'_> {
             Some(name) if name.kind == Kind::Ident => {
                 // `File::Copy`: the names and separators up to the first other token.
                 while let Some(part) = self.token(pos) {
+                    if self.spent() {
+                        break;
+                    }
                     let separator = part.kind == Kind::Punct && part.is("::");
                     if (part.kind != Kind::Ident && !separator) || (pos > at + 1 && part.line_start) {
                         break;
@@ -182,6 +185,7 @@ mod tests {
             "opendir(my $d, 'docs/superpowers/plans') or die; print join(' ', readdir($d)), \"\\n\";",
             "sub show { print @_ } show('docs/superpowers/plans/p.md');",
             "some_unknown_call('out.txt');",
+            "my $x = shift; open(my $f, '>', \"out/$x.md\");",
         ] {
             assert!(!refused(Language::Perl, program), "{program}");
         }
@@ -290,5 +294,13 @@ mod tests {
         for language in [Language::Perl, Language::Ruby, Language::Php, Language::Lua, Language::Tcl] {
             assert!(writes(language, "frobnicate('out.txt')").is_empty(), "{language:?}");
         }
+    }
+
+    #[test]
+    fn a_long_run_of_loaders_stays_within_the_work_budget() {
+        // Each `use` reads the names after it: quadratic without the budget.
+        let loaders = "use ".repeat(60_000);
+        assert!(refused(Language::Perl, &format!("{loaders}'docs/superpowers/plans/p.md'")));
+        assert!(!refused(Language::Perl, &loaders));
     }
 }
