@@ -174,6 +174,7 @@ mod tests {
             "use Local::Thing; print 'docs/superpowers/plans/p.md';",
             "my $d = 'plans'; open(my $f, '>', \"docs/superpowers/$d/p.md\");",
             "open(my $f, '>', (glob('docs/superpowers/*lans/p.md'))[0]);",
+            "my $x = shift; open(my $f, '>', \"openspec/changes/c/$x.md\");",
         ] {
             assert!(refused(Language::Perl, program), "{program}");
         }

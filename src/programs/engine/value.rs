@@ -161,8 +161,18 @@ pub fn guarded_matches(path: &str) -> Vec<String> {
     if !pattern.contains(['*', '?', '[']) {
         return Vec::new();
     }
+    let parent = |path: &str| path.rsplit_once('/').map_or(String::new(), |(dir, _)| dir.to_string());
+    let program = crate::paths::Dialect::Program;
+    // A last component that could be `approval.md` counts only inside a folder that is guarded
+    // or that the pattern matched (`out/*.md` is not a change's approval).
     crate::paths::guarded_glob_matches(&pattern)
         .into_iter()
-        .filter(|spelled| crate::paths::names_guarded(spelled, crate::paths::Dialect::Program))
+        .filter(|spelled| crate::paths::names_guarded(spelled, program))
+        .filter(|spelled| {
+            let folder = parent(spelled);
+            folder != parent(&pattern)
+                || crate::paths::names_guarded(&folder, program)
+                || crate::paths::is_change_dir(std::path::Path::new(&folder))
+        })
         .collect()
 }
