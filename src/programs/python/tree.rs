@@ -803,7 +803,7 @@ impl<'s> Program<'s> {
     fn method_call(&mut self, receiver: V, method: &str, args: &Args) -> V {
         match (&receiver, method) {
             (V::Path(path), _) => return self.path_method(path.clone(), method, args),
-            (V::Str(text), "format") => return V::Str(brace_holes(text)),
+            (V::Str(text), "format") => return V::Str(braces(text, args)),
             (V::Str(separator), "join") => return joined(separator, args.get(0, "")),
             (V::Str(text), "lower") => return V::Str(text.to_lowercase()),
             (V::Str(text), "upper") => return V::Str(text.to_uppercase()),
@@ -1066,8 +1066,10 @@ fn percent(format: &str, values: &V) -> String {
     out
 }
 
-/// `{}`, `{0}`, `{name}` become holes (`str.format`).
-fn brace_holes(text: &str) -> String {
+/// `str.format`: `{}` and `{0}` take the positional argument, `{name}` the keyword one; a
+/// value the analysis does not know is a hole.
+fn braces(text: &str, args: &Args) -> String {
+    let mut next = 0;
     let mut out = String::new();
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -1081,12 +1083,21 @@ fn brace_holes(text: &str) -> String {
                 out.push('}');
             }
             '{' => {
-                for next in chars.by_ref() {
-                    if next == '}' {
-                        break;
+                let field: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                let name = field.split([':', '!']).next().unwrap_or_default();
+                let value = if name.is_empty() {
+                    next += 1;
+                    args.positional.get(next - 1)
+                } else {
+                    match name.parse::<usize>() {
+                        Ok(index) => args.positional.get(index),
+                        Err(_) => args.named.iter().find(|(key, _)| key == name).map(|(_, value)| value),
                     }
+                };
+                match value.and_then(V::text) {
+                    Some(text) => out.push_str(text),
+                    None => out.push(HOLE),
                 }
-                out.push(HOLE);
             }
             other => out.push(other),
         }
