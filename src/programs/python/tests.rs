@@ -56,10 +56,19 @@ fn joins_compute_the_path() {
 
 #[test]
 fn archives_write_the_tree_they_extract_into() {
-    assert_eq!(writes("import tarfile\ntarfile.open('/tmp/a.tar').extractall('docs/superpowers')"), ["docs/superpowers"]);
-    assert_eq!(writes("import zipfile\nzipfile.ZipFile('/tmp/a.zip').extractall(path='.superpowers')"), [".superpowers"]);
+    assert_eq!(
+        writes("import tarfile\ntarfile.open('/tmp/a.tar').extractall('docs/superpowers')"),
+        ["docs/superpowers"]
+    );
+    assert_eq!(
+        writes("import zipfile\nzipfile.ZipFile('/tmp/a.zip').extractall(path='.superpowers')"),
+        [".superpowers"]
+    );
     assert_eq!(writes("import tarfile\nt = tarfile.open('/tmp/a.tar')\nt.extractall()"), ["."]);
-    assert_eq!(writes("import shutil\nshutil.copytree('/tmp/e', 'docs/superpowers', dirs_exist_ok=True)"), ["docs/superpowers"]);
+    assert_eq!(
+        writes("import shutil\nshutil.copytree('/tmp/e', 'docs/superpowers', dirs_exist_ok=True)"),
+        ["docs/superpowers"]
+    );
     // Reading an archive, or adding a plan to one elsewhere, writes only the archive.
     let out = "import tarfile\nt = tarfile.open('/tmp/out.tgz', 'w:gz')\nt.add('docs/superpowers/plans')\nt.close()";
     assert_eq!(writes(out), ["/tmp/out.tgz"]);

@@ -290,12 +290,33 @@ impl<'s> Program<'s> {
                     }
                 }
             }
-            "module" | "block" | "if_statement" | "elif_clause" | "else_clause" | "while_statement"
-            | "try_statement" | "except_clause" | "finally_clause" | "with_statement" | "with_clause"
-            | "decorated_definition" | "match_statement" | "case_clause" | "expression_statement"
-            | "return_statement" | "delete_statement" | "raise_statement" | "assert_statement" | "print_statement"
-            | "global_statement" | "nonlocal_statement" | "pass_statement" | "break_statement"
-            | "continue_statement" | "type_alias_statement" | "ERROR" => self.visit_children(node, depth),
+            "module"
+            | "block"
+            | "if_statement"
+            | "elif_clause"
+            | "else_clause"
+            | "while_statement"
+            | "try_statement"
+            | "except_clause"
+            | "finally_clause"
+            | "with_statement"
+            | "with_clause"
+            | "decorated_definition"
+            | "match_statement"
+            | "case_clause"
+            | "expression_statement"
+            | "return_statement"
+            | "delete_statement"
+            | "raise_statement"
+            | "assert_statement"
+            | "print_statement"
+            | "global_statement"
+            | "nonlocal_statement"
+            | "pass_statement"
+            | "break_statement"
+            | "continue_statement"
+            | "type_alias_statement"
+            | "ERROR" => self.visit_children(node, depth),
             "exec_statement" => self.unsure(),
             "decorator" => {
                 // `@name` calls `name` with the function.
@@ -322,10 +343,8 @@ impl<'s> Program<'s> {
 
     fn visit_children_except(&mut self, node: Node, fields: &[&str], depth: usize) {
         let mut cursor = node.walk();
-        let mut index = 0u32;
-        for child in node.children(&mut cursor) {
-            let field = node.field_name_for_child(index);
-            index += 1;
+        for (index, child) in node.children(&mut cursor).enumerate() {
+            let field = u32::try_from(index).ok().and_then(|index| node.field_name_for_child(index));
             if child.is_named() && !field.is_some_and(|field| fields.contains(&field)) {
                 self.visit(child, depth + 1);
             }
@@ -441,7 +460,8 @@ impl<'s> Program<'s> {
             }
             "attribute" => {
                 // `os.path.exists = os.remove`: a table's name no longer means what it says.
-                if let Some(V::Name(_)) = target.child_by_field_name("object").map(|object| self.eval(object, depth + 1))
+                if let Some(V::Name(_)) =
+                    target.child_by_field_name("object").map(|object| self.eval(object, depth + 1))
                 {
                     self.unsure();
                 }
@@ -853,7 +873,8 @@ impl<'s> Program<'s> {
         match method {
             "open" => {
                 let mode = args.get(0, "mode").cloned().unwrap_or_else(|| V::Str("r".to_string()));
-                let writes = !matches!(&mode, V::Str(text) if !writes_mode(&crate::programs::engine::Val::Str(text.clone())));
+                let writes =
+                    !matches!(&mode, V::Str(text) if !writes_mode(&crate::programs::engine::Val::Str(text.clone())));
                 if writes {
                     self.write(V::Path(path));
                 }
@@ -885,7 +906,8 @@ impl<'s> Program<'s> {
                 if text.contains(HOLE) && !crate::paths::names_guarded(&text, crate::paths::Dialect::Program) {
                     self.unsure();
                 }
-                let located = if text.starts_with('/') || self.dir.is_empty() { text } else { join_dir(&self.dir, &text) };
+                let located =
+                    if text.starts_with('/') || self.dir.is_empty() { text } else { join_dir(&self.dir, &text) };
                 if !self.findings.writes.contains(&located) {
                     self.findings.writes.push(located);
                 }
