@@ -639,6 +639,8 @@ impl<'s> Program<'s> {
             (V::Name(environ), V::Str(key)) if environ == "os.environ" => {
                 self.env.get(&key).cloned().unwrap_or(V::Unknown)
             }
+            // `glob.glob(pattern)[0]`: one of the paths the pattern matches.
+            (V::List(items), _) if items.len() == 1 => items.into_iter().next().unwrap_or(V::Unknown),
             _ => V::Unknown,
         }
     }
@@ -747,6 +749,9 @@ impl<'s> Program<'s> {
                     Some(V::Str(text) | V::Path(text)) => V::Str(text.clone()),
                     _ => V::Unknown,
                 };
+            }
+            "glob.glob" | "glob.iglob" => {
+                return args.get(0, "pathname").cloned().map_or(V::Unknown, |pattern| V::List(vec![pattern]));
             }
             "logging.getLogger" | "hashlib.sha256" | "hashlib.md5" | "hashlib.sha1" | "hashlib.new" => {
                 return V::Object(Kind::Inert);
