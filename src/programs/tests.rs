@@ -51,8 +51,11 @@ fn a_program_over_the_work_budget_is_judged_by_its_raw_text() {
 #[test]
 fn long_concatenations_and_deep_nesting_stay_bounded() {
     let joined = format!("open({}'approval.md', 'w')", "'aaaaaaaaaaaaaaaa' + ".repeat(5_000));
+    // Python's syntax tree is deeper than its walk: the raw text decides, and names the file.
+    assert_eq!(judged(Language::Python, &joined), ["approval.md"]);
+    let wide = format!("open({}'approval.md', 'w')", "'aaaaaaaaaaaaaaaa' + ".repeat(400));
     // Past the value cap the start is unknown; the guarded name at its end is still written.
-    let writes = judged(Language::Python, &joined);
+    let writes = judged(Language::Python, &wide);
     assert!(
         writes.len() == 1 && writes.iter().all(|w| w.starts_with('*') && w.ends_with("aapproval.md")),
         "{writes:?}"

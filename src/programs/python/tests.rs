@@ -1,0 +1,165 @@
+//! Python's shapes in both directions: what is written, what is proven read-only, what is unproven.
+
+use std::path::Path;
+
+use super::invocation;
+use crate::analysis::handoff::Source;
+use crate::programs::{Language, judge};
+
+const PLAN: &str = "docs/superpowers/plans/x.md";
+
+fn writes(program: &str) -> Vec<String> {
+    let mut writes = judge(Language::Python, Some(program), &[], Path::new("/repo")).writes;
+    writes.sort();
+    writes
+}
+
+fn analysis(program: &str) -> crate::programs::Findings {
+    super::analyze(program)
+}
+
+#[test]
+fn aliases_and_bound_names_write_their_target() {
+    for program in [
+        "import shutil as sh\nsh.copy('/tmp/x', 'docs/superpowers/plans/x.md')",
+        "from os import remove as rm\nrm('docs/superpowers/plans/x.md')",
+        "w = open\nw('docs/superpowers/plans/x.md', 'a').write('x')",
+        "from pathlib import Path\no = Path('docs/superpowers/plans/x.md').open\no(mode='a')",
+        "open(file='docs/superpowers/plans/x.md', mode='a')",
+        "from pathlib import Path\nPath('docs/superpowers/plans/x.md').open(mode='a')",
+        "import io\nio.FileIO('docs/superpowers/plans/x.md', 'w')",
+        "import os\nos.write(os.open('docs/superpowers/plans/x.md', os.O_WRONLY | os.O_APPEND), b'x')",
+        "import logging\nlog = logging.getLogger('x')\nlog.addHandler(logging.FileHandler('docs/superpowers/plans/x.md'))",
+        "import logging\nlogging.basicConfig(filename='docs/superpowers/plans/x.md')",
+        "import os\np = os.path.join('docs', 'superpowers', 'plans', 'x.md')\nos.remove(p)",
+        "import os\nimport os\nos.remove('docs/superpowers/plans/x.md')",
+        "from pathlib import Path\n(Path('docs') / 'superpowers').joinpath('plans', 'x.md').write_text('x')",
+        "d = 'plans'\nopen('docs/superpowers/%s/x.md' % d, 'w')",
+        "d = 'plans'\nopen('docs/superpowers/{}/{name}.md'.format(d, name='x'), 'w')",
+        "import os\nos.environ['P'] = 'docs/superpowers/plans/x.md'\nopen(os.environ['P'], 'w')",
+        "import os\nos.environ['P'] = 'docs/superpowers/plans/x.md'\nopen(os.getenv('P'), 'w')",
+    ] {
+        let found = writes(program);
+        assert!(found.iter().any(|w| w.contains("superpowers")), "{program:?} → {found:?}");
+    }
+}
+
+#[test]
+fn joins_compute_the_path() {
+    assert_eq!(writes("d = 'plans'\nopen(f'docs/superpowers/{d}/x.md', 'w')"), [PLAN]);
+    assert_eq!(writes("open('docs/superpowers/' + 'plans/x.md', 'w')"), [PLAN]);
+    assert_eq!(writes("open('/'.join(['docs', 'superpowers', 'plans', 'x.md']), 'w')"), [PLAN]);
+    assert_eq!(writes("open('DOCS/SUPERPOWERS/PLANS/X.MD'.lower(), 'w')"), [PLAN]);
+    assert_eq!(writes("import os\nos.chdir('docs/superpowers')\nopen('plans/x.md', 'w')"), [PLAN]);
+    assert_eq!(writes("open('out.txt', 'w')"), ["out.txt"]);
+    assert_eq!(writes("import glob\nopen(glob.glob('docs/superpowers/pl*ns/x.md')[0], 'a')"), ["docs/superpowers/pl*ns/x.md"]);
+}
+
+#[test]
+fn archives_write_the_tree_they_extract_into() {
+    assert_eq!(
+        writes("import tarfile\ntarfile.open('/tmp/a.tar').extractall('docs/superpowers')"),
+        ["docs/superpowers"]
+    );
+    assert_eq!(
+        writes("import zipfile\nzipfile.ZipFile('/tmp/a.zip').extractall(path='.superpowers')"),
+        [".superpowers"]
+    );
+    assert_eq!(writes("import tarfile\nt = tarfile.open('/tmp/a.tar')\nt.extractall()"), ["."]);
+    assert_eq!(
+        writes("import shutil\nshutil.copytree('/tmp/e', 'docs/superpowers', dirs_exist_ok=True)"),
+        ["docs/superpowers"]
+    );
+    // Reading an archive, or adding a plan to one elsewhere, writes only the archive.
+    let out = "import tarfile\nt = tarfile.open('/tmp/out.tgz', 'w:gz')\nt.add('docs/superpowers/plans')\nt.close()";
+    assert_eq!(writes(out), ["/tmp/out.tgz"]);
+    assert!(analysis(out).sure);
+    assert!(writes("import tarfile\nprint(tarfile.open('/tmp/a.tar').getnames())").is_empty());
+}
+
+#[test]
+fn reading_hashing_and_printing_plans_is_proven() {
+    for program in [
+        "print(open('docs/superpowers/plans/x.md').read())",
+        "print(open(file='docs/superpowers/plans/x.md', mode='r').read())",
+        "import hashlib\nprint(hashlib.sha256(open('docs/superpowers/plans/x.md', 'rb').read()).hexdigest())",
+        "print('see docs/superpowers/plans/x.md')",
+        "import os\nprint(os.stat('docs/superpowers/plans/x.md').st_size)",
+        "import shutil\nshutil.copy('docs/superpowers/plans/x.md', '/tmp/out')",
+        "import difflib\nprint(''.join(difflib.unified_diff(open('docs/superpowers/plans/x.md').readlines(), [])))",
+        "import json\nprint(json.dumps({'path': 'docs/superpowers/plans/x.md'}))",
+        "import os\nprint(sorted(os.listdir('docs/superpowers/plans')))",
+        "from pathlib import Path\nfor line in Path('docs/superpowers/plans/x.md').read_text().splitlines():\n    print(line.startswith('#'))",
+        "import json\nd = json.load(open('docs/superpowers/plans/x.md'))\nwith open('report.json', 'w') as f:\n    json.dump(d, f)",
+        "def main():\n    print(open('docs/superpowers/plans/x.md').read())\nmain()",
+        "import os\nos.open('docs/superpowers/plans/x.md', os.O_RDONLY)",
+    ] {
+        let found = analysis(program);
+        assert!(found.sure, "{program:?} is proven");
+        assert!(writes(program).iter().all(|w| !w.contains("superpowers")), "{program:?} → {:?}", writes(program));
+    }
+}
+
+#[test]
+fn an_unknown_call_makes_every_named_location_written() {
+    for program in [
+        "import requests\nrequests.get(open('docs/superpowers/plans/x.md').read())",
+        "import helper\nprint(open('docs/superpowers/plans/x.md').read())",
+        "from .local import thing\nprint('docs/superpowers/plans/x.md')",
+        "x = getattr(__import__('os'), 'remove')\nx('docs/superpowers/plans/x.md')",
+        "exec('print(1)')\nprint('docs/superpowers/plans/x.md')",
+        "p = 'docs/superpowers/plans/x.md'\ndef f(obj):\n    obj.save(p)",
+        // A name the program never binds raises; one it binds where the walk cannot follow does not.
+        "def f():\n    helper('docs/superpowers/plans/x.md')\nhelper = print\nf()",
+        "from shutil import *\ncopy('/tmp/x', 'docs/superpowers/plans/x.md')",
+        "import os\nf = os.remove\nlist(map(f, ['docs/superpowers/plans/x.md']))",
+        "import os\nos.path.exists = os.remove\nos.path.exists('docs/superpowers/plans/x.md')",
+        "p = 'a'\nif c:\n    p = 'docs/superpowers/plans/x.md'\nopen(p, 'w')",
+        "cmd = ['cat']\ncmd.append('docs/superpowers/plans/x.md')\nimport subprocess\nsubprocess.run(cmd * 2)",
+        "import sys\nopen(sys.argv[1], 'w').write(open('docs/superpowers/plans/x.md').read())",
+    ] {
+        assert!(!analysis(program).sure, "{program:?} is unproven");
+        assert!(writes(program).iter().any(|w| w.contains("superpowers")), "{program:?} → {:?}", writes(program));
+    }
+    // Unproven, but it names nothing guarded: not our business.
+    assert!(writes("import requests\nrequests.get('https://example.com')").is_empty());
+}
+
+#[test]
+fn processes_go_to_the_walker_as_command_lines() {
+    let found = analysis("import subprocess\nsubprocess.run(['git', 'log', '--', 'docs/superpowers/plans/x.md'])");
+    assert!(found.sure);
+    assert_eq!(found.commands, ["git log -- docs/superpowers/plans/x.md"]);
+    let found = analysis("from subprocess import run\nrun('cp a docs/superpowers/plans/x.md', shell=True)");
+    assert_eq!(found.commands, ["cp a docs/superpowers/plans/x.md"]);
+    let found = analysis("import subprocess, sys\nsubprocess.run(sys.argv[1:])");
+    assert!(!found.sure, "an argv the analysis cannot compute is unproven");
+}
+
+#[test]
+fn a_parse_over_its_budget_is_judged_by_the_raw_text() {
+    let huge: String = (0..40_000).map(|n| format!("x{n} = [[[[{n}]]]]\n")).collect();
+    assert!(analysis(&huge).over_budget);
+    assert!(!analysis("print(1)\n").over_budget);
+}
+
+fn module(args: &[&str]) -> Vec<String> {
+    let args: Vec<String> = args.iter().map(|arg| arg.to_string()).collect();
+    let invocation = invocation(&args, None);
+    assert_eq!(invocation.source, Source::Nothing);
+    invocation.writes
+}
+
+#[test]
+fn modules_run_with_dash_m_write_what_their_command_line_says() {
+    assert_eq!(module(&["-m", "json.tool", "/tmp/j.json", PLAN]), [PLAN]);
+    assert_eq!(module(&["-m", "json.tool", "--sort-keys", "/tmp/j.json", PLAN]), [PLAN]);
+    assert!(module(&["-m", "json.tool", PLAN]).is_empty(), "one operand: the output is standard output");
+    assert_eq!(module(&["-m", "zipfile", "-e", "/tmp/a.zip", "docs/superpowers"]), ["docs/superpowers"]);
+    assert_eq!(module(&["-um", "tarfile", "-e", "/tmp/a.tar"]), ["."]);
+    assert!(module(&["-m", "zipfile", "-l", "docs/superpowers/plans.zip"]).is_empty());
+    assert!(module(&["-m", "tarfile", "-t", "docs/superpowers/plans.tar"]).is_empty());
+    assert_eq!(module(&["-m", "mytool", PLAN, "README.md"]), [PLAN], "an unknown module writes what it names");
+    assert!(module(&["-m", "mytool", "README.md"]).is_empty());
+    assert!(module(&["-mplatform", PLAN]).is_empty());
+}

@@ -1,0 +1,1165 @@
+//! The syntax tree of a Python program, read by tree-sitter-python within a parse budget, and the
+//! little dataflow the verdict needs: imports and their aliases, names bound once, strings
+//! joined, the environment the program sets, and every call judged against the tables.
+//!
+//! P-18: a call is proven when it is a known writer whose targets are computed, a process whose
+//! command line is computed (the walker judges it), a call in the read-only tables, or a
+//! function the program defines (its body is judged where it stands). Anything else makes the
+//! findings unsure, and the gates count every guarded location the program names as written.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use tree_sitter::{Node, Parser};
+
+use super::tables::{self, Kind, Writer};
+use crate::analysis::budget::{Budget, parse_within};
+use crate::programs::engine::{shell_word, writes_mode};
+use crate::programs::lex::HOLE;
+use crate::programs::{Findings, MAX_ANALYSIS_WORK};
+
+/// Parser progress checks for one program (each about a hundred parser operations).
+pub const MAX_PARSE_CHECKS: usize = 50_000;
+/// The deepest syntax tree walked; a deeper one is judged by its raw text.
+pub const MAX_DEPTH: usize = 1_000;
+/// The longest string value computed; a longer one is unknown.
+const MAX_VALUE_BYTES: usize = 4 << 10;
+/// The most items of a list value kept.
+const MAX_LIST_ITEMS: usize = 256;
+
+thread_local! {
+    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+}
+
+/// What a Python program writes and starts, read from its syntax tree.
+pub fn analyze(text: &str) -> Findings {
+    let parsed = PARSER.with(|cell| {
+        let mut slot = cell.try_borrow_mut().ok()?;
+        if slot.is_none() {
+            let mut parser = Parser::new();
+            parser.set_language(&tree_sitter_python::LANGUAGE.into()).ok()?;
+            *slot = Some(parser);
+        }
+        parse_within(slot.as_mut()?, text, &Budget::new(MAX_PARSE_CHECKS)).ok()
+    });
+    let Some(tree) = parsed else { return Findings::unreadable() };
+    let root = tree.root_node();
+    let mut program = Program::new(text);
+    // Python runs no program it cannot parse, but what tree-sitter does not parse may be a call.
+    if root.has_error() {
+        program.unsure();
+    }
+    program.count_sites(root, 0);
+    program.visit(root, 0);
+    program.finish()
+}
+
+/// A value the program computes, as far as the analysis follows it.
+#[derive(Debug, Clone, PartialEq)]
+enum V {
+    /// A string, with [`HOLE`] for parts computed at run time.
+    Str(String),
+    /// A pathlib path.
+    Path(String),
+    List(Vec<V>),
+    /// A module, a function or a class by qualified name (`os.path`, `shutil.copy`, `open`).
+    Name(String),
+    /// A method taken from a value without calling it (`o = Path(p).open`).
+    Method(Box<V>, String),
+    /// What a known call returned.
+    Object(Kind),
+    /// A function or class the program defines: its body is judged where it stands.
+    Local,
+    /// A name the program never binds nor takes from a builtin: calling it raises.
+    Undefined,
+    Unknown,
+}
+
+impl V {
+    fn text(&self) -> Option<&str> {
+        match self {
+            V::Str(text) | V::Path(text) => Some(text),
+            _ => None,
+        }
+    }
+}
+
+struct Program<'s> {
+    source: &'s str,
+    /// How many places bind each name (assignments, loops, parameters, imports, mutations): a
+    /// name bound once has one value wherever it is read; any other is unknown.
+    sites: HashMap<&'s str, u32>,
+    vars: HashMap<&'s str, V>,
+    env: HashMap<String, V>,
+    /// A `from m import *`: names the program does not bind may come from it.
+    star: bool,
+    /// The names imports bind, with the module they name.
+    imports: std::collections::HashSet<(&'s str, &'s str)>,
+    /// Names a method changes in place (`cmd.append(x)`): a list bound to one has no one value.
+    mutated: std::collections::HashSet<&'s str>,
+    /// Functions the program defines: `self.helper()` calls one of them.
+    defined: Vec<&'s str>,
+    /// Relative paths are taken against this after a literal `os.chdir`.
+    dir: String,
+    work: usize,
+    findings: Findings,
+}
+
+impl<'s> Program<'s> {
+    fn new(source: &'s str) -> Self {
+        Program {
+            source,
+            sites: HashMap::new(),
+            vars: HashMap::new(),
+            env: HashMap::new(),
+            star: false,
+            defined: Vec::new(),
+            imports: Default::default(),
+            mutated: Default::default(),
+            dir: String::new(),
+            work: 0,
+            findings: Findings::sure(),
+        }
+    }
+
+    fn finish(mut self) -> Findings {
+        self.findings.over_budget |= self.work > MAX_ANALYSIS_WORK;
+        self.findings
+    }
+
+    /// Counts one step; true once the budget or the depth cap is spent.
+    fn spent(&mut self, depth: usize) -> bool {
+        self.work = self.work.saturating_add(1);
+        if depth > MAX_DEPTH {
+            self.work = MAX_ANALYSIS_WORK + 1;
+        }
+        self.work > MAX_ANALYSIS_WORK
+    }
+
+    fn text_of(&self, node: Node) -> &'s str {
+        self.source.get(node.byte_range()).unwrap_or_default()
+    }
+
+    fn unsure(&mut self) {
+        self.findings.sure = false;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // The binding sites of each name, before the walk.
+    // ---------------------------------------------------------------------------------------
+
+    fn site(&mut self, node: Node, weight: u32) {
+        let name = self.text_of(node);
+        let count = self.sites.entry(name).or_insert(0);
+        *count = count.saturating_add(weight);
+    }
+
+    /// The names a target binds: one site for a plain name, two (unknown) for the parts of an
+    /// unpacking and for the list or dict a subscript assignment changes.
+    fn target_sites(&mut self, node: Node, weight: u32, depth: usize) {
+        if self.spent(depth) {
+            return;
+        }
+        match node.kind() {
+            "identifier" => self.site(node, weight),
+            "subscript" => {
+                if let Some(value) = node.child_by_field_name("value") {
+                    self.target_sites(value, 2, depth + 1);
+                }
+            }
+            "attribute" => {}
+            _ => {
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    self.target_sites(child, 2, depth + 1);
+                }
+            }
+        }
+    }
+
+    fn count_sites(&mut self, node: Node, depth: usize) {
+        if self.spent(depth) {
+            return;
+        }
+        let field = |name: &str| node.child_by_field_name(name);
+        match node.kind() {
+            "assignment" => {
+                if let Some(left) = field("left") {
+                    self.target_sites(left, 1, depth + 1);
+                }
+            }
+            "augmented_assignment" | "for_statement" | "for_in_clause" => {
+                if let Some(left) = field("left") {
+                    self.target_sites(left, 2, depth + 1);
+                }
+            }
+            "named_expression" => {
+                if let Some(name) = field("name") {
+                    self.site(name, 2);
+                }
+            }
+            "as_pattern_target" | "parameters" | "lambda_parameters" | "global_statement" | "nonlocal_statement"
+            | "delete_statement" | "case_pattern" => self.target_sites(node, 2, depth + 1),
+            "function_definition" | "class_definition" => {
+                if let Some(name) = field("name") {
+                    self.site(name, 1);
+                    self.defined.push(self.text_of(name));
+                }
+            }
+            "aliased_import" => {
+                if let (Some(alias), Some(name)) = (field("alias"), field("name")) {
+                    self.import_site(alias, name);
+                }
+            }
+            "import_statement" | "import_from_statement" => self.import_sites(node),
+            "call" => {
+                // `cmd.append(x)`: the list has more than one value.
+                if let Some(function) = field("function").filter(|f| f.kind() == "attribute")
+                    && let (Some(object), Some(method)) =
+                        (function.child_by_field_name("object"), function.child_by_field_name("attribute"))
+                    && object.kind() == "identifier"
+                    && tables::MUTATORS.contains(&self.text_of(method))
+                {
+                    self.mutated.insert(self.text_of(object));
+                }
+            }
+            _ => {}
+        }
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            self.count_sites(child, depth + 1);
+        }
+    }
+
+    /// `import os` in two places binds one module: one site.
+    fn import_site(&mut self, name: Node, module: Node) {
+        let (name_text, module_text) = (self.text_of(name), self.text_of(module));
+        if self.imports.insert((name_text, module_text)) {
+            self.site(name, 1);
+        }
+    }
+
+    fn import_sites(&mut self, node: Node) {
+        let mut cursor = node.walk();
+        for name in node.children_by_field_name("name", &mut cursor) {
+            if name.kind() == "dotted_name"
+                && let Some(first) = name.named_child(0)
+            {
+                let module = node.child_by_field_name("module_name").unwrap_or(first);
+                self.import_site(first, module);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Statements.
+    // ---------------------------------------------------------------------------------------
+
+    fn visit(&mut self, node: Node, depth: usize) {
+        if self.spent(depth) {
+            return;
+        }
+        match node.kind() {
+            "comment" => {}
+            "import_statement" => self.import(node),
+            "import_from_statement" => self.import_from(node),
+            "future_import_statement" => {}
+            "assignment" => self.assignment(node, depth),
+            "augmented_assignment" => {
+                self.eval_field(node, "right", depth);
+                if let Some(left) = node.child_by_field_name("left") {
+                    self.store(left, V::Unknown, depth);
+                }
+            }
+            "function_definition" | "class_definition" => self.definition(node, depth),
+            "for_statement" => {
+                self.eval_field(node, "right", depth);
+                self.visit_children_except(node, &["left", "right"], depth);
+            }
+            "with_item" => {
+                let value = node.child_by_field_name("value");
+                match value.filter(|value| value.kind() == "as_pattern") {
+                    Some(pattern) => {
+                        let value = pattern.named_child(0).map_or(V::Unknown, |inner| self.eval(inner, depth + 1));
+                        if let Some(alias) = pattern.child_by_field_name("alias") {
+                            self.store_pattern(alias, value, depth);
+                        }
+                    }
+                    None => {
+                        self.eval_field(node, "value", depth);
+                    }
+                }
+            }
+            "module"
+            | "block"
+            | "if_statement"
+            | "elif_clause"
+            | "else_clause"
+            | "while_statement"
+            | "try_statement"
+            | "except_clause"
+            | "finally_clause"
+            | "with_statement"
+            | "with_clause"
+            | "decorated_definition"
+            | "match_statement"
+            | "case_clause"
+            | "expression_statement"
+            | "return_statement"
+            | "delete_statement"
+            | "raise_statement"
+            | "assert_statement"
+            | "print_statement"
+            | "global_statement"
+            | "nonlocal_statement"
+            | "pass_statement"
+            | "break_statement"
+            | "continue_statement"
+            | "type_alias_statement"
+            | "ERROR" => self.visit_children(node, depth),
+            "exec_statement" => self.unsure(),
+            "decorator" => {
+                // `@name` calls `name` with the function.
+                let value = node.named_child(0).map_or(V::Unknown, |inner| self.eval(inner, depth + 1));
+                match value {
+                    V::Name(name) if tables::read_only(&name) => {}
+                    V::Local | V::Object(_) | V::Method(_, _) => {}
+                    _ => self.unsure(),
+                }
+            }
+            _ if node.is_named() => {
+                self.eval(node, depth + 1);
+            }
+            _ => {}
+        }
+    }
+
+    fn visit_children(&mut self, node: Node, depth: usize) {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            self.visit(child, depth + 1);
+        }
+    }
+
+    fn visit_children_except(&mut self, node: Node, fields: &[&str], depth: usize) {
+        let mut cursor = node.walk();
+        for (index, child) in node.children(&mut cursor).enumerate() {
+            let field = u32::try_from(index).ok().and_then(|index| node.field_name_for_child(index));
+            if child.is_named() && !field.is_some_and(|field| fields.contains(&field)) {
+                self.visit(child, depth + 1);
+            }
+        }
+    }
+
+    fn eval_field(&mut self, node: Node, field: &str, depth: usize) -> V {
+        node.child_by_field_name(field).map_or(V::Unknown, |child| self.eval(child, depth + 1))
+    }
+
+    fn import(&mut self, node: Node) {
+        let mut cursor = node.walk();
+        for name in node.children_by_field_name("name", &mut cursor) {
+            match name.kind() {
+                "aliased_import" => {
+                    let module = name.child_by_field_name("name").map(|n| self.text_of(n)).unwrap_or_default();
+                    self.imported(module);
+                    if let Some(alias) = name.child_by_field_name("alias") {
+                        self.vars.insert(self.text_of(alias), V::Name(module.to_string()));
+                    }
+                }
+                _ => {
+                    let module = self.text_of(name);
+                    self.imported(module);
+                    let first = module.split('.').next().unwrap_or(module);
+                    self.vars.insert(first_name(self.source, name).unwrap_or(first), V::Name(first.to_string()));
+                }
+            }
+        }
+    }
+
+    /// An import of a module outside the standard library may run the program's own code (a
+    /// file beside it): unproven.
+    fn imported(&mut self, module: &str) {
+        let top = module.split('.').next().unwrap_or(module);
+        if module.starts_with('.') || !tables::STANDARD.contains(&top) {
+            self.unsure();
+        }
+    }
+
+    fn import_from(&mut self, node: Node) {
+        let Some(module) = node.child_by_field_name("module_name") else { return };
+        let module = self.text_of(module);
+        self.imported(module);
+        let mut cursor = node.walk();
+        if node.children(&mut cursor).any(|child| child.kind() == "wildcard_import") {
+            self.star = true;
+        }
+        let mut cursor = node.walk();
+        for name in node.children_by_field_name("name", &mut cursor) {
+            let (original, alias) = match name.kind() {
+                "aliased_import" => (name.child_by_field_name("name"), name.child_by_field_name("alias")),
+                _ => (Some(name), Some(name)),
+            };
+            if let (Some(original), Some(alias)) = (original, alias) {
+                let qualified = format!("{module}.{}", self.text_of(original));
+                self.vars.insert(self.text_of(alias), V::Name(qualified));
+            }
+        }
+    }
+
+    fn definition(&mut self, node: Node, depth: usize) {
+        if let Some(name) = node.child_by_field_name("name") {
+            self.vars.insert(self.text_of(name), V::Local);
+        }
+        // Defaults, decorators' arguments, base classes: evaluated where they stand.
+        for field in ["parameters", "superclasses"] {
+            if let Some(child) = node.child_by_field_name(field) {
+                self.eval_parameters(child, depth + 1);
+            }
+        }
+        if let Some(body) = node.child_by_field_name("body") {
+            self.visit(body, depth + 1);
+        }
+    }
+
+    fn eval_parameters(&mut self, node: Node, depth: usize) {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            match child.kind() {
+                "default_parameter" | "typed_default_parameter" => {
+                    self.eval_field(child, "value", depth);
+                }
+                "identifier" | "typed_parameter" | "list_splat_pattern" | "dictionary_splat_pattern" => {}
+                _ => {
+                    self.eval(child, depth + 1);
+                }
+            }
+        }
+    }
+
+    fn assignment(&mut self, node: Node, depth: usize) {
+        let value = self.eval_field(node, "right", depth);
+        if let Some(left) = node.child_by_field_name("left") {
+            self.store(left, value, depth);
+        }
+    }
+
+    /// Binds `target` to `value`: a name, `os.environ['X']`, or the parts of an unpacking.
+    fn store(&mut self, target: Node, value: V, depth: usize) {
+        match target.kind() {
+            "identifier" => {
+                self.vars.insert(self.text_of(target), value);
+            }
+            "subscript" => {
+                let key = target.child_by_field_name("subscript").map(|key| self.eval(key, depth + 1));
+                let object = target.child_by_field_name("value").map(|object| self.eval(object, depth + 1));
+                if object == Some(V::Name("os.environ".to_string()))
+                    && let Some(V::Str(key)) = key
+                {
+                    self.env.insert(key, value);
+                }
+            }
+            "attribute" => {
+                // `os.path.exists = os.remove`: a table's name no longer means what it says.
+                if let Some(V::Name(_)) =
+                    target.child_by_field_name("object").map(|object| self.eval(object, depth + 1))
+                {
+                    self.unsure();
+                }
+            }
+            _ => self.store_pattern(target, V::Unknown, depth),
+        }
+    }
+
+    fn store_pattern(&mut self, target: Node, value: V, depth: usize) {
+        if target.kind() == "identifier" {
+            self.vars.insert(self.text_of(target), value);
+            return;
+        }
+        if self.spent(depth) {
+            return;
+        }
+        let mut cursor = target.walk();
+        for child in target.named_children(&mut cursor) {
+            self.store(child, V::Unknown, depth + 1);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Expressions.
+    // ---------------------------------------------------------------------------------------
+
+    fn eval(&mut self, node: Node, depth: usize) -> V {
+        if self.spent(depth) {
+            return V::Unknown;
+        }
+        let value = match node.kind() {
+            "string" => self.string(node, depth),
+            "concatenated_string" => {
+                let mut out = V::Str(String::new());
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    let part = self.eval(child, depth + 1);
+                    out = concat(out, part, "");
+                }
+                out
+            }
+            "identifier" => self.lookup(self.text_of(node)),
+            "attribute" => self.attribute(node, depth),
+            "call" => self.call(node, depth),
+            "binary_operator" => self.binary(node, depth),
+            "parenthesized_expression" => {
+                let inner = node.named_child(0);
+                inner.map_or(V::Unknown, |inner| self.eval(inner, depth + 1))
+            }
+            "list" | "tuple" => self.list(node, depth),
+            "subscript" => self.subscript(node, depth),
+            "named_expression" => {
+                let value = self.eval_field(node, "value", depth);
+                if let Some(name) = node.child_by_field_name("name") {
+                    self.vars.insert(self.text_of(name), value.clone());
+                }
+                value
+            }
+            "conditional_expression" | "boolean_operator" => {
+                self.eval_all(node, depth);
+                V::Unknown
+            }
+            "lambda" => {
+                self.eval_field(node, "body", depth);
+                V::Local
+            }
+            "await" => node.named_child(0).map_or(V::Unknown, |inner| self.eval(inner, depth + 1)),
+            "integer" | "float" | "true" | "false" | "none" | "ellipsis" | "comment" => V::Unknown,
+            _ => {
+                self.eval_all(node, depth);
+                V::Unknown
+            }
+        };
+        self.note(&value);
+        value
+    }
+
+    fn eval_all(&mut self, node: Node, depth: usize) {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            let value = self.eval(child, depth + 1);
+            self.passed(&value);
+        }
+    }
+
+    /// Keeps a string that names a guarded location for the fail-closed verdict.
+    fn note(&mut self, value: &V) {
+        if let Some(text) = value.text()
+            && self.findings.named.len() < 64
+            && crate::paths::names_guarded(text, crate::paths::Dialect::Program)
+            && !self.findings.named.iter().any(|named| named == text)
+        {
+            self.findings.named.push(text.to_string());
+        }
+    }
+
+    fn lookup(&self, name: &str) -> V {
+        if self.sites.get(name).copied().unwrap_or(0) > 1 {
+            return V::Unknown;
+        }
+        if let Some(value) = self.vars.get(name) {
+            if matches!(value, V::List(_)) && self.mutated.contains(name) {
+                return V::Unknown;
+            }
+            return value.clone();
+        }
+        if self.sites.contains_key(name) || self.star {
+            // Bound somewhere the walk has not reached yet (a loop, a function's later caller).
+            return V::Unknown;
+        }
+        if tables::writer(name).is_some() || tables::read_only(name) {
+            return V::Name(name.to_string());
+        }
+        V::Undefined
+    }
+
+    fn string(&mut self, node: Node, depth: usize) -> V {
+        let start = node.child(0).map(|start| self.text_of(start)).unwrap_or_default();
+        let prefix = start.trim_end_matches(['\'', '"']).to_ascii_lowercase();
+        let raw = prefix.contains('r');
+        let mut out = String::new();
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            match child.kind() {
+                "string_content" => {
+                    let text = self.text_of(child);
+                    if raw { out.push_str(text) } else { unescape(text, &mut out) }
+                }
+                "interpolation" => {
+                    let value = child.named_child(0).map_or(V::Unknown, |inner| self.eval(inner, depth + 1));
+                    match value {
+                        V::Str(text) | V::Path(text) => out.push_str(&text),
+                        _ => out.push(HOLE),
+                    }
+                }
+                _ => {}
+            }
+            if out.len() > MAX_VALUE_BYTES {
+                return V::Unknown;
+            }
+        }
+        V::Str(out)
+    }
+
+    fn attribute(&mut self, node: Node, depth: usize) -> V {
+        let object = self.eval_field(node, "object", depth);
+        let name = node.child_by_field_name("attribute").map(|n| self.text_of(n)).unwrap_or_default();
+        match object {
+            V::Name(module) => V::Name(format!("{module}.{name}")),
+            V::Path(path) if name == "parent" => V::Path(parent(&path)),
+            V::Path(_) if matches!(name, "name" | "stem" | "suffix") => V::Str(HOLE.to_string()),
+            V::Undefined => V::Undefined,
+            receiver => V::Method(Box::new(receiver), name.to_string()),
+        }
+    }
+
+    fn list(&mut self, node: Node, depth: usize) -> V {
+        let mut items = Vec::new();
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            let value = self.eval(child, depth + 1);
+            self.passed(&value);
+            if child.kind() == "list_splat" || items.len() >= MAX_LIST_ITEMS {
+                return V::Unknown;
+            }
+            items.push(value);
+        }
+        V::List(items)
+    }
+
+    fn subscript(&mut self, node: Node, depth: usize) -> V {
+        let object = self.eval_field(node, "value", depth);
+        let key = self.eval_field(node, "subscript", depth);
+        match (object, key) {
+            (V::Name(environ), V::Str(key)) if environ == "os.environ" => {
+                self.env.get(&key).cloned().unwrap_or(V::Unknown)
+            }
+            // `glob.glob(pattern)[0]`: one of the paths the pattern matches.
+            (V::List(items), _) if items.len() == 1 => items.into_iter().next().unwrap_or(V::Unknown),
+            _ => V::Unknown,
+        }
+    }
+
+    fn binary(&mut self, node: Node, depth: usize) -> V {
+        let left = self.eval_field(node, "left", depth);
+        let right = self.eval_field(node, "right", depth);
+        let operator = node.child_by_field_name("operator").map(|o| self.text_of(o)).unwrap_or_default();
+        match (operator, left, right) {
+            ("+", left @ (V::Str(_) | V::Unknown), right @ (V::Str(_) | V::Unknown)) => concat(left, right, ""),
+            ("/", V::Path(left), right) => match concat(V::Str(left), right, "/") {
+                V::Str(joined) => V::Path(joined),
+                _ => V::Unknown,
+            },
+            ("%", V::Str(format), values) => V::Str(percent(&format, &values)),
+            _ => V::Unknown,
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Calls.
+    // ---------------------------------------------------------------------------------------
+
+    fn call(&mut self, node: Node, depth: usize) -> V {
+        let callee = self.eval_field(node, "function", depth);
+        let args = self.arguments(node, depth);
+        match callee {
+            V::Name(name) => self.named_call(&name, &args),
+            V::Method(receiver, method) => self.method_call(*receiver, &method, &args),
+            V::Local => V::Unknown,
+            V::Undefined => V::Unknown,
+            _ => {
+                self.unsure();
+                V::Unknown
+            }
+        }
+    }
+
+    fn arguments(&mut self, node: Node, depth: usize) -> Args {
+        let mut args = Args::default();
+        let Some(list) = node.child_by_field_name("arguments") else { return args };
+        let mut cursor = list.walk();
+        for child in list.named_children(&mut cursor) {
+            match child.kind() {
+                "keyword_argument" => {
+                    let name = child.child_by_field_name("name").map(|n| self.text_of(n).to_string());
+                    let value = self.eval_field(child, "value", depth);
+                    self.passed(&value);
+                    args.named.push((name.unwrap_or_default(), value));
+                }
+                "list_splat" | "dictionary_splat" => {
+                    self.eval_all(child, depth);
+                    args.splat = true;
+                }
+                "comment" => {}
+                _ => {
+                    let value = self.eval(child, depth + 1);
+                    self.passed(&value);
+                    args.positional.push(value);
+                }
+            }
+        }
+        args
+    }
+
+    /// A function passed as a value (`map(os.remove, paths)`) is called where the analysis
+    /// does not see: proven only when it is read-only itself.
+    fn passed(&mut self, value: &V) {
+        match value {
+            V::Name(name) if tables::writer(name).is_some() => self.unsure(),
+            V::Method(receiver, method)
+                if matches!(**receiver, V::Path(_) | V::Object(Kind::Archive))
+                    && !tables::READ_ONLY_METHODS.contains(&method.as_str()) =>
+            {
+                self.unsure();
+            }
+            _ => {}
+        }
+    }
+
+    fn named_call(&mut self, name: &str, args: &Args) -> V {
+        let name = name.strip_prefix("builtins.").unwrap_or(name);
+        let name = canonical(name);
+        if let Some(writer) = tables::writer(&name) {
+            return self.writer(writer, args);
+        }
+        match name.as_str() {
+            "pathlib.Path" | "pathlib.PurePath" | "pathlib.PosixPath" | "pathlib.PurePosixPath" => {
+                return path_of(args);
+            }
+            "os.path.join" | "posixpath.join" => {
+                return args.positional.iter().cloned().reduce(|a, b| concat(a, b, "/")).unwrap_or(V::Unknown);
+            }
+            "os.getenv" | "os.environ.get" => {
+                return args.text(0, "key").and_then(|key| self.env.get(key).cloned()).unwrap_or(V::Unknown);
+            }
+            "os.putenv" => {
+                if let Some(key) = args.text(0, "key") {
+                    self.env.insert(key.to_string(), args.get(1, "value").cloned().unwrap_or(V::Unknown));
+                }
+                return V::Unknown;
+            }
+            "str" | "os.fspath" | "os.path.abspath" | "os.path.realpath" | "os.path.normpath"
+            | "os.path.expanduser" | "os.path.expandvars" => {
+                return match args.get(0, "") {
+                    Some(V::Str(text) | V::Path(text)) => V::Str(text.clone()),
+                    _ => V::Unknown,
+                };
+            }
+            "glob.glob" | "glob.iglob" => {
+                return args.get(0, "pathname").cloned().map_or(V::Unknown, |pattern| V::List(vec![pattern]));
+            }
+            "logging.getLogger" | "hashlib.sha256" | "hashlib.md5" | "hashlib.sha1" | "hashlib.new" => {
+                return V::Object(Kind::Inert);
+            }
+            _ => {}
+        }
+        if !tables::read_only(&name) {
+            self.unsure();
+        }
+        V::Unknown
+    }
+
+    fn writer(&mut self, writer: Writer, args: &Args) -> V {
+        match writer {
+            Writer::Paths(targets) => {
+                for &(position, keyword) in targets {
+                    match args.get(position, keyword) {
+                        Some(value) => self.write(value.clone()),
+                        None if args.splat => self.unsure(),
+                        None => {}
+                    }
+                }
+                V::Unknown
+            }
+            Writer::Open { path, mode, default, kind } => {
+                let mode = args.get(mode.0, mode.1).cloned().unwrap_or_else(|| V::Str(default.to_string()));
+                let writes = match &mode {
+                    V::Str(text) => writes_mode(&crate::programs::engine::Val::Str(text.clone())) || text == "c",
+                    _ => true,
+                };
+                if writes || args.splat {
+                    match args.get(path.0, path.1) {
+                        Some(target) => self.write(target.clone()),
+                        None if kind == Kind::Inert && path.0 == usize::MAX => {}
+                        None => self.unsure(),
+                    }
+                }
+                V::Object(kind)
+            }
+            Writer::OpenFlags => {
+                let flags = args.get(1, "flags").cloned();
+                let read_only = matches!(&flags, Some(V::Name(flag)) if flag == "os.O_RDONLY");
+                if !read_only {
+                    match args.get(0, "path") {
+                        Some(target) => self.write(target.clone()),
+                        None => self.unsure(),
+                    }
+                }
+                V::Unknown
+            }
+            Writer::Run((position, keyword)) => {
+                match args.get(position, keyword) {
+                    Some(command) => self.command(command.clone()),
+                    None => self.unsure(),
+                }
+                V::Object(Kind::Inert)
+            }
+            Writer::Chdir => {
+                match args.get(0, "path") {
+                    Some(V::Str(dir) | V::Path(dir)) if !dir.contains(HOLE) => {
+                        self.dir = if dir.starts_with('/') { dir.clone() } else { join_dir(&self.dir, dir) };
+                    }
+                    _ => self.unsure(),
+                }
+                V::Unknown
+            }
+            Writer::Opaque => {
+                self.unsure();
+                V::Unknown
+            }
+        }
+    }
+
+    fn method_call(&mut self, receiver: V, method: &str, args: &Args) -> V {
+        match (&receiver, method) {
+            (V::Path(path), _) => return self.path_method(path.clone(), method, args),
+            (V::Str(text), "format") => return V::Str(braces(text, args)),
+            (V::Str(separator), "join") => return joined(separator, args.get(0, "")),
+            (V::Str(text), "lower") => return V::Str(text.to_lowercase()),
+            (V::Str(text), "upper") => return V::Str(text.to_uppercase()),
+            (V::Str(text), "strip" | "rstrip" | "lstrip") if args.positional.is_empty() => {
+                return V::Str(text.trim().to_string());
+            }
+            (V::Str(_), "replace") if args.positional.len() == 2 => return V::Unknown,
+            (V::Object(Kind::Archive), _) => {
+                if let Some((_, (position, keyword))) = tables::EXTRACTORS.iter().find(|(name, _)| *name == method) {
+                    let target = args.get(*position, keyword).cloned().unwrap_or_else(|| V::Str(".".to_string()));
+                    self.write(target);
+                    return V::Unknown;
+                }
+            }
+            (V::Object(Kind::Inert | Kind::File), _) => return V::Unknown,
+            _ => {}
+        }
+        if tables::ARGUMENT_WRITERS.contains(&method) {
+            match args.get(0, "path_or_buf").or_else(|| args.get(0, "fname")) {
+                Some(target) => self.write(target.clone()),
+                None => self.unsure(),
+            }
+            return V::Unknown;
+        }
+        let string_replace = method == "replace" && args.positional.len() == 2;
+        // A method the program defines: its body is judged where it stands.
+        let own = receiver == V::Unknown
+            && self.defined.contains(&method)
+            && !tables::PATH_WRITERS.iter().any(|(name, _)| *name == method);
+        if !(tables::READ_ONLY_METHODS.contains(&method) || string_replace || own) {
+            self.unsure();
+        }
+        V::Unknown
+    }
+
+    fn path_method(&mut self, path: String, method: &str, args: &Args) -> V {
+        if let Some((_, moves)) = tables::PATH_WRITERS.iter().find(|(name, _)| *name == method) {
+            self.write(V::Path(path));
+            if *moves {
+                match args.get(0, "target") {
+                    Some(target) => self.write(target.clone()),
+                    None => self.unsure(),
+                }
+            }
+            return V::Unknown;
+        }
+        match method {
+            "open" => {
+                let mode = args.get(0, "mode").cloned().unwrap_or_else(|| V::Str("r".to_string()));
+                let writes =
+                    !matches!(&mode, V::Str(text) if !writes_mode(&crate::programs::engine::Val::Str(text.clone())));
+                if writes {
+                    self.write(V::Path(path));
+                }
+                V::Object(Kind::File)
+            }
+            "joinpath" => {
+                let mut joined = V::Str(path);
+                for part in &args.positional {
+                    joined = concat(joined, part.clone(), "/");
+                }
+                joined.text().map_or(V::Unknown, |text| V::Path(text.to_string()))
+            }
+            "resolve" | "absolute" | "expanduser" => V::Path(path),
+            "as_posix" => V::Str(path),
+            "with_name" | "with_suffix" | "with_stem" => V::Path(format!("{}{HOLE}", parent_dir(&path))),
+            _ if tables::READ_ONLY_METHODS.contains(&method) => V::Unknown,
+            _ => {
+                self.unsure();
+                V::Unknown
+            }
+        }
+    }
+
+    fn write(&mut self, value: V) {
+        match value {
+            V::Str(text) | V::Path(text) if !text.is_empty() => {
+                // A computed part could make any path; one that names a guarded location is
+                // judged as it stands.
+                if text.contains(HOLE) && !crate::paths::names_guarded(&text, crate::paths::Dialect::Program) {
+                    self.unsure();
+                }
+                let located =
+                    if text.starts_with('/') || self.dir.is_empty() { text } else { join_dir(&self.dir, &text) };
+                if !self.findings.writes.contains(&located) {
+                    self.findings.writes.push(located);
+                }
+            }
+            V::List(items) => {
+                for item in items {
+                    self.write(item);
+                }
+            }
+            // An open file object or a descriptor (`shutil.copy(src, f)` is not a thing, but
+            // `os.open` results are): judged where it was made.
+            V::Object(_) => {}
+            _ => self.unsure(),
+        }
+    }
+
+    fn command(&mut self, value: V) {
+        let line = match &value {
+            V::Str(text) => Some(text.clone()),
+            V::List(items) if !items.is_empty() => {
+                let words: Option<Vec<String>> = items.iter().map(|item| item.text().map(shell_word)).collect();
+                words.map(|words| words.join(" "))
+            }
+            _ => None,
+        };
+        match line {
+            Some(line) => {
+                let line = if self.dir.is_empty() { line } else { format!("cd {} && {line}", shell_word(&self.dir)) };
+                self.findings.commands.push(line.replace(HOLE, "${PROGRAM_VALUE}"));
+            }
+            None => self.unsure(),
+        }
+    }
+}
+
+/// A call's arguments, evaluated.
+#[derive(Default)]
+struct Args {
+    positional: Vec<V>,
+    named: Vec<(String, V)>,
+    /// `*args` or `**kwargs`: any argument may be anything.
+    splat: bool,
+}
+
+impl Args {
+    fn get(&self, position: usize, keyword: &str) -> Option<&V> {
+        let named = || self.named.iter().find(|(name, _)| !keyword.is_empty() && name == keyword).map(|(_, v)| v);
+        self.positional.get(position).or_else(named)
+    }
+
+    fn text(&self, position: usize, keyword: &str) -> Option<&str> {
+        self.get(position, keyword).and_then(V::text)
+    }
+}
+
+/// `from os import path` gives `os.path`; a few modules re-export under another name.
+fn canonical(name: &str) -> String {
+    let name = name.strip_prefix("posix.").map_or_else(|| name.to_string(), |rest| format!("os.{rest}"));
+    match name.as_str() {
+        "pathlib.Path.open" => "open".to_string(),
+        "urllib.urlretrieve" => "urllib.request.urlretrieve".to_string(),
+        _ => name,
+    }
+}
+
+fn first_name<'s>(source: &'s str, dotted: Node) -> Option<&'s str> {
+    dotted.named_child(0).and_then(|first| source.get(first.byte_range()))
+}
+
+fn path_of(args: &Args) -> V {
+    if args.positional.is_empty() {
+        return V::Path(".".to_string());
+    }
+    let joined = args.positional.iter().cloned().reduce(|a, b| concat(a, b, "/"));
+    match joined {
+        Some(V::Str(text) | V::Path(text)) => V::Path(text),
+        _ => V::Unknown,
+    }
+}
+
+fn concat(left: V, right: V, separator: &str) -> V {
+    let piece = |value: V| match value {
+        V::Str(text) | V::Path(text) => text,
+        _ => HOLE.to_string(),
+    };
+    if matches!((&left, &right), (V::Unknown, V::Unknown)) {
+        return V::Unknown;
+    }
+    let (left, right) = (piece(left), piece(right));
+    if left.len() + right.len() > MAX_VALUE_BYTES {
+        return V::Unknown;
+    }
+    if separator == "/" && right.starts_with('/') {
+        // An absolute right side replaces the left (os.path.join, pathlib).
+        return V::Str(right);
+    }
+    if separator.is_empty() || left.is_empty() || left.ends_with('/') {
+        return V::Str(left + &right);
+    }
+    V::Str(format!("{left}{separator}{right}"))
+}
+
+fn joined(separator: &str, items: Option<&V>) -> V {
+    let Some(V::List(items)) = items else { return V::Unknown };
+    let mut out = String::new();
+    for (index, item) in items.iter().enumerate() {
+        if index > 0 {
+            out.push_str(separator);
+        }
+        match item.text() {
+            Some(text) => out.push_str(text),
+            None => out.push(HOLE),
+        }
+        if out.len() > MAX_VALUE_BYTES {
+            return V::Unknown;
+        }
+    }
+    V::Str(out)
+}
+
+fn join_dir(dir: &str, path: &str) -> String {
+    if dir.is_empty() { path.to_string() } else { format!("{}/{path}", dir.trim_end_matches('/')) }
+}
+
+fn parent(path: &str) -> String {
+    match path.trim_end_matches('/').rsplit_once('/') {
+        Some(("", _)) => "/".to_string(),
+        Some((parent, _)) => parent.to_string(),
+        None => ".".to_string(),
+    }
+}
+
+fn parent_dir(path: &str) -> String {
+    match path.rsplit_once('/') {
+        Some((parent, _)) => format!("{parent}/"),
+        None => String::new(),
+    }
+}
+
+/// `'%s/x.md' % name`: each conversion takes the next value (a tuple's items in order), a hole
+/// when it is not a string.
+fn percent(format: &str, values: &V) -> String {
+    let values: Vec<&V> = match values {
+        V::List(items) => items.iter().collect(),
+        other => vec![other],
+    };
+    let mut next = values.into_iter();
+    let mut out = String::new();
+    let mut chars = format.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        if chars.peek() == Some(&'%') {
+            chars.next();
+            out.push('%');
+            continue;
+        }
+        let named = chars.peek() == Some(&'(');
+        if named {
+            for name in chars.by_ref() {
+                if name == ')' {
+                    break;
+                }
+            }
+        }
+        for spec in chars.by_ref() {
+            if spec.is_ascii_alphabetic() {
+                break;
+            }
+        }
+        match next.next().and_then(V::text).filter(|_| !named) {
+            Some(text) => out.push_str(text),
+            None => out.push(HOLE),
+        }
+    }
+    out
+}
+
+/// `str.format`: `{}` and `{0}` take the positional argument, `{name}` the keyword one; a
+/// value the analysis does not know is a hole.
+fn braces(text: &str, args: &Args) -> String {
+    let mut next = 0;
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                out.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                out.push('}');
+            }
+            '{' => {
+                let field: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                let name = field.split([':', '!']).next().unwrap_or_default();
+                let value = if name.is_empty() {
+                    next += 1;
+                    args.positional.get(next - 1)
+                } else {
+                    match name.parse::<usize>() {
+                        Ok(index) => args.positional.get(index),
+                        Err(_) => args.named.iter().find(|(key, _)| key == name).map(|(_, value)| value),
+                    }
+                };
+                match value.and_then(V::text) {
+                    Some(text) => out.push_str(text),
+                    None => out.push(HOLE),
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A string literal's escapes: the common ones decoded, any other kept as written (`\d` in a
+/// regular expression stays `\d`), a line continuation dropped.
+fn unescape(text: &str, out: &mut String) {
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('0') => out.push('\0'),
+            Some('\n') => {}
+            Some(quote @ ('\\' | '\'' | '"')) => out.push(quote),
+            Some('x') => {
+                let hex: String = chars.by_ref().take(2).collect();
+                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    Some(decoded) => out.push(decoded),
+                    None => out.push(HOLE),
+                }
+            }
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+}
