@@ -10,6 +10,8 @@ use super::lex::{Interpolation, Kind, Quote, Syntax, Token, quote};
 use super::{Cli, Findings, Invocation, Language, MAX_PROGRAM_TOKENS, Source, parse_cli, simple};
 use crate::paths;
 
+mod tree;
+
 const QUOTES: &[Quote] = &[
     quote("`", "`", true, Interpolation::DollarBraces),
     quote("\"", "\"", true, Interpolation::None),
@@ -147,6 +149,11 @@ pub fn analyze(text: &str, dir: &Path) -> Findings {
     }
     let loads = loads(&tokens, &mut engine);
     let mut findings = engine.finish();
+    // The grammar's reading adds what the tokens cannot see (aliases, computed members,
+    // `.call`), and leaves the findings unsure on any call it cannot prove (P-18).
+    if !findings.over_budget && !tree::check(text, dir, &mut findings) {
+        return Findings::unreadable();
+    }
     if text.contains("writeApproval")
         || loads.iter().any(|load| is_this_package(load, dir)) && !read_only_use(&tokens, dir)
     {
