@@ -354,3 +354,6 @@ fn deno(args: &[String], stdin: Option<&str>) -> Invocation {
     let program_args = operands.iter().skip(1).map(|a| (*a).clone()).collect();
     Invocation { language: Language::JavaScript, source, args: program_args, writes: Vec::new() }
 }
+
+#[cfg(test)]
+mod tests;

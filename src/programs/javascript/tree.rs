@@ -111,7 +111,7 @@ const READ_ONLY: &[&str] = &[
     // console, JSON, process
     "log", "error", "warn", "info", "debug", "trace", "dir", "table", "assert", "count", "time", "timeEnd",
     "group", "groupEnd", "parse", "stringify", "exit", "cwd", "hrtime", "uptime", "memoryUsage", "nextTick",
-    "on", "once", "off", "emit", "removeListener", "setEncoding", "resume", "pause", "write", "end",
+    "on", "once", "off", "emit", "pipe", "pipeline", "removeListener", "setEncoding", "resume", "pause", "write", "end",
     "close", "closeSync", "writeSync", "fsync", "fsyncSync", "question", "createInterface",
     // reading the filesystem
     "readFileSync", "readFile", "readTextFile", "readTextFileSync", "readJson", "readJsonSync", "readJSON",
