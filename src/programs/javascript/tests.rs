@@ -75,12 +75,20 @@ fn copies_moves_and_streams_write_their_destination() {
 
 #[test]
 fn joins_and_bound_names_compute_the_path() {
-    writes_approval("const p = require('path'); require('fs').writeFileSync(p.join('openspec', 'changes', 'c', 'approval.md'), 'x')");
+    writes_approval(
+        "const p = require('path'); require('fs').writeFileSync(p.join('openspec', 'changes', 'c', 'approval.md'), 'x')",
+    );
     writes_approval("const d = 'openspec/changes/c'; require('fs').writeFileSync(`${d}/approval.md`, 'x')");
-    writes_approval("const f = ['openspec', 'changes', 'c', 'approval.md'].join('/'); require('fs').writeFileSync(f, 'x')");
+    writes_approval(
+        "const f = ['openspec', 'changes', 'c', 'approval.md'].join('/'); require('fs').writeFileSync(f, 'x')",
+    );
     writes_approval("let f = 'openspec/changes/c/'; f += 'approval.md'; require('fs').writeFileSync(f, 'x')");
-    writes_approval("process.env.T = 'openspec/changes/c/approval.md'; require('fs').writeFileSync(process.env.T, 'x')");
-    writes_nothing_guarded("const p = require('path'); require('fs').writeFileSync(p.join('build', 'approval.txt'), 'x')");
+    writes_approval(
+        "process.env.T = 'openspec/changes/c/approval.md'; require('fs').writeFileSync(process.env.T, 'x')",
+    );
+    writes_nothing_guarded(
+        "const p = require('path'); require('fs').writeFileSync(p.join('build', 'approval.txt'), 'x')",
+    );
 }
 
 #[test]
@@ -116,12 +124,16 @@ fn reading_printing_and_hashing_plans_stay_allowed() {
         "const fs = require('fs'); const t = fs.readFileSync('{plan}', 'utf8'); \
          const n = t.split('\\n').filter(l => l.startsWith('- [ ]')).length; process.stdout.write(String(n))"
     ));
-    writes_nothing_guarded(&format!("const fs = require('fs'); if (fs.existsSync('{plan}')) console.log(fs.statSync('{plan}').size)"));
+    writes_nothing_guarded(&format!(
+        "const fs = require('fs'); if (fs.existsSync('{plan}')) console.log(fs.statSync('{plan}').size)"
+    ));
     writes_nothing_guarded(&format!(
         "function count(text) {{ return text.split('\\n').length }} console.log(count(require('fs').readFileSync('{plan}', 'utf8')))"
     ));
     writes_nothing_guarded(&format!("const fd = require('fs').openSync('{plan}', 'r'); console.log(fd)"));
-    writes_nothing_guarded(&format!("require('fs').writeFileSync('/tmp/out.json', JSON.stringify({{ plan: '{plan}' }}))"));
+    writes_nothing_guarded(&format!(
+        "require('fs').writeFileSync('/tmp/out.json', JSON.stringify({{ plan: '{plan}' }}))"
+    ));
 }
 
 #[test]

@@ -109,42 +109,271 @@ const OPAQUE: &[&str] = &[
 /// judged there. This package's read-only exports are here too (its writers are not).
 const READ_ONLY: &[&str] = &[
     // console, JSON, process
-    "log", "error", "warn", "info", "debug", "trace", "dir", "table", "assert", "count", "time", "timeEnd",
-    "group", "groupEnd", "parse", "stringify", "exit", "cwd", "hrtime", "uptime", "memoryUsage", "nextTick",
-    "on", "once", "off", "emit", "pipe", "pipeline", "removeListener", "setEncoding", "resume", "pause", "write", "end",
-    "close", "closeSync", "writeSync", "fsync", "fsyncSync", "question", "createInterface",
+    "log",
+    "error",
+    "warn",
+    "info",
+    "debug",
+    "trace",
+    "dir",
+    "table",
+    "assert",
+    "count",
+    "time",
+    "timeEnd",
+    "group",
+    "groupEnd",
+    "parse",
+    "stringify",
+    "exit",
+    "cwd",
+    "hrtime",
+    "uptime",
+    "memoryUsage",
+    "nextTick",
+    "on",
+    "once",
+    "off",
+    "emit",
+    "pipe",
+    "pipeline",
+    "removeListener",
+    "setEncoding",
+    "resume",
+    "pause",
+    "write",
+    "end",
+    "close",
+    "closeSync",
+    "writeSync",
+    "fsync",
+    "fsyncSync",
+    "question",
+    "createInterface",
     // reading the filesystem
-    "readFileSync", "readFile", "readTextFile", "readTextFileSync", "readJson", "readJsonSync", "readJSON",
-    "existsSync", "exists", "pathExists", "pathExistsSync", "statSync", "stat", "lstatSync", "lstat",
-    "fstat", "fstatSync", "readdirSync", "readdir", "readDir", "readDirSync", "opendir", "opendirSync",
-    "createReadStream", "accessSync", "access", "realpathSync", "realpath", "readlinkSync", "readlink",
-    "readSync", "read", "watch", "glob", "globSync", "text", "json", "arrayBuffer", "file",
+    "readFileSync",
+    "readFile",
+    "readTextFile",
+    "readTextFileSync",
+    "readJson",
+    "readJsonSync",
+    "readJSON",
+    "existsSync",
+    "exists",
+    "pathExists",
+    "pathExistsSync",
+    "statSync",
+    "stat",
+    "lstatSync",
+    "lstat",
+    "fstat",
+    "fstatSync",
+    "readdirSync",
+    "readdir",
+    "readDir",
+    "readDirSync",
+    "opendir",
+    "opendirSync",
+    "createReadStream",
+    "accessSync",
+    "access",
+    "realpathSync",
+    "realpath",
+    "readlinkSync",
+    "readlink",
+    "readSync",
+    "read",
+    "watch",
+    "glob",
+    "globSync",
+    "text",
+    "json",
+    "arrayBuffer",
+    "file",
     // crypto
-    "createHash", "createHmac", "update", "digest", "randomUUID", "randomBytes", "randomInt", "timingSafeEqual",
+    "createHash",
+    "createHmac",
+    "update",
+    "digest",
+    "randomUUID",
+    "randomBytes",
+    "randomInt",
+    "timingSafeEqual",
     // strings, arrays, objects, numbers
-    "split", "join", "replace", "replaceAll", "trim", "trimStart", "trimEnd", "toLowerCase", "toUpperCase",
-    "startsWith", "endsWith", "includes", "indexOf", "lastIndexOf", "slice", "substring", "substr",
-    "padStart", "padEnd", "match", "matchAll", "test", "exec", "search", "map", "filter", "forEach", "reduce",
-    "reduceRight", "some", "every", "find", "findIndex", "findLast", "push", "pop", "shift", "unshift",
-    "sort", "reverse", "keys", "values", "entries", "concat", "flat", "flatMap", "at", "charAt",
-    "charCodeAt", "codePointAt", "fromCharCode", "toString", "toFixed", "toISOString", "toJSON", "valueOf",
-    "repeat", "localeCompare", "normalize", "has", "get", "set", "add", "delete", "clear", "fill", "splice",
-    "isArray", "from", "of", "assign", "freeze", "fromEntries", "hasOwnProperty", "getOwnPropertyNames",
-    "defineProperty", "raw", "encodeURIComponent", "decodeURIComponent", "encodeURI", "decodeURI",
-    "parseInt", "parseFloat", "isNaN", "isFinite", "isInteger", "Number", "String", "Boolean", "Array",
-    "Object", "Date", "now", "getTime", "getFullYear", "Symbol", "Map", "Set", "WeakMap", "WeakSet",
-    "RegExp", "Error", "TypeError", "RangeError", "Promise", "then", "catch", "finally", "all",
-    "allSettled", "race", "any", "resolve", "reject", "setTimeout", "setInterval", "clearTimeout",
-    "clearInterval", "setImmediate", "TextEncoder", "TextDecoder", "encode", "decode",
+    "split",
+    "join",
+    "replace",
+    "replaceAll",
+    "trim",
+    "trimStart",
+    "trimEnd",
+    "toLowerCase",
+    "toUpperCase",
+    "startsWith",
+    "endsWith",
+    "includes",
+    "indexOf",
+    "lastIndexOf",
+    "slice",
+    "substring",
+    "substr",
+    "padStart",
+    "padEnd",
+    "match",
+    "matchAll",
+    "test",
+    "exec",
+    "search",
+    "map",
+    "filter",
+    "forEach",
+    "reduce",
+    "reduceRight",
+    "some",
+    "every",
+    "find",
+    "findIndex",
+    "findLast",
+    "push",
+    "pop",
+    "shift",
+    "unshift",
+    "sort",
+    "reverse",
+    "keys",
+    "values",
+    "entries",
+    "concat",
+    "flat",
+    "flatMap",
+    "at",
+    "charAt",
+    "charCodeAt",
+    "codePointAt",
+    "fromCharCode",
+    "toString",
+    "toFixed",
+    "toISOString",
+    "toJSON",
+    "valueOf",
+    "repeat",
+    "localeCompare",
+    "normalize",
+    "has",
+    "get",
+    "set",
+    "add",
+    "delete",
+    "clear",
+    "fill",
+    "splice",
+    "isArray",
+    "from",
+    "of",
+    "assign",
+    "freeze",
+    "fromEntries",
+    "hasOwnProperty",
+    "getOwnPropertyNames",
+    "defineProperty",
+    "raw",
+    "encodeURIComponent",
+    "decodeURIComponent",
+    "encodeURI",
+    "decodeURI",
+    "parseInt",
+    "parseFloat",
+    "isNaN",
+    "isFinite",
+    "isInteger",
+    "Number",
+    "String",
+    "Boolean",
+    "Array",
+    "Object",
+    "Date",
+    "now",
+    "getTime",
+    "getFullYear",
+    "Symbol",
+    "Map",
+    "Set",
+    "WeakMap",
+    "WeakSet",
+    "RegExp",
+    "Error",
+    "TypeError",
+    "RangeError",
+    "Promise",
+    "then",
+    "catch",
+    "finally",
+    "all",
+    "allSettled",
+    "race",
+    "any",
+    "resolve",
+    "reject",
+    "setTimeout",
+    "setInterval",
+    "clearTimeout",
+    "clearInterval",
+    "setImmediate",
+    "TextEncoder",
+    "TextDecoder",
+    "encode",
+    "decode",
     // path, os, url, util, Buffer, Math
-    "dirname", "basename", "extname", "relative", "isAbsolute", "format", "toNamespacedPath",
-    "fileURLToPath", "pathToFileURL", "URL", "URLSearchParams", "inspect", "promisify", "isDeepStrictEqual",
-    "homedir", "tmpdir", "platform", "hostname", "cpus", "alloc", "isBuffer", "byteLength", "floor",
-    "ceil", "round", "max", "min", "abs", "random", "pow", "sqrt", "trunc", "sign", "log2", "log10",
-    "strictEqual", "deepStrictEqual", "equal", "deepEqual", "ok", "notStrictEqual",
+    "dirname",
+    "basename",
+    "extname",
+    "relative",
+    "isAbsolute",
+    "format",
+    "toNamespacedPath",
+    "fileURLToPath",
+    "pathToFileURL",
+    "URL",
+    "URLSearchParams",
+    "inspect",
+    "promisify",
+    "isDeepStrictEqual",
+    "homedir",
+    "tmpdir",
+    "platform",
+    "hostname",
+    "cpus",
+    "alloc",
+    "isBuffer",
+    "byteLength",
+    "floor",
+    "ceil",
+    "round",
+    "max",
+    "min",
+    "abs",
+    "random",
+    "pow",
+    "sqrt",
+    "trunc",
+    "sign",
+    "log2",
+    "log10",
+    "strictEqual",
+    "deepStrictEqual",
+    "equal",
+    "deepEqual",
+    "ok",
+    "notStrictEqual",
     // this package's read-only exports (super::READ_ONLY_EXPORTS)
-    "approvalSetup", "bashTargets", "checkApproval", "checkGuard", "loopStatus", "planStatus",
-    "presentApproval", "sealSurvey",
+    "approvalSetup",
+    "bashTargets",
+    "checkApproval",
+    "checkGuard",
+    "loopStatus",
+    "planStatus",
+    "presentApproval",
+    "sealSurvey",
 ];
 
 /// Receivers of `exec`/`spawn` that are `child_process` by their usual names.
@@ -163,7 +392,16 @@ pub fn check(text: &str, dir: &Path, findings: &mut Findings) -> bool {
         parse_within(slot.as_mut()?, text, &Budget::new(MAX_PARSE_CHECKS)).ok()
     });
     let Some(tree) = parsed else { return false };
-    let mut reader = Reader { text, dir, findings, vars: HashMap::new(), aliases: HashMap::new(), modules: HashMap::new(), local: Vec::new(), cwd: String::new() };
+    let mut reader = Reader {
+        text,
+        dir,
+        findings,
+        vars: HashMap::new(),
+        aliases: HashMap::new(),
+        modules: HashMap::new(),
+        local: Vec::new(),
+        cwd: String::new(),
+    };
     reader.collect_local_functions(tree.root_node());
     reader.walk(tree.root_node())
 }
@@ -221,20 +459,20 @@ impl<'t> Reader<'t, '_> {
             work += 1;
             let node = cursor.node();
             let declared = match node.kind() {
-                "function_declaration" | "generator_function_declaration" | "class_declaration" => node.child_by_field_name("name"),
-                "variable_declarator" | "method_definition" => node
+                "function_declaration"
+                | "generator_function_declaration"
+                | "class_declaration"
+                | "method_definition" => node.child_by_field_name("name"),
+                "variable_declarator" => node
                     .child_by_field_name("value")
-                    .filter(|value| matches!(value.kind(), "arrow_function" | "function_expression" | "function" | "class"))
+                    .filter(|value| {
+                        matches!(value.kind(), "arrow_function" | "function_expression" | "function" | "class")
+                    })
                     .and(node.child_by_field_name("name")),
                 _ => None,
             };
             if let Some(name) = declared {
                 self.local.push(self.source(name).to_string());
-            }
-            if node.kind() == "method_definition" {
-                if let Some(name) = node.child_by_field_name("name") {
-                    self.local.push(self.source(name).to_string());
-                }
             }
             if work <= MAX_ANALYSIS_WORK && cursor.goto_first_child() {
                 continue;
@@ -310,7 +548,11 @@ impl<'t> Reader<'t, '_> {
             let (property, local) = match child.kind() {
                 "shorthand_property_identifier_pattern" => (self.source(child).to_string(), child),
                 "pair_pattern" => {
-                    let (Some(key), Some(local)) = (child.child_by_field_name("key"), child.child_by_field_name("value")) else { continue };
+                    let (Some(key), Some(local)) =
+                        (child.child_by_field_name("key"), child.child_by_field_name("value"))
+                    else {
+                        continue;
+                    };
                     let local = match local.kind() {
                         "assignment_pattern" => local.child_by_field_name("left").unwrap_or(local),
                         _ => local,
@@ -454,7 +696,12 @@ impl<'t> Reader<'t, '_> {
         match callee.kind() {
             "import" => return self.unsure(),
             "arrow_function" | "function_expression" | "function" => return,
-            "parenthesized_expression" if last_named(callee).is_some_and(|n| matches!(n.kind(), "arrow_function" | "function_expression" | "function")) => return,
+            "parenthesized_expression"
+                if last_named(callee)
+                    .is_some_and(|n| matches!(n.kind(), "arrow_function" | "function_expression" | "function")) =>
+            {
+                return;
+            }
             _ => {}
         }
         let Some(name) = self.function_name(callee) else { return self.unsure() };
@@ -508,9 +755,9 @@ impl<'t> Reader<'t, '_> {
         }
         if callee.kind() == "call_expression" {
             let function = callee.child_by_field_name("function");
-            let bind = function.filter(|f| f.kind() == "member_expression").filter(|f| {
-                f.child_by_field_name("property").is_some_and(|p| self.source(p) == "bind")
-            });
+            let bind = function
+                .filter(|f| f.kind() == "member_expression")
+                .filter(|f| f.child_by_field_name("property").is_some_and(|p| self.source(p) == "bind"));
             if let Some(object) = bind.and_then(|f| f.child_by_field_name("object")) {
                 let bound: Vec<Node> = arguments(callee).into_iter().skip(1).chain(args).collect();
                 return (object, bound);
@@ -524,7 +771,8 @@ impl<'t> Reader<'t, '_> {
             return false;
         }
         // `re.exec(s)` is a regular expression's; bare names come from destructuring.
-        let child_module = |module: &str| module.contains("child_process") || module.starts_with("execa") || module.starts_with("zx");
+        let child_module =
+            |module: &str| module.contains("child_process") || module.starts_with("execa") || module.starts_with("zx");
         receiver.is_empty()
             || receiver == "Bun"
             || CHILD.contains(&receiver)
@@ -669,7 +917,11 @@ fn is_known(function: &str) -> bool {
 }
 
 fn join(dir: &str, path: &str) -> String {
-    if dir.is_empty() || path.starts_with('/') { path.to_string() } else { format!("{}/{path}", dir.trim_end_matches('/')) }
+    if dir.is_empty() || path.starts_with('/') {
+        path.to_string()
+    } else {
+        format!("{}/{path}", dir.trim_end_matches('/'))
+    }
 }
 
 fn arguments(call: Node) -> Vec<Node> {
