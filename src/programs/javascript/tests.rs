@@ -149,3 +149,20 @@ fn a_program_the_parser_cannot_finish_within_its_budget_is_judged_by_its_raw_tex
     assert_eq!(writes(&text), [APPROVAL]);
     assert!(writes(&long).is_empty());
 }
+
+fn node(line: &[&str]) -> Vec<String> {
+    let argv: Vec<String> = line.iter().map(|word| word.to_string()).collect();
+    let Some(invocation) = crate::programs::invocation(&argv, None) else { return Vec::new() };
+    let crate::programs::Source::Text(text) = invocation.source else { return Vec::new() };
+    judge(Language::JavaScript, Some(&text), &invocation.args, Path::new("/repo")).writes
+}
+
+#[test]
+fn a_local_module_preloaded_by_the_command_line_leaves_the_program_unproven() {
+    let code = format!("console.log('{APPROVAL}')");
+    assert_eq!(node(&["node", "-r", "./hook.js", "-e", &code]), [APPROVAL]);
+    assert_eq!(node(&["node", "--import=./hook.mjs", "-p", &format!("'{APPROVAL}'")]), [APPROVAL]);
+    assert_eq!(node(&["node", "--require", "/tmp/x.js", "-e", &code]), [APPROVAL]);
+    assert!(node(&["node", "-e", &code]).is_empty());
+    assert!(node(&["node", "-r", "./hook.js", "-e", "console.log('notes.md')"]).is_empty());
+}
