@@ -370,10 +370,10 @@ fn with_preloads(mut invocation: Invocation, args: &[String]) -> Invocation {
             preloads.push_str(&format!("require({:?});\n", module));
         }
     }
-    if let Source::Text(text) = &mut invocation.source {
-        if !preloads.is_empty() {
-            text.insert_str(0, &preloads);
-        }
+    if let Source::Text(text) = &mut invocation.source
+        && !preloads.is_empty()
+    {
+        text.insert_str(0, &preloads);
     }
     invocation
 }

@@ -166,3 +166,19 @@ fn a_local_module_preloaded_by_the_command_line_leaves_the_program_unproven() {
     assert!(node(&["node", "-e", &code]).is_empty());
     assert!(node(&["node", "-r", "./hook.js", "-e", "console.log('notes.md')"]).is_empty());
 }
+
+#[test]
+fn a_join_with_a_computed_part_is_judged_as_it_stands() {
+    let picked = "require('fs').readdirSync('openspec/changes').find((n) => /^f/.test(n))";
+    writes_approval(&format!("require('fs').writeFileSync('openspec/changes/' + {picked} + '/approval.md', 'x')"));
+    writes_approval(&format!("require('fs').writeFileSync(`openspec/changes/${{{picked}}}/approval.md`, 'x')"));
+    let elsewhere = writes(&format!("require('fs').writeFileSync('build/' + {picked} + '.txt', 'x')"));
+    assert!(elsewhere.iter().all(|w| !w.contains("approval")), "{elsewhere:?}");
+}
+
+#[test]
+fn a_plan_folder_picked_at_run_time_is_a_hole_in_the_path() {
+    let picked = "require('fs').readdirSync('docs/superpowers').find((n) => /^.*lans$/.test(n))";
+    let found = writes(&format!("require('fs').appendFileSync('docs/superpowers/' + {picked} + '/p.md', 'x')"));
+    assert_eq!(found, ["docs/superpowers/*/p.md"]);
+}

@@ -16,7 +16,9 @@ use std::path::Path;
 use tree_sitter::{Node, Parser};
 
 use crate::analysis::budget::{Budget, parse_within};
+use crate::paths;
 use crate::programs::engine::shell_word;
+use crate::programs::lex::HOLE;
 use crate::programs::{Findings, MAX_ANALYSIS_WORK};
 
 thread_local! {
@@ -784,8 +786,15 @@ impl<'t> Reader<'t, '_> {
     fn writes(&mut self, args: &[Node], indices: &[usize]) {
         for index in indices {
             let Some(arg) = args.get(*index) else { continue };
-            match self.eval(*arg, 0) {
-                Some(path) if !path.is_empty() => self.write(path),
+            match self.eval(*arg, 0).or_else(|| self.holed(*arg, 0)) {
+                Some(path) if !path.is_empty() => {
+                    // A computed part could make any path; one that names a guarded location is
+                    // judged as it stands (`'docs/superpowers/' + pick() + '/p.md'`).
+                    if path.contains(HOLE) && !paths::names_guarded(&path, paths::Dialect::Program) {
+                        self.unsure();
+                    }
+                    self.write(path);
+                }
                 _ => self.unsure(),
             }
         }
@@ -863,6 +872,37 @@ impl<'t> Reader<'t, '_> {
             _ => None,
         };
         value.filter(|v| v.len() <= MAX_VALUE_BYTES)
+    }
+
+    /// A join whose parts are partly unknown, the unknown parts as holes; `None` for anything
+    /// that is not a join.
+    fn holed(&self, node: Node, depth: usize) -> Option<String> {
+        if depth > MAX_EVAL_DEPTH {
+            return None;
+        }
+        let part = |child: Node| {
+            self.eval(child, depth + 1).or_else(|| self.holed(child, depth + 1)).unwrap_or_else(|| HOLE.to_string())
+        };
+        let value = match node.kind() {
+            "binary_expression" if node.child_by_field_name("operator").is_some_and(|o| self.source(o) == "+") => {
+                part(node.child_by_field_name("left")?) + &part(node.child_by_field_name("right")?)
+            }
+            "template_string" => {
+                let mut cursor = node.walk();
+                let mut out = String::new();
+                for child in node.named_children(&mut cursor) {
+                    match child.kind() {
+                        "string_fragment" => out.push_str(self.source(child)),
+                        "escape_sequence" => out.push_str(&unescape(self.source(child))),
+                        _ => out.push_str(&child.named_child(0).map(part).unwrap_or_else(|| HOLE.to_string())),
+                    }
+                }
+                out
+            }
+            "parenthesized_expression" => self.holed(last_named(node)?, depth + 1)?,
+            _ => return None,
+        };
+        Some(value).filter(|v| v.len() <= MAX_VALUE_BYTES)
     }
 
     fn template(&self, node: Node, depth: usize) -> Option<String> {
