@@ -10,6 +10,8 @@ use super::lex::{Interpolation, Kind, Quote, Syntax, Token, quote};
 use super::{Cli, Findings, Invocation, Language, MAX_PROGRAM_TOKENS, Source, parse_cli, simple};
 use crate::paths;
 
+mod tree;
+
 const QUOTES: &[Quote] = &[
     quote("`", "`", true, Interpolation::DollarBraces),
     quote("\"", "\"", true, Interpolation::None),
@@ -147,6 +149,11 @@ pub fn analyze(text: &str, dir: &Path) -> Findings {
     }
     let loads = loads(&tokens, &mut engine);
     let mut findings = engine.finish();
+    // The grammar's reading adds what the tokens cannot see (aliases, computed members,
+    // `.call`), and leaves the findings unsure on any call it cannot prove (P-18).
+    if !findings.over_budget && !tree::check(text, dir, &mut findings) {
+        return Findings::unreadable();
+    }
     if text.contains("writeApproval")
         || loads.iter().any(|load| is_this_package(load, dir)) && !read_only_use(&tokens, dir)
     {
@@ -328,8 +335,47 @@ pub fn invocation(command: &str, args: &[String], stdin: Option<&str>) -> Invoca
             };
             simple(Language::JavaScript, parse_cli(rest, &BUN, stdin))
         }
-        _ => simple(Language::JavaScript, parse_cli(args, &NODE, stdin)),
+        _ => with_preloads(simple(Language::JavaScript, parse_cli(args, &NODE, stdin)), args),
     }
+}
+
+/// Options whose value is a module node loads before the program.
+const PRELOADS: &[&str] = &["-r", "--require", "--import", "--loader", "--experimental-loader"];
+
+/// `node -r ./x.js -e CODE`: the preloaded modules are read as `require`s at the program's head, so
+/// a local one leaves it unproven like any local module it loads. (A script file is read later, by
+/// the walker; its preloads are not seen here.)
+fn with_preloads(mut invocation: Invocation, args: &[String]) -> Invocation {
+    let mut preloads = String::new();
+    let mut at = 0;
+    while let Some(arg) = args.get(at) {
+        at += 1;
+        if arg == "--" || arg == "-" || !arg.starts_with('-') {
+            break;
+        }
+        let (option, attached) = match arg.split_once('=') {
+            Some((option, value)) if arg.starts_with("--") => (option, Some(value.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        let takes_value = NODE.inline.contains(&option) || NODE.valued.contains(&option);
+        let value = match attached {
+            Some(value) => Some(value),
+            None if takes_value => {
+                at += 1;
+                args.get(at - 1).cloned()
+            }
+            None => None,
+        };
+        if let Some(module) = value.filter(|_| PRELOADS.contains(&option)) {
+            preloads.push_str(&format!("require({:?});\n", module));
+        }
+    }
+    if let Source::Text(text) = &mut invocation.source
+        && !preloads.is_empty()
+    {
+        text.insert_str(0, &preloads);
+    }
+    invocation
 }
 
 /// `deno eval CODE`, `deno run [flags] FILE`, `deno run -` (stdin).
@@ -347,3 +393,6 @@ fn deno(args: &[String], stdin: Option<&str>) -> Invocation {
     let program_args = operands.iter().skip(1).map(|a| (*a).clone()).collect();
     Invocation { language: Language::JavaScript, source, args: program_args, writes: Vec::new() }
 }
+
+#[cfg(test)]
+mod tests;

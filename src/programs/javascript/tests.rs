@@ -1,0 +1,184 @@
+//! The grammar's reading of JavaScript, in both directions: each shape that writes a guarded
+//! location is judged as writing it, and the same shape on another path, or a read, is not.
+
+use std::path::Path;
+
+use crate::programs::{Language, judge};
+
+fn writes(program: &str) -> Vec<String> {
+    let mut writes = judge(Language::JavaScript, Some(program), &[], Path::new("/repo")).writes;
+    writes.sort();
+    writes.dedup();
+    writes
+}
+
+fn commands(program: &str) -> Vec<String> {
+    judge(Language::JavaScript, Some(program), &[], Path::new("/repo")).commands
+}
+
+const APPROVAL: &str = "openspec/changes/c/approval.md";
+
+fn writes_approval(program: &str) {
+    let found = writes(program);
+    assert!(found.iter().any(|w| w.to_ascii_lowercase().ends_with("approval.md")), "{program}: {found:?}");
+}
+
+fn writes_nothing_guarded(program: &str) {
+    let found = writes(program);
+    assert!(
+        !found.iter().any(|w| crate::paths::names_guarded(w, crate::paths::Dialect::Program)),
+        "{program}: {found:?}"
+    );
+}
+
+#[test]
+fn destructured_aliases_write_what_the_function_writes() {
+    writes_approval(&format!("const {{appendFileSync: w}} = require('fs'); w('{APPROVAL}', 'x')"));
+    writes_approval(&format!("const {{promises: p}} = require('fs'); p.writeFile('{APPROVAL}', 'x')"));
+    writes_approval(&format!("import {{ rmSync as r }} from 'node:fs'; r('{APPROVAL}')"));
+    writes_approval(&format!("const w = require('fs').writeFileSync; w('{APPROVAL}', 'x')"));
+    writes_nothing_guarded("const {appendFileSync: w} = require('fs'); w('notes.txt', 'x')");
+    writes_nothing_guarded(&format!("const {{readFileSync: r}} = require('fs'); console.log(r('{APPROVAL}', 'utf8'))"));
+}
+
+#[test]
+fn computed_members_are_resolved_or_unproven() {
+    writes_approval(&format!("const fs = require('fs'); fs['write' + 'FileSync']('{APPROVAL}', 'x')"));
+    writes_approval(&format!("const fs = require('fs'); const n = 'appendFileSync'; fs[n]('{APPROVAL}', 'x')"));
+    // A member the analysis cannot compute could be any writer.
+    writes_approval(&format!("const fs = require('fs'); fs[process.argv[2]]('{APPROVAL}', 'x')"));
+    writes_nothing_guarded("const fs = require('fs'); fs['write' + 'FileSync']('out.txt', 'x')");
+    writes_nothing_guarded(&format!("const fs = require('fs'); fs['read' + 'FileSync']('{APPROVAL}')"));
+}
+
+#[test]
+fn call_apply_and_bind_are_the_function_they_call() {
+    writes_approval(&format!("const fs = require('fs'); fs.writeFileSync.call(fs, '{APPROVAL}', 'x')"));
+    writes_approval(&format!("const fs = require('fs'); fs.appendFileSync.apply(fs, ['{APPROVAL}', 'x'])"));
+    writes_approval(&format!("const fs = require('fs'); fs.writeFileSync.bind(fs, '{APPROVAL}')('x')"));
+    writes_approval(&format!("const fs = require('fs'); const w = fs.writeFileSync.bind(fs); w('{APPROVAL}', 'x')"));
+    writes_nothing_guarded("const fs = require('fs'); fs.writeFileSync.call(fs, 'out.txt', 'x')");
+    writes_nothing_guarded(&format!("const fs = require('fs'); fs.readFileSync.call(fs, '{APPROVAL}')"));
+}
+
+#[test]
+fn copies_moves_and_streams_write_their_destination() {
+    let dir = "openspec/changes/c";
+    assert_eq!(writes(&format!("require('fs').cpSync('/tmp/evil', '{dir}', {{recursive: true}})")), [dir]);
+    writes_approval(&format!("const s = require('fs').createWriteStream('{APPROVAL}'); s.write('x'); s.end()"));
+    writes_approval(&format!("require('fs').renameSync('/tmp/a', '{APPROVAL}')"));
+    writes_approval(&format!("require('fs').symlinkSync('/tmp/a', '{APPROVAL}')"));
+    writes_approval(&format!("require('fs').truncateSync('{APPROVAL}')"));
+    writes_nothing_guarded(&format!("require('fs').copyFileSync('{APPROVAL}', '/tmp/backup.md')"));
+    writes_nothing_guarded(&format!("const s = require('fs').createReadStream('{APPROVAL}'); s.pipe(process.stdout)"));
+}
+
+#[test]
+fn joins_and_bound_names_compute_the_path() {
+    writes_approval(
+        "const p = require('path'); require('fs').writeFileSync(p.join('openspec', 'changes', 'c', 'approval.md'), 'x')",
+    );
+    writes_approval("const d = 'openspec/changes/c'; require('fs').writeFileSync(`${d}/approval.md`, 'x')");
+    writes_approval(
+        "const f = ['openspec', 'changes', 'c', 'approval.md'].join('/'); require('fs').writeFileSync(f, 'x')",
+    );
+    writes_approval("let f = 'openspec/changes/c/'; f += 'approval.md'; require('fs').writeFileSync(f, 'x')");
+    writes_approval(
+        "process.env.T = 'openspec/changes/c/approval.md'; require('fs').writeFileSync(process.env.T, 'x')",
+    );
+    writes_nothing_guarded(
+        "const p = require('path'); require('fs').writeFileSync(p.join('build', 'approval.txt'), 'x')",
+    );
+}
+
+#[test]
+fn child_processes_hand_their_command_lines_to_the_walker() {
+    assert_eq!(commands("require('child_process').execSync('touch out.txt')"), ["touch out.txt"]);
+    assert_eq!(commands("const {execFileSync: x} = require('child_process'); x('touch', ['a b'])"), ["touch 'a b'"]);
+    assert_eq!(commands("const cp = require('child_process'); cp.spawnSync('rm', ['-f', 'x'])"), ["rm -f x"]);
+    // A regular expression's exec runs nothing.
+    assert!(commands("console.log(/a/.exec('abc'))").is_empty());
+    writes_approval(&format!("require('child_process').execSync(process.argv[2]); // {APPROVAL}"));
+}
+
+#[test]
+fn unknown_calls_make_every_named_guarded_location_written() {
+    writes_approval(&format!("const helper = require('./helper'); helper.save('{APPROVAL}')"));
+    writes_approval(&format!("eval(\"require('fs').writeFileSync('{APPROVAL}', 'x')\")"));
+    writes_approval(&format!("import('fs').then(m => m.writeFileSync('{APPROVAL}', 'x'))"));
+    writes_approval(&format!("const lib = require('some-lib'); lib.doIt('{APPROVAL}')"));
+    writes_approval(&format!("new Function('p', 'require(\"fs\").writeFileSync(p, \"x\")')('{APPROVAL}')"));
+    // Unknown calls in a program that names no guarded location are not the gates' business.
+    assert!(writes("const lib = require('some-lib'); lib.doIt('notes.md')").is_empty());
+}
+
+#[test]
+fn reading_printing_and_hashing_plans_stay_allowed() {
+    let plan = "docs/superpowers/plans/p.md";
+    writes_nothing_guarded(&format!("console.log('{plan}')"));
+    writes_nothing_guarded(&format!(
+        "const fs = require('fs'); const {{ createHash }} = require('crypto'); \
+         console.log(createHash('sha256').update(fs.readFileSync('{plan}')).digest('hex'))"
+    ));
+    writes_nothing_guarded(&format!(
+        "const fs = require('fs'); const t = fs.readFileSync('{plan}', 'utf8'); \
+         const n = t.split('\\n').filter(l => l.startsWith('- [ ]')).length; process.stdout.write(String(n))"
+    ));
+    writes_nothing_guarded(&format!(
+        "const fs = require('fs'); if (fs.existsSync('{plan}')) console.log(fs.statSync('{plan}').size)"
+    ));
+    writes_nothing_guarded(&format!(
+        "function count(text) {{ return text.split('\\n').length }} console.log(count(require('fs').readFileSync('{plan}', 'utf8')))"
+    ));
+    writes_nothing_guarded(&format!("const fd = require('fs').openSync('{plan}', 'r'); console.log(fd)"));
+    writes_nothing_guarded(&format!(
+        "require('fs').writeFileSync('/tmp/out.json', JSON.stringify({{ plan: '{plan}' }}))"
+    ));
+}
+
+#[test]
+fn opening_for_writing_writes() {
+    writes_approval(&format!("const fd = require('fs').openSync('{APPROVAL}', 'a'); require('fs').writeSync(fd, 'x')"));
+}
+
+#[test]
+fn a_program_the_parser_cannot_finish_within_its_budget_is_judged_by_its_raw_text() {
+    let long: String = (0..6_000).map(|n| format!("console.log({n} + [{n}, ({n})]);\n")).collect();
+    let text = format!("{long}console.log('{APPROVAL}')");
+    assert!(text.len() < crate::programs::MAX_PROGRAM_BYTES);
+    assert_eq!(writes(&text), [APPROVAL]);
+    assert!(writes(&long).is_empty());
+}
+
+fn node(line: &[&str]) -> Vec<String> {
+    let argv: Vec<String> = line.iter().map(|word| word.to_string()).collect();
+    let Some(invocation) = crate::programs::invocation(&argv, None) else { return Vec::new() };
+    let crate::programs::Source::Text(text) = invocation.source else { return Vec::new() };
+    judge(Language::JavaScript, Some(&text), &invocation.args, Path::new("/repo")).writes
+}
+
+#[test]
+fn a_local_module_preloaded_by_the_command_line_leaves_the_program_unproven() {
+    let code = format!("console.log('{APPROVAL}')");
+    assert_eq!(node(&["node", "-r", "./hook.js", "-e", &code]), [APPROVAL]);
+    assert_eq!(node(&["node", "--import=./hook.mjs", "-p", &format!("'{APPROVAL}'")]), [APPROVAL]);
+    assert_eq!(node(&["node", "--require", "/tmp/x.js", "-e", &code]), [APPROVAL]);
+    assert!(node(&["node", "-e", &code]).is_empty());
+    assert!(node(&["node", "-r", "./hook.js", "-e", "console.log('notes.md')"]).is_empty());
+}
+
+#[test]
+fn a_join_with_a_computed_part_is_judged_as_it_stands() {
+    let picked = "require('fs').readdirSync('openspec/changes').find((n) => /^f/.test(n))";
+    writes_approval(&format!("require('fs').writeFileSync('openspec/changes/' + {picked} + '/approval.md', 'x')"));
+    writes_approval(&format!("require('fs').writeFileSync(`openspec/changes/${{{picked}}}/approval.md`, 'x')"));
+    let elsewhere = writes(&format!("require('fs').writeFileSync('build/' + {picked} + '.txt', 'x')"));
+    assert!(elsewhere.iter().all(|w| !w.contains("approval")), "{elsewhere:?}");
+}
+
+#[test]
+fn a_plan_folder_picked_at_run_time_is_a_hole_in_the_path() {
+    let picked = "require('fs').readdirSync('docs/superpowers').find((n) => /^.*lans$/.test(n))";
+    let found = writes(&format!("require('fs').appendFileSync('docs/superpowers/' + {picked} + '/p.md', 'x')"));
+    assert_eq!(found, ["docs/superpowers/*/p.md"]);
+}

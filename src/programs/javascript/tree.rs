@@ -1,0 +1,1001 @@
+//! JavaScript read by the maintained tree-sitter grammar, with the little dataflow P-18 needs:
+//! aliases of functions (`const {appendFileSync: w} = require('fs')`, `const w = fs.writeFileSync`,
+//! `import {rmSync as r} from 'fs'`), computed members (`fs['write' + 'FileSync']`, `fs[name]`),
+//! `.call`/`.apply`/`.bind`, string values of bound names and `process.env.X`, and joins (`+`,
+//! template literals, `path.join`/`path.resolve`, `.concat`, an array's `.join`).
+//!
+//! The inverted default: every call is either a known writer or runner (its targets computed and
+//! judged), a call kept as read-only data, or a function the program itself defines. Any other call
+//! leaves the findings unsure, and `judged()` then counts every guarded location the program names
+//! as written.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::Path;
+
+use tree_sitter::{Node, Parser};
+
+use crate::analysis::budget::{Budget, parse_within};
+use crate::paths;
+use crate::programs::engine::shell_word;
+use crate::programs::lex::HOLE;
+use crate::programs::{Findings, MAX_ANALYSIS_WORK};
+
+thread_local! {
+    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+}
+
+/// The parser's budget, in progress checks (about 100 parser operations each).
+const MAX_PARSE_CHECKS: usize = 20_000;
+/// How deep one expression is evaluated; deeper is an unknown value.
+const MAX_EVAL_DEPTH: usize = 48;
+/// The longest string value kept; longer is an unknown value.
+const MAX_VALUE_BYTES: usize = 4096;
+
+/// Writers: the function's name and the arguments that are paths it writes.
+const WRITERS: &[(&str, &[usize])] = &[
+    ("writeFile", &[0]),
+    ("writeFileSync", &[0]),
+    ("appendFile", &[0]),
+    ("appendFileSync", &[0]),
+    ("createWriteStream", &[0]),
+    ("outputFile", &[0]),
+    ("outputFileSync", &[0]),
+    ("writeJson", &[0]),
+    ("writeJsonSync", &[0]),
+    ("outputJson", &[0]),
+    ("outputJsonSync", &[0]),
+    ("truncate", &[0]),
+    ("truncateSync", &[0]),
+    ("unlink", &[0]),
+    ("unlinkSync", &[0]),
+    ("rm", &[0]),
+    ("rmSync", &[0]),
+    ("rmdir", &[0]),
+    ("rmdirSync", &[0]),
+    ("remove", &[0]),
+    ("removeSync", &[0]),
+    ("emptyDir", &[0]),
+    ("emptyDirSync", &[0]),
+    ("mkdir", &[0]),
+    ("mkdirSync", &[0]),
+    ("mkdirp", &[0]),
+    ("ensureFile", &[0]),
+    ("ensureFileSync", &[0]),
+    ("copyFile", &[1]),
+    ("copyFileSync", &[1]),
+    ("cp", &[1]),
+    ("cpSync", &[1]),
+    ("copy", &[1]),
+    ("copySync", &[1]),
+    ("move", &[0, 1]),
+    ("moveSync", &[0, 1]),
+    ("rename", &[0, 1]),
+    ("renameSync", &[0, 1]),
+    ("link", &[0, 1]),
+    ("linkSync", &[0, 1]),
+    ("symlink", &[1]),
+    ("symlinkSync", &[1]),
+    ("ensureSymlink", &[1]),
+    ("ensureLink", &[1]),
+    ("chmod", &[0]),
+    ("chmodSync", &[0]),
+    ("utimes", &[0]),
+    ("utimesSync", &[0]),
+    ("writeTextFile", &[0]),
+    ("writeTextFileSync", &[0]),
+];
+
+/// Runners whose first argument is a command line.
+const LINE_RUNNERS: &[&str] = &["exec", "execSync", "execaCommand", "execaCommandSync"];
+/// Runners whose first argument is a program and the second its arguments (or the first an argv).
+const ARGV_RUNNERS: &[&str] = &["execFile", "execFileSync", "spawn", "spawnSync", "execa", "execaSync"];
+/// Calls that run code the analysis does not see.
+const OPAQUE: &[&str] = &[
+    "eval",
+    "Function",
+    "fork",
+    "runInThisContext",
+    "runInNewContext",
+    "runInContext",
+    "compileFunction",
+    "Script",
+    "dlopen",
+    "Worker",
+    "Command",
+    "run",
+];
+
+/// Calls that write nothing, by name: printing, parsing, reading, hashing, string and array
+/// methods, `path.*`, `Math.*`; writes on a stream or a descriptor go where its open went, which is
+/// judged there. This package's read-only exports are here too (its writers are not).
+const READ_ONLY: &[&str] = &[
+    // console, JSON, process
+    "log",
+    "error",
+    "warn",
+    "info",
+    "debug",
+    "trace",
+    "dir",
+    "table",
+    "assert",
+    "count",
+    "time",
+    "timeEnd",
+    "group",
+    "groupEnd",
+    "parse",
+    "stringify",
+    "exit",
+    "cwd",
+    "hrtime",
+    "uptime",
+    "memoryUsage",
+    "nextTick",
+    "on",
+    "once",
+    "off",
+    "emit",
+    "pipe",
+    "pipeline",
+    "removeListener",
+    "setEncoding",
+    "resume",
+    "pause",
+    "write",
+    "end",
+    "close",
+    "closeSync",
+    "writeSync",
+    "fsync",
+    "fsyncSync",
+    "question",
+    "createInterface",
+    // reading the filesystem
+    "readFileSync",
+    "readFile",
+    "readTextFile",
+    "readTextFileSync",
+    "readJson",
+    "readJsonSync",
+    "readJSON",
+    "existsSync",
+    "exists",
+    "pathExists",
+    "pathExistsSync",
+    "statSync",
+    "stat",
+    "lstatSync",
+    "lstat",
+    "fstat",
+    "fstatSync",
+    "readdirSync",
+    "readdir",
+    "readDir",
+    "readDirSync",
+    "opendir",
+    "opendirSync",
+    "createReadStream",
+    "accessSync",
+    "access",
+    "realpathSync",
+    "realpath",
+    "readlinkSync",
+    "readlink",
+    "readSync",
+    "read",
+    "watch",
+    "glob",
+    "globSync",
+    "text",
+    "json",
+    "arrayBuffer",
+    "file",
+    // crypto
+    "createHash",
+    "createHmac",
+    "update",
+    "digest",
+    "randomUUID",
+    "randomBytes",
+    "randomInt",
+    "timingSafeEqual",
+    // strings, arrays, objects, numbers
+    "split",
+    "join",
+    "replace",
+    "replaceAll",
+    "trim",
+    "trimStart",
+    "trimEnd",
+    "toLowerCase",
+    "toUpperCase",
+    "startsWith",
+    "endsWith",
+    "includes",
+    "indexOf",
+    "lastIndexOf",
+    "slice",
+    "substring",
+    "substr",
+    "padStart",
+    "padEnd",
+    "match",
+    "matchAll",
+    "test",
+    "exec",
+    "search",
+    "map",
+    "filter",
+    "forEach",
+    "reduce",
+    "reduceRight",
+    "some",
+    "every",
+    "find",
+    "findIndex",
+    "findLast",
+    "push",
+    "pop",
+    "shift",
+    "unshift",
+    "sort",
+    "reverse",
+    "keys",
+    "values",
+    "entries",
+    "concat",
+    "flat",
+    "flatMap",
+    "at",
+    "charAt",
+    "charCodeAt",
+    "codePointAt",
+    "fromCharCode",
+    "toString",
+    "toFixed",
+    "toISOString",
+    "toJSON",
+    "valueOf",
+    "repeat",
+    "localeCompare",
+    "normalize",
+    "has",
+    "get",
+    "set",
+    "add",
+    "delete",
+    "clear",
+    "fill",
+    "splice",
+    "isArray",
+    "from",
+    "of",
+    "assign",
+    "freeze",
+    "fromEntries",
+    "hasOwnProperty",
+    "getOwnPropertyNames",
+    "defineProperty",
+    "raw",
+    "encodeURIComponent",
+    "decodeURIComponent",
+    "encodeURI",
+    "decodeURI",
+    "parseInt",
+    "parseFloat",
+    "isNaN",
+    "isFinite",
+    "isInteger",
+    "Number",
+    "String",
+    "Boolean",
+    "Array",
+    "Object",
+    "Date",
+    "now",
+    "getTime",
+    "getFullYear",
+    "Symbol",
+    "Map",
+    "Set",
+    "WeakMap",
+    "WeakSet",
+    "RegExp",
+    "Error",
+    "TypeError",
+    "RangeError",
+    "Promise",
+    "then",
+    "catch",
+    "finally",
+    "all",
+    "allSettled",
+    "race",
+    "any",
+    "resolve",
+    "reject",
+    "setTimeout",
+    "setInterval",
+    "clearTimeout",
+    "clearInterval",
+    "setImmediate",
+    "TextEncoder",
+    "TextDecoder",
+    "encode",
+    "decode",
+    // path, os, url, util, Buffer, Math
+    "dirname",
+    "basename",
+    "extname",
+    "relative",
+    "isAbsolute",
+    "format",
+    "toNamespacedPath",
+    "fileURLToPath",
+    "pathToFileURL",
+    "URL",
+    "URLSearchParams",
+    "inspect",
+    "promisify",
+    "isDeepStrictEqual",
+    "homedir",
+    "tmpdir",
+    "platform",
+    "hostname",
+    "cpus",
+    "alloc",
+    "isBuffer",
+    "byteLength",
+    "floor",
+    "ceil",
+    "round",
+    "max",
+    "min",
+    "abs",
+    "random",
+    "pow",
+    "sqrt",
+    "trunc",
+    "sign",
+    "log2",
+    "log10",
+    "strictEqual",
+    "deepStrictEqual",
+    "equal",
+    "deepEqual",
+    "ok",
+    "notStrictEqual",
+    // this package's read-only exports (super::READ_ONLY_EXPORTS)
+    "approvalSetup",
+    "bashTargets",
+    "checkApproval",
+    "checkGuard",
+    "loopStatus",
+    "planStatus",
+    "presentApproval",
+    "sealSurvey",
+];
+
+/// Receivers of `exec`/`spawn` that are `child_process` by their usual names.
+const CHILD: &[&str] = &["child_process", "cp", "childProcess", "child", "proc"];
+
+/// What the tree adds to the lexical findings; `false` when the program is over a cap (then the
+/// raw text decides).
+pub fn check(text: &str, dir: &Path, findings: &mut Findings) -> bool {
+    let parsed = PARSER.with(|cell| {
+        let mut slot = cell.try_borrow_mut().ok()?;
+        if slot.is_none() {
+            let mut parser = Parser::new();
+            parser.set_language(&tree_sitter_javascript::LANGUAGE.into()).ok()?;
+            *slot = Some(parser);
+        }
+        parse_within(slot.as_mut()?, text, &Budget::new(MAX_PARSE_CHECKS)).ok()
+    });
+    let Some(tree) = parsed else { return false };
+    let mut reader = Reader {
+        text,
+        dir,
+        findings,
+        vars: HashMap::new(),
+        aliases: HashMap::new(),
+        modules: HashMap::new(),
+        local: Vec::new(),
+        cwd: String::new(),
+    };
+    reader.collect_local_functions(tree.root_node());
+    reader.walk(tree.root_node())
+}
+
+struct Reader<'t, 'f> {
+    text: &'t str,
+    dir: &'t Path,
+    findings: &'f mut Findings,
+    /// Bound names and `process.env.X` with their string values (`None`: unknown).
+    vars: HashMap<String, Option<String>>,
+    /// A name bound to a function of a module: `w` → `appendFileSync`.
+    aliases: HashMap<String, String>,
+    /// A name bound to a module: `cp` → `child_process`.
+    modules: HashMap<String, String>,
+    /// Functions the program defines (their bodies are read like the rest).
+    local: Vec<String>,
+    /// The directory `process.chdir` moved to.
+    cwd: String,
+}
+
+impl<'t> Reader<'t, '_> {
+    fn source(&self, node: Node) -> &'t str {
+        self.text.get(node.byte_range()).unwrap_or_default()
+    }
+
+    fn unsure(&mut self) {
+        self.findings.sure = false;
+    }
+
+    /// Every node in source order, without recursion (a deep tree cannot overflow the stack).
+    fn walk(&mut self, root: Node) -> bool {
+        let mut cursor = root.walk();
+        let mut work = 0usize;
+        loop {
+            work += 1;
+            if work > MAX_ANALYSIS_WORK {
+                return false;
+            }
+            self.visit(cursor.node());
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    return true;
+                }
+            }
+        }
+    }
+
+    fn collect_local_functions(&mut self, root: Node) {
+        let mut cursor = root.walk();
+        let mut work = 0usize;
+        loop {
+            work += 1;
+            let node = cursor.node();
+            let declared = match node.kind() {
+                "function_declaration"
+                | "generator_function_declaration"
+                | "class_declaration"
+                | "method_definition" => node.child_by_field_name("name"),
+                "variable_declarator" => node
+                    .child_by_field_name("value")
+                    .filter(|value| {
+                        matches!(value.kind(), "arrow_function" | "function_expression" | "function" | "class")
+                    })
+                    .and(node.child_by_field_name("name")),
+                _ => None,
+            };
+            if let Some(name) = declared {
+                self.local.push(self.source(name).to_string());
+            }
+            if work <= MAX_ANALYSIS_WORK && cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn visit(&mut self, node: Node) {
+        match node.kind() {
+            "variable_declarator" => {
+                if let (Some(name), value) = (node.child_by_field_name("name"), node.child_by_field_name("value")) {
+                    self.bind(name, value);
+                }
+            }
+            "assignment_expression" => {
+                if let Some(left) = node.child_by_field_name("left") {
+                    self.bind(left, node.child_by_field_name("right"));
+                }
+            }
+            "augmented_assignment_expression" => {
+                if let Some(left) = node.child_by_field_name("left") {
+                    let key = self.source(left).to_string();
+                    let before = self.vars.get(&key).cloned().flatten();
+                    let added = node.child_by_field_name("right").and_then(|r| self.eval(r, 0));
+                    let value = before.zip(added).map(|(a, b)| a + &b);
+                    self.vars.insert(key, value);
+                }
+            }
+            "import_statement" => self.import(node),
+            "call_expression" | "new_expression" => self.call(node),
+            _ => {}
+        }
+    }
+
+    /// `x = value`, `const {a: b} = value`, `process.env.X = value`.
+    fn bind(&mut self, name: Node, value: Option<Node>) {
+        match name.kind() {
+            "identifier" | "member_expression" => {
+                let key = self.source(name).to_string();
+                let Some(value) = value else {
+                    self.vars.insert(key, None);
+                    return;
+                };
+                if let Some(spec) = self.required(value) {
+                    self.modules.insert(key.clone(), spec);
+                }
+                match self.function_name(value) {
+                    Some(function) if is_known(&function) => {
+                        self.aliases.insert(key.clone(), function);
+                    }
+                    _ => {
+                        self.aliases.remove(&key);
+                    }
+                }
+                let string = self.eval(value, 0);
+                self.vars.insert(key, string);
+            }
+            "object_pattern" => self.destructure(name, value),
+            _ => {}
+        }
+    }
+
+    /// `{appendFileSync: w, rmSync, promises: p}`: each local name is an alias of its property.
+    fn destructure(&mut self, pattern: Node, value: Option<Node>) {
+        let module = value.and_then(|v| self.required(v));
+        let mut cursor = pattern.walk();
+        for child in pattern.named_children(&mut cursor) {
+            let (property, local) = match child.kind() {
+                "shorthand_property_identifier_pattern" => (self.source(child).to_string(), child),
+                "pair_pattern" => {
+                    let (Some(key), Some(local)) =
+                        (child.child_by_field_name("key"), child.child_by_field_name("value"))
+                    else {
+                        continue;
+                    };
+                    let local = match local.kind() {
+                        "assignment_pattern" => local.child_by_field_name("left").unwrap_or(local),
+                        _ => local,
+                    };
+                    let key = self.eval(key, 0).unwrap_or_else(|| self.source(key).to_string());
+                    (key, local)
+                }
+                "object_assignment_pattern" => {
+                    let Some(left) = child.child_by_field_name("left") else { continue };
+                    (self.source(left).to_string(), left)
+                }
+                _ => continue,
+            };
+            let local_name = self.source(local).to_string();
+            if local.kind() == "object_pattern" {
+                self.destructure(local, None);
+                continue;
+            }
+            if let Some(module) = &module {
+                self.modules.insert(local_name.clone(), format!("{module}/{property}"));
+            }
+            self.aliases.insert(local_name.clone(), property);
+            self.vars.insert(local_name, None);
+        }
+    }
+
+    /// `import x from 'm'`, `import * as x from 'm'`, `import {a as b} from 'm'`.
+    fn import(&mut self, node: Node) {
+        let Some(source) = node.child_by_field_name("source") else { return };
+        let spec = self.eval(source, 0).unwrap_or_default();
+        self.load(&spec);
+        let mut cursor = node.walk();
+        for clause in node.named_children(&mut cursor).filter(|c| c.kind() == "import_clause") {
+            let mut inner = clause.walk();
+            for part in clause.named_children(&mut inner) {
+                match part.kind() {
+                    "identifier" => {
+                        self.modules.insert(self.source(part).to_string(), spec.clone());
+                    }
+                    "namespace_import" => {
+                        let mut names = part.walk();
+                        if let Some(name) = part.named_children(&mut names).find(|n| n.kind() == "identifier") {
+                            self.modules.insert(self.source(name).to_string(), spec.clone());
+                        }
+                    }
+                    "named_imports" => {
+                        let mut specifiers = part.walk();
+                        for specifier in part.named_children(&mut specifiers) {
+                            let Some(name) = specifier.child_by_field_name("name") else { continue };
+                            let local = specifier.child_by_field_name("alias").unwrap_or(name);
+                            let property = self.source(name).trim_matches(['"', '\'']).to_string();
+                            self.aliases.insert(self.source(local).to_string(), property);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// A module the program loads: a local file other than this package is code the analysis does
+    /// not read.
+    fn load(&mut self, spec: &str) {
+        let local = spec.starts_with('.') || spec.starts_with('/') || spec.starts_with("file:");
+        if spec.is_empty() || local && !super::is_this_package(spec, self.dir) {
+            self.unsure();
+        }
+    }
+
+    /// The module of `require('m')`, `require('m').promises`, `await import('m')`.
+    fn required(&self, node: Node) -> Option<String> {
+        match node.kind() {
+            "call_expression" => {
+                let function = node.child_by_field_name("function")?;
+                if self.source(function) != "require" {
+                    return None;
+                }
+                let first = arguments(node).into_iter().next()?;
+                self.eval(first, 0)
+            }
+            "member_expression" => {
+                let object = self.required(node.child_by_field_name("object")?)?;
+                Some(format!("{object}/{}", self.source(node.child_by_field_name("property")?)))
+            }
+            "await_expression" | "parenthesized_expression" => self.required(node.named_child(0)?),
+            "identifier" => self.modules.get(self.source(node)).cloned(),
+            _ => None,
+        }
+    }
+
+    /// The name of the function a callee or a bound value refers to: `fs.writeFileSync`,
+    /// `fs['write' + 'FileSync']`, an alias, `f.bind(x)`.
+    fn function_name(&self, node: Node) -> Option<String> {
+        match node.kind() {
+            "identifier" => {
+                let name = self.source(node);
+                Some(self.aliases.get(name).cloned().unwrap_or_else(|| name.to_string()))
+            }
+            "member_expression" => Some(self.source(node.child_by_field_name("property")?).to_string()),
+            "subscript_expression" => self.eval(node.child_by_field_name("index")?, 0),
+            "parenthesized_expression" | "await_expression" => self.function_name(last_named(node)?),
+            "sequence_expression" => self.function_name(last_named(node)?),
+            "call_expression" => {
+                // `fs.writeFileSync.bind(fs)`
+                let function = node.child_by_field_name("function")?;
+                (function.kind() == "member_expression" && self.function_name(function).as_deref() == Some("bind"))
+                    .then(|| self.function_name(function.child_by_field_name("object")?))
+                    .flatten()
+            }
+            _ => None,
+        }
+    }
+
+    fn call(&mut self, node: Node) {
+        let field = if node.kind() == "new_expression" { "constructor" } else { "function" };
+        let Some(callee) = node.child_by_field_name(field) else { return };
+        let Some(args_node) = node.child_by_field_name("arguments") else {
+            // `new Foo` without arguments.
+            return self.judge_call(callee, Vec::new());
+        };
+        if args_node.kind() == "template_string" {
+            return self.tagged(callee, args_node);
+        }
+        self.judge_call(callee, arguments(node));
+    }
+
+    /// zx's `` $`command` ``; `String.raw` and other tags are calls like any other.
+    fn tagged(&mut self, callee: Node, template: Node) {
+        if self.source(callee) == "$" {
+            match self.eval(template, 0) {
+                Some(line) => self.command(line),
+                None => self.unsure(),
+            }
+        } else {
+            self.judge_call(callee, vec![template]);
+        }
+    }
+
+    fn judge_call<'n>(&mut self, callee: Node<'n>, args: Vec<Node<'n>>) {
+        let (callee, args) = self.unwrap_call_apply(callee, args);
+        match callee.kind() {
+            "import" => return self.unsure(),
+            "arrow_function" | "function_expression" | "function" => return,
+            "parenthesized_expression"
+                if last_named(callee)
+                    .is_some_and(|n| matches!(n.kind(), "arrow_function" | "function_expression" | "function")) =>
+            {
+                return;
+            }
+            _ => {}
+        }
+        let Some(name) = self.function_name(callee) else { return self.unsure() };
+        let receiver = callee.child_by_field_name("object").map(|o| self.source(o)).unwrap_or_default();
+        if name == "require" {
+            return match args.first().and_then(|a| self.eval(*a, 0)) {
+                Some(spec) => self.load(&spec),
+                None => self.unsure(),
+            };
+        }
+        if name == "chdir" {
+            return match args.first().and_then(|a| self.eval(*a, 0)) {
+                Some(dir) => self.cwd = join(&self.cwd, &dir),
+                None => self.unsure(),
+            };
+        }
+        if let Some((_, indices)) = WRITERS.iter().find(|(writer, _)| *writer == name) {
+            return self.writes(&args, indices);
+        }
+        if matches!(name.as_str(), "open" | "openSync") {
+            return self.open(&args);
+        }
+        if (name == "write" && receiver == "Bun") || (name == "create" && receiver == "Deno") {
+            return self.writes(&args, &[0]);
+        }
+        if self.is_runner(&name, receiver) {
+            return self.run(&name, &args);
+        }
+        if OPAQUE.contains(&name.as_str()) {
+            return self.unsure();
+        }
+        if READ_ONLY.contains(&name.as_str()) || self.local.contains(&name) || name == "$" {
+            return;
+        }
+        self.unsure();
+    }
+
+    /// `f.call(this, a)` is `f(a)`; `f.apply(this, [a])` is `f(a)`; `f.bind(this, a)(b)` is `f(a, b)`.
+    fn unwrap_call_apply<'n>(&self, callee: Node<'n>, args: Vec<Node<'n>>) -> (Node<'n>, Vec<Node<'n>>) {
+        if callee.kind() == "member_expression" {
+            let property = callee.child_by_field_name("property").map(|p| self.source(p));
+            let object = callee.child_by_field_name("object");
+            match (property, object) {
+                (Some("call"), Some(object)) => return (object, args.into_iter().skip(1).collect()),
+                (Some("apply"), Some(object)) => {
+                    let spread = args.get(1).filter(|a| a.kind() == "array").map(|a| named(*a)).unwrap_or_default();
+                    return (object, spread);
+                }
+                _ => {}
+            }
+        }
+        if callee.kind() == "call_expression" {
+            let function = callee.child_by_field_name("function");
+            let bind = function
+                .filter(|f| f.kind() == "member_expression")
+                .filter(|f| f.child_by_field_name("property").is_some_and(|p| self.source(p) == "bind"));
+            if let Some(object) = bind.and_then(|f| f.child_by_field_name("object")) {
+                let bound: Vec<Node> = arguments(callee).into_iter().skip(1).chain(args).collect();
+                return (object, bound);
+            }
+        }
+        (callee, args)
+    }
+
+    fn is_runner(&self, name: &str, receiver: &str) -> bool {
+        if !LINE_RUNNERS.contains(&name) && !ARGV_RUNNERS.contains(&name) {
+            return false;
+        }
+        // `re.exec(s)` is a regular expression's; bare names come from destructuring.
+        let child_module =
+            |module: &str| module.contains("child_process") || module.starts_with("execa") || module.starts_with("zx");
+        receiver.is_empty()
+            || receiver == "Bun"
+            || CHILD.contains(&receiver)
+            || receiver.contains("child_process")
+            || self.modules.get(receiver).is_some_and(|m| child_module(m))
+            || name != "exec"
+    }
+
+    fn writes(&mut self, args: &[Node], indices: &[usize]) {
+        for index in indices {
+            let Some(arg) = args.get(*index) else { continue };
+            match self.eval(*arg, 0).or_else(|| self.holed(*arg, 0)) {
+                Some(path) if !path.is_empty() => {
+                    // A computed part could make any path; one that names a guarded location is
+                    // judged as it stands (`'docs/superpowers/' + pick() + '/p.md'`).
+                    if path.contains(HOLE) && !paths::names_guarded(&path, paths::Dialect::Program) {
+                        self.unsure();
+                    }
+                    self.write(path);
+                }
+                _ => self.unsure(),
+            }
+        }
+    }
+
+    /// `open(P)` and `open(P, 'r')` read; any other mode writes.
+    fn open(&mut self, args: &[Node]) {
+        let mode = args.get(1).map(|m| self.eval(*m, 0));
+        let reads = match mode {
+            None => true,
+            Some(Some(mode)) => mode.starts_with('r') && !mode.contains('+'),
+            Some(None) => false,
+        };
+        if !reads {
+            self.writes(args, &[0]);
+        }
+    }
+
+    fn write(&mut self, path: String) {
+        let located = if path.starts_with('/') || self.cwd.is_empty() { path } else { join(&self.cwd, &path) };
+        if !self.findings.writes.contains(&located) {
+            self.findings.writes.push(located);
+        }
+    }
+
+    fn run(&mut self, name: &str, args: &[Node]) {
+        let Some(first) = args.first() else { return };
+        let line = if LINE_RUNNERS.contains(&name) {
+            self.eval(*first, 0)
+        } else if first.kind() == "array" {
+            self.argv(named(*first))
+        } else {
+            let rest = args.get(1).filter(|a| a.kind() == "array").map(|a| named(*a)).unwrap_or_default();
+            self.argv(std::iter::once(*first).chain(rest).collect())
+        };
+        match line {
+            Some(line) => self.command(line),
+            None => self.unsure(),
+        }
+    }
+
+    fn argv(&self, words: Vec<Node>) -> Option<String> {
+        let words: Option<Vec<String>> = words.into_iter().map(|w| self.eval(w, 0).map(|w| shell_word(&w))).collect();
+        words.filter(|w| !w.is_empty()).map(|w| w.join(" "))
+    }
+
+    fn command(&mut self, line: String) {
+        let line = if self.cwd.is_empty() { line } else { format!("cd {} && {line}", shell_word(&self.cwd)) };
+        if !self.findings.commands.contains(&line) {
+            self.findings.commands.push(line);
+        }
+    }
+
+    /// The string an expression has, when the program fixes it.
+    fn eval(&self, node: Node, depth: usize) -> Option<String> {
+        if depth > MAX_EVAL_DEPTH {
+            return None;
+        }
+        let value = match node.kind() {
+            "string" => Some(string_content(node, self.text)),
+            "template_string" => self.template(node, depth),
+            "number" => Some(self.source(node).to_string()),
+            "binary_expression" => {
+                let operator = node.child_by_field_name("operator").map(|o| self.source(o));
+                if operator != Some("+") {
+                    return None;
+                }
+                let left = self.eval(node.child_by_field_name("left")?, depth + 1)?;
+                let right = self.eval(node.child_by_field_name("right")?, depth + 1)?;
+                Some(left + &right)
+            }
+            "parenthesized_expression" => self.eval(last_named(node)?, depth + 1),
+            "identifier" | "member_expression" => self.vars.get(self.source(node)).cloned().flatten(),
+            "call_expression" => self.eval_call(node, depth),
+            _ => None,
+        };
+        value.filter(|v| v.len() <= MAX_VALUE_BYTES)
+    }
+
+    /// A join whose parts are partly unknown, the unknown parts as holes; `None` for anything
+    /// that is not a join.
+    fn holed(&self, node: Node, depth: usize) -> Option<String> {
+        if depth > MAX_EVAL_DEPTH {
+            return None;
+        }
+        let part = |child: Node| {
+            self.eval(child, depth + 1).or_else(|| self.holed(child, depth + 1)).unwrap_or_else(|| HOLE.to_string())
+        };
+        let value = match node.kind() {
+            "binary_expression" if node.child_by_field_name("operator").is_some_and(|o| self.source(o) == "+") => {
+                part(node.child_by_field_name("left")?) + &part(node.child_by_field_name("right")?)
+            }
+            "template_string" => {
+                let mut cursor = node.walk();
+                let mut out = String::new();
+                for child in node.named_children(&mut cursor) {
+                    match child.kind() {
+                        "string_fragment" => out.push_str(self.source(child)),
+                        "escape_sequence" => out.push_str(&unescape(self.source(child))),
+                        _ => out.push_str(&child.named_child(0).map(part).unwrap_or_else(|| HOLE.to_string())),
+                    }
+                }
+                out
+            }
+            "parenthesized_expression" => self.holed(last_named(node)?, depth + 1)?,
+            _ => return None,
+        };
+        Some(value).filter(|v| v.len() <= MAX_VALUE_BYTES)
+    }
+
+    fn template(&self, node: Node, depth: usize) -> Option<String> {
+        let mut out = String::new();
+        let mut cursor = node.walk();
+        for part in node.named_children(&mut cursor) {
+            match part.kind() {
+                "string_fragment" => out.push_str(self.source(part)),
+                "escape_sequence" => out.push_str(&unescape(self.source(part))),
+                "template_substitution" => out.push_str(&self.eval(part.named_child(0)?, depth + 1)?),
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
+    /// `path.join(a, b)`, `path.resolve(…)`, `a.concat(b)`, `[a, b].join('/')`, `String(a)`,
+    /// `a.toString()`, `a.trim()`.
+    fn eval_call(&self, node: Node, depth: usize) -> Option<String> {
+        let function = node.child_by_field_name("function")?;
+        let args = arguments(node);
+        let values = || args.iter().map(|a| self.eval(*a, depth + 1)).collect::<Option<Vec<String>>>();
+        let name = self.function_name(function)?;
+        let object = function.child_by_field_name("object");
+        match name.as_str() {
+            "join" if object.is_some_and(|o| o.kind() == "array") => {
+                let items: Option<Vec<String>> = named(object?).into_iter().map(|i| self.eval(i, depth + 1)).collect();
+                let separator = match args.first() {
+                    Some(sep) => self.eval(*sep, depth + 1)?,
+                    None => ",".to_string(),
+                };
+                Some(items?.join(&separator))
+            }
+            "join" | "resolve" | "normalize" => {
+                let parts = values()?;
+                Some(parts.iter().filter(|p| !p.is_empty()).fold(String::new(), |acc, part| join(&acc, part)))
+            }
+            "concat" => Some(self.eval(object?, depth + 1)? + &values()?.concat()),
+            "String" | "fileURLToPath" => self.eval(*args.first()?, depth + 1),
+            "toString" | "trim" => self.eval(object?, depth + 1),
+            _ => None,
+        }
+    }
+}
+
+fn is_known(function: &str) -> bool {
+    WRITERS.iter().any(|(writer, _)| *writer == function)
+        || LINE_RUNNERS.contains(&function)
+        || ARGV_RUNNERS.contains(&function)
+        || OPAQUE.contains(&function)
+        || matches!(function, "open" | "openSync")
+}
+
+fn join(dir: &str, path: &str) -> String {
+    if dir.is_empty() || path.starts_with('/') {
+        path.to_string()
+    } else {
+        format!("{}/{path}", dir.trim_end_matches('/'))
+    }
+}
+
+fn arguments(call: Node) -> Vec<Node> {
+    call.child_by_field_name("arguments").map(named).unwrap_or_default()
+}
+
+fn named(node: Node) -> Vec<Node> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect()
+}
+
+fn last_named(node: Node) -> Option<Node> {
+    named(node).into_iter().last()
+}
+
+fn string_content(node: Node, text: &str) -> String {
+    let mut out = String::new();
+    let mut cursor = node.walk();
+    for part in node.named_children(&mut cursor) {
+        let piece = text.get(part.byte_range()).unwrap_or_default();
+        match part.kind() {
+            "escape_sequence" => out.push_str(&unescape(piece)),
+            _ => out.push_str(piece),
+        }
+    }
+    out
+}
+
+/// `\n`, `\t`, `\\`, `\'`: the character meant; others lose the backslash.
+fn unescape(sequence: &str) -> String {
+    match sequence.strip_prefix('\\') {
+        Some("n") => "\n".to_string(),
+        Some("t") => "\t".to_string(),
+        Some(rest) => rest.to_string(),
+        None => sequence.to_string(),
+    }
+}
