@@ -149,3 +149,39 @@ pub(super) fn source(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
         sink.run_file(file, true, false);
     }
 }
+
+/// `make -f -` reading its makefile from a heredoc or here-string: the recipe lines are run by
+/// the shell (P-18), judged as that script. The rest is judged as an unknown command.
+pub(super) fn make(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    // `-f -`; tree-sitter-bash leaves the `-` before a heredoc out of the command's words.
+    let from_stdin = args.iter().enumerate().any(|(at, arg)| {
+        matches!(arg.text.as_str(), "-f" | "--file" | "--makefile")
+            && args.get(at + 1).is_none_or(|file| file.text == "-" || file.text == "/dev/stdin")
+    }) || args.iter().any(|arg| matches!(arg.text.as_str(), "-f-" | "--file=-" | "--makefile=-"));
+    if from_stdin && let Some(makefile) = stdin {
+        let recipes: Vec<&str> = makefile
+            .lines()
+            .filter_map(|line| line.strip_prefix('\t'))
+            .map(|line| line.trim_start_matches(['@', '-', '+']))
+            .collect();
+        if !recipes.is_empty() {
+            sink.push(Effect::Script(recipes.join("\n")));
+        }
+    }
+    super::unknown::analyze("make", args, stdin, sink);
+}
+
+/// `npm pkg set scripts.<name>=<command>`: the command a later `npm run <name>` runs, judged as
+/// run now (P-18: deferred execution whose text the call carries).
+pub(super) fn npm_scripts_set(args: &[Arg], sink: &mut Sink) {
+    let words: Vec<&str> = args.iter().map(|arg| arg.text.as_str()).collect();
+    if let ["pkg", "set", settings @ ..] = words.as_slice() {
+        for setting in settings {
+            if let Some((key, command)) = setting.split_once('=')
+                && key.strip_prefix("scripts.").is_some_and(|name| !name.is_empty())
+            {
+                sink.push(Effect::Script(command.to_string()));
+            }
+        }
+    }
+}
