@@ -193,7 +193,12 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
 /// names are lower case); a glob (which in a pathspec crosses `/`) reaches the tree under the
 /// directory before its first wildcard. An exclusion (`:!x`, `:^x`) writes nothing.
 fn pathspec_write(spec: &Arg, from_revision: bool, sink: &mut Sink) {
-    let Some(pathspec) = Pathspec::read(&spec.text) else { return };
+    let Some(mut pathspec) = Pathspec::read(&spec.text) else { return };
+    // The top is above the `-C` directory: taken as the walk's own directory, which `-C` left.
+    let depth = sink.job.dir.split('/').filter(|part| !part.is_empty() && *part != ".").count();
+    if pathspec.top && !sink.job.dir.starts_with('/') && depth > 0 {
+        pathspec.path = format!("{}{}", "../".repeat(depth), pathspec.path);
+    }
     let glob = has_wildcard(&pathspec.path) && !pathspec.literal;
     let mut spellings = vec![pathspec.path.clone()];
     if pathspec.icase && pathspec.path.to_lowercase() != pathspec.path {
@@ -228,12 +233,14 @@ struct Pathspec {
     path: String,
     icase: bool,
     literal: bool,
+    /// `:/`, `:(top)`: from the top of the work tree, not the `-C` directory.
+    top: bool,
 }
 
 impl Pathspec {
     /// `None` for an exclusion.
     fn read(text: &str) -> Option<Pathspec> {
-        let mut pathspec = Pathspec { path: text.to_string(), icase: false, literal: false };
+        let mut pathspec = Pathspec { path: text.to_string(), icase: false, literal: false, top: false };
         let Some(magic) = text.strip_prefix(':') else { return Some(pathspec) };
         if let Some(long) = magic.strip_prefix('(') {
             let (words, path) = long.split_once(')').unwrap_or((long, ""));
@@ -242,6 +249,7 @@ impl Pathspec {
                     "exclude" => return None,
                     "icase" => pathspec.icase = true,
                     "literal" => pathspec.literal = true,
+                    "top" => pathspec.top = true,
                     _ => {}
                 }
             }
@@ -254,6 +262,7 @@ impl Pathspec {
         if short.contains(['!', '^']) {
             return None;
         }
+        pathspec.top = short.contains('/');
         pathspec.path = rest.strip_prefix(':').unwrap_or(rest).to_string();
         Some(pathspec)
     }
@@ -355,5 +364,36 @@ fn git_archive(args: &[Arg], sink: &mut Sink) {
     }
     for output in &outputs {
         sink.write(output);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Pathspec, may_match_a_guarded_name};
+
+    #[test]
+    fn pathspec_magic_is_read_off() {
+        let read = |text: &str| Pathspec::read(text).map(|spec| (spec.path, spec.icase, spec.literal || spec.top));
+        assert_eq!(read("docs/x.md"), Some(("docs/x.md".to_string(), false, false)));
+        assert_eq!(read(":(icase)DOCS/X.MD"), Some(("DOCS/X.MD".to_string(), true, false)));
+        assert_eq!(read(":(literal)a*b"), Some(("a*b".to_string(), false, true)));
+        assert_eq!(read(":(top)a"), Some(("a".to_string(), false, true)));
+        assert_eq!(read(":/docs"), Some(("docs".to_string(), false, true)));
+        assert_eq!(read(":/"), Some((String::new(), false, true)));
+        assert_eq!(read(":/:x"), Some(("x".to_string(), false, true)));
+        // Exclusions write nothing.
+        assert_eq!(read(":!docs"), None);
+        assert_eq!(read(":^docs"), None);
+        assert_eq!(read(":(exclude)docs"), None);
+    }
+
+    #[test]
+    fn pathspec_globs_reach_guarded_names_only_when_they_can_end_in_one() {
+        for pattern in ["*.md", "*.MD", "openspec/changes/*/approv*", "docs/*", "*", "a?", "plans/[pq]"] {
+            assert!(may_match_a_guarded_name(pattern), "{pattern}");
+        }
+        for pattern in ["*.js", "src/*.rs", "*.md.bak", "approval*.txt"] {
+            assert!(!may_match_a_guarded_name(pattern), "{pattern}");
+        }
     }
 }
