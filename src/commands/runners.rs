@@ -74,6 +74,7 @@ pub(super) fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     let mut command: Option<Arg> = None;
     let mut command_mode = false;
     let mut stdin_mode = false;
+    let mut startup = Startup::default();
     let mut at = 0;
     while let Some(arg) = args.get(at) {
         let text = arg.text.as_str();
@@ -86,7 +87,15 @@ pub(super) fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
         }
         if text.starts_with("--") {
             match text {
-                "--rcfile" | "--init-file" | "--init-command" => at += 1,
+                "--rcfile" | "--init-file" => {
+                    startup.rcfile = args.get(at).cloned();
+                    at += 1;
+                }
+                "--init-command" => at += 1,
+                "--norc" => startup.no_rc = true,
+                "--noprofile" => startup.no_profile = true,
+                "--login" => startup.login = true,
+                "--interactive" => startup.interactive = true,
                 // fish: `--command 'cmd'`, `--command='cmd'`.
                 "--command" => command_mode = true,
                 _ => {
@@ -100,9 +109,12 @@ pub(super) fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
         let cluster = text.get(1..).unwrap_or_default();
         command_mode |= text.starts_with('-') && cluster.contains('c');
         stdin_mode |= text.starts_with('-') && cluster.contains('s');
+        startup.interactive |= text.starts_with('-') && cluster.contains('i');
+        startup.login |= text.starts_with('-') && cluster.contains('l');
         // `-o pipefail`, `-O extglob` take the next word.
         at += cluster.chars().filter(|c| matches!(c, 'o' | 'O')).count();
     }
+    startup.run(sink);
     let operand = args.get(at);
     let rest = args.get(at + 1..).unwrap_or_default();
     let run =
@@ -125,6 +137,34 @@ pub(super) fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
             sink.push(run(stdin, positional.collect()));
         } else if operand.is_none() || static_is(operand, "-") || operand.is_some_and(is_stdin_path) {
             sink.push(run(stdin, std::iter::once(zero).chain(rest.iter().cloned()).collect()));
+        }
+    }
+}
+
+/// The files an interactive or login shell reads before its commands (`bash -ic`, `bash -l`): an
+/// rc file the line wrote runs then (P-18). Read where `HOME` says, as `~` is.
+#[derive(Default)]
+struct Startup {
+    interactive: bool,
+    login: bool,
+    no_rc: bool,
+    no_profile: bool,
+    rcfile: Option<Arg>,
+}
+
+impl Startup {
+    fn run(&self, sink: &mut Sink) {
+        let home = std::env::var("HOME").ok().filter(|home| home.starts_with('/'));
+        let in_home = |name: &str| home.as_ref().map(|home| Arg::literal(&format!("{}/{name}", home.trim_end_matches('/'))));
+        let mut files = Vec::new();
+        if self.interactive && !self.no_rc {
+            files.extend(self.rcfile.clone().or_else(|| in_home(".bashrc")));
+        }
+        if self.login && !self.no_profile {
+            files.extend([".bash_profile", ".bash_login", ".profile"].into_iter().filter_map(in_home));
+        }
+        for file in &files {
+            sink.run_file(file, false, false);
         }
     }
 }
