@@ -6,7 +6,10 @@
 
 use super::options::{Flags, Item, Spec, Valued, options, spec};
 use super::sink::Sink;
+use std::path::Path;
+
 use super::{Arg, Effect};
+use crate::paths;
 
 /// One copying command.
 pub(super) struct Copy {
@@ -130,6 +133,8 @@ struct Asked<'a> {
     make_dirs: bool,
     recursive: bool,
     sources_flag: bool,
+    /// `-b`, `--backup`, `-S suffix`: the destination's old file is kept under this suffix.
+    backup: Option<String>,
     files: Vec<&'a Arg>,
 }
 
@@ -151,6 +156,16 @@ impl Copy {
                 asked.sources_flag |= flags.given(&item);
             }
             asked.no_target_dir |= NO_TARGET_DIRECTORY.given(&item);
+            match &item {
+                Item::Flag('b') | Item::Long("backup", _) => {
+                    asked.backup.get_or_insert_with(|| "~".to_string());
+                }
+                // rsync's `-S` is `--sparse`.
+                Item::Short('S', suffix) | Item::Long("suffix", Some(suffix)) if !self.remote_and_contents => {
+                    asked.backup = Some(suffix.text.clone());
+                }
+                _ => {}
+            }
             asked.make_dirs |= self.makes_directories.given(&item);
             if let Some(dir) = self.target_directory.value(&item) {
                 asked.target_dir = Some(dir);
@@ -204,7 +219,20 @@ impl Copy {
             _ => return,
         };
         sink.write(destination);
+        if let Some(suffix) = &asked.backup {
+            sink.write(&Arg { text: format!("{}{suffix}", destination.text), ..destination.clone() });
+        }
         let known_dir = sources.len() > 1 || destination.text.ends_with('/');
+        // A destination the line may have removed first (`rm -rf c && cp -r d c`, `ln -s d c`)
+        // is made whole by the copy or the link: the tree there, whatever is on disk now.
+        // Only a change or the folders above one: a copy into an existing folder elsewhere
+        // (`cp -r assets docs`) is common, and a plans or sdd folder is refused whole already.
+        let replaced = (matches!(self.recursive, Recursive::With(_)) && recursive || self.links && !writes_sources)
+            && !known_dir
+            && !asked.no_target_dir;
+        if replaced && holds_a_change(&destination.text) {
+            sink.write_tree(destination, None, false);
+        }
         if recursive {
             for source in sources {
                 // A tree merged into the destination: `-T`, `src/.`, rsync's `src/`.
@@ -215,17 +243,36 @@ impl Copy {
         if !asked.no_target_dir {
             for source in sources {
                 // rsync copies a directory's contents, not the directory, when it ends in `/`.
+                // An approval.md copied to a change folder goes into it whatever the disk says
+                // now: the line may make it first (`mkdir -p c; cp /tmp/approval.md c`).
                 if !contents(source) {
-                    sink.write_into(destination, source, known_dir);
+                    let made_first = is_approval_name(source) && paths::is_change_dir(Path::new(&destination.text));
+                    sink.write_into(destination, source, known_dir || made_first);
                 }
             }
         }
         if writes_sources {
             for source in sources {
                 sink.write(source);
+                // `cp -al dir copy`: every file under the source gets a second name.
+                if recursive && matches!(self.sources, Sources::With(_)) {
+                    sink.write_tree(source, None, false);
+                }
             }
         }
     }
+}
+
+/// A source named `approval.md` (any case, P-7).
+fn is_approval_name(source: &Arg) -> bool {
+    let trimmed = source.text.trim_end_matches('/');
+    trimmed.rsplit('/').next().is_some_and(|name| name.eq_ignore_ascii_case(paths::APPROVAL_FILE))
+}
+
+/// A change folder `…/openspec/changes/<id>`, or `openspec/changes`, or `openspec`, by its text.
+fn holds_a_change(text: &str) -> bool {
+    let path = Path::new(text);
+    paths::is_change_dir(path) || path.ends_with(paths::CHANGES_DIR.join("/")) || path.ends_with(paths::CHANGES_DIR[0])
 }
 
 /// `ln -s target link`: later writes through `link` reach `target` (remembered by the walk).

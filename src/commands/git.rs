@@ -6,7 +6,8 @@ use std::borrow::Cow;
 use super::approval::approval_through_cli;
 use super::options::{Item, operands, options, prefix_spec, spec};
 use super::sink::{Job, Next, Sink, join};
-use super::{Arg, Effect, copies, patches, quote, unknown};
+use super::{Arg, Effect, copies, has_wildcard, patches, quote, unknown};
+use crate::paths::{self, glob_matches};
 
 /// `git [-C dir] checkout|restore … -- <paths>`, `git rm`, `git mv`.
 pub(super) fn git(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
@@ -24,6 +25,7 @@ pub(super) fn git(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<
         _ => {}
     });
     approval_through_cli(&configs, None, sink);
+    configured_commands(&configs, sink);
     let sub = args.get(start)?;
     if let Some(alias) = git_alias(&configs, &sub.text) {
         let rest = args.get(start + 1..).unwrap_or_default();
@@ -133,13 +135,16 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
                     args.get(at + 1..).unwrap_or_default().iter().collect(),
                     args.get(..at).unwrap_or_default().iter().any(|arg| !arg.text.starts_with('-')),
                 ),
-                None => (operands(args, &spec("bB", &["orphan", "conflict", "pathspec-from-file"])), false),
+                None => {
+                    // Without `--`, the first of several operands may be a revision the rest are
+                    // restored from (`git checkout HEAD~1 .`); each is still a path it may write.
+                    let found = operands(args, &spec("bB", &["orphan", "conflict", "pathspec-from-file"]));
+                    let from_revision = found.len() > 1;
+                    (found, from_revision)
+                }
             };
             for path in paths {
-                sink.write(path);
-                if from_revision {
-                    sink.write_tree(path, None, false);
-                }
+                pathspec_write(path, from_revision, sink);
             }
         }
         "restore" => {
@@ -157,10 +162,7 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
             };
             if !staged || worktree {
                 for path in paths {
-                    sink.write(path);
-                    if from_revision {
-                        sink.write_tree(path, None, false);
-                    }
+                    pathspec_write(path, from_revision, sink);
                 }
             }
         }
@@ -185,6 +187,165 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
     }
 }
 
+/// One pathspec of `checkout`/`restore`: the path it names, and when it restores from a revision
+/// (which may bring back any file under it) the tree under it. Magic (`:(icase)x`, `:/x`,
+/// `:(top)x`) is read off: `icase` is the path in any case, so its lower case too (the guarded
+/// names are lower case); a glob (which in a pathspec crosses `/`) reaches the tree under the
+/// directory before its first wildcard. An exclusion (`:!x`, `:^x`) writes nothing.
+fn pathspec_write(spec: &Arg, from_revision: bool, sink: &mut Sink) {
+    let Some(mut pathspec) = Pathspec::read(&spec.text) else { return };
+    // The top is above the `-C` directory: taken as the walk's own directory, which `-C` left.
+    let depth = sink.job.dir.split('/').filter(|part| !part.is_empty() && *part != ".").count();
+    if pathspec.top && !sink.job.dir.starts_with('/') && depth > 0 {
+        pathspec.path = format!("{}{}", "../".repeat(depth), pathspec.path);
+    }
+    let glob = has_wildcard(&pathspec.path) && !pathspec.literal;
+    let mut spellings = vec![pathspec.path.clone()];
+    if pathspec.icase && pathspec.path.to_lowercase() != pathspec.path {
+        spellings.push(pathspec.path.to_lowercase());
+    }
+    for text in spellings {
+        let text = if text.is_empty() { ".".to_string() } else { text };
+        let path = Arg { text, glob: spec.glob || glob, ..spec.clone() };
+        sink.write(&path);
+        if !from_revision {
+            continue;
+        }
+        if glob && may_match_a_guarded_name(&path.text) {
+            let before = path.text.find(['*', '?', '[']).map_or(path.text.as_str(), |at| &path.text[..at]);
+            let dir = before.rsplit_once('/').map_or(".", |(dir, _)| if dir.is_empty() { "/" } else { dir });
+            sink.write_tree(&Arg { text: dir.to_string(), glob: false, ..path.clone() }, None, true);
+        } else {
+            sink.write_tree(&path, None, false);
+        }
+    }
+}
+
+/// Could a pathspec glob (whose `*` crosses `/`) end in a guarded file's name: `approval.md`, or
+/// the Markdown files of the plans and sdd folders? `'*.js'` cannot; `'*.md'`, `'docs/*'` can.
+fn may_match_a_guarded_name(pattern: &str) -> bool {
+    let last = pattern.rsplit('/').next().unwrap_or(pattern).to_ascii_lowercase();
+    glob_matches(&last, paths::APPROVAL_FILE) || last.ends_with(".md") || last.ends_with(['*', '?', ']'])
+}
+
+/// A pathspec with its magic read off.
+struct Pathspec {
+    path: String,
+    icase: bool,
+    literal: bool,
+    /// `:/`, `:(top)`: from the top of the work tree, not the `-C` directory.
+    top: bool,
+}
+
+impl Pathspec {
+    /// `None` for an exclusion.
+    fn read(text: &str) -> Option<Pathspec> {
+        let mut pathspec = Pathspec { path: text.to_string(), icase: false, literal: false, top: false };
+        let Some(magic) = text.strip_prefix(':') else { return Some(pathspec) };
+        if let Some(long) = magic.strip_prefix('(') {
+            let (words, path) = long.split_once(')').unwrap_or((long, ""));
+            for word in words.split(',') {
+                match word.split(':').next().unwrap_or(word) {
+                    "exclude" => return None,
+                    "icase" => pathspec.icase = true,
+                    "literal" => pathspec.literal = true,
+                    "top" => pathspec.top = true,
+                    _ => {}
+                }
+            }
+            pathspec.path = path.to_string();
+            return Some(pathspec);
+        }
+        // Short magic: `:/`, `:!`, `:^`, up to an optional second `:`.
+        let end = magic.find(|c: char| !matches!(c, '/' | '!' | '^')).unwrap_or(magic.len());
+        let (short, rest) = magic.split_at(end);
+        if short.contains(['!', '^']) {
+            return None;
+        }
+        pathspec.top = short.contains('/');
+        pathspec.path = rest.strip_prefix(':').unwrap_or(rest).to_string();
+        Some(pathspec)
+    }
+}
+
+/// `-c key=value` settings whose value is a command line git runs (an editor, a pager, a hook's
+/// folder, an archive filter): the command is judged as if the line ran it (P-18).
+const COMMAND_SETTINGS: &[&str] = &[
+    "core.editor",
+    "core.pager",
+    "core.sshcommand",
+    "core.fsmonitor",
+    "core.askpass",
+    "sequence.editor",
+    "diff.external",
+    "gpg.program",
+    "gpg.ssh.program",
+    "gpg.x509.program",
+    "credential.helper",
+    "interactive.difffilter",
+    "sendemail.sendmailcmd",
+];
+/// Settings `<section>.<name>.<key>` whose value is a command line.
+const COMMAND_SUBSECTION_KEYS: &[(&str, &str)] = &[
+    ("tar", "command"),
+    ("diff", "textconv"),
+    ("diff", "command"),
+    ("merge", "driver"),
+    ("filter", "clean"),
+    ("filter", "smudge"),
+    ("filter", "process"),
+    ("pager", ""),
+    ("mergetool", "cmd"),
+    ("difftool", "cmd"),
+];
+/// The hooks a `core.hooksPath` folder may hold that git runs.
+const HOOKS: &[&str] = &[
+    "pre-commit",
+    "prepare-commit-msg",
+    "commit-msg",
+    "post-commit",
+    "pre-merge-commit",
+    "post-checkout",
+    "post-merge",
+    "pre-rebase",
+    "post-rewrite",
+    "pre-push",
+    "pre-applypatch",
+    "applypatch-msg",
+    "post-applypatch",
+    "reference-transaction",
+    "pre-auto-gc",
+];
+
+/// The commands `-c` settings give git to run, as scripts; a hooks folder's hooks as script files.
+fn configured_commands(configs: &[Arg], sink: &mut Sink) {
+    for config in configs {
+        let Some((key, value)) = config.text.split_once('=') else { continue };
+        let key = key.to_ascii_lowercase();
+        if key == "core.hookspath" {
+            let dir = Arg { text: value.to_string(), ..config.clone() };
+            for hook in HOOKS {
+                let file = Arg { text: format!("{}/{hook}", value.trim_end_matches('/')), ..dir.clone() };
+                sink.run_file(&file, false, true);
+            }
+            // A folder the walk cannot name may hold any hook: its words count as an unknown command's.
+            if config.dynamic {
+                unknown::analyze("git", std::slice::from_ref(config), None, sink);
+            }
+            continue;
+        }
+        let runs = COMMAND_SETTINGS.contains(&key.as_str())
+            || key.split_once('.').is_some_and(|(section, rest)| {
+                let last = rest.rsplit_once('.').map_or(if section == "pager" { "" } else { rest }, |(_, last)| last);
+                COMMAND_SUBSECTION_KEYS.contains(&(section, last))
+            });
+        if runs && !value.is_empty() {
+            let script = value.strip_prefix('!').unwrap_or(value);
+            sink.push(Effect::Script(script.to_string()));
+        }
+    }
+}
+
 /// `git archive [-o file] <tree-ish> [paths]` reads the object store and writes only its `-o`
 /// file (else standard output). `--exec` names a program git runs for a local `--remote`.
 fn git_archive(args: &[Arg], sink: &mut Sink) {
@@ -203,5 +364,36 @@ fn git_archive(args: &[Arg], sink: &mut Sink) {
     }
     for output in &outputs {
         sink.write(output);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Pathspec, may_match_a_guarded_name};
+
+    #[test]
+    fn pathspec_magic_is_read_off() {
+        let read = |text: &str| Pathspec::read(text).map(|spec| (spec.path, spec.icase, spec.literal || spec.top));
+        assert_eq!(read("docs/x.md"), Some(("docs/x.md".to_string(), false, false)));
+        assert_eq!(read(":(icase)DOCS/X.MD"), Some(("DOCS/X.MD".to_string(), true, false)));
+        assert_eq!(read(":(literal)a*b"), Some(("a*b".to_string(), false, true)));
+        assert_eq!(read(":(top)a"), Some(("a".to_string(), false, true)));
+        assert_eq!(read(":/docs"), Some(("docs".to_string(), false, true)));
+        assert_eq!(read(":/"), Some((String::new(), false, true)));
+        assert_eq!(read(":/:x"), Some(("x".to_string(), false, true)));
+        // Exclusions write nothing.
+        assert_eq!(read(":!docs"), None);
+        assert_eq!(read(":^docs"), None);
+        assert_eq!(read(":(exclude)docs"), None);
+    }
+
+    #[test]
+    fn pathspec_globs_reach_guarded_names_only_when_they_can_end_in_one() {
+        for pattern in ["*.md", "*.MD", "openspec/changes/*/approv*", "docs/*", "*", "a?", "plans/[pq]"] {
+            assert!(may_match_a_guarded_name(pattern), "{pattern}");
+        }
+        for pattern in ["*.js", "src/*.rs", "*.md.bak", "approval*.txt"] {
+            assert!(!may_match_a_guarded_name(pattern), "{pattern}");
+        }
     }
 }

@@ -168,6 +168,7 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         "find" => return feeders::find(rest),
         "git" => return git::git(rest, stdin, sink),
         "trap" => runners::trap(rest, sink),
+        "make" | "gmake" => runners::make(rest, stdin, sink),
         "." | "source" => runners::source(rest, stdin, sink),
         "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "fish" | "csh" | "tcsh" => {
             runners::shell(rest, stdin, sink)

@@ -74,6 +74,7 @@ pub(super) fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     let mut command: Option<Arg> = None;
     let mut command_mode = false;
     let mut stdin_mode = false;
+    let mut startup = Startup::default();
     let mut at = 0;
     while let Some(arg) = args.get(at) {
         let text = arg.text.as_str();
@@ -86,7 +87,15 @@ pub(super) fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
         }
         if text.starts_with("--") {
             match text {
-                "--rcfile" | "--init-file" | "--init-command" => at += 1,
+                "--rcfile" | "--init-file" => {
+                    startup.rcfile = args.get(at).cloned();
+                    at += 1;
+                }
+                "--init-command" => at += 1,
+                "--norc" => startup.no_rc = true,
+                "--noprofile" => startup.no_profile = true,
+                "--login" => startup.login = true,
+                "--interactive" => startup.interactive = true,
                 // fish: `--command 'cmd'`, `--command='cmd'`.
                 "--command" => command_mode = true,
                 _ => {
@@ -100,9 +109,12 @@ pub(super) fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
         let cluster = text.get(1..).unwrap_or_default();
         command_mode |= text.starts_with('-') && cluster.contains('c');
         stdin_mode |= text.starts_with('-') && cluster.contains('s');
+        startup.interactive |= text.starts_with('-') && cluster.contains('i');
+        startup.login |= text.starts_with('-') && cluster.contains('l');
         // `-o pipefail`, `-O extglob` take the next word.
         at += cluster.chars().filter(|c| matches!(c, 'o' | 'O')).count();
     }
+    startup.run(sink);
     let operand = args.get(at);
     let rest = args.get(at + 1..).unwrap_or_default();
     let run =
@@ -129,6 +141,34 @@ pub(super) fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     }
 }
 
+/// The files an interactive or login shell reads before its commands (`bash -ic`, `bash -l`): an
+/// rc file the line wrote runs then (P-18). Read where `HOME` says, as `~` is.
+#[derive(Default)]
+struct Startup {
+    interactive: bool,
+    login: bool,
+    no_rc: bool,
+    no_profile: bool,
+    rcfile: Option<Arg>,
+}
+
+impl Startup {
+    fn run(&self, sink: &mut Sink) {
+        let home = std::env::var("HOME").ok().filter(|home| home.starts_with('/'));
+        let in_home = |name: &str| home.as_ref().map(|home| Arg::literal(&format!("{}/{name}", home.trim_end_matches('/'))));
+        let mut files = Vec::new();
+        if self.interactive && !self.no_rc {
+            files.extend(self.rcfile.clone().or_else(|| in_home(".bashrc")));
+        }
+        if self.login && !self.no_profile {
+            files.extend([".bash_profile", ".bash_login", ".profile"].into_iter().filter_map(in_home));
+        }
+        for file in &files {
+            sink.run_file(file, false, false);
+        }
+    }
+}
+
 /// The names standard input goes by as a file.
 fn is_stdin_path(arg: &Arg) -> bool {
     !arg.dynamic && matches!(arg.text.as_str(), "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0")
@@ -147,5 +187,41 @@ pub(super) fn source(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     } else {
         // `source x.sh`: the walk reads the file; its `cd` counts afterwards.
         sink.run_file(file, true, false);
+    }
+}
+
+/// `make -f -` reading its makefile from a heredoc or here-string: the recipe lines are run by
+/// the shell (P-18), judged as that script. The rest is judged as an unknown command.
+pub(super) fn make(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    // `-f -`; tree-sitter-bash leaves the `-` before a heredoc out of the command's words.
+    let from_stdin = args.iter().enumerate().any(|(at, arg)| {
+        matches!(arg.text.as_str(), "-f" | "--file" | "--makefile")
+            && args.get(at + 1).is_none_or(|file| file.text == "-" || file.text == "/dev/stdin")
+    }) || args.iter().any(|arg| matches!(arg.text.as_str(), "-f-" | "--file=-" | "--makefile=-"));
+    if from_stdin && let Some(makefile) = stdin {
+        let recipes: Vec<&str> = makefile
+            .lines()
+            .filter_map(|line| line.strip_prefix('\t'))
+            .map(|line| line.trim_start_matches(['@', '-', '+']))
+            .collect();
+        if !recipes.is_empty() {
+            sink.push(Effect::Script(recipes.join("\n")));
+        }
+    }
+    super::unknown::analyze("make", args, stdin, sink);
+}
+
+/// `npm pkg set scripts.<name>=<command>`: the command a later `npm run <name>` runs, judged as
+/// run now (P-18: deferred execution whose text the call carries).
+pub(super) fn npm_scripts_set(args: &[Arg], sink: &mut Sink) {
+    let words: Vec<&str> = args.iter().map(|arg| arg.text.as_str()).collect();
+    if let ["pkg", "set", settings @ ..] = words.as_slice() {
+        for setting in settings {
+            if let Some((key, command)) = setting.split_once('=')
+                && key.strip_prefix("scripts.").is_some_and(|name| !name.is_empty())
+            {
+                sink.push(Effect::Script(command.to_string()));
+            }
+        }
     }
 }

@@ -138,6 +138,7 @@ fn coproc(args: &[Arg]) -> Option<Vec<Next>> {
 
 /// `npm exec …`, `npm x …`: as `npx`.
 fn npm(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+    super::runners::npm_scripts_set(args, sink);
     match args.first().map(|a| a.text.as_str()) {
         Some("exec" | "x") => {
             npx(args.get(1..).unwrap_or_default(), sink).map(|nexts| nexts.into_iter().map(drop_separator).collect())
