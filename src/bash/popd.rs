@@ -25,15 +25,12 @@ pub(crate) fn stack_known(scope: &Scope<Bash>) -> bool {
     !scope.vars.keys().any(|key| key == STACK_UNKNOWN || key.starts_with("DIRSTACK"))
 }
 
-/// Whether `command`, run by a shell in `scope`, first of all runs the builtin `popd` without
-/// arguments (alone, or first in an `&&`/`||`/`;` list), with a directory on the stack to pop.
+/// Whether `command`, run by a shell in `scope`, first of all returns to a directory it was in
+/// (alone, or first in an `&&`/`||`/`;` list): the builtin `popd` without arguments with a
+/// directory on the stack to pop, or `cd -` with an `$OLDPWD` the walk set (only a `cd` that
+/// succeeded sets it, so it fails only when that directory is gone, like `popd`).
 pub fn begins_with_popd(command: &str, scope: &Scope<Bash>) -> bool {
-    if scope.stack.is_empty()
-        || !stack_known(scope)
-        || command.len() > MAX_COMMAND_BYTES
-        || scope.function("popd").is_some()
-        || scope.alias("popd").is_some()
-    {
+    if command.len() > MAX_COMMAND_BYTES {
         return false;
     }
     let Ok(tree) = parse(command, &Budget::new(MAX_PARSE_CHECKS)) else { return false };
@@ -47,15 +44,27 @@ pub fn begins_with_popd(command: &str, scope: &Scope<Bash>) -> bool {
         enclosing.push(list);
         first = list.named_child(0);
     }
-    let Some(popd) = first.filter(|node| {
-        node.kind() == "command"
-            && node.named_child_count() == 1
-            && node.child_by_field_name("name").is_some_and(|name| command.get(name.byte_range()) == Some("popd"))
-    }) else {
+    let Some(popd) = first.filter(|node| node.kind() == "command" && returns(*node, command, scope)) else {
         return false;
     };
     // `popd &`, `popd && x &`, `popd | x`: run by a subshell, which is gone afterwards.
     std::iter::once(popd).chain(enclosing).all(|node| in_the_shell(command.get(node.end_byte()..).unwrap_or_default()))
+}
+
+/// Whether `node`, a command, is a bare `popd` of a stack the walk keeps, or `cd -` back to an
+/// `$OLDPWD` the walk set, each the builtin.
+fn returns(node: tree_sitter::Node, command: &str, scope: &Scope<Bash>) -> bool {
+    let text = |node: tree_sitter::Node| command.get(node.byte_range());
+    let Some(name) = node.child_by_field_name("name").and_then(text) else { return false };
+    let builtin = scope.function(name).is_none() && scope.alias(name).is_none();
+    match (name, node.named_child_count()) {
+        ("popd", 1) => builtin && !scope.stack.is_empty() && stack_known(scope),
+        ("cd", 2) => {
+            let back = node.named_child(1).and_then(text) == Some("-");
+            builtin && back && scope.oldpwd.is_some() && !scope.vars.contains_key("OLDPWD")
+        }
+        _ => false,
+    }
 }
 
 /// Whether what follows a command or list leaves it to the shell itself: nothing, `;`, a

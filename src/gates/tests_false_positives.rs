@@ -211,6 +211,37 @@ fn session(repo: &Repo, tool: &str, calls: &[&str]) -> Vec<Option<String>> {
 }
 
 #[test]
+fn a_persistent_shell_after_cd_back_is_back_where_it_was() {
+    let repo = repo();
+    let plan = Some(PLAN.to_string());
+    // Only a cd that succeeded sets $OLDPWD, so `cd -` fails only if that directory is gone.
+    assert_eq!(session(&repo, "bash", &["cd docs/superpowers/plans", "cd -", "touch notes.md"]), [None, None, None]);
+    assert_eq!(
+        session(&repo, "bash", &["cd docs/superpowers/plans", "cd - && ls", "echo x > n.txt"]),
+        [None, None, None]
+    );
+    // Still in the plans folder: `cd -` not run by the shell itself, not the builtin, or an
+    // $OLDPWD the line assigned.
+    for second in ["ls", "true || cd -", "cd - &", "cd - | cat", "OLDPWD=/tmp; cd -", "cd -- -"] {
+        assert_eq!(
+            session(&repo, "bash", &["cd docs/superpowers/plans", second, "touch notes.md"]),
+            [None, None, plan.clone()],
+            "{second}"
+        );
+    }
+    assert_eq!(
+        session(&repo, "bash", &["cd() { :; }", "cd docs/superpowers/plans", "cd -", "touch notes.md"]),
+        [None, None, None, None],
+        "a cd function moves nowhere"
+    );
+    assert_eq!(
+        session(&repo, "bash", &["OLDPWD=docs/superpowers/plans", "cd docs/superpowers/plans", "cd -", "touch n.md"]),
+        [None, None, None, plan],
+        "an assigned $OLDPWD"
+    );
+}
+
+#[test]
 fn a_persistent_shell_after_popd_is_back_where_it_was() {
     let repo = repo();
     let plan = Some(PLAN.to_string());
