@@ -58,6 +58,14 @@ impl GuardedName {
     }
 }
 
+/// Every file the guarded locations `text` names can stand for ([`GuardedName::everything_in`]):
+/// where a write whose target the analysis could not compute may land (P-18).
+pub fn everything_named(text: &str, dialect: Dialect) -> Vec<PathBuf> {
+    with_cleaned(text, dialect, |cleaned| {
+        order().filter(|&name| names(cleaned, name)).filter_map(GuardedName::everything_in).collect()
+    })
+}
+
 /// Does `text`, read in `dialect`, name a guarded location?
 pub fn names_guarded(text: &str, dialect: Dialect) -> bool {
     with_cleaned(text, dialect, |cleaned| order().any(|name| names(cleaned, name)))

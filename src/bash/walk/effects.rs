@@ -11,7 +11,7 @@ use crate::analysis::scope::Scope;
 use crate::bash::state::Bash;
 use crate::bash::words::{Positional, Value};
 use crate::bash::{MAX_SCRIPT_NESTING, Unscannable};
-use crate::commands::{Cd, Effect, PatchRead};
+use crate::commands::{Arg, Cd, Effect, PatchRead};
 use crate::paths;
 
 impl Walker<'_> {
@@ -29,10 +29,15 @@ impl Walker<'_> {
         }
         for effect in effects {
             match effect {
-                Effect::Write(arg) => self.add(&arg.text, &scope.base, scope.links()),
+                Effect::Write(arg) => {
+                    self.uncomputed(&arg, walk, scope);
+                    self.add(&arg.text, &scope.base, scope.links());
+                }
                 Effect::WriteInto { dir, name, known_dir } => {
+                    self.uncomputed(&dir, walk, scope);
                     let dir = paths::absolute(&dir.text, &scope.base);
                     if known_dir || fs::is_dir(&dir) || scope.links().iter().any(|(link, _)| *link == dir) {
+                        self.uncomputed_name(&name, &dir, walk, scope);
                         self.add(&name.text, &dir, scope.links());
                     }
                 }
@@ -49,6 +54,7 @@ impl Walker<'_> {
                     }
                 }
                 Effect::WriteTree { dir, name, known_dir } => {
+                    self.uncomputed(&dir, walk, scope);
                     let dir = paths::absolute(&dir.text, &scope.base);
                     let root = match name {
                         Some(name) if known_dir || fs::is_dir(&dir) => paths::absolute(&name.text, &dir),
@@ -246,6 +252,30 @@ impl Walker<'_> {
                 }
             }
             Cd::ForgetStack => crate::bash::popd::forget_stack(scope),
+        }
+    }
+
+    /// A write whose target the walk could not compute (P-18): it may be any guarded location the
+    /// script names, in any spelling [`paths::everything_named`] sees.
+    pub(super) fn uncomputed(&mut self, arg: &Arg, walk: &Walk, scope: &Scope<Bash>) {
+        if !arg.dynamic || arg.pipe {
+            return;
+        }
+        for location in paths::everything_named(walk.source, paths::Dialect::Bash) {
+            self.add(&location.to_string_lossy(), &scope.base, scope.links());
+        }
+    }
+
+    /// A file put into `dir` under a name the walk could not compute (`cp "$f" dir/`): it may have
+    /// the name of any guarded location the script names, there.
+    fn uncomputed_name(&mut self, name: &Arg, dir: &Path, walk: &Walk, scope: &Scope<Bash>) {
+        if !name.dynamic || name.pipe {
+            return;
+        }
+        for location in paths::everything_named(walk.source, paths::Dialect::Bash) {
+            if let Some(file) = location.file_name() {
+                self.add(&file.to_string_lossy(), dir, scope.links());
+            }
         }
     }
 
