@@ -432,6 +432,13 @@ impl Walker<'_> {
                     self.sure.push((walk.serial, top, moves_before..self.moves.len()));
                 }
             }
+            // `declare -n ref=value`: `$ref` reads another variable by its name, which the walk
+            // does not follow; unknown (P-18).
+            "variable_assignment" if parent.is_some_and(|p| declares_nameref(p.node, walk)) => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    scope.forget(walk.text(name));
+                }
+            }
             "variable_assignment" if parent.is_some_and(|p| node_kind(p.node) != "command") => {
                 self.assignment(node, walk, scope);
             }
@@ -546,4 +553,13 @@ fn backquoted(text: &str) -> Vec<&str> {
         }
     }
     found
+}
+
+/// Whether `node` is `declare`, `typeset` or `local` with the `-n` (nameref) attribute.
+fn declares_nameref(node: Node, walk: &Walk) -> bool {
+    node_kind(node) == "declaration_command"
+        && node.children().any(|(child, _)| {
+            let text = walk.text(child);
+            node_kind(child) == "word" && text.starts_with('-') && text.contains('n')
+        })
 }

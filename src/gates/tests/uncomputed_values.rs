@@ -5,7 +5,7 @@ use super::*;
 
 /// Spellings of a target the walk leaves uncomputed, each naming the plan folder or a change's
 /// approval.md only as text the line carries.
-const UNCOMPUTED: [(&str, &str); 7] = [
+const UNCOMPUTED: [(&str, &str); 8] = [
     ("x=DOCS/SUPERPOWERS/PLANS/P.MD", "\"${x,,}\""),
     ("x=docs/superpowers/plans/p.md.orig", "\"${x%.orig}\""),
     ("x=old/docs/superpowers/plans/p.md", "\"${x#old/}\""),
@@ -13,6 +13,7 @@ const UNCOMPUTED: [(&str, &str); 7] = [
     ("printf -v f '%s' docs/superpowers/plans/p.md", "\"$f\""),
     ("mapfile -t lines <<< docs/superpowers/plans/p.md", "\"${lines[0]}\""),
     ("set -- one openspec/changes/c/approval.md", "\"${@:2:1}\""),
+    ("value=docs/superpowers/plans/p.md; declare -n ref=value", "\"$ref\""),
 ];
 
 #[test]
