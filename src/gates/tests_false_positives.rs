@@ -235,7 +235,12 @@ fn a_persistent_shell_after_cd_back_is_back_where_it_was() {
         "a cd function moves nowhere"
     );
     assert_eq!(
-        session(&repo, "bash", &["OLDPWD=docs/superpowers/plans", "cd docs/superpowers/plans", "cd -", "touch n.md"]),
+        session(&repo, "bash", &["OLDPWD=/tmp", "cd docs/superpowers/plans", "cd -", "touch n.md"]),
+        [None, None, None, None],
+        "the cd set $OLDPWD again"
+    );
+    assert_eq!(
+        session(&repo, "bash", &["cd docs/superpowers/plans", "OLDPWD=/tmp", "cd -", "touch n.md"]),
         [None, None, None, plan],
         "an assigned $OLDPWD"
     );

@@ -216,22 +216,30 @@ impl Walker<'_> {
     fn cd(&mut self, cd: Cd, scope: &mut Scope<Bash>) {
         let from = scope.base.clone();
         self.move_to(cd, scope);
+        // A cd sets $OLDPWD: one the line assigned no longer holds.
+        if scope.oldpwd.as_ref() == Some(&from) && scope.vars.contains_key("OLDPWD") {
+            std::rc::Rc::make_mut(&mut scope.vars).remove("OLDPWD");
+        }
         moves::record_move(&mut self.moves, &from, &scope.base, self.targets.len());
     }
 
     fn move_to(&self, cd: Cd, scope: &mut Scope<Bash>) {
         match cd {
             Cd::To(dir) => {
-                let to = paths::absolute(&dir.text, &scope.base);
+                let to = cd_destination(&dir, scope);
                 scope.cd(to);
             }
             Cd::Home => {
-                if let Some(home) = self.home.get() {
+                if let Some(home) = assigned(scope, "HOME") {
+                    scope.cd(paths::absolute(&home, &scope.base));
+                } else if let Some(home) = self.home.get() {
                     scope.cd(PathBuf::from(home));
                 }
             }
             Cd::Back => {
-                if let Some(back) = scope.oldpwd.clone() {
+                if let Some(back) = assigned(scope, "OLDPWD") {
+                    scope.cd(paths::absolute(&back, &scope.base));
+                } else if let Some(back) = scope.oldpwd.clone() {
                     scope.cd(back);
                 }
             }
@@ -371,4 +379,35 @@ fn is_device(path: &Path) -> bool {
     matches!(bytes, b"/dev/null" | b"/dev/stdin" | b"/dev/stdout" | b"/dev/stderr" | b"/dev/tty")
         // Both folders end in a component `fd`; comparing components costs more than finding one.
         || bytes.windows(3).any(|w| w == b"/fd") && (path.starts_with("/dev/fd") || path.starts_with("/proc/self/fd"))
+}
+
+/// Where `cd dir` goes (P-18): a glob to the guarded folder it could match, if any (the walk also
+/// judges what follows where it came from); a relative name through each `$CDPATH` entry that is
+/// a directory, as bash looks it up; else the name itself.
+fn cd_destination(dir: &crate::commands::Arg, scope: &Scope<Bash>) -> PathBuf {
+    if dir.glob
+        && let Some(guarded) = paths::guarded_glob_matches(&dir.text).into_iter().next()
+    {
+        return paths::absolute(&guarded, &scope.base);
+    }
+    let searched = !dir.text.starts_with(['/', '.']) && !dir.dynamic;
+    if let Some(cdpath) = assigned(scope, "CDPATH").filter(|_| searched) {
+        let found = cdpath
+            .split(':')
+            .filter(|entry| !entry.is_empty())
+            .map(|entry| paths::absolute(format!("{entry}/{}", dir.text), &scope.base))
+            .find(|candidate| fs::is_dir(candidate));
+        if let Some(found) = found {
+            return found;
+        }
+    }
+    paths::absolute(&dir.text, &scope.base)
+}
+
+/// The one value the line gave a shell variable, when the walk knows it exactly.
+fn assigned(scope: &Scope<Bash>, name: &str) -> Option<String> {
+    match scope.vars.get(name).map(Vec::as_slice) {
+        Some([value]) if !value.dynamic && !value.text.is_empty() => Some(value.text.clone()),
+        _ => None,
+    }
 }

@@ -6,6 +6,7 @@ use std::rc::Rc;
 use super::{Walk, Walker, word_groups};
 use crate::analysis::scope::Scope;
 use crate::bash::state::Bash;
+use crate::paths;
 use crate::bash::tree::{Node, node_kind};
 use crate::bash::words::{self, Arg, Context, MAX_VALUES, Value};
 use crate::bash::{MAX_COMMAND_WORDS, Unscannable};
@@ -79,7 +80,16 @@ impl Walker<'_> {
             self.expand(group, walk, scope, &mut args)?;
         }
         if listed {
-            scope.assign(name, args.into_iter().map(|arg| Value { text: arg.text, dynamic: arg.dynamic }).collect());
+            // A glob in the list may expand to a guarded folder (`for d in docs/*/pl*/`): that too.
+            let mut values: Vec<Value> = Vec::new();
+            for arg in args {
+                if arg.glob {
+                    let guarded = paths::guarded_glob_matches(&arg.text);
+                    values.extend(guarded.iter().map(|text| Value::literal(text)));
+                }
+                values.push(Value { text: arg.text, dynamic: arg.dynamic });
+            }
+            scope.assign(name, values);
         } else {
             scope.forget(name);
         }

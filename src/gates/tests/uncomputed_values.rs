@@ -48,3 +48,26 @@ fn reading_through_the_same_values_and_uncomputed_writes_elsewhere_stay_allowed(
     assert_eq!(check(&repo, "bash", &bash("x=SRC/A.TXT; echo x > \"${x,,}\"")), None);
     assert_eq!(check(&repo, "bash", &bash("printf -v f '%s' notes.md; echo x > \"$f\"")), None);
 }
+
+#[test]
+fn directories_chosen_by_cdpath_home_oldpwd_or_a_glob_are_followed() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    std::fs::create_dir_all(repo.path("src/lib")).unwrap();
+    let plan_lines = [
+        "CDPATH=docs/superpowers\ncd plans >/dev/null\ntouch new.md",
+        "HOME=docs/superpowers/plans\ncd\ntouch new.md",
+        "OLDPWD=docs/superpowers/plans\ncd - >/dev/null\ntouch new.md",
+        "cd docs/superpowers/*lans\ntouch new.md",
+        "for d in docs/superpowers/*lans/; do\ntouch \"${d}new.md\"\ndone",
+    ];
+    for line in plan_lines {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+        let read = line.replace("touch", "cat");
+        assert_eq!(check(&repo, "bash", &bash(&read)), None, "{read}");
+    }
+    // A CDPATH entry that holds no such folder leaves `cd` where bash leaves it.
+    assert_eq!(check(&repo, "bash", &bash("CDPATH=/nonexistent\ncd src 2>/dev/null\ntouch new.md")), None);
+    assert_eq!(check(&repo, "bash", &bash("for d in src/*/; do touch \"${d}x.md\"; done")), None);
+}
