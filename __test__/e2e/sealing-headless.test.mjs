@@ -98,6 +98,8 @@ const layer = (result) => (result.startsWith(BLOCKED) ? 'gates' : /Read-only fil
 
 const bash = (command) => toolCall('bash', { command, description: 'try' })
 const LEDGER = '"$(ls "$XDG_STATE_HOME"/approval-gates/repos/*.ledger | head -1)"'
+/** The ledger by a spelling the gates cannot see (P-18 refuses the visible one whose file is computed). */
+const HIDDEN_LEDGER = `"$(ls "$XDG_STATE_HOME"/$(echo ${Buffer.from('approval-gates/repos').toString('base64')} | base64 -d)/*.ledger | head -1)"`
 
 /** The agent's attempts, each with the layers that may stop it. */
 function attempts() {
@@ -131,7 +133,7 @@ describe('dsh --profile headless with its bash sandbox, approvals sealed', () =>
     const repo = sealedRepo()
     const before = ledgerBytes()
     const { told, stderr } = await agentRun(repo, [
-      bash(`mount -o remount,rw / && L=${LEDGER} && printf 'design foo owner FORGED\\n' >> "$L" && echo escaped`),
+      bash(`mount -o remount,rw / && L=${HIDDEN_LEDGER} && printf 'design foo owner FORGED\\n' >> "$L" && echo escaped`),
       // approval.md by a spelling the gates cannot see (its path computed at run time).
       bash(`f=$(echo ${Buffer.from('openspec/changes/foo/approval.md').toString('base64')} | base64 -d); printf 'design:\\n  by: owner\\n  at: FORGED\\n' > "$f"`),
     ])

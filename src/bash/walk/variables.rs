@@ -81,13 +81,15 @@ impl Walker<'_> {
         }
         if listed {
             // A glob in the list may expand to a guarded folder (`for d in docs/*/pl*/`): that too.
+            // Not to approval.md by a bare last `*` (`for f in build/*`): the name the loop then
+            // writes is judged where it is written.
             let mut values: Vec<Value> = Vec::new();
             for arg in args {
-                if arg.glob {
-                    let guarded = paths::guarded_glob_matches(&arg.text);
-                    values.extend(guarded.iter().map(|text| Value::literal(text)));
-                }
+                let guarded = if arg.glob { paths::guarded_glob_matches(&arg.text) } else { Vec::new() };
+                let folders = guarded.into_iter().filter(|text| !text.ends_with(paths::APPROVAL_FILE));
+                let folders: Vec<Value> = folders.map(|text| Value::literal(&text)).collect();
                 values.push(Value { text: arg.text, dynamic: arg.dynamic });
+                values.extend(folders);
             }
             scope.assign(name, values);
         } else {

@@ -71,3 +71,10 @@ fn directories_chosen_by_cdpath_home_oldpwd_or_a_glob_are_followed() {
     assert_eq!(check(&repo, "bash", &bash("CDPATH=/nonexistent\ncd src 2>/dev/null\ntouch new.md")), None);
     assert_eq!(check(&repo, "bash", &bash("for d in src/*/; do touch \"${d}x.md\"; done")), None);
 }
+
+#[test]
+fn a_loop_over_an_ordinary_folder_writes_no_approval_md() {
+    let repo = Repo::new();
+    repo.change("c");
+    assert_eq!(check(&repo, "bash", &bash("for f in build/*; do echo x >> \"$f\"; done")), None);
+}
