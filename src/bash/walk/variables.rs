@@ -88,8 +88,8 @@ impl Walker<'_> {
                 let guarded = if arg.glob { paths::guarded_glob_matches(&arg.text) } else { Vec::new() };
                 let folders = guarded.into_iter().filter(|text| !text.ends_with(paths::APPROVAL_FILE));
                 let folders: Vec<Value> = folders.map(|text| Value::literal(&text)).collect();
-                values.push(Value { text: arg.text, dynamic: arg.dynamic });
                 values.extend(folders);
+                values.push(Value { text: arg.text, dynamic: arg.dynamic });
             }
             scope.assign(name, values);
         } else {
