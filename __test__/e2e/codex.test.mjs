@@ -245,8 +245,8 @@ describe(`Codex CLI ${VERSION} with approval-gates init codex`, { skip }, () => 
       // tar -x there), so the directory is decoded at run time too.
       [`echo '== archive'; git archive forged ${hidden('openspec')} | tar -x -C ${hidden(repo)}; echo "exit=$?"`],
       [
-        `echo '== ledger'; for f in ${hidden(ledgers)}/*; do printf 'design foo owner 2026-10-25T10:00:00Z\\n' >> "$f"; echo "exit=$?"; done`,
-        `echo '== remount'; mount -o remount,bind,rw / 2>&1; echo "exit=$?"; for f in ${hidden(ledgers)}/*; do printf x >> "$f"; echo "exit=$?"; done`,
+        `echo '== ledger'; ls ${hidden(ledgers)} | while read -r f; do printf 'design foo owner 2026-10-25T10:00:00Z\\n' >> ${hidden(ledgers)}/"$f"; echo "exit=$?"; done`,
+        `echo '== remount'; mount -o remount,bind,rw / 2>&1; echo "exit=$?"; ls ${hidden(ledgers)} | while read -r f; do printf x >> ${hidden(ledgers)}/"$f"; echo "exit=$?"; done`,
         `echo '== .codex'; mkdir -p .codex; printf 'sandbox_mode = "danger-full-access"\\n' >> ${hidden('.codex/config.toml')}; echo "exit=$?"`,
       ],
     ]

@@ -30,8 +30,8 @@ impl Walker<'_> {
         for effect in effects {
             match effect {
                 Effect::Write(arg) => {
-                    self.uncomputed(&arg, walk, scope);
                     self.add(&arg.text, &scope.base, scope.links());
+                    self.uncomputed(&arg, walk, scope);
                 }
                 Effect::WriteInto { dir, name, known_dir } => {
                     self.uncomputed(&dir, walk, scope);

@@ -221,13 +221,13 @@ impl Walker<'_> {
                 digits.is_empty() || digits.bytes().all(|b| b.is_ascii_digit())
             };
             if !(arg.pipe || duplicates && descriptor) {
-                self.uncomputed(&arg, walk, scope);
                 if arg.glob {
                     for spelled in paths::guarded_glob_matches(&arg.text) {
                         self.add(&spelled, &scope.base, scope.links());
                     }
                 }
                 self.add(&arg.text, &scope.base, scope.links());
+                self.uncomputed(&arg, walk, scope);
             }
         }
         Ok(())
