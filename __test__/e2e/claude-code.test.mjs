@@ -316,7 +316,9 @@ describe(`Claude Code ${VERSION} with approval-gates init claude-code, sandbox o
       assert.equal(told[0], 'forged-end', 'the sandbox lets the agent write its workspace')
       assert.equal(at.read('openspec/changes/feat/approval.md'), forged)
       // The ledger: a visible spelling is refused by the gates, a hidden one by the sandbox.
-      assert.equal(told[1], denied('Bash', `${BLOCKED}the approval ledger is written only by /approve`))
+      // Refused by the gates: the glob's files are the ledger's, or (P-18) an approval.md it could name.
+      const ledgerOrApproval = [`${BLOCKED}the approval ledger is written only by /approve`, `${BLOCKED}approval.md is written only by /approve`]
+      assert.ok(ledgerOrApproval.map((text) => denied('Bash', text)).includes(told[1]), told[1])
       assert.match(told[2], /read-only file system/i)
       assert.match(told[2], /ledger-end$/)
       assert.deepEqual(readdirSync(ledgers).map((file) => readFileSync(join(ledgers, file), 'utf8')), ledgerBefore)
