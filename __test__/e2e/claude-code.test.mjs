@@ -301,7 +301,7 @@ describe(`Claude Code ${VERSION} with approval-gates init claude-code, sandbox o
       toolUse('Bash', { command: `printf '${forged.replaceAll('\n', '\\n')}' > ${target}; echo forged-end`, description: 'forge' }),
       toolUse('Bash', { command: 'for f in ~/.local/state/approval-gates/repos/*; do echo x >> "$f"; done; echo ledger-end', description: 'ledger' }),
       toolUse('Bash', {
-        command: `d="$(echo ${Buffer.from(join(at.home, '.local', 'state', 'approval-gates', 'repos')).toString('base64')} | base64 -d)"; for f in "$d"/*; do echo x >> "$f"; done; echo ledger-end`,
+        command: `d="$(echo ${Buffer.from(join(at.home, '.local', 'state', 'approval-gates', 'repos')).toString('base64')} | base64 -d)"; ls "$d" | while read -r f; do echo x >> "$d/$f"; done; echo ledger-end`,
         description: 'ledger',
       }),
       toolUse('Agent', { description: 'Implement', prompt: 'Implement task 1 of docs/superpowers/plans/p.md', subagent_type: 'general-purpose' }),
