@@ -1,6 +1,6 @@
 //! The calls in a language's table: which argument is written or run, and from where.
 
-use super::value::{guarded_matches, join_dir, shell_word};
+use super::value::{guarded_matches, join_dir, run_in, shell_word};
 use super::{Argument, Engine, Op, Receiver, Rule, Val, writes_mode};
 use crate::programs::lex::{HOLE, Kind};
 
@@ -411,8 +411,7 @@ impl Engine<'_> {
         };
         match line {
             Some(line) => {
-                let line = if self.dir.is_empty() { line } else { format!("cd {} && {line}", shell_word(&self.dir)) };
-                self.findings.commands.push(line.replace(HOLE, "${PROGRAM_VALUE}"));
+                self.findings.commands.push(run_in(&self.dir, line).replace(HOLE, "${PROGRAM_VALUE}"));
             }
             None => self.findings.sure = false,
         }

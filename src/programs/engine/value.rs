@@ -136,6 +136,12 @@ pub(super) fn brace_holes(text: &str) -> String {
     out
 }
 
+/// `line` as the walker runs it when the program changed its directory to `dir` first (`dir`
+/// empty: where the program runs).
+pub fn run_in(dir: &str, line: String) -> String {
+    if dir.is_empty() { line } else { format!("cd {} && {line}", shell_word(dir)) }
+}
+
 /// A word quoted for bash, with holes left outside the quotes.
 pub fn shell_word(text: &str) -> String {
     if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+=:@%,".contains(c)) {

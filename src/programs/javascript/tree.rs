@@ -17,7 +17,7 @@ use tree_sitter::{Node, Parser};
 
 use crate::analysis::budget::{Budget, parse_within};
 use crate::paths;
-use crate::programs::engine::shell_word;
+use crate::programs::engine::{run_in, shell_word};
 use crate::programs::lex::HOLE;
 use crate::programs::{Findings, MAX_ANALYSIS_WORK};
 
@@ -108,7 +108,8 @@ const OPAQUE: &[&str] = &[
 
 /// Calls that write nothing, by name: printing, parsing, reading, hashing, string and array
 /// methods, `path.*`, `Math.*`; writes on a stream or a descriptor go where its open went, which is
-/// judged there. This package's read-only exports are here too (its writers are not).
+/// judged there. This package's read-only exports are proven by their own list
+/// (`super::READ_ONLY_EXPORTS`).
 const READ_ONLY: &[&str] = &[
     // console, JSON, process
     "log",
@@ -367,15 +368,6 @@ const READ_ONLY: &[&str] = &[
     "deepEqual",
     "ok",
     "notStrictEqual",
-    // this package's read-only exports (super::READ_ONLY_EXPORTS)
-    "approvalSetup",
-    "bashTargets",
-    "checkApproval",
-    "checkGuard",
-    "loopStatus",
-    "planStatus",
-    "presentApproval",
-    "sealSurvey",
 ];
 
 /// Receivers of `exec`/`spawn` that are `child_process` by their usual names.
@@ -735,7 +727,9 @@ impl<'t> Reader<'t, '_> {
         if OPAQUE.contains(&name.as_str()) {
             return self.unsure();
         }
-        if READ_ONLY.contains(&name.as_str()) || self.local.contains(&name) || name == "$" {
+        // This package's read-only exports are proven too (one list, in `javascript.rs`).
+        let read_only = READ_ONLY.contains(&name.as_str()) || super::READ_ONLY_EXPORTS.contains(&name.as_str());
+        if read_only || self.local.contains(&name) || name == "$" {
             return;
         }
         self.unsure();
@@ -842,7 +836,7 @@ impl<'t> Reader<'t, '_> {
     }
 
     fn command(&mut self, line: String) {
-        let line = if self.cwd.is_empty() { line } else { format!("cd {} && {line}", shell_word(&self.cwd)) };
+        let line = run_in(&self.cwd, line);
         if !self.findings.commands.contains(&line) {
             self.findings.commands.push(line);
         }

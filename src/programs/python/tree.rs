@@ -14,7 +14,7 @@ use tree_sitter::{Node, Parser};
 
 use super::tables::{self, Kind, Writer};
 use crate::analysis::budget::{Budget, parse_within};
-use crate::programs::engine::{shell_word, writes_mode};
+use crate::programs::engine::{run_in, shell_word, writes_mode};
 use crate::programs::lex::HOLE;
 use crate::programs::{Findings, MAX_ANALYSIS_WORK};
 
@@ -940,8 +940,7 @@ impl<'s> Program<'s> {
         };
         match line {
             Some(line) => {
-                let line = if self.dir.is_empty() { line } else { format!("cd {} && {line}", shell_word(&self.dir)) };
-                self.findings.commands.push(line.replace(HOLE, "${PROGRAM_VALUE}"));
+                self.findings.commands.push(run_in(&self.dir, line).replace(HOLE, "${PROGRAM_VALUE}"));
             }
             None => self.unsure(),
         }
