@@ -266,10 +266,7 @@ impl Walker<'_> {
     /// A write whose target the walk could not compute (P-18): it may be any guarded location the
     /// script names, in any spelling [`paths::everything_named`] sees.
     pub(super) fn uncomputed(&mut self, arg: &Arg, walk: &Walk, scope: &Scope<Bash>) {
-        if !arg.dynamic || arg.pipe {
-            return;
-        }
-        for location in paths::everything_named(walk.source, paths::Dialect::Bash) {
+        for location in uncomputed_locations(arg, walk) {
             self.add(&location.to_string_lossy(), &scope.base, scope.links());
         }
     }
@@ -277,10 +274,7 @@ impl Walker<'_> {
     /// A file put into `dir` under a name the walk could not compute (`cp "$f" dir/`): it may have
     /// the name of any guarded location the script names, there.
     fn uncomputed_name(&mut self, name: &Arg, dir: &Path, walk: &Walk, scope: &Scope<Bash>) {
-        if !name.dynamic || name.pipe {
-            return;
-        }
-        for location in paths::everything_named(walk.source, paths::Dialect::Bash) {
+        for location in uncomputed_locations(name, walk) {
             if let Some(file) = location.file_name() {
                 self.add(&file.to_string_lossy(), dir, scope.links());
             }
@@ -381,10 +375,19 @@ fn is_device(path: &Path) -> bool {
         || bytes.windows(3).any(|w| w == b"/fd") && (path.starts_with("/dev/fd") || path.starts_with("/proc/self/fd"))
 }
 
+/// The guarded locations the script names, when `arg` holds a part the walk could not compute
+/// (none otherwise).
+fn uncomputed_locations(arg: &Arg, walk: &Walk) -> Vec<PathBuf> {
+    if !arg.dynamic || arg.pipe {
+        return Vec::new();
+    }
+    paths::everything_named(walk.source, paths::Dialect::Bash)
+}
+
 /// Where `cd dir` goes (P-18): a glob to the guarded folder it could match, if any (the walk also
 /// judges what follows where it came from); a relative name through each `$CDPATH` entry that is
 /// a directory, as bash looks it up; else the name itself.
-fn cd_destination(dir: &crate::commands::Arg, scope: &Scope<Bash>) -> PathBuf {
+fn cd_destination(dir: &Arg, scope: &Scope<Bash>) -> PathBuf {
     if dir.glob
         && let Some(guarded) = paths::guarded_glob_matches(&dir.text).into_iter().next()
     {

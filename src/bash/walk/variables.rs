@@ -6,10 +6,10 @@ use std::rc::Rc;
 use super::{Walk, Walker, word_groups};
 use crate::analysis::scope::Scope;
 use crate::bash::state::Bash;
-use crate::paths;
 use crate::bash::tree::{Node, node_kind};
 use crate::bash::words::{self, Arg, Context, MAX_VALUES, Value};
 use crate::bash::{MAX_COMMAND_WORDS, Unscannable};
+use crate::paths;
 
 impl Walker<'_> {
     /// The words bash would pass, after grouping the nodes of each word and expanding them.
