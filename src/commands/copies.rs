@@ -246,7 +246,8 @@ impl Copy {
                 // An approval.md copied to a change folder goes into it whatever the disk says
                 // now: the line may make it first (`mkdir -p c; cp /tmp/approval.md c`).
                 if !contents(source) {
-                    let made_first = is_approval_name(source) && paths::is_change_dir(Path::new(&destination.text));
+                    let made_first = paths::is_approval_file(Path::new(&source.text))
+                        && paths::is_change_dir(Path::new(&destination.text));
                     sink.write_into(destination, source, known_dir || made_first);
                 }
             }
@@ -261,12 +262,6 @@ impl Copy {
             }
         }
     }
-}
-
-/// A source named `approval.md` (any case, P-7).
-fn is_approval_name(source: &Arg) -> bool {
-    let trimmed = source.text.trim_end_matches('/');
-    trimmed.rsplit('/').next().is_some_and(|name| name.eq_ignore_ascii_case(paths::APPROVAL_FILE))
 }
 
 /// A change folder `…/openspec/changes/<id>`, or `openspec/changes`, or `openspec`, by its text.
