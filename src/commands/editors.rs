@@ -132,12 +132,7 @@ fn sed_script(text: &str, word: &Arg, sink: &mut Sink) -> bool {
                 let Some(&delimiter) = chars.get(at) else { break };
                 at += 1;
                 for _ in 0..2 {
-                    while let Some(&c) = chars.get(at) {
-                        at += if c == '\\' { 2 } else { 1 };
-                        if c == delimiter {
-                            break;
-                        }
-                    }
+                    at = past_delimiter(chars.as_slice(), at, delimiter);
                 }
                 if command == 's' {
                     while let Some(&flag) = chars.get(at).filter(|c| !matches!(c, ';' | '\n' | '}')) {
@@ -158,6 +153,18 @@ fn sed_script(text: &str, word: &Arg, sink: &mut Sink) -> bool {
     unseen_command
 }
 
+/// Past the next unescaped `delimiter` from `at` (a regex or a replacement of `s`, `y` or an
+/// address).
+fn past_delimiter(chars: &[char], mut at: usize, delimiter: char) -> usize {
+    while let Some(&c) = chars.get(at) {
+        at += if c == '\\' { 2 } else { 1 };
+        if c == delimiter {
+            break;
+        }
+    }
+    at
+}
+
 /// Past a command's address (`1`, `$`, `/re/`, `\%re%`, `1,5`, `0~2`, `!`) and the blanks and
 /// separators before it.
 fn skip_address(chars: &[char], mut at: usize) -> usize {
@@ -165,13 +172,7 @@ fn skip_address(chars: &[char], mut at: usize) -> usize {
         match c {
             '/' | '\\' => {
                 let delimiter = if c == '\\' { chars.get(at + 1).copied().unwrap_or('/') } else { '/' };
-                at += if c == '\\' { 2 } else { 1 };
-                while let Some(&c) = chars.get(at) {
-                    at += if c == '\\' { 2 } else { 1 };
-                    if c == delimiter {
-                        break;
-                    }
-                }
+                at = past_delimiter(chars, at + if c == '\\' { 2 } else { 1 }, delimiter);
             }
             '0'..='9' | '$' | ',' | '~' | '!' | '+' | ' ' | '\t' | ';' | '\n' | '{' | '}' | 'I' | 'M' => at += 1,
             _ => break,
