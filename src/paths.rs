@@ -18,7 +18,9 @@ mod text;
 mod windows;
 
 pub use glob::{glob_matches, guarded_glob_matches};
-pub use text::{Dialect, GuardedName, everything_named, guarded_named, names_guarded, names_this};
+pub use text::{
+    Dialect, GuardedName, everything_a_tree_named_reaches, everything_named, guarded_named, names_guarded, names_this,
+};
 pub use windows::from_windows;
 
 /// Symlink hops followed before a path is taken as it stands (the kernel's own limit is 40).

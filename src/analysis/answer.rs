@@ -44,6 +44,11 @@ impl Location {
     pub fn file(path: PathBuf) -> Location {
         Location { path, reach: Reach::File, shown: None }
     }
+
+    /// A tree written into the directory at `path` (a recursive copy, an archive extracted).
+    pub fn tree(path: PathBuf) -> Location {
+        Location { path, reach: Reach::Tree, shown: None }
+    }
 }
 
 /// How sure the analysis is of [`Answer::locations`].

@@ -98,6 +98,9 @@ pub struct Invocation {
     /// Files the interpreter's options write, whatever the program (`awk -i inplace`, `yq -i`,
     /// a sqlite database).
     pub writes: Vec<String>,
+    /// Directories the interpreter's options fill with files of their own choosing, a tree each
+    /// (`python3 -m zipfile -e a.zip dir`).
+    pub trees: Vec<String>,
 }
 
 thread_local! {

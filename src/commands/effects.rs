@@ -60,6 +60,8 @@ pub enum Effect {
         argv: Vec<String>,
         stdin: Option<String>,
         dir: String,
+        /// An argument holds a part the walk could not compute (`"${x,,}"`).
+        uncomputed: bool,
     },
     /// A script file a shell runs (`bash x.sh`; `source x.sh` when `this_shell`; `./x` by its
     /// `#!` line when `by_shebang`), read by the walk at check time.

@@ -53,7 +53,8 @@ pub(super) fn program(argv: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
         perl(argv.get(1..).unwrap_or_default(), sink);
     }
     let dir = sink.job.dir.clone();
-    sink.push(Effect::Program { argv: texts, stdin: stdin.map(str::to_string), dir });
+    let uncomputed = argv.iter().any(|arg| arg.dynamic && !arg.pipe);
+    sink.push(Effect::Program { argv: texts, stdin: stdin.map(str::to_string), dir, uncomputed });
 }
 
 /// A command spelled as a path to a file of this tree (`./x.sh`, `tools/gen`, `/tmp/x.py`): the

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use super::{APPROVAL_FILE, PLANS_DIR, SDD_DIR, ledger};
+use super::{APPROVAL_FILE, CHANGES_DIR, PLANS_DIR, SDD_DIR, ledger};
 
 /// How a text spells paths. Case is ignored in every dialect (P-7: case-insensitive file systems).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +64,18 @@ pub fn everything_named(text: &str, dialect: Dialect) -> Vec<PathBuf> {
     with_cleaned(text, dialect, |cleaned| {
         order().filter(|&name| names(cleaned, name)).filter_map(GuardedName::everything_in).collect()
     })
+}
+
+/// [`everything_named`] for a tree written where a value the analysis could not compute points:
+/// a text that names the changes folder (`openspec/changes/feat.orig`) can point at a change,
+/// and a tree written into a change holds its approval.md.
+pub fn everything_a_tree_named_reaches(text: &str, dialect: Dialect) -> Vec<PathBuf> {
+    let mut found = everything_named(text, dialect);
+    let approval = PathBuf::from(APPROVAL_FILE);
+    if !found.contains(&approval) && with_cleaned(text, dialect, |cleaned| contains_folder(cleaned, &CHANGES_DIR)) {
+        found.push(approval);
+    }
+    found
 }
 
 /// Does `text`, read in `dialect`, name a guarded location?

@@ -13,7 +13,7 @@ const RULES: &[Rule] = &[
     rule("open", Receiver::Only(&["io"]), Op::Open { path: 0, mode: 1, named: "" }),
     rule("output", Receiver::Only(&["io"]), Op::Write(&[0])),
     rule("remove", Receiver::Only(&["os"]), Op::Write(&[0])),
-    rule("rename", Receiver::Only(&["os"]), Op::Write(&[0, 1])),
+    rule("rename", Receiver::Only(&["os"]), Op::Move(0, 1)),
     rule("execute", Receiver::Only(&["os"]), Op::Run(0)),
     rule("popen", Receiver::Only(&["io"]), Op::Run(0)),
     rule("load", Receiver::Bare, Op::Opaque),

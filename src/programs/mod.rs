@@ -48,14 +48,27 @@ pub const MAX_ANALYSIS_WORK: usize = 400_000;
 pub struct Verdict {
     /// Paths as typed, relative to the program's directory.
     pub writes: Vec<String>,
+    /// Directories it fills with a tree (a recursive copy, an archive extracted, a move onto
+    /// them), as typed.
+    pub trees: Vec<String>,
     /// Command lines it starts, for the bash walker.
     pub commands: Vec<String>,
+}
+
+impl Verdict {
+    /// Every path written, files and trees, as typed (what a test compares).
+    #[cfg(test)]
+    pub fn written(self) -> Vec<String> {
+        self.writes.into_iter().chain(self.trees).collect()
+    }
 }
 
 /// What one language's analysis found.
 #[derive(Debug, Clone, Default)]
 pub struct Findings {
     pub writes: Vec<String>,
+    /// Directories written as a tree (`shutil.copytree(src, dst)`, `extractall(dir)`).
+    pub trees: Vec<String>,
     pub commands: Vec<String>,
     /// Every write and process target is known.
     pub sure: bool,
@@ -151,11 +164,10 @@ pub fn invocation(argv: &[String], stdin: Option<&str>) -> Option<Invocation> {
 /// then only what the command line shows counts.
 pub fn analyze(language: Language, text: Option<&str>, args: &[String], dir: &Path) -> Answer<ProgramLimit> {
     let (verdict, proof) = judged(language, text, args, dir);
-    let located = |write: &String| match ledger_through_variable(write) {
-        Some(folder) => Location::file(folder),
-        None => Location::file(paths::absolute(write, dir)),
-    };
-    let locations = verdict.writes.iter().map(located).collect();
+    let located = |write: &String| ledger_through_variable(write).unwrap_or_else(|| paths::absolute(write, dir));
+    let files = verdict.writes.iter().map(|write| Location::file(located(write)));
+    let trees = verdict.trees.iter().map(|tree| Location::tree(located(tree)));
+    let locations = files.chain(trees).collect();
     Answer { locations, starts: verdict.commands, proof }
 }
 
@@ -181,17 +193,21 @@ fn judged(language: Language, text: Option<&str>, args: &[String], dir: &Path) -
         return (verdict, Proof::Stopped { limit: stopped.unwrap_or(ProgramLimit::OverBudget) });
     }
     verdict.writes = findings.writes.iter().map(|w| w.replace(lex::HOLE, "*")).collect();
+    verdict.trees = findings.trees.iter().map(|w| w.replace(lex::HOLE, "*")).collect();
     // An empty command line starts nothing (`` `  ` ``, `system('')`).
     verdict.commands = findings.commands.into_iter().filter(|command| !command.trim().is_empty()).collect();
     if findings.sure {
         return (verdict, Proof::Proven);
     }
+    // An unproven program may write anything at a guarded location it names: a tree there
+    // (a change folder named is its approval.md).
     for named in findings.named.iter().map(String::as_str).chain(args.iter().map(String::as_str)) {
-        guarded_words(named, &mut verdict.writes);
+        guarded_words(named, &mut verdict.trees);
     }
-    if !verdict.writes.iter().any(|write| paths::names_guarded(write, paths::Dialect::Program)) {
-        guarded_words(text, &mut verdict.writes);
-        named_across_words(text, &mut verdict.writes);
+    let names_guarded = |write: &String| paths::names_guarded(write, paths::Dialect::Program);
+    if !verdict.writes.iter().chain(&verdict.trees).any(names_guarded) {
+        guarded_words(text, &mut verdict.trees);
+        named_across_words(text, &mut verdict.trees);
     }
     (verdict, Proof::Unproven { why: unsure })
 }
@@ -346,7 +362,7 @@ fn stdin_source(stdin: Option<&str>) -> Source {
 }
 
 fn simple(language: Language, (source, args): (Source, Vec<String>)) -> Invocation {
-    Invocation { language, source, args, writes: Vec::new() }
+    Invocation { language, source, args, writes: Vec::new(), trees: Vec::new() }
 }
 
 #[cfg(test)]

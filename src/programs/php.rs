@@ -24,7 +24,7 @@ const RULES: &[Rule] = &[
     rule("file_put_contents", Receiver::Any, Op::Write(&[0])),
     rule("fopen", Receiver::Any, Op::Open { path: 0, mode: 1, named: "" }),
     rule("copy", Receiver::Any, Op::Write(&[1])),
-    rule("rename", Receiver::Any, Op::Write(&[0, 1])),
+    rule("rename", Receiver::Any, Op::Move(0, 1)),
     rule("unlink", Receiver::Any, Op::Write(&[0])),
     rule("touch", Receiver::Any, Op::Write(&[0])),
     rule("mkdir", Receiver::Any, Op::Write(&[0])),

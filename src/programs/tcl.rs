@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::engine::{Val, shell_word};
+use super::engine::{COMPUTED_PART, Val, shell_word};
 use super::lex::{HOLE, Interpolation, Kind, Quote, Syntax, Token, quote};
 use super::{Cli, Findings, Invocation, Language, MAX_ANALYSIS_WORK, MAX_PROGRAM_TOKENS, parse_cli, simple};
 
@@ -225,14 +225,16 @@ impl Reader<'_> {
                 let subcommand = texts.get(1).copied().flatten();
                 for (index, operand) in operands.iter().enumerate() {
                     // `file rename` writes both names, `file copy` its destination, `file link`
-                    // the link it makes.
+                    // the link it makes; a copy or rename's destination gets a tree (a folder
+                    // copied or moved onto it, or into it).
+                    let last = index + 1 == operands.len();
                     let written = match subcommand {
                         Some("rename") => true,
                         Some("link") => index == 0,
-                        _ => index + 1 == operands.len(),
+                        _ => last,
                     };
                     if written {
-                        self.write(Some(operand));
+                        self.record(Some(operand), last && subcommand != Some("link"));
                     }
                 }
             }
@@ -241,8 +243,8 @@ impl Reader<'_> {
                 for word in words.iter().skip(1) {
                     match word.text() {
                         Some(redirect @ (">" | ">>" | "2>" | "<" | "|" | "&")) => line.push(redirect.to_string()),
-                        Some(text) => line.push(shell_word(text).replace(HOLE, "${PROGRAM_VALUE}")),
-                        None => line.push("${PROGRAM_VALUE}".to_string()),
+                        Some(text) => line.push(shell_word(text).replace(HOLE, COMPUTED_PART)),
+                        None => line.push(COMPUTED_PART.to_string()),
                     }
                 }
                 if !line.is_empty() {
@@ -283,6 +285,11 @@ impl Reader<'_> {
     }
 
     fn write(&mut self, word: Option<&Val>) {
+        self.record(word, false);
+    }
+
+    /// A path written, as a file or as a tree.
+    fn record(&mut self, word: Option<&Val>, tree: bool) {
         match word {
             Some(Val::Str(path)) if !path.is_empty() => {
                 if path.contains(HOLE) {
@@ -290,10 +297,12 @@ impl Reader<'_> {
                 }
                 let named = crate::paths::names_guarded(path, crate::paths::Dialect::Program);
                 let computed = if named { Vec::new() } else { super::engine::guarded_matches(path) };
-                for spelled in computed.into_iter().chain([path.clone()]) {
-                    let located = if spelled.starts_with('/') { spelled } else { join(&self.dir, &spelled) };
-                    self.findings.writes.push(located);
+                let locate = |spelled: String| if spelled.starts_with('/') { spelled } else { join(&self.dir, &spelled) };
+                for spelled in computed {
+                    self.findings.writes.push(locate(spelled));
                 }
+                let located = locate(path.clone());
+                if tree { self.findings.trees.push(located) } else { self.findings.writes.push(located) }
             }
             _ => self.findings.sure = false,
         }

@@ -17,7 +17,7 @@ fn corpus() {
 }
 
 fn judged(language: Language, text: &str) -> Vec<String> {
-    let mut writes = judge(language, Some(text), &[], Path::new("/repo")).writes;
+    let mut writes = judge(language, Some(text), &[], Path::new("/repo")).written();
     writes.sort();
     writes
 }
@@ -69,8 +69,8 @@ fn long_concatenations_and_deep_nesting_stay_bounded() {
 #[test]
 fn a_missing_script_is_judged_by_what_the_command_line_shows() {
     let args = ["docs/superpowers/plans/x.md".to_string(), "README.md".to_string()];
-    assert_eq!(judge(Language::Python, None, &args, Path::new("/repo")).writes, ["docs/superpowers/plans/x.md"]);
-    assert!(judge(Language::Python, None, &args[1..], Path::new("/repo")).writes.is_empty());
+    assert_eq!(judge(Language::Python, None, &args, Path::new("/repo")).written(), ["docs/superpowers/plans/x.md"]);
+    assert!(judge(Language::Python, None, &args[1..], Path::new("/repo")).written().is_empty());
 }
 
 #[test]

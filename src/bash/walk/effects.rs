@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Walk, Walker};
 use crate::analysis::fs;
+use crate::analysis::answer::Proof;
 use crate::analysis::handoff::{Invocation, MAX_PATCH_BYTES, MAX_SCRIPT_FILE_BYTES, Source, Strip};
 use crate::analysis::moves;
 use crate::analysis::scope::Scope;
@@ -88,9 +89,14 @@ impl Walker<'_> {
                     }
                 }
                 Effect::Patch(read) => self.patch(read, scope),
-                Effect::Program { argv, stdin, dir } => {
+                Effect::Program { argv, stdin, dir, uncomputed } => {
                     if let Some(invocation) = self.analyses.program_run(&argv, stdin.as_deref()) {
-                        self.program(&invocation, &dir, None, walk, scope)?;
+                        let proven = self.program(&invocation, &dir, None, walk, scope)?;
+                        // P-18: an argument the walk could not compute may be any guarded
+                        // location the line names, for a program that writes what it is given.
+                        if uncomputed && !proven {
+                            self.add_uncomputed(walk, scope);
+                        }
                     }
                 }
                 Effect::RunFile { path, this_shell, by_shebang } => {
@@ -120,7 +126,8 @@ impl Walker<'_> {
 
     /// An interpreter's program: what its options write, what the program writes (relative to
     /// its directory) and the commands it starts, walked as nested scripts. `text` is a script
-    /// file's text already read.
+    /// file's text already read. `true` when it is proven to write none of its arguments: its
+    /// options write nothing and its analysis is sure of every target.
     fn program(
         &mut self,
         invocation: &Invocation,
@@ -128,22 +135,27 @@ impl Walker<'_> {
         text: Option<String>,
         walk: &Walk,
         scope: &Scope<Bash>,
-    ) -> Result<(), Unscannable> {
+    ) -> Result<bool, Unscannable> {
         let base = paths::absolute(dir, &scope.base);
         for write in &invocation.writes {
             self.add(write, &base, scope.links());
         }
+        for tree in &invocation.trees {
+            self.add_reached(paths::absolute(tree, &base), paths::Reach::Tree, scope);
+        }
+        let options_write = !invocation.writes.is_empty() || !invocation.trees.is_empty();
         let text = match (&invocation.source, text) {
             (_, Some(text)) => Some(text),
             (Source::Text(text), None) => Some(text.clone()),
             (Source::File(path), None) => self.file_text(path, &base),
-            (Source::Nothing, None) => return Ok(()),
+            (Source::Nothing, None) => return Ok(!options_write),
         };
         let answer = self.analyses.program(invocation.language, text.as_deref(), &invocation.args, &base);
+        let proven = answer.proof == Proof::Proven;
         for location in answer.locations {
             // The program's analysis gives them absolute and normalized already.
             let path = if location.path.is_absolute() { location.path } else { paths::absolute(location.path, &base) };
-            self.add_path(path, scope.links());
+            self.add_reached(path, location.reach, scope);
         }
         for command in &answer.starts {
             // A process the program starts: what it does to its shell stays there.
@@ -154,7 +166,7 @@ impl Walker<'_> {
             self.isolated = self.isolated.saturating_sub(1);
             ran?;
         }
-        Ok(())
+        Ok(!options_write && proven)
     }
 
     /// `bash x.sh`, `source x.sh`, `./x`: the file's text walked as a script (in this shell for
@@ -174,8 +186,8 @@ impl Walker<'_> {
         let Some(text) = self.file_text(path, &scope.base) else { return Ok(()) };
         if by_shebang {
             if let Some(language) = self.analyses.shebang_language(&text) {
-                let invocation = Invocation { language, source: Source::Nothing, args: Vec::new(), writes: Vec::new() };
-                return self.program(&invocation, "", Some(text), walk, scope);
+                let invocation = Invocation { language, source: Source::Nothing, args: Vec::new(), writes: Vec::new(), trees: Vec::new() };
+                return self.program(&invocation, "", Some(text), walk, scope).map(|_| ());
             }
             let shell = text.lines().next().is_none_or(|line| {
                 !line.starts_with("#!") || ["sh", "bash", "zsh", "dash", "ksh"].iter().any(|s| line.contains(s))
@@ -265,6 +277,15 @@ impl Walker<'_> {
 
     /// A write whose target the walk could not compute (P-18): it may be any guarded location the
     /// script names, in any spelling [`paths::everything_named`] sees.
+    /// Every guarded location the script names, as written, a change's approval.md included
+    /// when it names the changes folder (P-18's reading of a value the walk could not compute,
+    /// handed to a program that may fill it with a tree).
+    fn add_uncomputed(&mut self, walk: &Walk, scope: &Scope<Bash>) {
+        for location in paths::everything_a_tree_named_reaches(walk.source, paths::Dialect::Bash) {
+            self.add(&location.to_string_lossy(), &scope.base, scope.links());
+        }
+    }
+
     pub(super) fn uncomputed(&mut self, arg: &Arg, walk: &Walk, scope: &Scope<Bash>) {
         for location in uncomputed_locations(arg, walk) {
             self.add(&location.to_string_lossy(), &scope.base, scope.links());
@@ -277,6 +298,19 @@ impl Walker<'_> {
         for location in uncomputed_locations(name, walk) {
             if let Some(file) = location.file_name() {
                 self.add(&file.to_string_lossy(), dir, scope.links());
+            }
+        }
+    }
+
+    /// A location written with its reach: a file itself, or the guarded locations a tree
+    /// written into a directory (or a write naming it) reaches.
+    fn add_reached(&mut self, path: PathBuf, reach: paths::Reach, scope: &Scope<Bash>) {
+        match reach {
+            paths::Reach::File => self.add_path(path, scope.links()),
+            reach => {
+                for target in paths::guarded_beneath(&path, reach) {
+                    self.add_path(target, scope.links());
+                }
             }
         }
     }

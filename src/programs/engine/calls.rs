@@ -1,6 +1,6 @@
 //! The calls in a language's table: which argument is written or run, and from where.
 
-use super::value::{guarded_matches, join_dir, run_in, shell_word};
+use super::value::{COMPUTED_PART, copied_into, guarded_matches, join_dir, push_new, run_in, shell_word};
 use super::{Argument, Engine, Op, Receiver, Rule, Val, writes_mode};
 use crate::programs::lex::{HOLE, Kind};
 
@@ -63,6 +63,25 @@ impl Engine<'_> {
                     }
                 }
             }
+            Op::Move(from, to) => {
+                if let Some(arg) = positional(&args, from) {
+                    let value = self.argument(arg);
+                    self.write(value);
+                }
+                self.tree_at(&args, to);
+            }
+            Op::Copy(from, to) => {
+                let source = positional(&args, from).map(|arg| self.argument(arg));
+                if let Some(arg) = positional(&args, to) {
+                    let destination = self.argument(arg);
+                    let source = source.as_ref().and_then(Val::text);
+                    if let Some(landed) = destination.text().and_then(|dir| copied_into(source, dir)) {
+                        self.write(Val::Str(landed));
+                    }
+                    self.write(destination);
+                }
+            }
+            Op::WriteTree(position) => self.tree_at(&args, position),
             Op::WriteAll => {
                 for arg in args.iter().filter(|a| a.name.is_none()) {
                     let value = self.argument(arg);
@@ -369,8 +388,21 @@ impl Engine<'_> {
         }
     }
 
+    /// The argument at `position` filled with a tree.
+    fn tree_at(&mut self, args: &[Argument], position: usize) {
+        if let Some(arg) = positional(args, position) {
+            let value = self.argument(arg);
+            self.record(value, true);
+        }
+    }
+
     /// A file the program writes.
     pub fn write(&mut self, value: Val) {
+        self.record(value, false);
+    }
+
+    /// A path written, as a file or a tree.
+    fn record(&mut self, value: Val, tree: bool) {
         match value {
             Val::Str(text) if !text.is_empty() => {
                 // A computed part could make any path; one that names a guarded location is
@@ -388,11 +420,11 @@ impl Engine<'_> {
                     if computed { guarded_matches(&text).into_iter().map(locate).collect() } else { Vec::new() };
                 self.findings.writes.extend(matches);
                 let located = locate(text);
-                self.findings.writes.push(located);
+                if tree { push_new(&mut self.findings.trees, located) } else { self.findings.writes.push(located) }
             }
             Val::List(items) => {
                 for item in items {
-                    self.write(item);
+                    self.record(item, tree);
                 }
             }
             _ => self.findings.sure = false,
@@ -411,7 +443,7 @@ impl Engine<'_> {
         };
         match line {
             Some(line) => {
-                self.findings.commands.push(run_in(&self.dir, line).replace(HOLE, "${PROGRAM_VALUE}"));
+                self.findings.commands.push(run_in(&self.dir, line).replace(HOLE, COMPUTED_PART));
             }
             None => self.findings.sure = false,
         }

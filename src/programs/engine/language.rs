@@ -23,6 +23,14 @@ pub enum Op {
     Write(&'static [usize]),
     /// Writes every argument.
     WriteAll,
+    /// Moves the argument at the first position to the second: the first goes, the second gets
+    /// a tree (a directory renamed onto it, or moved into it).
+    Move(usize, usize),
+    /// Copies the file at the first position to the second, or into it under its own name when
+    /// the second is a directory (`FileUtils.cp(src, dir)`).
+    Copy(usize, usize),
+    /// Fills the directory at this position with a tree (`FileUtils.cp_r(src, dst)`).
+    WriteTree(usize),
     /// Writes the argument named `name` or at `position`.
     WriteNamed(&'static str, usize),
     /// Opens `path`; writes when the mode at `mode` (or named `named`) allows writing.

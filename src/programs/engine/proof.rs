@@ -156,7 +156,7 @@ mod tests {
     use crate::programs::{Language, judge};
 
     fn writes(language: Language, text: &str) -> Vec<String> {
-        judge(language, Some(text), &[], Path::new("/repo")).writes
+        judge(language, Some(text), &[], Path::new("/repo")).written()
     }
 
     fn refused(language: Language, text: &str) -> bool {

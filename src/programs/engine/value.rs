@@ -142,6 +142,11 @@ pub fn run_in(dir: &str, line: String) -> String {
     if dir.is_empty() { line } else { format!("cd {} && {line}", shell_word(dir)) }
 }
 
+/// What a part of a started command line the analysis could not compute becomes: an unquoted
+/// `*`, so the shell's analysis reads it as any name that could stand there (P-18:
+/// `system('cp', x, "docs/superpowers/$d/p.md")` may write a plan).
+pub const COMPUTED_PART: &str = "*";
+
 /// A word quoted for bash, with holes left outside the quotes.
 pub fn shell_word(text: &str) -> String {
     if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+=:@%,".contains(c)) {
@@ -159,6 +164,36 @@ pub fn shell_word(text: &str) -> String {
     out
 }
 
+/// The last component of a path (`/tmp/x/approval.md` → `approval.md`).
+pub fn base_name(path: &str) -> &str {
+    let trimmed = path.trim_end_matches('/');
+    trimmed.rsplit('/').next().unwrap_or(trimmed)
+}
+
+/// Where a copy of `source` lands when `destination` is a change folder (`cp(src, dir)` puts it
+/// there under its own name): a file named `approval.md`, or one whose name the analysis could
+/// not compute, is that change's approval.
+pub fn copied_into(source: Option<&str>, destination: &str) -> Option<String> {
+    let dir = destination.trim_end_matches('/');
+    if !crate::paths::is_change_dir(std::path::Path::new(dir)) {
+        return None;
+    }
+    let landed = match source {
+        Some(source) => format!("{dir}/{}", base_name(source)),
+        None => format!("{dir}/{HOLE}"),
+    };
+    let program = crate::paths::Dialect::Program;
+    let guarded = crate::paths::names_guarded(&landed, program) || !guarded_matches(&landed).is_empty();
+    guarded.then_some(landed)
+}
+
+/// Adds `item` to `list` unless it is there already (the findings keep each path once).
+pub fn push_new(list: &mut Vec<String>, item: String) {
+    if !list.contains(&item) {
+        list.push(item);
+    }
+}
+
 /// The guarded locations a written path with computed parts (holes) or wildcards could be: the
 /// holes read as `*`, matched like a glob (P-18: a value the analysis cannot compute may be any
 /// guarded location the program spells around it).
@@ -170,13 +205,15 @@ pub fn guarded_matches(path: &str) -> Vec<String> {
     let parent = |path: &str| path.rsplit_once('/').map_or(String::new(), |(dir, _)| dir.to_string());
     let program = crate::paths::Dialect::Program;
     // A last component that could be `approval.md` counts only inside a folder that is guarded
-    // or that the pattern matched (`out/*.md` is not a change's approval).
+    // or that the pattern matched (`out/*.md` is not a change's approval); a folder the pattern
+    // matched (`docs/superpowers/*lans`) counts as itself.
     crate::paths::guarded_glob_matches(&pattern)
         .into_iter()
         .filter(|spelled| crate::paths::names_guarded(spelled, program))
         .filter(|spelled| {
             let folder = parent(spelled);
-            folder != parent(&pattern)
+            base_name(spelled) != crate::paths::APPROVAL_FILE
+                || folder != parent(&pattern)
                 || crate::paths::names_guarded(&folder, program)
                 || crate::paths::is_change_dir(std::path::Path::new(&folder))
         })

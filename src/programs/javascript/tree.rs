@@ -17,7 +17,7 @@ use tree_sitter::{Node, Parser};
 
 use crate::analysis::budget::{Budget, parse_within};
 use crate::paths;
-use crate::programs::engine::{run_in, shell_word};
+use crate::programs::engine::{guarded_matches, push_new, run_in, shell_word};
 use crate::programs::lex::HOLE;
 use crate::programs::{Findings, MAX_ANALYSIS_WORK};
 
@@ -85,6 +85,10 @@ const WRITERS: &[(&str, &[usize])] = &[
     ("writeTextFile", &[0]),
     ("writeTextFileSync", &[0]),
 ];
+
+/// Writers whose destination (their second argument) gets a whole tree: a directory copied or
+/// moved onto or into it (`fs.cpSync(src, dst, {recursive: true})`, fs-extra's `copy`).
+const TREE_WRITERS: &[&str] = &["cp", "cpSync", "copy", "copySync", "move", "moveSync", "rename", "renameSync"];
 
 /// Runners whose first argument is a command line.
 const LINE_RUNNERS: &[&str] = &["exec", "execSync", "execaCommand", "execaCommandSync"];
@@ -713,13 +717,14 @@ impl<'t> Reader<'t, '_> {
             };
         }
         if let Some((_, indices)) = WRITERS.iter().find(|(writer, _)| *writer == name) {
-            return self.writes(&args, indices);
+            let tree_at = TREE_WRITERS.contains(&name.as_str()).then_some(1);
+            return self.writes(&args, indices, tree_at);
         }
         if matches!(name.as_str(), "open" | "openSync") {
             return self.open(&args);
         }
         if (name == "write" && receiver == "Bun") || (name == "create" && receiver == "Deno") {
-            return self.writes(&args, &[0]);
+            return self.writes(&args, &[0], None);
         }
         if self.is_runner(&name, receiver) {
             return self.run(&name, &args);
@@ -777,18 +782,12 @@ impl<'t> Reader<'t, '_> {
             || name != "exec"
     }
 
-    fn writes(&mut self, args: &[Node], indices: &[usize]) {
+    /// The arguments at `indices` written; the one at `tree_at` as a tree.
+    fn writes(&mut self, args: &[Node], indices: &[usize], tree_at: Option<usize>) {
         for index in indices {
             let Some(arg) = args.get(*index) else { continue };
             match self.eval(*arg, 0).or_else(|| self.holed(*arg, 0)) {
-                Some(path) if !path.is_empty() => {
-                    // A computed part could make any path; one that names a guarded location is
-                    // judged as it stands (`'docs/superpowers/' + pick() + '/p.md'`).
-                    if path.contains(HOLE) && !paths::names_guarded(&path, paths::Dialect::Program) {
-                        self.unsure();
-                    }
-                    self.write(path);
-                }
+                Some(path) if !path.is_empty() => self.write(path, tree_at == Some(*index)),
                 _ => self.unsure(),
             }
         }
@@ -803,15 +802,25 @@ impl<'t> Reader<'t, '_> {
             Some(None) => false,
         };
         if !reads {
-            self.writes(args, &[0]);
+            self.writes(args, &[0], None);
         }
     }
 
-    fn write(&mut self, path: String) {
+    /// A path written (a directory filled with a tree when `tree`). A computed part could make
+    /// any path: one that names a guarded location is judged as it stands, and one that does not
+    /// may be any guarded location its known parts could match
+    /// (`'docs/superpowers/' + pick() + '/p.md'`).
+    fn write(&mut self, path: String, tree: bool) {
         let located = if path.starts_with('/') || self.cwd.is_empty() { path } else { join(&self.cwd, &path) };
-        if !self.findings.writes.contains(&located) {
-            self.findings.writes.push(located);
+        if !paths::names_guarded(&located, paths::Dialect::Program) {
+            if located.contains(HOLE) {
+                self.unsure();
+            }
+            for matched in guarded_matches(&located) {
+                push_new(&mut self.findings.writes, matched);
+            }
         }
+        push_new(if tree { &mut self.findings.trees } else { &mut self.findings.writes }, located);
     }
 
     fn run(&mut self, name: &str, args: &[Node]) {

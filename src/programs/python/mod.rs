@@ -24,11 +24,11 @@ const CLI: Cli = Cli { inline: &["-c"], file: &[], valued: &["-W", "-X", "--chec
 
 pub fn invocation(args: &[String], stdin: Option<&str>) -> Invocation {
     let (source, rest) = parse_cli(args, &CLI, stdin);
-    let writes = match (&source, module_of(args)) {
+    let ModuleWrites { files: writes, trees } = match (&source, module_of(args)) {
         (Source::Nothing, Some(module)) => module_writes(&module, &rest),
-        _ => Vec::new(),
+        _ => ModuleWrites::default(),
     };
-    Invocation { language: Language::Python, source, args: rest, writes }
+    Invocation { language: Language::Python, source, args: rest, writes, trees }
 }
 
 /// The module `-m` names (`-m json.tool`, `-mjson.tool`, `-um json.tool`), when the options
@@ -40,19 +40,37 @@ fn module_of(args: &[String]) -> Option<String> {
     if attached.is_empty() { args.get(at + 1).cloned() } else { Some(attached.to_string()) }
 }
 
+/// What a module's command line writes: files, and directories it fills (a tree each).
+#[derive(Default)]
+struct ModuleWrites {
+    files: Vec<String>,
+    trees: Vec<String>,
+}
+
+impl ModuleWrites {
+    fn files(files: Vec<String>) -> Self {
+        ModuleWrites { files, trees: Vec::new() }
+    }
+
+    fn trees(trees: Vec<String>) -> Self {
+        ModuleWrites { files: Vec::new(), trees }
+    }
+}
+
 /// What `python3 -m module args` writes: the operands its command line writes, or for a module
-/// this table does not know, every argument that names a guarded location.
-fn module_writes(module: &str, args: &[String]) -> Vec<String> {
+/// this table does not know, every argument that names a guarded location, as a tree (it may
+/// write anything there).
+fn module_writes(module: &str, args: &[String]) -> ModuleWrites {
     match MODULES.iter().find(|(name, _)| *name == module).map(|(_, cli)| *cli) {
         Some(ModuleCli::JsonTool) => json_tool_writes(args),
         Some(ModuleCli::Archive) => archive_writes(args),
-        Some(ModuleCli::ReadOnly) => Vec::new(),
-        None => guarded(args),
+        Some(ModuleCli::ReadOnly) => ModuleWrites::default(),
+        None => ModuleWrites::trees(guarded(args)),
     }
 }
 
 /// `json.tool [options] [infile [outfile]]`: the second operand.
-fn json_tool_writes(args: &[String]) -> Vec<String> {
+fn json_tool_writes(args: &[String]) -> ModuleWrites {
     let mut operands = Vec::new();
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -62,29 +80,29 @@ fn json_tool_writes(args: &[String]) -> Vec<String> {
             }
             "--sort-keys" | "--no-ensure-ascii" | "--json-lines" | "--compact" | "--tab" | "--no-indent" => {}
             option if option.starts_with("--indent=") => {}
-            option if option.starts_with('-') && option != "-" => return guarded(args),
+            option if option.starts_with('-') && option != "-" => return ModuleWrites::trees(guarded(args)),
             operand => operands.push(operand.to_string()),
         }
     }
-    operands.into_iter().nth(1).into_iter().collect()
+    ModuleWrites::files(operands.into_iter().nth(1).into_iter().collect())
 }
 
 /// `zipfile`/`tarfile`: `-e archive [dir]` writes the tree at dir (the current directory by
 /// default), `-c archive files…` writes the archive, `-l`/`-t` only read.
-fn archive_writes(args: &[String]) -> Vec<String> {
+fn archive_writes(args: &[String]) -> ModuleWrites {
     let operands: Vec<&String> = args.iter().filter(|arg| !arg.starts_with('-')).collect();
     let has = |options: &[&str]| args.iter().any(|arg| options.contains(&arg.as_str()));
     if has(&["-e", "--extract"]) {
-        return vec![operands.get(1).map_or_else(|| ".".to_string(), |dir| (*dir).clone())];
+        return ModuleWrites::trees(vec![operands.get(1).map_or_else(|| ".".to_string(), |dir| (*dir).clone())]);
     }
     if has(&["-c", "--create"]) {
-        return operands.first().map(|archive| vec![(*archive).clone()]).unwrap_or_default();
+        return ModuleWrites::files(operands.first().map(|archive| vec![(*archive).clone()]).unwrap_or_default());
     }
     let listing = ["-l", "--list", "-t", "--test", "-v", "--verbose"];
     if args.iter().all(|arg| !arg.starts_with('-') || listing.contains(&arg.as_str())) {
-        return Vec::new();
+        return ModuleWrites::default();
     }
-    guarded(args)
+    ModuleWrites::trees(guarded(args))
 }
 
 fn guarded(args: &[String]) -> Vec<String> {

@@ -7,8 +7,16 @@ pub type Arg = (usize, &'static str);
 /// What a known writer does with its arguments.
 #[derive(Debug, Clone, Copy)]
 pub enum Writer {
-    /// Writes the file(s) at these arguments (a directory tree for `copytree`, `rmtree`).
+    /// Writes the file(s) at these arguments (`rmtree` removes a whole tree: not a write of
+    /// what is beneath, P-12).
     Paths(&'static [Arg]),
+    /// Fills the directory at this argument with a tree (`copytree`, `unpack_archive`); the
+    /// current directory when it is absent.
+    Tree(Arg),
+    /// Moves `src` to `dst`: `src` goes, and `dst` gets a tree (a directory moved onto or into it).
+    Move(Arg, Arg),
+    /// Copies the file `src` to `dst`, or into `dst` under its own name when `dst` is a directory.
+    Copy(Arg, Arg),
     /// Opens the file at `path` with `mode` (`default` when absent); returns `kind`.
     Open { path: Arg, mode: Arg, default: &'static str, kind: Kind },
     /// `os.open(path, flags)`: writes unless the flags are read-only.
@@ -36,7 +44,6 @@ const fn p(position: usize, name: &'static str) -> Arg {
     (position, name)
 }
 
-const SRC_DST: &[Arg] = &[p(0, "src"), p(1, "dst")];
 const DST: &[Arg] = &[p(1, "dst")];
 const PATH: &[Arg] = &[p(0, "path")];
 const NAME: &[Arg] = &[p(0, "name")];
@@ -92,21 +99,21 @@ pub const WRITERS: &[(&str, Writer)] = &[
     ("os.chmod", Writer::Paths(PATH)),
     ("os.chown", Writer::Paths(PATH)),
     ("os.utime", Writer::Paths(PATH)),
-    ("os.rename", Writer::Paths(SRC_DST)),
-    ("os.renames", Writer::Paths(&[p(0, "old"), p(1, "new")])),
-    ("os.replace", Writer::Paths(SRC_DST)),
+    ("os.rename", Writer::Move(p(0, "src"), p(1, "dst"))),
+    ("os.renames", Writer::Move(p(0, "old"), p(1, "new"))),
+    ("os.replace", Writer::Move(p(0, "src"), p(1, "dst"))),
     ("os.link", Writer::Paths(DST)),
     ("os.symlink", Writer::Paths(DST)),
-    ("shutil.copy", Writer::Paths(DST)),
-    ("shutil.copy2", Writer::Paths(DST)),
+    ("shutil.copy", Writer::Copy(p(0, "src"), p(1, "dst"))),
+    ("shutil.copy2", Writer::Copy(p(0, "src"), p(1, "dst"))),
     ("shutil.copyfile", Writer::Paths(DST)),
-    ("shutil.copytree", Writer::Paths(DST)),
+    ("shutil.copytree", Writer::Tree(p(1, "dst"))),
     ("shutil.copymode", Writer::Paths(DST)),
     ("shutil.copystat", Writer::Paths(DST)),
-    ("shutil.move", Writer::Paths(SRC_DST)),
+    ("shutil.move", Writer::Move(p(0, "src"), p(1, "dst"))),
     ("shutil.rmtree", Writer::Paths(PATH)),
     ("shutil.chown", Writer::Paths(PATH)),
-    ("shutil.unpack_archive", Writer::Paths(&[p(1, "extract_dir")])),
+    ("shutil.unpack_archive", Writer::Tree(p(1, "extract_dir"))),
     ("shutil.make_archive", Writer::Paths(&[p(0, "base_name")])),
     ("urllib.request.urlretrieve", Writer::Paths(&[p(1, "filename")])),
     ("subprocess.run", Writer::Run(p(0, "args"))),

@@ -9,7 +9,7 @@ use crate::programs::{Language, judge};
 const PLAN: &str = "docs/superpowers/plans/x.md";
 
 fn writes(program: &str) -> Vec<String> {
-    let mut writes = judge(Language::Python, Some(program), &[], Path::new("/repo")).writes;
+    let mut writes = judge(Language::Python, Some(program), &[], Path::new("/repo")).written();
     writes.sort();
     writes
 }
@@ -52,7 +52,7 @@ fn joins_compute_the_path() {
     assert_eq!(writes("open('DOCS/SUPERPOWERS/PLANS/X.MD'.lower(), 'w')"), [PLAN]);
     assert_eq!(writes("import os\nos.chdir('docs/superpowers')\nopen('plans/x.md', 'w')"), [PLAN]);
     assert_eq!(writes("open('out.txt', 'w')"), ["out.txt"]);
-    assert_eq!(writes("import glob\nopen(glob.glob('docs/superpowers/pl*ns/x.md')[0], 'a')"), ["docs/superpowers/pl*ns/x.md"]);
+    assert_eq!(writes("import glob\nopen(glob.glob('docs/superpowers/pl*ns/x.md')[0], 'a')"), ["docs/superpowers/pl*ns/x.md", PLAN]);
 }
 
 #[test]
@@ -147,7 +147,7 @@ fn module(args: &[&str]) -> Vec<String> {
     let args: Vec<String> = args.iter().map(|arg| arg.to_string()).collect();
     let invocation = invocation(&args, None);
     assert_eq!(invocation.source, Source::Nothing);
-    invocation.writes
+    invocation.writes.into_iter().chain(invocation.trees).collect()
 }
 
 #[test]

@@ -14,7 +14,9 @@ use tree_sitter::{Node, Parser};
 
 use super::tables::{self, Kind, Writer};
 use crate::analysis::budget::{Budget, parse_within};
-use crate::programs::engine::{run_in, shell_word, writes_mode};
+use crate::programs::engine::{
+    COMPUTED_PART, copied_into, guarded_matches, push_new, run_in, shell_word, writes_mode,
+};
 use crate::programs::lex::HOLE;
 use crate::programs::{Findings, MAX_ANALYSIS_WORK};
 
@@ -776,6 +778,27 @@ impl<'s> Program<'s> {
                 }
                 V::Unknown
             }
+            Writer::Tree((position, keyword)) => {
+                let dir = args.get(position, keyword).cloned();
+                self.write_tree(dir.unwrap_or_else(|| V::Str(".".to_string())));
+                V::Unknown
+            }
+            Writer::Move(src, dst) => {
+                self.arg_written(args, src, false);
+                self.arg_written(args, dst, true);
+                V::Unknown
+            }
+            Writer::Copy(src, dst) => {
+                self.arg_written(args, dst, false);
+                // Into a directory, under the source's own name.
+                let source = args.get(src.0, src.1).and_then(V::text);
+                if let Some(V::Str(dir) | V::Path(dir)) = args.get(dst.0, dst.1)
+                    && let Some(landed) = copied_into(source, dir)
+                {
+                    self.write(V::Str(landed));
+                }
+                V::Unknown
+            }
             Writer::Open { path, mode, default, kind } => {
                 let mode = args.get(mode.0, mode.1).cloned().unwrap_or_else(|| V::Str(default.to_string()));
                 let writes = match &mode {
@@ -839,7 +862,7 @@ impl<'s> Program<'s> {
             (V::Object(Kind::Archive), _) => {
                 if let Some((_, (position, keyword))) = tables::EXTRACTORS.iter().find(|(name, _)| *name == method) {
                     let target = args.get(*position, keyword).cloned().unwrap_or_else(|| V::Str(".".to_string()));
-                    self.write(target);
+                    self.write_tree(target);
                     return V::Unknown;
                 }
             }
@@ -903,23 +926,45 @@ impl<'s> Program<'s> {
         }
     }
 
+    /// The argument at `at` written, as a file or as a tree; a missing one is unproven.
+    fn arg_written(&mut self, args: &Args, (position, keyword): tables::Arg, tree: bool) {
+        match args.get(position, keyword).cloned() {
+            Some(value) if tree => self.write_tree(value),
+            Some(value) => self.write(value),
+            None => self.unsure(),
+        }
+    }
+
     fn write(&mut self, value: V) {
+        self.record(value, false);
+    }
+
+    /// A directory filled with a tree.
+    fn write_tree(&mut self, value: V) {
+        self.record(value, true);
+    }
+
+    fn record(&mut self, value: V, tree: bool) {
         match value {
             V::Str(text) | V::Path(text) if !text.is_empty() => {
                 // A computed part could make any path; one that names a guarded location is
-                // judged as it stands.
-                if text.contains(HOLE) && !crate::paths::names_guarded(&text, crate::paths::Dialect::Program) {
-                    self.unsure();
-                }
+                // judged as it stands, and one that does not may be any guarded location its
+                // known parts could match (a hole or a glob, `glob.glob('docs/*/pl*')[0]`).
                 let located =
                     if text.starts_with('/') || self.dir.is_empty() { text } else { join_dir(&self.dir, &text) };
-                if !self.findings.writes.contains(&located) {
-                    self.findings.writes.push(located);
+                if !crate::paths::names_guarded(&located, crate::paths::Dialect::Program) {
+                    if located.contains(HOLE) {
+                        self.unsure();
+                    }
+                    for matched in guarded_matches(&located) {
+                        push_new(&mut self.findings.writes, matched);
+                    }
                 }
+                push_new(if tree { &mut self.findings.trees } else { &mut self.findings.writes }, located);
             }
             V::List(items) => {
                 for item in items {
-                    self.write(item);
+                    self.record(item, tree);
                 }
             }
             // An open file object or a descriptor (`shutil.copy(src, f)` is not a thing, but
@@ -940,7 +985,7 @@ impl<'s> Program<'s> {
         };
         match line {
             Some(line) => {
-                self.findings.commands.push(run_in(&self.dir, line).replace(HOLE, "${PROGRAM_VALUE}"));
+                self.findings.commands.push(run_in(&self.dir, line).replace(HOLE, COMPUTED_PART));
             }
             None => self.unsure(),
         }

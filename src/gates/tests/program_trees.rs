@@ -1,0 +1,90 @@
+//! Programs that fill a directory with a tree (a recursive copy, an archive extracted, a move onto
+//! or into it) write the guarded files that tree can hold: a change folder's approval.md, the
+//! plan folder below `docs/superpowers`. Copies, moves and archives that leave those folders
+//! untouched stay allowed.
+
+use super::*;
+
+/// A tree written into the change folder `c`, in each language and spelling.
+const INTO_THE_CHANGE: [&str; 12] = [
+    "python3 -c \"import shutil; shutil.copytree('/tmp/e', 'openspec/changes/c', dirs_exist_ok=True)\"",
+    "python3 -c \"import shutil; shutil.copytree('/tmp/e', 'openspec/c' + 'hanges/c', dirs_exist_ok=True)\"",
+    "python3 -c \"import tarfile; tarfile.open('/tmp/e.tar').extractall('OPENSPEC/CHANGES/C'.lower())\"",
+    "python3 -c \"import zipfile, os; zipfile.ZipFile('/tmp/e.zip').extractall(os.path.join('openspec', 'changes', 'c'))\"",
+    "python3 -c \"import shutil; shutil.unpack_archive('/tmp/e.tar', 'openspec/changes/c')\"",
+    "python3 -c \"import shutil; shutil.move('/tmp/approval.md', 'openspec/changes/c')\"",
+    "python3 -c \"import shutil; shutil.copy('/tmp/x/approval.md', 'openspec/changes/c')\"",
+    "python3 -m zipfile -e /tmp/e.zip openspec/changes/c",
+    "node -e \"require('fs').cpSync('/tmp/e', 'openspec/changes/' + 'c', {recursive: true})\"",
+    "ruby -e \"require 'fileutils'; FileUtils.cp_r('/tmp/e/.', 'openspec/changes/c')\"",
+    "perl -e \"use File::Copy; move('/tmp/approval.md', 'openspec/changes/c');\"",
+    "tclsh <<< 'file copy -force /tmp/e openspec/changes/c'",
+];
+
+#[test]
+fn a_tree_a_program_writes_into_a_change_writes_its_approval() {
+    let repo = Repo::new();
+    repo.change("c");
+    for line in INTO_THE_CHANGE {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(C_TEXT), "{line}");
+    }
+}
+
+#[test]
+fn a_tree_a_program_writes_above_the_plans_folder_writes_plans() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    for line in [
+        "python3 -c \"import shutil; shutil.copytree('/tmp/e', 'docs/superpowers', dirs_exist_ok=True)\"",
+        "python3 -c \"import tarfile; tarfile.open('/tmp/e.tar').extractall('docs')\"",
+        "node -e \"require('fs').cpSync('/tmp/e', 'docs/superpowers', {recursive: true})\"",
+        "python3 -m tarfile -e /tmp/e.tar docs/superpowers",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+}
+
+#[test]
+fn copies_moves_and_archives_that_leave_the_guarded_folders_alone_are_allowed() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    for line in [
+        "python3 -c \"import shutil; shutil.copytree('openspec/changes/c', '/tmp/backup')\"",
+        "python3 -c \"import shutil; shutil.copy('/tmp/x/design.md', 'openspec/changes/c')\"",
+        "python3 -c \"import shutil; shutil.copy('openspec/changes/c/approval.md', '/tmp/approval-backup.md')\"",
+        "python3 -c \"import shutil; shutil.move('openspec/changes/c', 'openspec/changes/archive/2026-12-02-c')\"",
+        "python3 -c \"import tarfile; tarfile.open('/tmp/out.tgz', 'w:gz').add('docs/superpowers/plans')\"",
+        "python3 -c \"import tarfile; tarfile.open('/tmp/e.tar').extractall('/tmp/out')\"",
+        "python3 -m zipfile -e /tmp/e.zip build/out",
+        "python3 -m zipfile -l docs/superpowers/plans.zip",
+        "node -e \"require('fs').cpSync('docs/superpowers/plans', '/tmp/plans', {recursive: true})\"",
+        "ruby -e \"require 'fileutils'; FileUtils.cp_r('openspec/changes/c', '/tmp/c')\"",
+        "tclsh <<< 'file copy -force openspec/changes/c /tmp/c'",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
+
+#[test]
+fn a_path_a_program_picks_at_run_time_may_be_the_guarded_file_its_known_parts_match() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    let picked = "fs.readdirSync('docs/superpowers').find((n) => /lans/.test(n))";
+    for line in [
+        "python3 -c \"import glob; open(glob.glob('docs/superpowers/*lans/p.md')[0], 'a').write('x')\"".to_string(),
+        "python3 -c \"import glob, os; os.remove(glob.glob('docs/superpowers/pl*/p.md')[0])\"".to_string(),
+        format!("node -e \"const fs = require('fs'); fs.writeFileSync('docs/superpowers/' + {picked} + '/p.md', 'x')\""),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    for line in [
+        "python3 -c \"import glob; print(open(glob.glob('docs/superpowers/*lans/p.md')[0]).read())\"".to_string(),
+        format!("node -e \"const fs = require('fs'); console.log(fs.readFileSync('docs/superpowers/' + {picked} + '/p.md', 'utf8'))\""),
+        "python3 -c \"import glob; open(glob.glob('build/*.txt')[0], 'a').write('x')\"".to_string(),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(&line)), None, "{line}");
+    }
+}
