@@ -204,12 +204,33 @@ fn judged(language: Language, text: Option<&str>, args: &[String], dir: &Path) -
     for named in findings.named.iter().map(String::as_str).chain(args.iter().map(String::as_str)) {
         guarded_words(named, &mut verdict.trees);
     }
+    for arg in args {
+        guarded_argument(arg, dir, &mut verdict.trees);
+    }
     let names_guarded = |write: &String| paths::names_guarded(write, paths::Dialect::Program);
     if !verdict.writes.iter().chain(&verdict.trees).any(names_guarded) {
         guarded_words(text, &mut verdict.trees);
         named_across_words(text, &mut verdict.trees);
     }
     (verdict, Proof::Unproven { why: unsure })
+}
+
+/// A program argument that is guarded where the program runs (`cd docs/superpowers/plans; awk …
+/// p.md`), or a pattern that could match a guarded location (`docs/superpowers/*lans/p.md`), as
+/// the absolute path or the matches.
+fn guarded_argument(arg: &str, dir: &Path, out: &mut Vec<String>) {
+    if arg.starts_with('-') || paths::names_guarded(arg, paths::Dialect::Program) {
+        return;
+    }
+    let absolute = paths::absolute(arg, dir).to_string_lossy().into_owned();
+    let found = if paths::names_guarded(&absolute, paths::Dialect::Program) {
+        vec![absolute]
+    } else {
+        engine::guarded_matches(arg)
+    };
+    for path in found {
+        engine::push_new(out, path);
+    }
 }
 
 /// When `text` names a guarded location only across words or quotes and no write found names

@@ -88,3 +88,29 @@ fn a_path_a_program_picks_at_run_time_may_be_the_guarded_file_its_known_parts_ma
         assert_eq!(check(&repo, "bash", &bash(&line)), None, "{line}");
     }
 }
+
+#[test]
+fn an_unproven_program_writes_the_arguments_that_are_guarded_where_it_runs() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    let appends = "awk 'BEGIN { print \"x\" >> ARGV[1] }'";
+    for line in [
+        format!("{appends} docs/superpowers/*lans/p.md"),
+        format!("cd docs/superpowers/plans; {appends} p.md"),
+        format!("x=DOCS/SUPERPOWERS/PLANS/P.MD; {appends} \"${{x,,}}\""),
+        "x=old/openspec/changes/c; python3 -m zipfile -e /tmp/e.zip \"${x#old/}\"".to_string(),
+    ] {
+        assert!(check(&repo, "bash", &bash(&line)).is_some(), "{line}");
+    }
+    for line in [
+        "cd docs/superpowers/plans; awk '{ print }' p.md",
+        "awk '{ print }' docs/superpowers/*lans/p.md",
+        "cd docs/superpowers/plans; python3 -c 'import sys; print(len(open(sys.argv[1]).read()))' p.md",
+        "x=DOCS/SUPERPOWERS/PLANS/P.MD; python3 -c 'import sys; print(open(sys.argv[1]).read())' \"${x,,}\"",
+        "x=old/openspec/changes/c; python3 -m zipfile -l \"${x#old/}/a.zip\"",
+        "awk 'BEGIN { print \"x\" >> ARGV[1] }' build/*.log",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
