@@ -77,6 +77,17 @@ pub enum Language {
     Jq,
 }
 
+impl Language {
+    /// The environment variable whose words the interpreter reads as options before its command
+    /// line's (`NODE_OPTIONS='--require ./x.js' node build.js`).
+    pub fn options_variable(self) -> Option<&'static str> {
+        match self {
+            Language::JavaScript => Some("NODE_OPTIONS"),
+            _ => None,
+        }
+    }
+}
+
 /// Where a program's text comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
@@ -101,6 +112,9 @@ pub struct Invocation {
     /// Directories the interpreter's options fill with files of their own choosing, a tree each
     /// (`python3 -m zipfile -e a.zip dir`).
     pub trees: Vec<String>,
+    /// Program text the interpreter runs before the program's own, in its language: the modules
+    /// its options preload (`node -r ./x.js script.js` runs `require("./x.js");` first).
+    pub prelude: String,
 }
 
 thread_local! {

@@ -85,5 +85,5 @@ pub fn invocation(args: &[String], stdin: Option<&str>) -> Invocation {
         }
     };
     let _ = Path::new("");
-    Invocation { language, source, args: program_args, writes: Vec::new(), trees: Vec::new() }
+    Invocation { language, source, args: program_args, writes: Vec::new(), trees: Vec::new(), prelude: String::new() }
 }

@@ -137,5 +137,5 @@ pub fn invocation(args: &[String], _stdin: Option<&str>) -> Invocation {
     };
     let files: Vec<String> = operands.filter(|operand| !operand.contains('=')).collect();
     let writes = if in_place { files.clone() } else { Vec::new() };
-    Invocation { language: Language::Awk, source, args: files, writes, trees: Vec::new() }
+    Invocation { language: Language::Awk, source, args: files, writes, trees: Vec::new(), prelude: String::new() }
 }

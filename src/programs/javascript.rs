@@ -342,11 +342,10 @@ pub fn invocation(command: &str, args: &[String], stdin: Option<&str>) -> Invoca
 /// Options whose value is a module node loads before the program.
 const PRELOADS: &[&str] = &["-r", "--require", "--import", "--loader", "--experimental-loader"];
 
-/// `node -r ./x.js -e CODE`: the preloaded modules are read as `require`s at the program's head, so
-/// a local one leaves it unproven like any local module it loads. (A script file is read later, by
-/// the walker; its preloads are not seen here.)
+/// `node -r ./x.js -e CODE` or `node -r ./x.js script.js`: the preloaded modules run first, as
+/// `require`s (the walker puts them before the program's text), so a local one leaves it unproven
+/// like any local module it loads.
 fn with_preloads(mut invocation: Invocation, args: &[String]) -> Invocation {
-    let mut preloads = String::new();
     let mut at = 0;
     while let Some(arg) = args.get(at) {
         at += 1;
@@ -367,13 +366,8 @@ fn with_preloads(mut invocation: Invocation, args: &[String]) -> Invocation {
             None => None,
         };
         if let Some(module) = value.filter(|_| PRELOADS.contains(&option)) {
-            preloads.push_str(&format!("require({:?});\n", module));
+            invocation.prelude.push_str(&format!("require({module:?});\n"));
         }
-    }
-    if let Source::Text(text) = &mut invocation.source
-        && !preloads.is_empty()
-    {
-        text.insert_str(0, &preloads);
     }
     invocation
 }
@@ -391,7 +385,7 @@ fn deno(args: &[String], stdin: Option<&str>) -> Invocation {
         _ => Source::Nothing,
     };
     let program_args = operands.iter().skip(1).map(|a| (*a).clone()).collect();
-    Invocation { language: Language::JavaScript, source, args: program_args, writes: Vec::new(), trees: Vec::new() }
+    Invocation { language: Language::JavaScript, source, args: program_args, writes: Vec::new(), trees: Vec::new(), prelude: String::new() }
 }
 
 #[cfg(test)]

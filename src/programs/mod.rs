@@ -383,7 +383,7 @@ fn stdin_source(stdin: Option<&str>) -> Source {
 }
 
 fn simple(language: Language, (source, args): (Source, Vec<String>)) -> Invocation {
-    Invocation { language, source, args, writes: Vec::new(), trees: Vec::new() }
+    Invocation { language, source, args, writes: Vec::new(), trees: Vec::new(), prelude: String::new() }
 }
 
 #[cfg(test)]

@@ -137,5 +137,5 @@ pub fn invocation(args: &[String], stdin: Option<&str>) -> Invocation {
     commands.extend(operands);
     let source = if commands.is_empty() { super::stdin_source(stdin) } else { Source::Text(commands.join("\n")) };
     let writes = database.filter(|db| !readonly && db != ":memory:" && !db.is_empty()).into_iter().collect();
-    Invocation { language: Language::Sqlite, source, args: Vec::new(), writes, trees: Vec::new() }
+    Invocation { language: Language::Sqlite, source, args: Vec::new(), writes, trees: Vec::new(), prelude: String::new() }
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::{Walk, Walker};
 use crate::analysis::fs;
 use crate::analysis::answer::Proof;
-use crate::analysis::handoff::{Invocation, MAX_PATCH_BYTES, MAX_SCRIPT_FILE_BYTES, Source, Strip};
+use crate::analysis::handoff::{Analyses, Invocation, MAX_PATCH_BYTES, MAX_SCRIPT_FILE_BYTES, Source, Strip};
 use crate::analysis::moves;
 use crate::analysis::scope::Scope;
 use crate::bash::state::Bash;
@@ -90,6 +90,7 @@ impl Walker<'_> {
                 }
                 Effect::Patch(read) => self.patch(read, scope),
                 Effect::Program { argv, stdin, dir, uncomputed } => {
+                    let argv = with_options_from_environment(argv, scope, self.analyses);
                     if let Some(invocation) = self.analyses.program_run(&argv, stdin.as_deref()) {
                         let proven = self.program(&invocation, &dir, None, walk, scope)?;
                         // P-18: an argument the walk could not compute may be any guarded
@@ -150,6 +151,7 @@ impl Walker<'_> {
             (Source::File(path), None) => self.file_text(path, &base),
             (Source::Nothing, None) => return Ok(!options_write),
         };
+        let text = text.map(|text| if invocation.prelude.is_empty() { text } else { format!("{}{text}", invocation.prelude) });
         let answer = self.analyses.program(invocation.language, text.as_deref(), &invocation.args, &base);
         let proven = answer.proof == Proof::Proven;
         for location in answer.locations {
@@ -186,7 +188,7 @@ impl Walker<'_> {
         let Some(text) = self.file_text(path, &scope.base) else { return Ok(()) };
         if by_shebang {
             if let Some(language) = self.analyses.shebang_language(&text) {
-                let invocation = Invocation { language, source: Source::Nothing, args: Vec::new(), writes: Vec::new(), trees: Vec::new() };
+                let invocation = Invocation { language, source: Source::Nothing, args: Vec::new(), writes: Vec::new(), trees: Vec::new(), prelude: String::new() };
                 return self.program(&invocation, "", Some(text), walk, scope).map(|_| ());
             }
             let shell = text.lines().next().is_none_or(|line| {
@@ -442,6 +444,17 @@ fn cd_destination(dir: &Arg, scope: &Scope<Bash>) -> PathBuf {
 }
 
 /// The one value the line gave a shell variable, when the walk knows it exactly.
+/// `argv` with the options an interpreter reads from its environment put after its name, as it
+/// reads them (`NODE_OPTIONS` set in the line or exported before it).
+fn with_options_from_environment(mut argv: Vec<String>, scope: &Scope<Bash>, analyses: &dyn Analyses) -> Vec<String> {
+    let variable = analyses.program_run(&argv, None).and_then(|run| run.language.options_variable());
+    if let Some(options) = variable.and_then(|variable| assigned(scope, variable)) {
+        let at = argv.len().min(1);
+        argv.splice(at..at, options.split_whitespace().map(str::to_string));
+    }
+    argv
+}
+
 fn assigned(scope: &Scope<Bash>, name: &str) -> Option<String> {
     match scope.vars.get(name).map(Vec::as_slice) {
         Some([value]) if !value.dynamic && !value.text.is_empty() => Some(value.text.clone()),

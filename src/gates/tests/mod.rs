@@ -7,7 +7,7 @@ mod file_tools;
 mod mcp_tools;
 mod patch_calls;
 mod persistent_shells;
-mod program_trees;
+mod program_writes;
 mod uncomputed_values;
 
 use std::collections::HashMap;

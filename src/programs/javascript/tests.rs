@@ -154,6 +154,7 @@ fn node(line: &[&str]) -> Vec<String> {
     let argv: Vec<String> = line.iter().map(|word| word.to_string()).collect();
     let Some(invocation) = crate::programs::invocation(&argv, None) else { return Vec::new() };
     let crate::programs::Source::Text(text) = invocation.source else { return Vec::new() };
+    let text = format!("{}{text}", invocation.prelude);
     judge(Language::JavaScript, Some(&text), &invocation.args, Path::new("/repo")).written()
 }
 

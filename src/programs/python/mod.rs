@@ -28,7 +28,7 @@ pub fn invocation(args: &[String], stdin: Option<&str>) -> Invocation {
         (Source::Nothing, Some(module)) => module_writes(&module, &rest),
         _ => ModuleWrites::default(),
     };
-    Invocation { language: Language::Python, source, args: rest, writes, trees }
+    Invocation { language: Language::Python, source, args: rest, writes, trees, prelude: String::new() }
 }
 
 /// The module `-m` names (`-m json.tool`, `-mjson.tool`, `-um json.tool`), when the options

@@ -1,7 +1,9 @@
-//! Programs that fill a directory with a tree (a recursive copy, an archive extracted, a move onto
-//! or into it) write the guarded files that tree can hold: a change folder's approval.md, the
-//! plan folder below `docs/superpowers`. Copies, moves and archives that leave those folders
-//! untouched stay allowed.
+//! What programs run from bash write under P-18, in both directions: a tree filled in a folder
+//! (a recursive copy, an archive extracted, a move onto or into it) writes the guarded files that
+//! tree can hold, a change folder's approval.md or the plan folder below `docs/superpowers`; an
+//! unproven program writes its arguments that are guarded where it runs; modules preloaded by
+//! the command line or `NODE_OPTIONS` run first. Copies, moves, archives and reads that leave the
+//! guarded folders untouched stay allowed.
 
 use super::*;
 
@@ -110,6 +112,30 @@ fn an_unproven_program_writes_the_arguments_that_are_guarded_where_it_runs() {
         "x=DOCS/SUPERPOWERS/PLANS/P.MD; python3 -c 'import sys; print(open(sys.argv[1]).read())' \"${x,,}\"",
         "x=old/openspec/changes/c; python3 -m zipfile -l \"${x#old/}/a.zip\"",
         "awk 'BEGIN { print \"x\" >> ARGV[1] }' build/*.log",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
+
+#[test]
+fn modules_preloaded_by_the_command_line_or_node_options_run_before_the_script() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("tools")).unwrap();
+    std::fs::write(repo.path("tools/read.js"), "console.log(require('fs').readFileSync('docs/superpowers/plans/p.md', 'utf8'))\n").unwrap();
+    for line in [
+        "node -r ./tools/evil.js tools/read.js",
+        "node --require=./tools/evil.js tools/read.js",
+        "export NODE_OPTIONS='--require ./tools/evil.js'; node tools/read.js",
+        "export NODE_OPTIONS='--import ./tools/evil.mjs'; node -e \"console.log(require('fs').readFileSync('docs/superpowers/plans/p.md', 'utf8'))\"",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    for line in [
+        "node tools/read.js",
+        "node -r fs tools/read.js",
+        "export NODE_OPTIONS='--max-old-space-size=4096'; node tools/read.js",
+        "export NODE_OPTIONS='--require ./tools/setup.js'; node -e 'console.log(1)'",
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
     }
