@@ -65,6 +65,8 @@ impl Strip {
 pub enum Language {
     Python,
     JavaScript,
+    /// TypeScript, read by the JavaScript analysis over TypeScript's grammar.
+    TypeScript,
     Perl,
     Ruby,
     Php,
@@ -82,7 +84,7 @@ impl Language {
     /// line's (`NODE_OPTIONS='--require ./x.js' node build.js`).
     pub fn options_variable(self) -> Option<&'static str> {
         match self {
-            Language::JavaScript => Some("NODE_OPTIONS"),
+            Language::JavaScript | Language::TypeScript => Some("NODE_OPTIONS"),
             _ => None,
         }
     }

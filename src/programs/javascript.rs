@@ -12,6 +12,8 @@ use crate::paths;
 
 mod tree;
 
+pub use self::tree::Flavor;
+
 const QUOTES: &[Quote] = &[
     quote("`", "`", true, Interpolation::DollarBraces),
     quote("\"", "\"", true, Interpolation::None),
@@ -136,7 +138,7 @@ const READ_ONLY_EXPORTS: [&str; 8] = [
     "sealSurvey",
 ];
 
-pub fn analyze(text: &str, dir: &Path) -> Findings {
+pub fn analyze(text: &str, dir: &Path, flavor: Flavor) -> Findings {
     let Some(tokens) = super::lex::tokens(text, &SYNTAX, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };
     let mut engine = Engine::new(&tokens, &GRAMMAR);
     engine.run();
@@ -151,7 +153,7 @@ pub fn analyze(text: &str, dir: &Path) -> Findings {
     let mut findings = engine.finish();
     // The grammar's reading adds what the tokens cannot see (aliases, computed members,
     // `.call`), and leaves the findings unsure on any call it cannot prove (P-18).
-    if !findings.over_budget && !tree::check(text, dir, &mut findings) {
+    if !findings.over_budget && !tree::check(text, dir, flavor, &mut findings) {
         return Findings::unreadable();
     }
     if text.contains("writeApproval")
@@ -326,6 +328,24 @@ const BUN: Cli =
     Cli { inline: &["-e", "--eval", "-p", "--print"], file: &[], valued: &["--cwd", "-r", "--preload"], module: &[] };
 
 pub fn invocation(command: &str, args: &[String], stdin: Option<&str>) -> Invocation {
+    typed(command, untyped_invocation(command, args, stdin))
+}
+
+/// Runners that read TypeScript whatever the file (Deno, tsx, ts-node).
+const TYPESCRIPT_RUNNERS: &[&str] = &["deno", "tsx", "ts-node", "ts-node-esm"];
+/// Script files Node (23.6 and later) and Bun run as TypeScript by their names.
+const TYPESCRIPT_FILES: &[&str] = &[".ts", ".mts", ".cts", ".tsx"];
+
+/// The invocation read as TypeScript when its runner or its script file says so.
+fn typed(command: &str, mut invocation: Invocation) -> Invocation {
+    let typed_file = matches!(&invocation.source, Source::File(file) if TYPESCRIPT_FILES.iter().any(|ext| file.ends_with(ext)));
+    if TYPESCRIPT_RUNNERS.contains(&command) || typed_file {
+        invocation.language = Language::TypeScript;
+    }
+    invocation
+}
+
+fn untyped_invocation(command: &str, args: &[String], stdin: Option<&str>) -> Invocation {
     match command {
         "deno" => deno(args, stdin),
         "bun" => {

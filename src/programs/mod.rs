@@ -94,7 +94,8 @@ pub fn language_of(command: &str) -> Option<Language> {
     let name = command.rsplit('/').next().unwrap_or(command);
     let language = match name {
         "python" | "python3" | "pypy3" => Language::Python,
-        "node" | "nodejs" | "deno" | "bun" => Language::JavaScript,
+        "node" | "nodejs" | "bun" => Language::JavaScript,
+        "deno" | "tsx" | "ts-node" | "ts-node-esm" => Language::TypeScript,
         "perl" => Language::Perl,
         "ruby" => Language::Ruby,
         "php" => Language::Php,
@@ -144,7 +145,7 @@ pub fn invocation(argv: &[String], stdin: Option<&str>) -> Option<Invocation> {
     let command = name.rsplit('/').next().unwrap_or(name);
     Some(match language {
         Language::Python => python::invocation(args, stdin),
-        Language::JavaScript => javascript::invocation(command, args, stdin),
+        Language::JavaScript | Language::TypeScript => javascript::invocation(command, args, stdin),
         Language::Perl => perl::invocation(args, stdin),
         Language::Ruby => ruby::invocation(args, stdin),
         Language::Php => php::invocation(args, stdin),
@@ -247,7 +248,8 @@ fn named_across_words(text: &str, out: &mut Vec<String>) {
 fn analyze_text(language: Language, text: &str, dir: &Path) -> Findings {
     match language {
         Language::Python => python::analyze(text),
-        Language::JavaScript => javascript::analyze(text, dir),
+        Language::JavaScript => javascript::analyze(text, dir, javascript::Flavor::JavaScript),
+        Language::TypeScript => javascript::analyze(text, dir, javascript::Flavor::TypeScript),
         Language::Perl => perl::analyze(text),
         Language::Ruby => ruby::analyze(text),
         Language::Php => php::analyze(text),

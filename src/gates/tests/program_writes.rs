@@ -140,3 +140,20 @@ fn modules_preloaded_by_the_command_line_or_node_options_run_before_the_script()
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
     }
 }
+
+#[test]
+fn typescript_scripts_are_read_whatever_runs_them() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("tools")).unwrap();
+    let write = "import * as fs from 'fs';\nconst p: string = 'docs/superpowers/plans/p.md';\nfs.appendFileSync(p as string, 'x');\n";
+    let read = "import { readFileSync } from 'fs';\nconst t: string = readFileSync('docs/superpowers/plans/p.md', 'utf8');\nconsole.log(t.length);\n";
+    std::fs::write(repo.path("tools/w.ts"), write).unwrap();
+    std::fs::write(repo.path("tools/r.ts"), read).unwrap();
+    for runner in ["npx tsx", "tsx", "pnpm exec ts-node", "node", "node --experimental-strip-types", "bun", "deno run -A"] {
+        let writes = format!("{runner} tools/w.ts");
+        assert_eq!(check(&repo, "bash", &bash(&writes)).as_deref(), Some(NEEDS_SPEC), "{writes}");
+        let reads = format!("{runner} tools/r.ts");
+        assert_eq!(check(&repo, "bash", &bash(&reads)), None, "{reads}");
+    }
+}

@@ -183,3 +183,39 @@ fn a_plan_folder_picked_at_run_time_is_a_hole_in_the_path() {
     let found = writes(&format!("require('fs').appendFileSync('docs/superpowers/' + {picked} + '/p.md', 'x')"));
     assert_eq!(found, ["docs/superpowers/*/p.md", "docs/superpowers/plans/p.md"]);
 }
+
+fn typescript(program: &str) -> crate::programs::Verdict {
+    judge(Language::TypeScript, Some(program), &[], Path::new("/repo"))
+}
+
+#[test]
+fn typescript_is_read_by_its_own_grammar_with_the_types_erased() {
+    for program in [
+        format!("import * as fs from 'fs';\nconst p: string = '{APPROVAL}';\nfs.writeFileSync(p, 'x');"),
+        format!("import {{ appendFileSync as w }} from 'node:fs';\nw('{APPROVAL}' as string, 'x');"),
+        format!("import fs from 'fs';\nconst p = ('{APPROVAL}' satisfies string)!;\nfs.rmSync(<string>p);"),
+        format!("import fs from 'fs';\ninterface Opts {{ path: string }}\nconst o: Opts = {{ path: '' }};\nfs.writeFileSync('{APPROVAL}', JSON.stringify(o));"),
+        format!("import fs from 'fs';\nconst App = () => <div>{{fs.writeFileSync('{APPROVAL}', 'x')}}</div>;"),
+    ] {
+        let written = typescript(&program).written();
+        assert!(written.iter().any(|w| w.ends_with("approval.md")), "{program}: {written:?}");
+    }
+    let read = format!("import {{ readFileSync }} from 'fs';\nconst text: string = readFileSync('{APPROVAL}', 'utf8');\nconsole.log(text.length as number);");
+    let verdict = typescript(&read);
+    assert!(verdict.written().is_empty(), "{read}");
+}
+
+#[test]
+fn typescript_runners_and_script_names_choose_typescript() {
+    let language = |line: &[&str]| {
+        let argv: Vec<String> = line.iter().map(|word| word.to_string()).collect();
+        crate::programs::invocation(&argv, None).map(|invocation| invocation.language)
+    };
+    assert_eq!(language(&["tsx", "scripts/x.ts"]), Some(Language::TypeScript));
+    assert_eq!(language(&["npx", "ts-node", "-e", "1"]), None, "npx is the package runner's business");
+    assert_eq!(language(&["ts-node", "-e", "1"]), Some(Language::TypeScript));
+    assert_eq!(language(&["deno", "run", "x.js"]), Some(Language::TypeScript));
+    assert_eq!(language(&["node", "--experimental-strip-types", "x.mts"]), Some(Language::TypeScript));
+    assert_eq!(language(&["bun", "x.tsx"]), Some(Language::TypeScript));
+    assert_eq!(language(&["node", "x.js"]), Some(Language::JavaScript));
+}

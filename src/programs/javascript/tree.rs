@@ -21,8 +21,18 @@ use crate::programs::engine::{guarded_matches, push_new, run_in, shell_word};
 use crate::programs::lex::HOLE;
 use crate::programs::{Findings, MAX_ANALYSIS_WORK};
 
+/// Which grammar a JavaScript-family program is read by: JavaScript, or TypeScript (which tree-sitter reads with the
+/// TSX grammar too, for a program with JSX in it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavor {
+    JavaScript,
+    TypeScript,
+}
+
 thread_local! {
     static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+    static TYPESCRIPT_PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+    static TSX_PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
 }
 
 /// The parser's budget, in progress checks (about 100 parser operations each).
@@ -379,16 +389,18 @@ const CHILD: &[&str] = &["child_process", "cp", "childProcess", "child", "proc"]
 
 /// What the tree adds to the lexical findings; `false` when the program is over a cap (then the
 /// raw text decides).
-pub fn check(text: &str, dir: &Path, findings: &mut Findings) -> bool {
-    let parsed = PARSER.with(|cell| {
-        let mut slot = cell.try_borrow_mut().ok()?;
-        if slot.is_none() {
-            let mut parser = Parser::new();
-            parser.set_language(&tree_sitter_javascript::LANGUAGE.into()).ok()?;
-            *slot = Some(parser);
-        }
-        parse_within(slot.as_mut()?, text, &Budget::new(MAX_PARSE_CHECKS)).ok()
-    });
+pub fn check(text: &str, dir: &Path, flavor: Flavor, findings: &mut Findings) -> bool {
+    let parsed = match flavor {
+        Flavor::JavaScript => parse(&PARSER, tree_sitter_javascript::LANGUAGE.into(), text),
+        Flavor::TypeScript => match parse(&TYPESCRIPT_PARSER, tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(), text) {
+            Some(tree) if tree.root_node().has_error() => {
+                parse(&TSX_PARSER, tree_sitter_typescript::LANGUAGE_TSX.into(), text)
+                    .filter(|tsx| !tsx.root_node().has_error())
+                    .or(Some(tree))
+            }
+            parsed => parsed,
+        },
+    };
     let Some(tree) = parsed else { return false };
     let mut reader = Reader {
         text,
@@ -402,6 +414,33 @@ pub fn check(text: &str, dir: &Path, findings: &mut Findings) -> bool {
     };
     reader.collect_local_functions(tree.root_node());
     reader.walk(tree.root_node())
+}
+
+/// `text` parsed by the thread's parser for `language`, within the parse budget.
+fn parse(
+    parser: &'static std::thread::LocalKey<RefCell<Option<Parser>>>,
+    language: tree_sitter::Language,
+    text: &str,
+) -> Option<tree_sitter::Tree> {
+    parser.with(|cell| {
+        let mut slot = cell.try_borrow_mut().ok()?;
+        if slot.is_none() {
+            let mut parser = Parser::new();
+            parser.set_language(&language).ok()?;
+            *slot = Some(parser);
+        }
+        parse_within(slot.as_mut()?, text, &Budget::new(MAX_PARSE_CHECKS)).ok()
+    })
+}
+
+/// The value inside a TypeScript type assertion (`p as string`, `p!`, `p satisfies T`, `<T>p`),
+/// which the program computes as if the type were not there.
+fn type_erased(node: Node) -> Option<Node> {
+    match node.kind() {
+        "as_expression" | "satisfies_expression" | "non_null_expression" => node.named_child(0),
+        "type_assertion" => last_named(node),
+        _ => None,
+    }
 }
 
 struct Reader<'t, 'f> {
@@ -622,6 +661,9 @@ impl<'t> Reader<'t, '_> {
 
     /// The module of `require('m')`, `require('m').promises`, `await import('m')`.
     fn required(&self, node: Node) -> Option<String> {
+        if let Some(inner) = type_erased(node) {
+            return self.required(inner);
+        }
         match node.kind() {
             "call_expression" => {
                 let function = node.child_by_field_name("function")?;
@@ -644,6 +686,9 @@ impl<'t> Reader<'t, '_> {
     /// The name of the function a callee or a bound value refers to: `fs.writeFileSync`,
     /// `fs['write' + 'FileSync']`, an alias, `f.bind(x)`.
     fn function_name(&self, node: Node) -> Option<String> {
+        if let Some(inner) = type_erased(node) {
+            return self.function_name(inner);
+        }
         match node.kind() {
             "identifier" => {
                 let name = self.source(node);
@@ -856,6 +901,9 @@ impl<'t> Reader<'t, '_> {
         if depth > MAX_EVAL_DEPTH {
             return None;
         }
+        if let Some(inner) = type_erased(node) {
+            return self.eval(inner, depth + 1);
+        }
         let value = match node.kind() {
             "string" => Some(string_content(node, self.text)),
             "template_string" => self.template(node, depth),
@@ -882,6 +930,9 @@ impl<'t> Reader<'t, '_> {
     fn holed(&self, node: Node, depth: usize) -> Option<String> {
         if depth > MAX_EVAL_DEPTH {
             return None;
+        }
+        if let Some(inner) = type_erased(node) {
+            return self.holed(inner, depth + 1);
         }
         let part = |child: Node| {
             self.eval(child, depth + 1).or_else(|| self.holed(child, depth + 1)).unwrap_or_else(|| HOLE.to_string())
