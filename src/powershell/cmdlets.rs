@@ -555,6 +555,44 @@ pub fn bind(elements: &[Element], spec: &Spec) -> Bound {
     bound
 }
 
+/// Cmdlets that bind what a pipeline passes them (a path, or an item's `PSPath`) to their
+/// `-Path`/`-LiteralPath` when the call gives neither; the others take it as content.
+const PIPED_PATH: [&str; 7] =
+    ["set-content", "add-content", "clear-content", "remove-item", "copy-item", "move-item", "rename-item"];
+
+pub fn takes_piped_path(cmdlet: &str) -> bool {
+    PIPED_PATH.contains(&cmdlet)
+}
+
+/// Parameters that name a file a cmdlet writes: where a default whose parameter the walk could
+/// not compute may bind.
+const WRITTEN_PARAMS: [&str; 6] = ["path", "literalpath", "filepath", "destination", "destinationpath", "outputmodule"];
+
+/// Binds `$PSDefaultParameterValues` entries (parameter, value) to the parameters the call left
+/// unbound, as PowerShell does after binding the call's own arguments (switches are left as
+/// the call set them: a default `-WhatIf` is not taken to stop a write). A parameter `*` (a key
+/// the walk could not compute) may be any of [`WRITTEN_PARAMS`].
+pub fn bind_defaults(bound: &mut Bound, spec: &Spec, defaults: &[(String, Value)]) {
+    let unbound = |bound: &Bound, param: &str| !bound.has(param) && !bound.switch(param);
+    let mut added: Vec<(&'static str, Vec<Value>)> = Vec::new();
+    for (param, value) in defaults {
+        let params: Vec<&'static str> = if param == "*" {
+            WRITTEN_PARAMS
+                .iter()
+                .filter_map(|name| spec.find(name))
+                .filter(|(_, switch)| !switch)
+                .map(|(name, _)| name)
+                .collect()
+        } else {
+            spec.find(param).filter(|(_, switch)| !switch).map(|(name, _)| name).into_iter().collect()
+        };
+        for name in params.into_iter().filter(|name| unbound(bound, name)) {
+            added.push((name, vec![value.clone()]));
+        }
+    }
+    bound.named.extend(added);
+}
+
 /// Every value of every element, parameter values included: what an unknown command is judged on.
 pub fn all_values(elements: &[Element]) -> Vec<&Value> {
     elements

@@ -30,10 +30,14 @@ fn is_double_quote(c: char) -> bool {
 
 /// The values of one command argument (`a,'b'` is two).
 pub fn argument(text: &str, cx: &Context) -> Result<Vec<Value>, Unscannable> {
+    argument_within(text, cx, 0)
+}
+
+fn argument_within(text: &str, cx: &Context, depth: usize) -> Result<Vec<Value>, Unscannable> {
     let chars: Vec<char> = text.chars().collect();
     let mut values = Vec::new();
     for element in split_top(&chars, ',') {
-        values.extend(word(element, cx)?);
+        values.extend(word(element, cx, depth)?);
         if values.len() > MAX_VALUES {
             return Err(Unscannable::ExpansionTooLarge);
         }
@@ -65,7 +69,11 @@ fn expression_within(text: &str, cx: &Context, depth: usize) -> Result<Vec<Value
     if trimmed.get(..9).is_some_and(|head| head.eq_ignore_ascii_case("join-path"))
         && trimmed.chars().nth(9).is_none_or(char::is_whitespace)
     {
-        return join_path(trimmed.get(9..).unwrap_or_default(), cx);
+        return join_path(trimmed.get(9..).unwrap_or_default(), cx, depth);
+    }
+    if let Some(at) = format_operator(&chars) {
+        let (left, right) = (chars.get(..at).unwrap_or_default(), chars.get(at + 2..).unwrap_or_default());
+        return format(left, right, cx, depth);
     }
     let mut values = Vec::new();
     for element in split_top(&chars, ',') {
@@ -79,6 +87,117 @@ fn expression_within(text: &str, cx: &Context, depth: usize) -> Result<Vec<Value
         }
     }
     Ok(values)
+}
+
+/// Where the format operator `-f` (any case) stands at the top level of an expression: after a
+/// blank or a closing quote or bracket, before a blank, quote, bracket or `$`.
+fn format_operator(chars: &[char]) -> Option<usize> {
+    let mut at = 0;
+    while at < chars.len() {
+        let is_operator = chars.get(at) == Some(&'-')
+            && chars.get(at + 1).is_some_and(|c| c.eq_ignore_ascii_case(&'f'))
+            && at > 0
+            && chars
+                .get(at - 1)
+                .is_some_and(|&c| c.is_whitespace() || is_single_quote(c) || is_double_quote(c) || c == ')')
+            && chars.get(at + 2).is_some_and(|&c| {
+                c.is_whitespace() || is_single_quote(c) || is_double_quote(c) || matches!(c, '(' | '$' | '@')
+            });
+        if is_operator {
+            return Some(at);
+        }
+        at = skip_unit(chars, at);
+    }
+    None
+}
+
+/// `format -f arguments`: every format's `{N}` items replaced by every value of argument `N`
+/// (`{{` and `}}` are braces); an item the walk cannot fill keeps its text and makes the value
+/// dynamic.
+fn format(left: &[char], right: &[char], cx: &Context, depth: usize) -> Result<Vec<Value>, Unscannable> {
+    let formats = expression_within(&left.iter().collect::<String>(), cx, depth + 1)?;
+    let mut arguments = Vec::new();
+    for element in split_top(right, ',') {
+        arguments.push(expression_within(&element.iter().collect::<String>(), cx, depth + 1)?);
+    }
+    let mut values = Vec::new();
+    for format in formats {
+        let mut built = vec![Value { text: String::new(), dynamic: format.dynamic }];
+        for piece in format_pieces(&format.text) {
+            let part = match piece {
+                FormatPiece::Text(text) => vec![Value::literal(&text)],
+                FormatPiece::Item(index, text) => match index.and_then(|index| arguments.get(index)) {
+                    Some(argument) => argument.clone(),
+                    None => vec![Value::unknown(&text)],
+                },
+            };
+            built = product(&built, &part)?;
+        }
+        values.extend(built);
+        if values.len() > MAX_VALUES {
+            return Err(Unscannable::ExpansionTooLarge);
+        }
+    }
+    Ok(values)
+}
+
+enum FormatPiece {
+    Text(String),
+    /// `{N}`, `{N,width}`, `{N:format}`: the index (`None` when it is not a number) and the text.
+    Item(Option<usize>, String),
+}
+
+/// A .NET composite format cut into text and items.
+fn format_pieces(format: &str) -> Vec<FormatPiece> {
+    let mut pieces = Vec::new();
+    let mut text = String::new();
+    let mut chars = format.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                text.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                text.push('}');
+            }
+            '{' => {
+                let item: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                let index = item.split([',', ':']).next().unwrap_or_default().trim().parse().ok();
+                pieces.push(FormatPiece::Text(std::mem::take(&mut text)));
+                pieces.push(FormatPiece::Item(index, format!("{{{item}}}")));
+            }
+            _ => text.push(c),
+        }
+    }
+    pieces.push(FormatPiece::Text(text));
+    pieces
+}
+
+/// A hashtable entry: the values its key may take, and its value's.
+pub type Entry = (Vec<Value>, Vec<Value>);
+
+/// The entries of a hashtable literal `@{ key = value; … }` (entries split at `;` and line
+/// breaks): each key as its values (a quoted or bare name, or computed), each value as an
+/// expression's. `None` when `text` is not one.
+pub fn hashtable(text: &str, cx: &Context) -> Result<Option<Vec<Entry>>, Unscannable> {
+    let chars: Vec<char> = text.trim().chars().collect();
+    let ['@', '{', inner @ .., '}'] = chars.as_slice() else { return Ok(None) };
+    if matching(&chars, 1) != Some(chars.len() - 1) {
+        return Ok(None);
+    }
+    let mut entries = Vec::new();
+    for line in split_top(inner, '\n') {
+        for entry in split_top(line, ';') {
+            let parts = split_top(entry, '=');
+            let (Some(key), true) = (parts.first(), parts.len() > 1) else { continue };
+            // The value is everything after the first `=`.
+            let value: String = entry.get(key.len() + 1..).unwrap_or_default().iter().collect();
+            entries.push((word(trim(key), cx, 0)?, expression(&value, cx)?));
+        }
+    }
+    Ok(Some(entries))
 }
 
 /// `(…)` or `@(…)` around the whole text: its inside.
@@ -103,7 +222,7 @@ fn term_values(term: &[char], cx: &Context, depth: usize) -> Result<Vec<Value>, 
     let quoted = term.first().is_some_and(|&c| is_single_quote(c) || is_double_quote(c))
         || matches!(term, ['@', q, ..] if is_single_quote(*q) || is_double_quote(*q));
     if quoted {
-        return word(term, cx);
+        return word(term, cx, depth);
     }
     if let ['$', name @ ..] = term
         && !name.is_empty()
@@ -160,14 +279,14 @@ fn join_parts(parts: &[String], cx: &Context, depth: usize) -> Result<Vec<Value>
 }
 
 /// `Join-Path a b [c …]`, `-Path`/`-ChildPath` named or not: the parts joined with `/`.
-fn join_path(arguments: &str, cx: &Context) -> Result<Vec<Value>, Unscannable> {
+fn join_path(arguments: &str, cx: &Context, depth: usize) -> Result<Vec<Value>, Unscannable> {
     let chars: Vec<char> = arguments.chars().collect();
     let mut products = vec![Value::literal("")];
     for part in split_blank(&chars) {
         if part.first() == Some(&'-') {
             continue;
         }
-        let values = argument(&part.iter().collect::<String>(), cx)?;
+        let values = argument_within(&part.iter().collect::<String>(), cx, depth + 1)?;
         let joined: Vec<Value> = products
             .iter()
             .flat_map(|left| {
@@ -400,7 +519,7 @@ fn here_string(chars: &[char], at: usize) -> Option<((usize, usize), usize)> {
 }
 
 /// The values of one argument element: the concatenation of its parts.
-fn word(chars: &[char], cx: &Context) -> Result<Vec<Value>, Unscannable> {
+fn word(chars: &[char], cx: &Context, depth: usize) -> Result<Vec<Value>, Unscannable> {
     let mut builder = Builder::new();
     let mut at = 0;
     if let ['~', rest @ ..] = chars
@@ -409,6 +528,10 @@ fn word(chars: &[char], cx: &Context) -> Result<Vec<Value>, Unscannable> {
     {
         builder.push_str(home);
         at = 1;
+    }
+    if let Some(inner) = wrapped(chars) {
+        // `(…)` as an argument is an expression: its values.
+        return expression_within(&inner.iter().collect::<String>(), cx, depth + 1);
     }
     if matches!(chars, ['(', ..] | ['@', '(', ..] | ['{', ..]) {
         let text: String = chars.iter().collect();

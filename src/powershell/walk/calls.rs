@@ -7,6 +7,7 @@ use tree_sitter::Node;
 
 use super::cmdlet::{NATIVE_ON_UNIX, program_words};
 use super::definitions::{MAX_ALIAS_HOPS, function_key, uncertain_names};
+use super::hashtables::splatted;
 use super::targets::basename;
 use super::{Session, Walk, Walker, children, escapes_blank};
 use crate::analysis::Unscannable;
@@ -151,7 +152,13 @@ impl Walker<'_> {
         elements: &mut Vec<Element>,
     ) -> Result<(), Unscannable> {
         let Some((start, end)) = group.take() else { return Ok(()) };
-        let values = words::argument(walk.source.get(start..end).unwrap_or_default(), &self.context(scope))?;
+        let text = walk.source.get(start..end).unwrap_or_default();
+        if let Some(name) = splatted(text) {
+            elements.extend(self.splat(name, scope));
+            *attach = false;
+            return Ok(());
+        }
+        let values = words::argument(text, &self.context(scope))?;
         match elements.last_mut() {
             Some(Element::Param { value, .. }) if *attach => *value = Some(values),
             _ => elements.push(Element::Arg(values)),
@@ -330,9 +337,11 @@ impl Walker<'_> {
             return Ok(None);
         }
         let cmdlet = cmdlets::canonical(unqualified);
+        let defaults = self.defaults(&cmdlet, scope);
         match cmdlets::lookup(&cmdlet) {
             Some((spec, kind)) => {
-                let bound = cmdlets::bind(elements, spec);
+                let mut bound = cmdlets::bind(elements, spec);
+                cmdlets::bind_defaults(&mut bound, spec, &defaults);
                 let output = self.cmdlet(&cmdlet, kind, &bound, walk, scope, piped)?;
                 if NATIVE_ON_UNIX.contains(&unqualified.to_ascii_lowercase().as_str()) {
                     self.program(name, &program_words(elements), scope)?;
@@ -341,6 +350,11 @@ impl Walker<'_> {
             }
             None if cmdlets::is_cmdlet_name(&cmdlet) => {
                 self.unknown(elements, scope);
+                // What it is given otherwise may be a path it writes too.
+                let mut given: Vec<Element> =
+                    defaults.into_iter().map(|(_, value)| Element::Arg(vec![value])).collect();
+                given.extend(piped.map(|piped| Element::Arg(piped.to_vec())));
+                self.unknown(&given, scope);
                 Ok(None)
             }
             None => {

@@ -29,8 +29,7 @@ impl Walker<'_> {
         let base = scope.base.clone();
         let whatif = bound.switch("whatif");
         // Only these bind what the pipeline passes to their `-Path`; the others take it as content.
-        let takes_piped_path =
-            matches!(cmdlet, "remove-item" | "clear-content" | "copy-item" | "move-item" | "rename-item");
+        let takes_piped_path = cmdlets::takes_piped_path(cmdlet);
         let piped: Vec<&Value> = piped
             .filter(|_| takes_piped_path || kind == Kind::InvokeExpression)
             .map(|v| v.iter().collect())
@@ -193,13 +192,11 @@ impl Walker<'_> {
                 }
             }
             Kind::InvokeExpression => {
-                let mut commands = texts(&bound.values("command"));
+                let mut commands: Vec<Value> = bound.values("command").into_iter().cloned().collect();
                 if commands.is_empty() {
-                    commands.extend(piped.iter().map(|v| v.text.clone()));
+                    commands.extend(piped.iter().map(|v| (*v).clone()));
                 }
-                for command in commands {
-                    self.script(&command, scope, walk.nesting + 1)?;
-                }
+                self.run_texts(&commands, walk, scope)?;
             }
             Kind::StartProcess => {
                 for param in ["redirectstandardoutput", "redirectstandarderror"] {
@@ -219,7 +216,15 @@ impl Walker<'_> {
                 if let Some(dir) = bound.values("workingdirectory").first().and_then(|dir| resolve(&dir.text, &base)) {
                     child.base = dir;
                 }
+                let mut apart = child.clone();
                 self.run(&program, &elements, walk, &mut child, None)?;
+                // The list's items are joined with blanks and split again, as PowerShell documents;
+                // a version that quoted each item would pass them whole: that reading is judged too.
+                let items: Vec<Element> =
+                    bound.values("argumentlist").into_iter().map(|item| Element::Arg(vec![item.clone()])).collect();
+                if items.len() > 1 {
+                    self.run(&program, &items, walk, &mut apart, None)?;
+                }
             }
             Kind::SetAlias if !whatif => {
                 let target = bound.values("value").first().map(|target| (*target).clone());
@@ -278,6 +283,37 @@ impl Walker<'_> {
             _ => {}
         }
         Ok(None)
+    }
+
+    /// Script text run as code (`Invoke-Expression`): each value walked as a script here. Text
+    /// the walk could not compute whole may be any command: it writes every guarded location the
+    /// call names (docs/decisions.md#p-18).
+    pub(super) fn run_texts(&mut self, texts: &[Value], walk: &Walk, scope: &mut Session) -> Result<(), Unscannable> {
+        for text in texts {
+            if text.dynamic {
+                self.uncomputed(&scope.base.clone());
+            }
+            self.script(&text.text, scope, walk.nesting + 1)?;
+        }
+        Ok(())
+    }
+
+    /// `[scriptblock]::Create(text)`: the block may run where it is made or anywhere later
+    /// (`& $b`, `.Invoke()`), so its text is walked here as a block that may run.
+    pub(super) fn created_block(
+        &mut self,
+        texts: &[Value],
+        walk: &Walk,
+        scope: &mut Session,
+    ) -> Result<(), Unscannable> {
+        let before = (scope.base.clone(), scope.stack.clone());
+        self.conditional += 1;
+        let result = self.run_texts(texts, walk, scope);
+        self.conditional -= 1;
+        if scope.own && (scope.base != before.0 || scope.stack != before.1) {
+            self.moved_in_block = true;
+        }
+        result
     }
 
     /// A cmdlet this table does not know, or one run through a name only known at run time:

@@ -33,14 +33,25 @@ impl Walker<'_> {
             self.add_absolute(approval);
         }
         // A path computed at run time (`"{0}\approval.md" -f $d`) that names a guarded location
-        // is taken to reach it.
-        if text.contains(['$', '('])
+        // is taken to reach it; any such path may be every guarded location the call names.
+        if computed(text) {
+            self.uncomputed(base);
+        }
+        if computed(text)
             && !paths::is_guarded(&path)
             && let Some(named) = paths::guarded_named(text, paths::Dialect::PowerShell).and_then(|name| name.location())
         {
             self.add_absolute(paths::absolute(named, base));
         }
         self.add_absolute(path);
+    }
+
+    /// A write whose target the walk could not compute (P-18): it may be any guarded location the
+    /// call names, in any spelling [`paths::everything_named`] sees.
+    pub(super) fn uncomputed(&mut self, base: &Path) {
+        for location in self.everything_named.clone() {
+            self.add_absolute(paths::absolute(location, base));
+        }
     }
 
     /// A location change ([`moves::from_every_directory`]).
@@ -51,6 +62,12 @@ impl Walker<'_> {
     pub(super) fn add_absolute(&mut self, path: PathBuf) {
         self.targets.add(path);
     }
+}
+
+/// Is `text` a path only known at run time: a variable, a subexpression, an expression the
+/// walk kept as its source?
+fn computed(text: &str) -> bool {
+    text.contains(['$', '('])
 }
 
 /// A provider-qualified path (`FileSystem::C:\x`, `Microsoft.PowerShell.Core\FileSystem::/x`)

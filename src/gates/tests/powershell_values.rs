@@ -1,0 +1,229 @@
+//! P-18 for PowerShell values the walk binds or computes: splats, `Invoke-Expression` and
+//! `[scriptblock]::Create` of computed text, the `-f` operator, what a pipeline binds to a
+//! cmdlet's path and `$PSDefaultParameterValues`. Each write spelling is refused with the text the
+//! plain write gets; the same spellings that only read stay allowed.
+
+use super::*;
+
+fn pwsh(command: &str) -> Args {
+    Args::default().with("command", command)
+}
+
+/// Change `c` with its design approved: a plan written by a command needs a Spec line the gate
+/// cannot see, an approval.md is only /approve's.
+fn repo() -> Repo {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c");
+    repo.write("docs/superpowers/plans/x.md", "**Spec:** openspec/changes/c/design.md\n");
+    repo
+}
+
+fn assert_refused_as_plain(repo: &Repo, plain: &str, spellings: &[&str]) {
+    let expected = check(repo, "pwsh", &pwsh(plain));
+    assert!(expected.is_some(), "{plain}");
+    let wrong: Vec<String> = spellings
+        .iter()
+        .map(|spelling| (spelling, check(repo, "pwsh", &pwsh(spelling))))
+        .filter(|(_, verdict)| *verdict != expected)
+        .map(|(spelling, verdict)| format!("{spelling} -> {verdict:?}"))
+        .collect();
+    assert!(wrong.is_empty(), "not refused as `{plain}` ({expected:?}):\n{}", wrong.join("\n"));
+}
+
+fn assert_allowed(repo: &Repo, commands: &[&str]) {
+    let wrong: Vec<String> = commands
+        .iter()
+        .filter_map(|command| check(repo, "pwsh", &pwsh(command)).map(|denial| format!("{command} -> {denial}")))
+        .collect();
+    assert!(wrong.is_empty(), "refused:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn a_splat_binds_its_entries_by_name_and_its_items_by_position() {
+    let repo = repo();
+    assert_refused_as_plain(
+        &repo,
+        "Set-Content docs/superpowers/plans/x.md x",
+        &[
+            "$p = @{Path='docs/superpowers/plans/x.md'; Value='x'}; Set-Content @p",
+            "$p = @{ LiteralPath = 'docs/superpowers/plans/x.md' }\nSet-Content @p -Value x",
+            "$a = 'docs/superpowers/plans/x.md','x'; Set-Content @a",
+            "$a = @('docs/superpowers/plans/x.md', 'x'); sc @a",
+            "$d = 'docs/superpowers/plans'; $p = @{Path=\"$d/x.md\"}; Set-Content @p x",
+            // An entry the walk cannot compute may be any guarded location the call names.
+            "$p = @{Path=$unknown; Value='docs/superpowers/plans/x.md'}; Set-Content @p",
+            "Set-Content @unknown docs/superpowers/plans/x.md",
+        ],
+    );
+    assert_refused_as_plain(
+        &repo,
+        "Remove-Item openspec/changes/c/approval.md",
+        &["$p = @{Path='openspec/changes/c/approval.md'; Force=$true}; Remove-Item @p"],
+    );
+}
+
+#[test]
+fn a_splat_that_reads_stays_allowed() {
+    let repo = repo();
+    assert_allowed(
+        &repo,
+        &[
+            "$p=@{Path='docs/superpowers/plans/x.md'}; Get-Content @p",
+            "$a = 'docs/superpowers/plans/x.md'; Get-FileHash @a",
+            "$p = @{Path='notes.md'; Value='docs/superpowers/plans/x.md'}; Set-Content @p",
+            "$p = @{Path='src/a.txt'; Value='x'}; Set-Content @p",
+        ],
+    );
+}
+
+#[test]
+fn invoke_expression_and_scriptblock_create_of_computed_text_run_that_text() {
+    let repo = repo();
+    assert_refused_as_plain(
+        &repo,
+        "Set-Content docs/superpowers/plans/x.md x",
+        &[
+            "iex ('Set-Content ' + 'docs/superpowers/plans/x.md' + ' x')",
+            "Invoke-Expression -Command ('Set-Content docs/superpowers/' + 'plans/x.md x')",
+            "$c = 'Set-Content docs/superpowers/plans/x.md x'; iex $c",
+            "$f = 'docs/superpowers/plans/x.md'; iex \"Set-Content $f x\"",
+            "& ([scriptblock]::Create('Set-Content docs/superpowers/plans/x.md x'))",
+            "[scriptblock]::Create('Set-Content docs/superpowers/plans/x.md x').Invoke()",
+            "$b = [ScriptBlock]::Create('Set-Content ' + 'docs/superpowers/plans/x.md x'); & $b",
+            // Text the walk cannot compute may write any guarded location the call names.
+            "iex ($prefix + ' docs/superpowers/plans/x.md x')",
+            "iex \"$verb docs/superpowers/plans/x.md x\"",
+        ],
+    );
+    assert_refused_as_plain(
+        &repo,
+        "Remove-Item openspec/changes/c/approval.md",
+        &["$f = 'openspec/changes/c/approval.md'; iex \"Remove-Item $f\""],
+    );
+}
+
+#[test]
+fn invoke_expression_of_text_that_reads_stays_allowed() {
+    let repo = repo();
+    assert_allowed(
+        &repo,
+        &[
+            "iex 'Get-Content docs/superpowers/plans/x.md'",
+            "iex ('Get-Content ' + 'docs/superpowers/plans/x.md')",
+            "$f = 'docs/superpowers/plans/x.md'; iex \"Get-FileHash $f\"",
+            "& ([scriptblock]::Create('Get-Content docs/superpowers/plans/x.md'))",
+            "iex ('Set-Content ' + 'notes.md x')",
+        ],
+    );
+}
+
+#[test]
+fn the_format_operator_is_computed() {
+    let repo = repo();
+    assert_refused_as_plain(
+        &repo,
+        "Set-Content docs/superpowers/plans/x.md x",
+        &[
+            "Set-Content ('docs/{0}/plans/x.md' -f 'superpowers') x",
+            "$p = 'docs/{0}/{1}/x.md' -f 'superpowers', 'plans'; Set-Content $p x",
+            "$p = '{0}/{1}' -f 'docs/superpowers/plans', 'x.md'; Set-Content -Path $p -Value x",
+            "$p = 'docs/superpowers/plans/{0}' -F $name; Set-Content $p x",
+        ],
+    );
+    assert_allowed(
+        &repo,
+        &[
+            "('{0}' -f 'docs/superpowers/plans/x.md') | Write-Output",
+            "Get-Content ('docs/{0}/plans/x.md' -f 'superpowers')",
+            "Set-Content ('notes/{0}.md' -f 'superpowers') x",
+        ],
+    );
+}
+
+#[test]
+fn a_path_piped_into_a_cmdlet_that_writes_is_its_target() {
+    let repo = repo();
+    assert_refused_as_plain(
+        &repo,
+        "Set-Content docs/superpowers/plans/x.md x",
+        &[
+            "'docs/superpowers/plans/x.md' | Set-Content -Value x",
+            "Get-ChildItem docs/superpowers/plans | Set-Content -Value x",
+            "Get-ChildItem docs/superpowers/plans | Clear-Content",
+            "Get-Item docs/superpowers/plans/x.md | Add-Content -Value x",
+            "$f = 'docs/superpowers/plans/x.md'; $f | Set-Content -Value x",
+        ],
+    );
+    assert_refused_as_plain(
+        &repo,
+        "Remove-Item openspec/changes/c/approval.md",
+        &["Get-Item openspec/changes/c/approval.md | Remove-Item", "'openspec/changes/c/approval.md' | rm"],
+    );
+    assert_allowed(
+        &repo,
+        &[
+            "'docs/superpowers/plans/x.md' | Get-Content",
+            "Get-ChildItem docs/superpowers/plans | Select-Object Name",
+            "Get-ChildItem docs/superpowers/plans | Out-File notes.txt",
+            "Get-Content docs/superpowers/plans/x.md | Set-Content notes.md",
+            "'docs/superpowers/plans/x.md' | Out-File notes.txt",
+        ],
+    );
+}
+
+#[test]
+fn default_parameter_values_bind_where_the_call_leaves_the_parameter() {
+    let repo = repo();
+    assert_refused_as_plain(
+        &repo,
+        "Set-Content docs/superpowers/plans/x.md x",
+        &[
+            "$PSDefaultParameterValues['Set-Content:Path'] = 'docs/superpowers/plans/x.md'; Set-Content -Value x",
+            "$PSDefaultParameterValues = @{'*:Path'='docs/superpowers/plans/x.md'}; Set-Content -Value x",
+            "$PSDefaultParameterValues.Add('Set-Content:Path', 'docs/superpowers/plans/x.md'); Set-Content -Value x",
+            "$PSDefaultParameterValues['*-Content:Path'] = \"docs/superpowers/plans/$n\"; sc -Value x",
+        ],
+    );
+    assert_allowed(
+        &repo,
+        &[
+            "$PSDefaultParameterValues['Get-Content:Path'] = 'docs/superpowers/plans/x.md'; Get-Content",
+            "$PSDefaultParameterValues['*:Path'] = 'docs/superpowers/plans/x.md'; Set-Content notes.md x",
+            "$PSDefaultParameterValues['Out-File:Encoding'] = 'utf8'; Get-Content docs/superpowers/plans/x.md",
+        ],
+    );
+}
+
+#[test]
+fn what_was_already_right_stays_right() {
+    let repo = repo();
+    assert_refused_as_plain(
+        &repo,
+        "Set-Content docs/superpowers/plans/x.md x",
+        &[
+            "$p = 'Set-Content docs/superpowers/plans/x.md x'; iex $p",
+            "powershell -Command 'Set-Content docs/superpowers/plans/x.md x'",
+            "Start-Process pwsh -ArgumentList '-c', 'Set-Content docs/superpowers/plans/x.md x'",
+            "Start-Process bash -ArgumentList '-c \"echo x > docs/superpowers/plans/x.md\"'",
+            // Each item passed whole (a PowerShell that quotes them) writes too.
+            "Start-Process bash -ArgumentList '-c', 'echo x > docs/superpowers/plans/x.md'",
+            "Start-Process -FilePath cmd -ArgumentList '/c', 'echo x > docs\\superpowers\\plans\\x.md'",
+            "Start-Process git -RedirectStandardOutput docs/superpowers/plans/x.md",
+        ],
+    );
+    assert_refused_as_plain(
+        &repo,
+        "Remove-Item openspec/changes/c/approval.md",
+        &["Get-Item openspec/changes/c/approval.md | Remove-Item"],
+    );
+    assert_allowed(
+        &repo,
+        &[
+            "Copy-Item openspec/changes/c/approval.md /tmp/backup.md",
+            "Compress-Archive docs/superpowers/plans /tmp/p.zip",
+            "Start-Process pwsh -ArgumentList '-c', 'Get-Content docs/superpowers/plans/x.md'",
+            "Start-Process bash -ArgumentList '-c', 'cat docs/superpowers/plans/x.md' -Wait",
+            "Start-Process git -ArgumentList 'diff', 'docs/superpowers/plans/x.md' -NoNewWindow",
+        ],
+    );
+}
