@@ -53,6 +53,13 @@ fn a_splat_binds_its_entries_by_name_and_its_items_by_position() {
             // An entry the walk cannot compute may be any guarded location the call names.
             "$p = @{Path=$unknown; Value='docs/superpowers/plans/x.md'}; Set-Content @p",
             "Set-Content @unknown docs/superpowers/plans/x.md",
+            // Entries given after the literal.
+            "$p = @{Value='x'}; $p.Path = 'docs/superpowers/plans/x.md'; Set-Content @p",
+            "$p = @{Value='x'}; $p['Path'] = 'docs/superpowers/plans/x.md'; Set-Content @p",
+            "$p = @{}; $p.Add('Path', 'docs/superpowers/plans/x.md'); Set-Content @p -Value x",
+            "$p = @{Value='x'}; $p += @{Path='docs/superpowers/plans/x.md'}; Set-Content @p",
+            // In a block that may not run, the earlier entries stay possible.
+            "$p = @{Path='docs/superpowers/plans/x.md'}; if ($c) { $p = @{Path='notes.md'} }; Set-Content @p -Value x",
         ],
     );
     assert_refused_as_plain(
@@ -72,6 +79,7 @@ fn a_splat_that_reads_stays_allowed() {
             "$a = 'docs/superpowers/plans/x.md'; Get-FileHash @a",
             "$p = @{Path='notes.md'; Value='docs/superpowers/plans/x.md'}; Set-Content @p",
             "$p = @{Path='src/a.txt'; Value='x'}; Set-Content @p",
+            "$p = @{Path='docs/superpowers/plans/x.md'}; $p = @{Path='notes.md'}; Set-Content @p -Value x",
         ],
     );
 }
@@ -93,6 +101,8 @@ fn invoke_expression_and_scriptblock_create_of_computed_text_run_that_text() {
             // Text the walk cannot compute may write any guarded location the call names.
             "iex ($prefix + ' docs/superpowers/plans/x.md x')",
             "iex \"$verb docs/superpowers/plans/x.md x\"",
+            "iex $unknown; Get-Content docs/superpowers/plans/x.md",
+            "Get-Content docs/superpowers/plans/x.md; Invoke-Expression (Get-Content script.ps1 -Raw)",
         ],
     );
     assert_refused_as_plain(
@@ -113,6 +123,9 @@ fn invoke_expression_of_text_that_reads_stays_allowed() {
             "$f = 'docs/superpowers/plans/x.md'; iex \"Get-FileHash $f\"",
             "& ([scriptblock]::Create('Get-Content docs/superpowers/plans/x.md'))",
             "iex ('Set-Content ' + 'notes.md x')",
+            // Text the walk cannot compute in a call that names nothing guarded is not the gates'.
+            "iex $unknown",
+            "Set-Content @unknown",
         ],
     );
 }
@@ -128,6 +141,7 @@ fn the_format_operator_is_computed() {
             "$p = 'docs/{0}/{1}/x.md' -f 'superpowers', 'plans'; Set-Content $p x",
             "$p = '{0}/{1}' -f 'docs/superpowers/plans', 'x.md'; Set-Content -Path $p -Value x",
             "$p = 'docs/superpowers/plans/{0}' -F $name; Set-Content $p x",
+            "Get-Content docs/superpowers/plans/x.md; Set-Content ('{0}/{1}' -f $dir, $name) x",
         ],
     );
     assert_allowed(
@@ -136,6 +150,7 @@ fn the_format_operator_is_computed() {
             "('{0}' -f 'docs/superpowers/plans/x.md') | Write-Output",
             "Get-Content ('docs/{0}/plans/x.md' -f 'superpowers')",
             "Set-Content ('notes/{0}.md' -f 'superpowers') x",
+            "Set-Content ('{0}/{1}' -f $dir, $name) x",
         ],
     );
 }
@@ -157,7 +172,12 @@ fn a_path_piped_into_a_cmdlet_that_writes_is_its_target() {
     assert_refused_as_plain(
         &repo,
         "Remove-Item openspec/changes/c/approval.md",
-        &["Get-Item openspec/changes/c/approval.md | Remove-Item", "'openspec/changes/c/approval.md' | rm"],
+        &[
+            "Get-Item openspec/changes/c/approval.md | Remove-Item",
+            "'openspec/changes/c/approval.md' | rm",
+            // What a filter passes on the walk does not compute: any guarded location the call names.
+            "Get-ChildItem openspec/changes/c | Where-Object Name -eq approval.md | Remove-Item",
+        ],
     );
     assert_allowed(
         &repo,
@@ -167,6 +187,8 @@ fn a_path_piped_into_a_cmdlet_that_writes_is_its_target() {
             "Get-ChildItem docs/superpowers/plans | Out-File notes.txt",
             "Get-Content docs/superpowers/plans/x.md | Set-Content notes.md",
             "'docs/superpowers/plans/x.md' | Out-File notes.txt",
+            "Get-Item docs/superpowers/plans/x.md | Copy-Item -Destination /tmp/x.md",
+            "Get-ChildItem docs/superpowers/plans -Filter *.md | Where-Object Length -gt 0 | Sort-Object Name",
         ],
     );
 }
@@ -190,8 +212,27 @@ fn default_parameter_values_bind_where_the_call_leaves_the_parameter() {
             "$PSDefaultParameterValues['Get-Content:Path'] = 'docs/superpowers/plans/x.md'; Get-Content",
             "$PSDefaultParameterValues['*:Path'] = 'docs/superpowers/plans/x.md'; Set-Content notes.md x",
             "$PSDefaultParameterValues['Out-File:Encoding'] = 'utf8'; Get-Content docs/superpowers/plans/x.md",
+            "$PSDefaultParameterValues['*:Path'] = 'docs/superpowers/plans/x.md'; $PSDefaultParameterValues = @{}; sc -Value x",
         ],
     );
+}
+
+#[test]
+fn a_persistent_pwsh_keeps_hashtables_and_defaults_between_calls() {
+    let repo = repo();
+    let shell = format!("powershell-values:{}", std::process::id());
+    let in_shell = |command: &str| {
+        check_tool_call_in("pwsh", &pwsh(command), || repo.root.clone(), || Some(shell.clone()))
+            .map(|denial| denial.to_string())
+    };
+    let plain = check(&repo, "pwsh", &pwsh("Set-Content docs/superpowers/plans/x.md x"));
+    assert_eq!(in_shell("$p = @{Path='docs/superpowers/plans/x.md'}"), None);
+    assert_eq!(in_shell("Get-Content @p"), None);
+    assert_eq!(in_shell("Set-Content @p -Value x"), plain);
+    assert_eq!(in_shell("$PSDefaultParameterValues['Set-Content:Path'] = 'docs/superpowers/plans/x.md'"), None);
+    assert_eq!(in_shell("Set-Content -Value x"), plain);
+    assert_eq!(in_shell("Set-Content notes.md x"), None);
+    assert!(crate::analysis::persistent::drop_shell(&shell));
 }
 
 #[test]
