@@ -87,6 +87,8 @@ fn walk_from(
         conditional: 0,
         moves: Vec::new(),
         everything_named: crate::paths::everything_named(command, crate::paths::Dialect::PowerShell),
+        chained: 0,
+        stack_unsure: false,
     };
     let mut scope = Session { scope: state.clone(), own: true };
     walker.script(command, &mut scope, 0)?;
@@ -182,6 +184,11 @@ struct Walker<'a> {
     /// Every guarded location the call names ([`crate::paths::everything_named`]): where a write
     /// the walk cannot compute may land (P-18).
     everything_named: Vec<PathBuf>,
+    /// How many pipeline chains after `&&` or `||` the walk is in: they may not run.
+    chained: usize,
+    /// The location stack changed where the walk cannot tell whether it ran (a block, a nested
+    /// script, a chain after `&&`/`||`, another process): a `Pop-Location` is no longer sure.
+    stack_unsure: bool,
 }
 
 /// One parsed script: its text and how deep it is nested.
@@ -370,6 +377,21 @@ impl Walker<'_> {
 
     /// A pipeline: what each element receives is what the one before it produced, where known.
     fn pipeline_chain(
+        &mut self,
+        node: Node,
+        walk: &Walk,
+        scope: &mut Session,
+        depth: usize,
+    ) -> Result<(), Unscannable> {
+        // `a && b`, `a || b`: `b` may not run.
+        let tail = node.prev_sibling().is_some_and(|before| before.kind() == "pipeline_chain_tail");
+        self.chained += usize::from(tail);
+        let result = self.pipeline_elements(node, walk, scope, depth);
+        self.chained -= usize::from(tail);
+        result
+    }
+
+    fn pipeline_elements(
         &mut self,
         node: Node,
         walk: &Walk,

@@ -268,3 +268,29 @@ fn what_was_already_right_stays_right() {
         ],
     );
 }
+
+#[test]
+fn a_sure_pop_location_returns_where_push_location_left() {
+    let repo = repo();
+    assert_allowed(
+        &repo,
+        &[
+            "Push-Location docs/superpowers; Pop-Location; Set-Content p.md x",
+            "Push-Location docs/superpowers/plans; Get-ChildItem; Pop-Location; Set-Content notes.md x",
+            "pushd openspec/changes/c; popd; Set-Content approval.md.bak x",
+        ],
+    );
+    // A pop that may not run, or that follows a push that may not have run, is not sure.
+    let plain = "Set-Content docs/superpowers/plans/p.md x";
+    assert_refused_as_plain(
+        &repo,
+        plain,
+        &[
+            "Push-Location docs/superpowers/plans; Get-Item missing && Pop-Location; Set-Content p.md x",
+            "if ($c) { Push-Location docs/superpowers/plans }; Pop-Location; Set-Content p.md x",
+            "Push-Location docs/superpowers/plans; iex 'Pop-Location'; Set-Content p.md x",
+            "Push-Location docs/superpowers/plans; Push-Location -StackName s src; Pop-Location; Set-Content p.md x",
+            "Push-Location docs/superpowers/plans; Push-Location src; Pop-Location; Set-Content p.md x",
+        ],
+    );
+}

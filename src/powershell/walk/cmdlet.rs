@@ -154,6 +154,7 @@ impl Walker<'_> {
                 }
             }
             Kind::SetLocation | Kind::PushLocation | Kind::PopLocation if bound.has("stackname") => {
+                self.note_location_change(walk, scope);
                 // Another stack than the default: where it goes, and what the default holds after,
                 // the walk does not follow.
                 crate::powershell::pop_location::forget_stack(scope);
@@ -168,6 +169,7 @@ impl Walker<'_> {
                 }
             }
             Kind::SetLocation | Kind::PushLocation => {
+                self.note_location_change(walk, scope);
                 let to = bound.values("path").into_iter().chain(bound.values("literalpath")).next().cloned();
                 let to = match to {
                     Some(to) if to.text == "-" || to.text == "+" => return Ok(None),
@@ -185,8 +187,16 @@ impl Walker<'_> {
                 }
             }
             Kind::PopLocation => {
+                let sure = self.sure_pop(walk, scope);
+                self.note_location_change(walk, scope);
                 if let Some(top) = scope.stack.pop() {
-                    self.moved(&scope.base, &top);
+                    if !sure {
+                        self.moved(&scope.base, &top);
+                    } else if let Some(beneath) = scope.stack.last().cloned() {
+                        // Sure to return where its `Push-Location` left, unless that push failed:
+                        // then it returns to the location beneath.
+                        self.moved(&beneath, &top);
+                    }
                     scope.base = top;
                     self.reach(scope);
                 }
@@ -283,6 +293,27 @@ impl Walker<'_> {
             _ => {}
         }
         Ok(None)
+    }
+
+    /// A location change where the walk cannot tell whether it ran makes later pops unsure.
+    fn note_location_change(&mut self, walk: &Walk, scope: &Session) {
+        self.stack_unsure |= !self.runs_surely(walk, scope);
+    }
+
+    /// Whether a command here runs in the shell itself whenever the line gets this far: a
+    /// statement of the line (not in a block, a nested script, a chain after `&&`/`||`).
+    fn runs_surely(&self, walk: &Walk, scope: &Session) -> bool {
+        scope.own && walk.nesting == 0 && self.conditional == 0 && self.chained == 0
+    }
+
+    /// A `Pop-Location` sure to return where the walk's stack says (P-18): it runs surely, the
+    /// stack is the shell's as the walk keeps it, and no location change ran where the walk
+    /// could not tell whether it did. It fails only when that location is gone.
+    fn sure_pop(&self, walk: &Walk, scope: &Session) -> bool {
+        self.runs_surely(walk, scope)
+            && !self.stack_unsure
+            && !self.moved_in_block
+            && crate::powershell::pop_location::stack_known(scope)
     }
 
     /// Script text run as code (`Invoke-Expression`): each value walked as a script here. Text
