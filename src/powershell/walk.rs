@@ -225,6 +225,18 @@ fn scope_weight(scope: &Session) -> usize {
     scope.base.as_os_str().len() + stack + vars_weight::<PowerShell>(&scope.vars) + 64
 }
 
+/// Methods whose first argument is script text they make into code that may run:
+/// `[scriptblock]::Create(text)`, `$ExecutionContext.InvokeCommand.NewScriptBlock(text)` and
+/// `.InvokeScript(text)`, `[powershell]::Create().AddScript(text)`.
+fn takes_script_text(target: &str, member: &str) -> bool {
+    const SCRIPTBLOCK_TYPES: [&str; 2] = ["[scriptblock]", "[system.management.automation.scriptblock]"];
+    match member {
+        "create" => SCRIPTBLOCK_TYPES.contains(&target),
+        "newscriptblock" | "invokescript" | "addscript" => true,
+        _ => false,
+    }
+}
+
 /// The script block a `{ … }` expression holds, however deep in expression nodes (searched
 /// with a stack of its own, so depth costs no call stack).
 fn script_block_in(node: Node) -> Option<Node> {
@@ -563,9 +575,7 @@ impl Walker<'_> {
         {
             return self.add_entry(scope, &variable, keys, values);
         }
-        if matches!(target.as_str(), "[scriptblock]" | "[system.management.automation.scriptblock]")
-            && member == "create"
-        {
+        if takes_script_text(&target, &member) {
             return self.created_block(args.first().map(Vec::as_slice).unwrap_or_default(), walk, scope);
         }
         let is_file_type = matches!(target.as_str(), "[io.file]" | "[system.io.file]" | "[file]");

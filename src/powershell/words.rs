@@ -182,7 +182,13 @@ pub type Entry = (Vec<Value>, Vec<Value>);
 /// breaks): each key as its values (a quoted or bare name, or computed), each value as an
 /// expression's. `None` when `text` is not one.
 pub fn hashtable(text: &str, cx: &Context) -> Result<Option<Vec<Entry>>, Unscannable> {
-    let chars: Vec<char> = text.trim().chars().collect();
+    let text = text.trim();
+    // `[ordered]@{…}` keeps the entries in order: the same entries.
+    let text = match text.get(..9) {
+        Some(cast) if cast.eq_ignore_ascii_case("[ordered]") => text.get(9..).unwrap_or_default().trim_start(),
+        _ => text,
+    };
+    let chars: Vec<char> = text.chars().collect();
     let ['@', '{', inner @ .., '}'] = chars.as_slice() else { return Ok(None) };
     if matching(&chars, 1) != Some(chars.len() - 1) {
         return Ok(None);

@@ -53,6 +53,7 @@ fn a_splat_binds_its_entries_by_name_and_its_items_by_position() {
             // An entry the walk cannot compute may be any guarded location the call names.
             "$p = @{Path=$unknown; Value='docs/superpowers/plans/x.md'}; Set-Content @p",
             "Set-Content @unknown docs/superpowers/plans/x.md",
+            "$p = [ordered]@{Path='docs/superpowers/plans/x.md'; Value='x'}; Set-Content @p",
             // Entries given after the literal.
             "$p = @{Value='x'}; $p.Path = 'docs/superpowers/plans/x.md'; Set-Content @p",
             "$p = @{Value='x'}; $p['Path'] = 'docs/superpowers/plans/x.md'; Set-Content @p",
@@ -98,6 +99,9 @@ fn invoke_expression_and_scriptblock_create_of_computed_text_run_that_text() {
             "& ([scriptblock]::Create('Set-Content docs/superpowers/plans/x.md x'))",
             "[scriptblock]::Create('Set-Content docs/superpowers/plans/x.md x').Invoke()",
             "$b = [ScriptBlock]::Create('Set-Content ' + 'docs/superpowers/plans/x.md x'); & $b",
+            "$ExecutionContext.InvokeCommand.InvokeScript('Set-Content docs/superpowers/plans/x.md x')",
+            "& $ExecutionContext.InvokeCommand.NewScriptBlock('Set-Content docs/superpowers/plans/x.md x')",
+            "[powershell]::Create().AddScript('Set-Content docs/superpowers/plans/x.md x').Invoke()",
             // Text the walk cannot compute may write any guarded location the call names.
             "iex ($prefix + ' docs/superpowers/plans/x.md x')",
             "iex \"$verb docs/superpowers/plans/x.md x\"",
@@ -122,6 +126,7 @@ fn invoke_expression_of_text_that_reads_stays_allowed() {
             "iex ('Get-Content ' + 'docs/superpowers/plans/x.md')",
             "$f = 'docs/superpowers/plans/x.md'; iex \"Get-FileHash $f\"",
             "& ([scriptblock]::Create('Get-Content docs/superpowers/plans/x.md'))",
+            "[powershell]::Create().AddScript('Get-Content docs/superpowers/plans/x.md').Invoke()",
             "iex ('Set-Content ' + 'notes.md x')",
             // Text the walk cannot compute in a call that names nothing guarded is not the gates'.
             "iex $unknown",
@@ -232,6 +237,12 @@ fn a_persistent_pwsh_keeps_hashtables_and_defaults_between_calls() {
     assert_eq!(in_shell("$PSDefaultParameterValues['Set-Content:Path'] = 'docs/superpowers/plans/x.md'"), None);
     assert_eq!(in_shell("Set-Content -Value x"), plain);
     assert_eq!(in_shell("Set-Content notes.md x"), None);
+    // An advanced function's parameter the call leaves unbound takes the default too.
+    assert_eq!(in_shell("function Save { [CmdletBinding()] param($Target) Set-Content -Path $Target -Value x }"), None);
+    assert_eq!(in_shell("Save -Target notes.md"), None);
+    assert_eq!(in_shell("$PSDefaultParameterValues['Save:Target'] = 'docs/superpowers/plans/x.md'"), None);
+    assert_eq!(in_shell("Save"), plain);
+    assert_eq!(in_shell("Save -Target notes.md"), None);
     assert!(crate::analysis::persistent::drop_shell(&shell));
 }
 
@@ -291,6 +302,27 @@ fn a_sure_pop_location_returns_where_push_location_left() {
             "Push-Location docs/superpowers/plans; iex 'Pop-Location'; Set-Content p.md x",
             "Push-Location docs/superpowers/plans; Push-Location -StackName s src; Pop-Location; Set-Content p.md x",
             "Push-Location docs/superpowers/plans; Push-Location src; Pop-Location; Set-Content p.md x",
+        ],
+    );
+}
+
+#[test]
+fn an_unknown_cmdlet_is_judged_by_the_guarded_names_in_its_texts() {
+    let repo = repo();
+    assert_refused_as_plain(
+        &repo,
+        "Set-Content docs/superpowers/plans/x.md x",
+        &[
+            "Invoke-Remote -Script 'Set-Content docs/superpowers/plans/x.md x'",
+            "& $ExecutionContext.InvokeCommand.NewScriptBlock('Set-Content docs/superpowers/plans/x.md x')",
+        ],
+    );
+    assert_allowed(
+        &repo,
+        &[
+            "Write-Host 'next: Set-Content docs/superpowers/plans/x.md'",
+            "Select-String -Path docs/superpowers/plans/x.md -Pattern 'Spec'",
+            "Invoke-Remote -Script 'Set-Content notes.md x'",
         ],
     );
 }

@@ -244,8 +244,9 @@ impl Walker<'_> {
                 Ok(None)
             }
             Some(function) => {
+                let defaults = self.defaults(&key, scope);
                 self.calling.push(key);
-                let result = self.call(function, elements, walk, scope, piped);
+                let result = self.call(function, elements, &defaults, walk, scope, piped);
                 self.calling.pop();
                 result
             }
@@ -260,6 +261,7 @@ impl Walker<'_> {
         &mut self,
         function: &Function,
         elements: &[Element],
+        defaults: &[(String, Value)],
         walk: &Walk,
         scope: &mut Session,
         piped: Option<&[Value]>,
@@ -277,6 +279,14 @@ impl Walker<'_> {
             function.bind(elements, default)
         };
         let mut bound = binding.params;
+        // `$PSDefaultParameterValues` reaches an advanced function's parameters the call left
+        // unbound; which functions are advanced the walk does not tell, so any function's.
+        for (name, values) in &mut bound {
+            let applies = |param: &str| param == name.as_str() || param == "*";
+            if binding.defaulted.contains(name) {
+                values.extend(defaults.iter().filter(|(param, _)| applies(param)).map(|(_, value)| value.clone()));
+            }
+        }
         if let Some(piped) = piped {
             // Any parameter may take the pipeline's input (`ValueFromPipeline`).
             for (name, values) in &mut bound {

@@ -350,8 +350,16 @@ impl Walker<'_> {
     /// A cmdlet this table does not know, or one run through a name only known at run time:
     /// every guarded location its arguments name is written.
     pub(super) fn unknown(&mut self, elements: &[Element], scope: &Session) {
+        let base = scope.base.clone();
         for value in cmdlets::all_values(elements) {
-            self.add_if_guarded(&value.text, &scope.base.clone());
+            if self.add_if_guarded(&value.text, &base) {
+                continue;
+            }
+            // A guarded location inside a longer text (`'sc docs/superpowers/plans/x.md x'`)
+            // may be what it writes too (P-18).
+            for location in paths::everything_named(&value.text, paths::Dialect::PowerShell) {
+                self.add_absolute(paths::absolute(location, &base));
+            }
         }
     }
 

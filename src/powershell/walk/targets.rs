@@ -9,12 +9,15 @@ use crate::analysis::values::{Wildcards, has_wildcard, wildcard_matches};
 use crate::paths;
 
 impl Walker<'_> {
-    pub(super) fn add_if_guarded(&mut self, text: &str, base: &Path) {
-        if let Some(path) = resolve(text, base)
-            && (paths::is_guarded(&path) || self.wildcard_approval(text, &path).is_some())
-        {
+    /// Adds `text` if it is a guarded path, or a wildcard that may match approval.md; says
+    /// whether it was.
+    pub(super) fn add_if_guarded(&mut self, text: &str, base: &Path) -> bool {
+        let guarded = resolve(text, base)
+            .is_some_and(|path| paths::is_guarded(&path) || self.wildcard_approval(text, &path).is_some());
+        if guarded {
             self.add(text, base, true);
         }
+        guarded
     }
 
     /// A wildcard whose last component could match approval.md names it too.
