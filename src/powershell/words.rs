@@ -227,6 +227,9 @@ fn term_values(term: &[char], cx: &Context, depth: usize) -> Result<Vec<Value>, 
     let text: String = term.iter().collect();
     let quoted = term.first().is_some_and(|&c| is_single_quote(c) || is_double_quote(c))
         || matches!(term, ['@', q, ..] if is_single_quote(*q) || is_double_quote(*q));
+    if let Some(values) = string_method(&text, cx, depth)? {
+        return Ok(values);
+    }
     if quoted {
         return word(term, cx, depth);
     }
@@ -239,10 +242,28 @@ fn term_values(term: &[char], cx: &Context, depth: usize) -> Result<Vec<Value>, 
     if !term.is_empty() && term.iter().all(|c| c.is_ascii_digit()) {
         return Ok(vec![Value::literal(&text)]);
     }
+
     if let Some(inner) = wrapped(term) {
         return expression_within(&inner.iter().collect::<String>(), cx, depth + 1);
     }
     Ok(vec![Value::unknown(&text)])
+}
+
+/// `$x.ToLower()`, `'A'.ToUpper()`, `$x.Trim()` and the like: string methods that only change
+/// case or trim blanks, applied to every value (P-18: a case-changed spelling is still one).
+fn string_method(text: &str, cx: &Context, depth: usize) -> Result<Option<Vec<Value>>, Unscannable> {
+    let Some((receiver, method)) = text.rsplit_once('.') else { return Ok(None) };
+    let change: fn(&str) -> String = match method.to_ascii_lowercase().replace(' ', "").as_str() {
+        "tolower()" | "tolowerinvariant()" => str::to_lowercase,
+        "toupper()" | "toupperinvariant()" => str::to_uppercase,
+        "trim()" => |text| text.trim().to_string(),
+        "trimstart()" => |text| text.trim_start().to_string(),
+        "trimend()" => |text| text.trim_end().to_string(),
+        _ => return Ok(None),
+    };
+    let chars: Vec<char> = receiver.chars().collect();
+    let values = term_values(trim(&chars), cx, depth + 1)?;
+    Ok(Some(values.into_iter().map(|value| Value { text: change(&value.text), ..value }).collect()))
 }
 
 /// `[IO.Path]::Combine(a, b, …)`, `[System.IO.Path]::Join(…)`: the texts of its arguments.
@@ -558,7 +579,7 @@ fn word(chars: &[char], cx: &Context, depth: usize) -> Result<Vec<Value>, Unscan
                         if chars.get(at + 1).is_some_and(|&q| is_single_quote(q)) {
                             builder.push_str(&body.iter().collect::<String>());
                         } else {
-                            expandable(body, cx, &mut builder, false)?;
+                            expandable(body, cx, &mut builder, false, depth)?;
                         }
                         at = after;
                     }
@@ -575,10 +596,10 @@ fn word(chars: &[char], cx: &Context, depth: usize) -> Result<Vec<Value>, Unscan
             }
             c if is_double_quote(c) => {
                 let end = closing_double(chars, at + 1).unwrap_or(chars.len());
-                expandable(chars.get(at + 1..end).unwrap_or_default(), cx, &mut builder, true)?;
+                expandable(chars.get(at + 1..end).unwrap_or_default(), cx, &mut builder, true, depth)?;
                 at = end + 1;
             }
-            '$' => at = variable(chars, at, cx, &mut builder)?,
+            '$' => at = variable(chars, at, cx, &mut builder, depth)?,
             _ => {
                 builder.push(c);
                 at += 1;
@@ -589,7 +610,13 @@ fn word(chars: &[char], cx: &Context, depth: usize) -> Result<Vec<Value>, Unscan
 }
 
 /// The text of a `"…"` string or `@"…"@` body (`doubled`: `""` stands for one quote).
-fn expandable(chars: &[char], cx: &Context, builder: &mut Builder, doubled: bool) -> Result<(), Unscannable> {
+fn expandable(
+    chars: &[char],
+    cx: &Context,
+    builder: &mut Builder,
+    doubled: bool,
+    depth: usize,
+) -> Result<(), Unscannable> {
     let mut at = 0;
     while let Some(&c) = chars.get(at) {
         match c {
@@ -603,7 +630,7 @@ fn expandable(chars: &[char], cx: &Context, builder: &mut Builder, doubled: bool
                 builder.push(c);
                 at += 2;
             }
-            '$' => at = variable(chars, at, cx, builder)?,
+            '$' => at = variable(chars, at, cx, builder, depth)?,
             _ => {
                 builder.push(c);
                 at += 1;
@@ -634,12 +661,26 @@ fn is_name_char(c: char) -> bool {
 }
 
 /// A `$` expansion at `at`: appends its values; returns the index after it.
-fn variable(chars: &[char], at: usize, cx: &Context, builder: &mut Builder) -> Result<usize, Unscannable> {
+fn variable(
+    chars: &[char],
+    at: usize,
+    cx: &Context,
+    builder: &mut Builder,
+    depth: usize,
+) -> Result<usize, Unscannable> {
     match chars.get(at + 1) {
         Some('(') => {
             let end = matching(chars, at + 1).map_or(chars.len(), |end| end + 1);
             let text: String = chars.get(at..end).unwrap_or_default().iter().collect();
-            builder.append(&[Value::unknown(&text)])?;
+            // `$(…)` of an expression the walk computes whole is its values; anything else
+            // (a command, a method it does not know) stays unknown.
+            let inner: String = chars.get(at + 2..end.saturating_sub(1)).unwrap_or_default().iter().collect();
+            let values = expression_within(&inner, cx, depth + 1)?;
+            if values.iter().any(|value| value.dynamic) || matching(chars, at + 1).is_none() {
+                builder.append(&[Value::unknown(&text)])?;
+            } else {
+                builder.append(&values)?;
+            }
             Ok(end)
         }
         Some('{') => {

@@ -136,7 +136,7 @@ fn invoke_expression_of_text_that_reads_stays_allowed() {
 }
 
 #[test]
-fn the_format_operator_is_computed() {
+fn the_format_operator_and_string_case_methods_are_computed() {
     let repo = repo();
     assert_refused_as_plain(
         &repo,
@@ -147,6 +147,10 @@ fn the_format_operator_is_computed() {
             "$p = '{0}/{1}' -f 'docs/superpowers/plans', 'x.md'; Set-Content -Path $p -Value x",
             "$p = 'docs/superpowers/plans/{0}' -F $name; Set-Content $p x",
             "Get-Content docs/superpowers/plans/x.md; Set-Content ('{0}/{1}' -f $dir, $name) x",
+            // Case changed and blanks trimmed by a string method, in an expression or in `$(…)`.
+            "$x = 'SUPERPOWERS'; Set-Content \"docs/$($x.ToLower())/plans/x.md\" x",
+            "Set-Content ('DOCS/SUPERPOWERS/PLANS/X.MD'.ToLower()) x",
+            "$d = ' docs/superpowers/plans '; Set-Content \"$($d.Trim())/x.md\" x",
         ],
     );
     assert_allowed(
@@ -156,6 +160,7 @@ fn the_format_operator_is_computed() {
             "Get-Content ('docs/{0}/plans/x.md' -f 'superpowers')",
             "Set-Content ('notes/{0}.md' -f 'superpowers') x",
             "Set-Content ('{0}/{1}' -f $dir, $name) x",
+            "$x = 'NOTES'; Set-Content \"$($x.ToLower()).md\" (Get-Content docs/superpowers/plans/x.md)",
         ],
     );
 }
