@@ -516,9 +516,11 @@ pub fn bind(elements: &[Element], spec: &Spec) -> Bound {
                 };
                 match (spec.find(name), value) {
                     (Some((param, true)), value) => {
-                        // `-Switch:$false` turns it off.
-                        let off =
-                            value.as_ref().is_some_and(|v| v.iter().all(|v| v.text.eq_ignore_ascii_case("false")));
+                        // `-Switch:$false` turns it off; so may a value the walk does not know
+                        // (off is the reading that writes: `-WhatIf:$x`).
+                        let off = value
+                            .as_ref()
+                            .is_some_and(|v| v.iter().any(|v| v.dynamic || v.text.eq_ignore_ascii_case("false")));
                         if !off {
                             bound.switches.push(param);
                         }
@@ -562,6 +564,20 @@ const PIPED_PATH: [&str; 7] =
 
 pub fn takes_piped_path(cmdlet: &str) -> bool {
     PIPED_PATH.contains(&cmdlet)
+}
+
+/// The parameters whose values name the files a cmdlet of `kind` writes (or, for a copy, the
+/// names its files get in the destination).
+pub fn written_params(kind: Kind) -> &'static [&'static str] {
+    match kind {
+        Kind::WritesPaths => &["path", "literalpath", "filepath", "outputmodule"],
+        Kind::NewItem => &["path", "name"],
+        Kind::Copy | Kind::Move => &["path", "literalpath", "destination"],
+        Kind::Rename => &["path", "literalpath", "newname"],
+        Kind::Archive => &["destinationpath"],
+        Kind::StartProcess => &["redirectstandardoutput", "redirectstandarderror"],
+        _ => &[],
+    }
 }
 
 /// Parameters that name a file a cmdlet writes: where a default whose parameter the walk could

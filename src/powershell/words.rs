@@ -242,11 +242,28 @@ fn term_values(term: &[char], cx: &Context, depth: usize) -> Result<Vec<Value>, 
     if !term.is_empty() && term.iter().all(|c| c.is_ascii_digit()) {
         return Ok(vec![Value::literal(&text)]);
     }
+    // `$x.Member`, `$x.Method(…)`.
+    if let ['$', rest @ ..] = term
+        && let Some(dot) = rest.iter().position(|&c| c == '.')
+        && let Some(name) = rest.get(..dot).filter(|name| !name.is_empty() && name.iter().all(|&c| is_name_char(c)))
+        && member(term, dot + 1) == Some(term.len())
+    {
+        return member_values(&name.iter().collect::<String>(), &text, cx, depth);
+    }
+    if is_current_location(&text) {
+        return Ok(vec![Value::literal(&cx.base.to_string_lossy())]);
+    }
 
     if let Some(inner) = wrapped(term) {
         return expression_within(&inner.iter().collect::<String>(), cx, depth + 1);
     }
     Ok(vec![Value::unknown(&text)])
+}
+
+/// `Get-Location` (`gl`, `pwd`) and its `.Path` as an expression: the location the walk is in.
+fn is_current_location(text: &str) -> bool {
+    const SPELLINGS: [&str; 6] = ["get-location", "gl", "pwd", "(get-location).path", "(gl).path", "(pwd).path"];
+    SPELLINGS.contains(&text.to_ascii_lowercase().replace(' ', "").as_str())
 }
 
 /// `$x.ToLower()`, `'A'.ToUpper()`, `$x.Trim()` and the like: string methods that only change
@@ -599,7 +616,7 @@ fn word(chars: &[char], cx: &Context, depth: usize) -> Result<Vec<Value>, Unscan
                 expandable(chars.get(at + 1..end).unwrap_or_default(), cx, &mut builder, true, depth)?;
                 at = end + 1;
             }
-            '$' => at = variable(chars, at, cx, &mut builder, depth)?,
+            '$' => at = variable(chars, at, cx, &mut builder, depth, true)?,
             _ => {
                 builder.push(c);
                 at += 1;
@@ -630,7 +647,7 @@ fn expandable(
                 builder.push(c);
                 at += 2;
             }
-            '$' => at = variable(chars, at, cx, builder, depth)?,
+            '$' => at = variable(chars, at, cx, builder, depth, false)?,
             _ => {
                 builder.push(c);
                 at += 1;
@@ -660,13 +677,15 @@ fn is_name_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '?'
 }
 
-/// A `$` expansion at `at`: appends its values; returns the index after it.
+/// A `$` expansion at `at`: appends its values; returns the index after it. In argument mode
+/// (`member_access`), `$x.Member` and `$x.Method(…)` are read too (in a string they are not).
 fn variable(
     chars: &[char],
     at: usize,
     cx: &Context,
     builder: &mut Builder,
     depth: usize,
+    member_access: bool,
 ) -> Result<usize, Unscannable> {
     match chars.get(at + 1) {
         Some('(') => {
@@ -706,14 +725,48 @@ fn variable(
                 }
             }
             let name: String = chars.get(at + 1..end).unwrap_or_default().iter().collect();
-            builder.append(&lookup(&name, cx))?;
-            Ok(end)
+            match member_access.then(|| member(chars, end)).flatten() {
+                Some(after) => {
+                    let text: String = chars.get(at..after).unwrap_or_default().iter().collect();
+                    builder.append(&member_values(&name, &text, cx, depth)?)?;
+                    Ok(after)
+                }
+                None => {
+                    builder.append(&lookup(&name, cx))?;
+                    Ok(end)
+                }
+            }
         }
         _ => {
             builder.push('$');
             Ok(at + 1)
         }
     }
+}
+
+/// The index after a member access `.Name` or method call `.Name(…)` at `at`, if one is there.
+fn member(chars: &[char], at: usize) -> Option<usize> {
+    if chars.get(at) != Some(&'.') || !chars.get(at + 1).is_some_and(|c| c.is_alphabetic()) {
+        return None;
+    }
+    let mut end = at + 1;
+    while chars.get(end).is_some_and(|&c| c.is_alphanumeric() || c == '_') {
+        end += 1;
+    }
+    match chars.get(end) {
+        Some('(') => matching(chars, end).map(|close| close + 1),
+        _ => Some(end),
+    }
+}
+
+/// `$name.Member` (`text`): a path's own members (`$PWD.Path`, `$_.FullName`) are the value; a
+/// string method [`string_method`] knows is applied; anything else the walk does not compute.
+fn member_values(name: &str, text: &str, cx: &Context, depth: usize) -> Result<Vec<Value>, Unscannable> {
+    let member = text.rsplit_once('.').map(|(_, member)| member.to_ascii_lowercase()).unwrap_or_default();
+    if matches!(member.as_str(), "path" | "fullname" | "providerpath") {
+        return Ok(lookup(name, cx));
+    }
+    Ok(string_method(text, cx, depth)?.unwrap_or_else(|| vec![Value::unknown(text)]))
 }
 
 /// A variable's name as the walk keys it: lower case, without `script:`, `global:`, `local:`,

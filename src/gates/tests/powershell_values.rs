@@ -54,6 +54,9 @@ fn a_splat_binds_its_entries_by_name_and_its_items_by_position() {
             "$p = @{Path=$unknown; Value='docs/superpowers/plans/x.md'}; Set-Content @p",
             "Set-Content @unknown docs/superpowers/plans/x.md",
             "$p = [ordered]@{Path='docs/superpowers/plans/x.md'; Value='x'}; Set-Content @p",
+            // A -WhatIf the walk cannot compute may be off.
+            "$p = @{Path='docs/superpowers/plans/x.md'; WhatIf=$maybe}; Set-Content @p -Value x",
+            "Set-Content docs/superpowers/plans/x.md x -WhatIf:$maybe",
             // Entries given after the literal.
             "$p = @{Value='x'}; $p.Path = 'docs/superpowers/plans/x.md'; Set-Content @p",
             "$p = @{Value='x'}; $p['Path'] = 'docs/superpowers/plans/x.md'; Set-Content @p",
@@ -81,6 +84,7 @@ fn a_splat_that_reads_stays_allowed() {
             "$p = @{Path='notes.md'; Value='docs/superpowers/plans/x.md'}; Set-Content @p",
             "$p = @{Path='src/a.txt'; Value='x'}; Set-Content @p",
             "$p = @{Path='docs/superpowers/plans/x.md'}; $p = @{Path='notes.md'}; Set-Content @p -Value x",
+            "$p = @{Path='docs/superpowers/plans/x.md'; WhatIf=$true}; Set-Content @p -Value x",
         ],
     );
 }
@@ -329,5 +333,32 @@ fn an_unknown_cmdlet_is_judged_by_the_guarded_names_in_its_texts() {
             "Select-String -Path docs/superpowers/plans/x.md -Pattern 'Spec'",
             "Invoke-Remote -Script 'Set-Content notes.md x'",
         ],
+    );
+}
+
+#[test]
+fn the_location_as_a_value_is_where_the_call_runs() {
+    let repo = repo();
+    let in_plans = |command: &str| {
+        let args = pwsh(command).with("workdir", "docs/superpowers/plans");
+        check(&repo, "pwsh", &args)
+    };
+    let plain = in_plans("Set-Content x.md x");
+    assert!(plain.is_some());
+    for write in [
+        "Set-Content $PWD.Path/x.md x",
+        "Set-Content \"$($PWD.Path)/x.md\" x",
+        "$here = Get-Location; Set-Content $here/x.md x",
+        "$here = (Get-Location).Path; Set-Content (Join-Path $here x.md) x",
+    ] {
+        assert_eq!(in_plans(write), plain, "{write}");
+    }
+    for read in ["Get-Content $PWD.Path/x.md", "$here = Get-Location; Get-ChildItem $here"] {
+        assert_eq!(in_plans(read), None, "{read}");
+    }
+    // Elsewhere, the same spellings write nothing guarded, in a call that names a plan.
+    assert_allowed(
+        &repo,
+        &["$here = Get-Location; Set-Content $here/notes.md (Get-Content docs/superpowers/plans/x.md)"],
     );
 }

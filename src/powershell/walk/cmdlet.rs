@@ -43,6 +43,14 @@ impl Walker<'_> {
             }
             found
         };
+        // A file it writes that the walk could not compute may be any guarded location the call
+        // names (P-18), whatever its text shows.
+        let piped_path = !bound.has("path") && !bound.has("literalpath") && takes_piped_path;
+        let written = cmdlets::written_params(kind).iter().flat_map(|param| bound.values(param));
+        let uncomputed = written.chain(piped.iter().copied().filter(|_| piped_path)).any(|value| value.dynamic);
+        if uncomputed && !whatif {
+            self.uncomputed(&base);
+        }
         match kind {
             Kind::WritesPaths if !whatif => {
                 if cmdlet == "remove-item" {
