@@ -580,29 +580,17 @@ pub fn written_params(kind: Kind) -> &'static [&'static str] {
     }
 }
 
-/// Parameters that name a file a cmdlet writes: where a default whose parameter the walk could
-/// not compute may bind.
-const WRITTEN_PARAMS: [&str; 6] = ["path", "literalpath", "filepath", "destination", "destinationpath", "outputmodule"];
-
 /// Binds `$PSDefaultParameterValues` entries (parameter, value) to the parameters the call left
 /// unbound, as PowerShell does after binding the call's own arguments (switches are left as
-/// the call set them: a default `-WhatIf` is not taken to stop a write). A parameter `*` (a key
-/// the walk could not compute) may be any of [`WRITTEN_PARAMS`].
+/// the call set them: a default `-WhatIf` is not taken to stop a write). An entry whose
+/// parameter the walk could not compute (`*`) is not bound here: the caller judges it.
 pub fn bind_defaults(bound: &mut Bound, spec: &Spec, defaults: &[(String, Value)]) {
     let unbound = |bound: &Bound, param: &str| !bound.has(param) && !bound.switch(param);
     let mut added: Vec<(&'static str, Vec<Value>)> = Vec::new();
     for (param, value) in defaults {
-        let params: Vec<&'static str> = if param == "*" {
-            WRITTEN_PARAMS
-                .iter()
-                .filter_map(|name| spec.find(name))
-                .filter(|(_, switch)| !switch)
-                .map(|(name, _)| name)
-                .collect()
-        } else {
-            spec.find(param).filter(|(_, switch)| !switch).map(|(name, _)| name).into_iter().collect()
-        };
-        for name in params.into_iter().filter(|name| unbound(bound, name)) {
+        if let Some((name, false)) = spec.find(param)
+            && unbound(bound, name)
+        {
             added.push((name, vec![value.clone()]));
         }
     }

@@ -218,6 +218,9 @@ fn default_parameter_values_bind_where_the_call_leaves_the_parameter() {
             "$PSDefaultParameterValues = @{'*:Path'='docs/superpowers/plans/x.md'}; Set-Content -Value x",
             "$PSDefaultParameterValues.Add('Set-Content:Path', 'docs/superpowers/plans/x.md'); Set-Content -Value x",
             "$PSDefaultParameterValues['*-Content:Path'] = \"docs/superpowers/plans/$n\"; sc -Value x",
+            // A key the walk cannot compute may be any parameter; `Disabled` binds none.
+            "$PSDefaultParameterValues[$key] = 'docs/superpowers/plans/x.md'; Set-Content -Value x",
+            "$PSDefaultParameterValues['Disabled'] = $true; 'docs/superpowers/plans/x.md' | Set-Content -Value x",
         ],
     );
     assert_allowed(

@@ -352,6 +352,15 @@ impl Walker<'_> {
             Some((spec, kind)) => {
                 let mut bound = cmdlets::bind(elements, spec);
                 cmdlets::bind_defaults(&mut bound, spec, &defaults);
+                // A default for a parameter the walk could not compute may name what it writes.
+                let any_param: Vec<Element> = defaults
+                    .iter()
+                    .filter(|(param, _)| param == "*")
+                    .map(|(_, value)| Element::Arg(vec![value.clone()]))
+                    .collect();
+                if !cmdlets::written_params(kind).is_empty() {
+                    self.unknown(&any_param, scope);
+                }
                 let output = self.cmdlet(&cmdlet, kind, &bound, walk, scope, piped)?;
                 if NATIVE_ON_UNIX.contains(&unqualified.to_ascii_lowercase().as_str()) {
                     self.program(name, &program_words(elements), scope)?;

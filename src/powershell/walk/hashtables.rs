@@ -119,7 +119,14 @@ impl Walker<'_> {
         let mut found = Vec::new();
         for kept in entries {
             let (key, value) = split_entry(kept);
-            let (pattern, param) = key.rsplit_once(':').unwrap_or((ANY_KEY, ANY_KEY));
+            // A key without `:` is no parameter's (`Disabled`).
+            let (pattern, param) = match key {
+                ANY_KEY => (ANY_KEY, ANY_KEY),
+                key => match key.rsplit_once(':') {
+                    Some(split) => split,
+                    None => continue,
+                },
+            };
             if wildcard_matches(pattern, cmdlet, Wildcards::PowerShell) {
                 found.push((param.to_string(), value));
             }
