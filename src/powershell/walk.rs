@@ -89,6 +89,7 @@ fn walk_from(
         everything_named: crate::paths::everything_named(command, crate::paths::Dialect::PowerShell),
         chained: 0,
         stack_unsure: false,
+        start_base: state.base.clone(),
     };
     let mut scope = Session { scope: state.clone(), own: true };
     walker.script(command, &mut scope, 0)?;
@@ -189,6 +190,8 @@ struct Walker<'a> {
     /// The location stack changed where the walk cannot tell whether it ran (a block, a nested
     /// script, a chain after `&&`/`||`, another process): a `Pop-Location` is no longer sure.
     stack_unsure: bool,
+    /// Where the call starts.
+    start_base: PathBuf,
 }
 
 /// One parsed script: its text and how deep it is nested.

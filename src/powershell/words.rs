@@ -574,8 +574,16 @@ fn word(chars: &[char], cx: &Context, depth: usize) -> Result<Vec<Value>, Unscan
         at = 1;
     }
     if let Some(inner) = wrapped(chars) {
-        // `(…)` as an argument is an expression: its values.
-        return expression_within(&inner.iter().collect::<String>(), cx, depth + 1);
+        // `(…)` as an argument is an expression: its values; a part it does not compute keeps
+        // its parentheses, so that the path still reads as computed.
+        let values = expression_within(&inner.iter().collect::<String>(), cx, depth + 1)?;
+        return Ok(values
+            .into_iter()
+            .map(|value| match value.dynamic && !value.text.contains(['$', '(']) {
+                true => Value::unknown(&format!("({})", value.text)),
+                false => value,
+            })
+            .collect());
     }
     if matches!(chars, ['(', ..] | ['@', '(', ..] | ['{', ..]) {
         let text: String = chars.iter().collect();

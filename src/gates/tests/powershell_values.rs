@@ -365,3 +365,31 @@ fn the_location_as_a_value_is_where_the_call_runs() {
         &["$here = Get-Location; Set-Content $here/notes.md (Get-Content docs/superpowers/plans/x.md)"],
     );
 }
+
+#[test]
+fn wildcards_and_locations_the_walk_cannot_compute_reach_the_guarded_folders() {
+    let repo = repo();
+    assert_refused_as_plain(
+        &repo,
+        "Set-Content docs/superpowers/plans/x.md x",
+        &[
+            "Set-Content docs/*/plans/x.md x",
+            "Set-Content docs/superpowers/pl*/x.md x",
+            "Set-Location docs/superpowers/pl*; Set-Content x.md x",
+            "cd docs/*/plans; Set-Content x.md x",
+            "Push-Location docs/superpowers/pl?ns; Set-Content x.md x",
+            "Set-Location $env:PLANS; Set-Content x.md x; Get-Content docs/superpowers/plans/x.md",
+            "Set-Location (Get-ChildItem docs/superpowers -Directory); Set-Content x.md x; Get-Content docs/superpowers/plans/x.md",
+        ],
+    );
+    assert_allowed(
+        &repo,
+        &[
+            "Get-Content docs/*/plans/x.md",
+            "Set-Location docs/superpowers/pl*; Get-Content x.md",
+            "Set-Location -LiteralPath docs/superpowers/pl*; Set-Content x.md x",
+            "Set-Location src; Set-Content x.md x; Get-Content docs/superpowers/plans/x.md",
+            "Set-Content src/*.txt x; Get-Content docs/superpowers/plans/x.md",
+        ],
+    );
+}

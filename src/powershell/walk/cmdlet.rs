@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 use super::definitions::drive_item;
-use super::targets::{basename, joined, parent, resolve};
+use super::targets::{basename, joined, location, parent, resolve};
 use super::{Session, Walk, Walker};
 use crate::analysis::Unscannable;
 use crate::analysis::values::Value;
@@ -178,10 +178,11 @@ impl Walker<'_> {
             }
             Kind::SetLocation | Kind::PushLocation => {
                 self.note_location_change(walk, scope);
+                let wildcard = !bound.has("literalpath");
                 let to = bound.values("path").into_iter().chain(bound.values("literalpath")).next().cloned();
                 let to = match to {
                     Some(to) if to.text == "-" || to.text == "+" => return Ok(None),
-                    Some(to) => resolve(&to.text, &base),
+                    Some(to) => location(&to.text, &base, wildcard),
                     None if kind == Kind::SetLocation => self.home.as_ref().map(PathBuf::from),
                     None => None,
                 };

@@ -35,9 +35,17 @@ impl Walker<'_> {
         if wildcard && let Some(approval) = self.wildcard_approval(text, &path) {
             self.add_absolute(approval);
         }
+        // A wildcard path may match a guarded folder (`docs/*/plans/x.md`): that file too.
+        if wildcard && has_wildcard(text) {
+            for spelled in paths::guarded_glob_matches(&paths::from_windows(text)) {
+                self.add_absolute(paths::absolute(spelled, base));
+            }
+        }
         // A path computed at run time (`"{0}\approval.md" -f $d`) that names a guarded location
-        // is taken to reach it; any such path may be every guarded location the call names.
-        if computed(text) {
+        // is taken to reach it; any such path, or a relative one from a location the walk could
+        // not compute (`Set-Location $d`), may be every guarded location the call names.
+        let relative = !paths::from_windows(text).starts_with('/');
+        if computed(text) || (relative && self.computed_location(base)) {
             self.uncomputed(base);
         }
         if computed(text)
@@ -47,6 +55,13 @@ impl Walker<'_> {
             self.add_absolute(paths::absolute(named, base));
         }
         self.add_absolute(path);
+    }
+
+    /// Did the walk move to `base` through a location it could not compute (`Set-Location $d`)?
+    /// Only what it added to where the call started counts (that folder may hold `$` or `(`).
+    fn computed_location(&self, base: &Path) -> bool {
+        let added = base.strip_prefix(&self.start_base).unwrap_or(base);
+        computed(&added.to_string_lossy())
     }
 
     /// A write whose target the walk could not compute (P-18): it may be any guarded location the
@@ -68,9 +83,9 @@ impl Walker<'_> {
 }
 
 /// Is `text` a path only known at run time: a variable, a subexpression, an expression the
-/// walk kept as its source?
+/// walk kept as its source (a component that starts with `(`)?
 fn computed(text: &str) -> bool {
-    text.contains(['$', '('])
+    text.contains('$') || text.split(['/', '\\']).any(|component| component.trim_start().starts_with('('))
 }
 
 /// A provider-qualified path (`FileSystem::C:\x`, `Microsoft.PowerShell.Core\FileSystem::/x`)
@@ -80,6 +95,19 @@ fn without_provider(text: &str) -> &str {
         Some((provider, rest)) if provider.to_ascii_lowercase().ends_with("filesystem") => rest,
         _ => text,
     }
+}
+
+/// Where `Set-Location`/`Push-Location -Path` (wildcards) goes: the guarded folder a wildcard
+/// could match, if any (as bash's `cd pl*`; the walk also judges what follows where it came from),
+/// else where the text lands.
+pub(super) fn location(text: &str, base: &Path, wildcard: bool) -> Option<PathBuf> {
+    if wildcard
+        && has_wildcard(text)
+        && let Some(guarded) = paths::guarded_glob_matches(&paths::from_windows(text)).into_iter().next()
+    {
+        return Some(paths::absolute(guarded, base));
+    }
+    resolve(text, base)
 }
 
 /// Where `text`, typed as a PowerShell path, lands; `None` for the null device.
