@@ -514,7 +514,10 @@ impl Walker<'_> {
                 }
             }
             ("+=", None) => {}
-            (_, entries) => self.assign_entries(scope, &key, entries)?,
+            (_, entries) => {
+                let text = value.map(|value| walk.text(value)).unwrap_or_default();
+                self.assign_entries(scope, &key, text, entries)?;
+            }
         }
         self.assign(scope, key, values)
     }

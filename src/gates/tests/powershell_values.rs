@@ -57,6 +57,7 @@ fn a_splat_binds_its_entries_by_name_and_its_items_by_position() {
             // A -WhatIf the walk cannot compute may be off.
             "$p = @{Path='docs/superpowers/plans/x.md'; WhatIf=$maybe}; Set-Content @p -Value x",
             "Set-Content docs/superpowers/plans/x.md x -WhatIf:$maybe",
+            "$p = @{Path='docs/superpowers/plans/x.md'}; $q = $p; Set-Content @q -Value x",
             // Entries given after the literal.
             "$p = @{Value='x'}; $p.Path = 'docs/superpowers/plans/x.md'; Set-Content @p",
             "$p = @{Value='x'}; $p['Path'] = 'docs/superpowers/plans/x.md'; Set-Content @p",
@@ -85,6 +86,8 @@ fn a_splat_that_reads_stays_allowed() {
             "$p = @{Path='src/a.txt'; Value='x'}; Set-Content @p",
             "$p = @{Path='docs/superpowers/plans/x.md'}; $p = @{Path='notes.md'}; Set-Content @p -Value x",
             "$p = @{Path='docs/superpowers/plans/x.md'; WhatIf=$true}; Set-Content @p -Value x",
+            "$p = @{Path='docs/superpowers/plans/x.md'}; $q = $p; Get-Content @q",
+            "$p = @{Path='notes.md'}; $q = $p; Set-Content @q -Value (Get-Content docs/superpowers/plans/x.md)",
         ],
     );
 }

@@ -36,15 +36,21 @@ fn split_entry(entry: &Value) -> (&str, Value) {
 }
 
 impl Walker<'_> {
-    /// `$name = …`: the entries of a hashtable literal, else none (in a block that may not run,
-    /// the earlier entries stay too).
+    /// `$name = value`: the entries of a hashtable literal or of the hashtable variable `value`
+    /// names, else none (in a block that may not run, the earlier entries stay too).
     pub(super) fn assign_entries(
         &mut self,
         scope: &mut Session,
         key: &str,
+        value: &str,
         entries: Option<Vec<words::Entry>>,
     ) -> Result<(), Unscannable> {
         let hidden = entries_key(key);
+        // `$q = $p`: the same hashtable.
+        let copied = value.trim().strip_prefix('$').map(|name| entries_key(&words::variable_key(name)));
+        if let Some(kept) = copied.and_then(|from| scope.vars.get(&from)).cloned() {
+            return self.assign(scope, hidden, kept);
+        }
         let Some(entries) = entries else {
             if self.conditional == 0 && scope.vars.contains_key(&hidden) {
                 Rc::make_mut(&mut scope.vars).remove(&hidden);
