@@ -516,9 +516,11 @@ pub fn bind(elements: &[Element], spec: &Spec) -> Bound {
                 };
                 match (spec.find(name), value) {
                     (Some((param, true)), value) => {
-                        // `-Switch:$false` turns it off.
-                        let off =
-                            value.as_ref().is_some_and(|v| v.iter().all(|v| v.text.eq_ignore_ascii_case("false")));
+                        // `-Switch:$false` turns it off; so may a value the walk does not know
+                        // (off is the reading that writes: `-WhatIf:$x`).
+                        let off = value
+                            .as_ref()
+                            .is_some_and(|v| v.iter().any(|v| v.dynamic || v.text.eq_ignore_ascii_case("false")));
                         if !off {
                             bound.switches.push(param);
                         }
@@ -553,6 +555,46 @@ pub fn bind(elements: &[Element], spec: &Spec) -> Bound {
         }
     }
     bound
+}
+
+/// Cmdlets that bind what a pipeline passes them (a path, or an item's `PSPath`) to their
+/// `-Path`/`-LiteralPath` when the call gives neither; the others take it as content.
+const PIPED_PATH: [&str; 7] =
+    ["set-content", "add-content", "clear-content", "remove-item", "copy-item", "move-item", "rename-item"];
+
+pub fn takes_piped_path(cmdlet: &str) -> bool {
+    PIPED_PATH.contains(&cmdlet)
+}
+
+/// The parameters whose values name the files a cmdlet of `kind` writes (or, for a copy, the
+/// names its files get in the destination).
+pub fn written_params(kind: Kind) -> &'static [&'static str] {
+    match kind {
+        Kind::WritesPaths => &["path", "literalpath", "filepath", "outputmodule"],
+        Kind::NewItem => &["path", "name"],
+        Kind::Copy | Kind::Move => &["path", "literalpath", "destination"],
+        Kind::Rename => &["path", "literalpath", "newname"],
+        Kind::Archive => &["destinationpath"],
+        Kind::StartProcess => &["redirectstandardoutput", "redirectstandarderror"],
+        _ => &[],
+    }
+}
+
+/// Binds `$PSDefaultParameterValues` entries (parameter, value) to the parameters the call left
+/// unbound, as PowerShell does after binding the call's own arguments (switches are left as
+/// the call set them: a default `-WhatIf` is not taken to stop a write). An entry whose
+/// parameter the walk could not compute (`*`) is not bound here: the caller judges it.
+pub fn bind_defaults(bound: &mut Bound, spec: &Spec, defaults: &[(String, Value)]) {
+    let unbound = |bound: &Bound, param: &str| !bound.has(param) && !bound.switch(param);
+    let mut added: Vec<(&'static str, Vec<Value>)> = Vec::new();
+    for (param, value) in defaults {
+        if let Some((name, false)) = spec.find(param)
+            && unbound(bound, name)
+        {
+            added.push((name, vec![value.clone()]));
+        }
+    }
+    bound.named.extend(added);
 }
 
 /// Every value of every element, parameter values included: what an unknown command is judged on.

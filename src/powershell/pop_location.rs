@@ -17,6 +17,11 @@ pub(crate) fn forget_stack(scope: &mut Scope<PowerShell>) {
     Rc::make_mut(&mut scope.vars).insert(STACK_UNKNOWN.to_string(), vec![Value::literal("")]);
 }
 
+/// Whether the walk keeps the default stack as the shell has it.
+pub(crate) fn stack_known(scope: &Scope<PowerShell>) -> bool {
+    !scope.vars.contains_key(STACK_UNKNOWN)
+}
+
 /// Whether the first statement of `command`, run by a shell in `scope`, is a bare `Pop-Location`
 /// (or `popd`) that neither a function nor an alias of the shell stands for, with a location on
 /// the stack to pop.
@@ -24,7 +29,7 @@ pub fn begins_with_pop_location(command: &str, scope: &Scope<PowerShell>) -> boo
     const NAMES: [&str; 2] = ["popd", "pop-location"];
     let defined = &scope.defined;
     if scope.stack.is_empty()
-        || scope.vars.contains_key(STACK_UNKNOWN)
+        || !stack_known(scope)
         || defined.any_alias
         || NAMES.iter().any(|name| defined.functions.contains_key(*name) || defined.aliases.contains_key(*name))
     {

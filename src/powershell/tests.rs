@@ -281,3 +281,17 @@ fn recording_states_over_large_variables_is_bounded() {
     assert!(!complete, "past the copy budget the list is incomplete");
     assert!(reached.len() <= 2);
 }
+
+#[test]
+fn a_session_folder_spelled_with_dollar_or_parentheses_is_not_a_computed_location() {
+    for base in ["/work/my (copy)/repo", "/work/$repo"] {
+        let base = Path::new(base);
+        let line = "Get-Content docs/superpowers/plans/x.md | Out-File notes.txt";
+        let expected = [format!("{}/notes.txt", base.display())];
+        assert_eq!(strings(&write_targets(line, base).expect("scans")), expected, "{}", base.display());
+        // A location the line moves to through a value it cannot compute is one.
+        let moved = "Set-Location $d; Out-File notes.txt; Get-Content docs/superpowers/plans/x.md";
+        let targets = strings(&write_targets(moved, base).expect("scans"));
+        assert!(targets.iter().any(|target| target.ends_with("docs/superpowers/plans/*")), "{targets:?}");
+    }
+}

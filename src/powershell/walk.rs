@@ -13,6 +13,7 @@
 mod calls;
 mod cmdlet;
 mod definitions;
+mod hashtables;
 mod targets;
 
 use std::path::{Path, PathBuf};
@@ -85,6 +86,10 @@ fn walk_from(
         copy_left: MAX_REACHED_COPY_BYTES,
         conditional: 0,
         moves: Vec::new(),
+        everything_named: crate::paths::everything_named(command, crate::paths::Dialect::PowerShell),
+        chained: 0,
+        stack_unsure: false,
+        start_base: state.base.clone(),
     };
     let mut scope = Session { scope: state.clone(), own: true };
     walker.script(command, &mut scope, 0)?;
@@ -177,6 +182,16 @@ struct Walker<'a> {
     /// How many blocks (branches, loops, script blocks, function bodies) the walk is in: an
     /// assignment there may not run, so the variable keeps its earlier values too.
     conditional: usize,
+    /// Every guarded location the call names ([`crate::paths::everything_named`]): where a write
+    /// the walk cannot compute may land (P-18).
+    everything_named: Vec<PathBuf>,
+    /// How many pipeline chains after `&&` or `||` the walk is in: they may not run.
+    chained: usize,
+    /// The location stack changed where the walk cannot tell whether it ran (a block, a nested
+    /// script, a chain after `&&`/`||`, another process): a `Pop-Location` is no longer sure.
+    stack_unsure: bool,
+    /// Where the call starts.
+    start_base: PathBuf,
 }
 
 /// One parsed script: its text and how deep it is nested.
@@ -211,6 +226,18 @@ fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
 fn scope_weight(scope: &Session) -> usize {
     let stack: usize = scope.stack.iter().map(|dir| dir.as_os_str().len()).sum();
     scope.base.as_os_str().len() + stack + vars_weight::<PowerShell>(&scope.vars) + 64
+}
+
+/// Methods whose first argument is script text they make into code that may run:
+/// `[scriptblock]::Create(text)`, `$ExecutionContext.InvokeCommand.NewScriptBlock(text)` and
+/// `.InvokeScript(text)`, `[powershell]::Create().AddScript(text)`.
+fn takes_script_text(target: &str, member: &str) -> bool {
+    const SCRIPTBLOCK_TYPES: [&str; 2] = ["[scriptblock]", "[system.management.automation.scriptblock]"];
+    match member {
+        "create" => SCRIPTBLOCK_TYPES.contains(&target),
+        "newscriptblock" | "invokescript" | "addscript" => true,
+        _ => false,
+    }
 }
 
 /// The script block a `{ … }` expression holds, however deep in expression nodes (searched
@@ -371,10 +398,30 @@ impl Walker<'_> {
         scope: &mut Session,
         depth: usize,
     ) -> Result<(), Unscannable> {
+        // `a && b`, `a || b`: `b` may not run.
+        let tail = node.prev_sibling().is_some_and(|before| before.kind() == "pipeline_chain_tail");
+        self.chained += usize::from(tail);
+        let result = self.pipeline_elements(node, walk, scope, depth);
+        self.chained -= usize::from(tail);
+        result
+    }
+
+    fn pipeline_elements(
+        &mut self,
+        node: Node,
+        walk: &Walk,
+        scope: &mut Session,
+        depth: usize,
+    ) -> Result<(), Unscannable> {
         let mut piped: Option<Vec<Value>> = None;
+        let mut after_pipe = false;
         for child in children(node) {
+            // What an element passes on where the walk does not know it: a value it cannot compute.
+            if after_pipe && piped.is_none() {
+                piped = Some(vec![Value::unset("input")]);
+            }
             match child.kind() {
-                "|" => {}
+                "|" => after_pipe = true,
                 "command" => piped = self.command(child, walk, scope, depth + 1, piped.as_deref())?,
                 "redirections" => self.node(child, walk, scope, depth + 1)?,
                 _ => {
@@ -413,14 +460,26 @@ impl Walker<'_> {
         let Some(left) = left else { return Ok(()) };
         let left = walk.text(left).trim();
         // `[string]$p = …`: the cast does not change the text.
-        let name = left.rsplit(']').next().unwrap_or(left).trim();
-        let name = name.strip_prefix("${").and_then(|n| n.strip_suffix('}')).map(|n| format!("${n}"));
-        let name = name.as_deref().unwrap_or(left.rsplit(']').next().unwrap_or(left).trim());
-        let Some(name) = name.strip_prefix('$').filter(|n| !n.is_empty() && !n.contains(['.', '['])) else {
-            return Ok(());
+        let uncast = match left.strip_prefix('[') {
+            Some(_) => left.find('$').and_then(|at| left.get(at..)).unwrap_or(left),
+            None => left,
         };
-        let key = words::variable_key(name);
+        let braced = uncast.strip_prefix("${").and_then(|n| n.strip_suffix('}')).map(|n| format!("${n}"));
+        let name = braced.as_deref().unwrap_or(uncast);
         let operator = child_of_kind(node, "assignement_operator").map(|op| walk.text(op)).unwrap_or("=");
+        let Some(name) = name.strip_prefix('$').filter(|n| !n.is_empty()) else { return Ok(()) };
+        if let Some((variable, keys)) = self.entry_keys(name, scope)? {
+            // `$h[key] = value`, `$h.key = value`: an entry of a hashtable.
+            let values = match value {
+                Some(value) if operator == "=" => words::expression(walk.text(value), &self.context(scope))?,
+                _ => vec![Value::unset(name)],
+            };
+            return self.add_entry(scope, &variable, &keys, &values);
+        }
+        if name.contains(['.', '[']) {
+            return Ok(());
+        }
+        let key = words::variable_key(name);
         if let Some(function) = key.strip_prefix("function:") {
             // `${function:f} = { … }`: a function definition.
             let body = value.and_then(|value| script_block_in(value)).map(|block| {
@@ -444,7 +503,40 @@ impl Walker<'_> {
             self.define_alias(scope, &Value::literal(alias), values.first());
             return Ok(());
         }
+        let entries = match value {
+            Some(value) => words::hashtable(walk.text(value), &self.context(scope))?,
+            None => None,
+        };
+        match (operator, entries) {
+            ("+=", Some(entries)) => {
+                for (keys, values) in entries {
+                    self.add_entry(scope, &key, &keys, &values)?;
+                }
+            }
+            ("+=", None) => {}
+            (_, entries) => {
+                let text = value.map(|value| walk.text(value)).unwrap_or_default();
+                self.assign_entries(scope, &key, text, entries)?;
+            }
+        }
         self.assign(scope, key, values)
+    }
+
+    /// `h[key]` or `h.key` (after `$`): the variable `h` and the keys, when `h` holds a hashtable
+    /// the walk follows or is `$PSDefaultParameterValues`.
+    fn entry_keys(&self, name: &str, scope: &Session) -> Result<Option<(String, Vec<Value>)>, Unscannable> {
+        let Some(at) = name.find(['.', '[']) else { return Ok(None) };
+        let (variable, rest) = name.split_at(at);
+        let variable = words::variable_key(variable);
+        if !self.follows_entries(&variable, scope) {
+            return Ok(None);
+        }
+        let cx = self.context(scope);
+        let keys = match rest.strip_prefix('[').and_then(|inner| inner.strip_suffix(']')) {
+            Some(inner) => words::expression(inner, &cx)?,
+            None => words::argument(rest.trim_start_matches('.'), &cx)?,
+        };
+        Ok(Some((variable, keys)))
     }
 
     /// `foreach ($x in list) { … }`: the body is walked once with `$x` taking every value.
@@ -482,6 +574,16 @@ impl Walker<'_> {
             }
         }
         let base = scope.base.clone();
+        if let Some(variable) = target.strip_prefix('$').map(words::variable_key)
+            && member == "add"
+            && self.follows_entries(&variable, scope)
+            && let [keys, values] = args.as_slice()
+        {
+            return self.add_entry(scope, &variable, keys, values);
+        }
+        if takes_script_text(&target, &member) {
+            return self.created_block(args.first().map(Vec::as_slice).unwrap_or_default(), walk, scope);
+        }
         let is_file_type = matches!(target.as_str(), "[io.file]" | "[system.io.file]" | "[file]");
         if is_file_type {
             let written: &[usize] = match member.as_str() {

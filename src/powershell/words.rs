@@ -30,10 +30,14 @@ fn is_double_quote(c: char) -> bool {
 
 /// The values of one command argument (`a,'b'` is two).
 pub fn argument(text: &str, cx: &Context) -> Result<Vec<Value>, Unscannable> {
+    argument_within(text, cx, 0)
+}
+
+fn argument_within(text: &str, cx: &Context, depth: usize) -> Result<Vec<Value>, Unscannable> {
     let chars: Vec<char> = text.chars().collect();
     let mut values = Vec::new();
     for element in split_top(&chars, ',') {
-        values.extend(word(element, cx)?);
+        values.extend(word(element, cx, depth)?);
         if values.len() > MAX_VALUES {
             return Err(Unscannable::ExpansionTooLarge);
         }
@@ -65,7 +69,11 @@ fn expression_within(text: &str, cx: &Context, depth: usize) -> Result<Vec<Value
     if trimmed.get(..9).is_some_and(|head| head.eq_ignore_ascii_case("join-path"))
         && trimmed.chars().nth(9).is_none_or(char::is_whitespace)
     {
-        return join_path(trimmed.get(9..).unwrap_or_default(), cx);
+        return join_path(trimmed.get(9..).unwrap_or_default(), cx, depth);
+    }
+    if let Some(at) = format_operator(&chars) {
+        let (left, right) = (chars.get(..at).unwrap_or_default(), chars.get(at + 2..).unwrap_or_default());
+        return format(left, right, cx, depth);
     }
     let mut values = Vec::new();
     for element in split_top(&chars, ',') {
@@ -79,6 +87,123 @@ fn expression_within(text: &str, cx: &Context, depth: usize) -> Result<Vec<Value
         }
     }
     Ok(values)
+}
+
+/// Where the format operator `-f` (any case) stands at the top level of an expression: after a
+/// blank or a closing quote or bracket, before a blank, quote, bracket or `$`.
+fn format_operator(chars: &[char]) -> Option<usize> {
+    let mut at = 0;
+    while at < chars.len() {
+        let is_operator = chars.get(at) == Some(&'-')
+            && chars.get(at + 1).is_some_and(|c| c.eq_ignore_ascii_case(&'f'))
+            && at > 0
+            && chars
+                .get(at - 1)
+                .is_some_and(|&c| c.is_whitespace() || is_single_quote(c) || is_double_quote(c) || c == ')')
+            && chars.get(at + 2).is_some_and(|&c| {
+                c.is_whitespace() || is_single_quote(c) || is_double_quote(c) || matches!(c, '(' | '$' | '@')
+            });
+        if is_operator {
+            return Some(at);
+        }
+        at = skip_unit(chars, at);
+    }
+    None
+}
+
+/// `format -f arguments`: every format's `{N}` items replaced by every value of argument `N`
+/// (`{{` and `}}` are braces); an item the walk cannot fill keeps its text and makes the value
+/// dynamic.
+fn format(left: &[char], right: &[char], cx: &Context, depth: usize) -> Result<Vec<Value>, Unscannable> {
+    let formats = expression_within(&left.iter().collect::<String>(), cx, depth + 1)?;
+    let mut arguments = Vec::new();
+    for element in split_top(right, ',') {
+        arguments.push(expression_within(&element.iter().collect::<String>(), cx, depth + 1)?);
+    }
+    let mut values = Vec::new();
+    for format in formats {
+        let mut built = vec![Value { text: String::new(), dynamic: format.dynamic }];
+        for piece in format_pieces(&format.text) {
+            let part = match piece {
+                FormatPiece::Text(text) => vec![Value::literal(&text)],
+                FormatPiece::Item(index, text) => match index.and_then(|index| arguments.get(index)) {
+                    Some(argument) => argument.clone(),
+                    None => vec![Value::unknown(&text)],
+                },
+            };
+            built = product(&built, &part)?;
+        }
+        values.extend(built);
+        if values.len() > MAX_VALUES {
+            return Err(Unscannable::ExpansionTooLarge);
+        }
+    }
+    Ok(values)
+}
+
+enum FormatPiece {
+    Text(String),
+    /// `{N}`, `{N,width}`, `{N:format}`: the index (`None` when it is not a number) and the text.
+    Item(Option<usize>, String),
+}
+
+/// A .NET composite format cut into text and items.
+fn format_pieces(format: &str) -> Vec<FormatPiece> {
+    let mut pieces = Vec::new();
+    let mut text = String::new();
+    let mut chars = format.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                text.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                text.push('}');
+            }
+            '{' => {
+                let item: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                let index = item.split([',', ':']).next().unwrap_or_default().trim().parse().ok();
+                pieces.push(FormatPiece::Text(std::mem::take(&mut text)));
+                pieces.push(FormatPiece::Item(index, format!("{{{item}}}")));
+            }
+            _ => text.push(c),
+        }
+    }
+    pieces.push(FormatPiece::Text(text));
+    pieces
+}
+
+/// A hashtable entry: the values its key may take, and its value's.
+pub type Entry = (Vec<Value>, Vec<Value>);
+
+/// The entries of a hashtable literal `@{ key = value; … }` (entries split at `;` and line
+/// breaks): each key as its values (a quoted or bare name, or computed), each value as an
+/// expression's. `None` when `text` is not one.
+pub fn hashtable(text: &str, cx: &Context) -> Result<Option<Vec<Entry>>, Unscannable> {
+    let text = text.trim();
+    // `[ordered]@{…}` keeps the entries in order: the same entries.
+    let text = match text.get(..9) {
+        Some(cast) if cast.eq_ignore_ascii_case("[ordered]") => text.get(9..).unwrap_or_default().trim_start(),
+        _ => text,
+    };
+    let chars: Vec<char> = text.chars().collect();
+    let ['@', '{', inner @ .., '}'] = chars.as_slice() else { return Ok(None) };
+    if matching(&chars, 1) != Some(chars.len() - 1) {
+        return Ok(None);
+    }
+    let mut entries = Vec::new();
+    for line in split_top(inner, '\n') {
+        for entry in split_top(line, ';') {
+            let parts = split_top(entry, '=');
+            let (Some(key), true) = (parts.first(), parts.len() > 1) else { continue };
+            // The value is everything after the first `=`.
+            let value: String = entry.get(key.len() + 1..).unwrap_or_default().iter().collect();
+            entries.push((word(trim(key), cx, 0)?, expression(&value, cx)?));
+        }
+    }
+    Ok(Some(entries))
 }
 
 /// `(…)` or `@(…)` around the whole text: its inside.
@@ -102,8 +227,11 @@ fn term_values(term: &[char], cx: &Context, depth: usize) -> Result<Vec<Value>, 
     let text: String = term.iter().collect();
     let quoted = term.first().is_some_and(|&c| is_single_quote(c) || is_double_quote(c))
         || matches!(term, ['@', q, ..] if is_single_quote(*q) || is_double_quote(*q));
+    if let Some(values) = string_method(&text, cx, depth)? {
+        return Ok(values);
+    }
     if quoted {
-        return word(term, cx);
+        return word(term, cx, depth);
     }
     if let ['$', name @ ..] = term
         && !name.is_empty()
@@ -114,10 +242,45 @@ fn term_values(term: &[char], cx: &Context, depth: usize) -> Result<Vec<Value>, 
     if !term.is_empty() && term.iter().all(|c| c.is_ascii_digit()) {
         return Ok(vec![Value::literal(&text)]);
     }
+    // `$x.Member`, `$x.Method(…)`.
+    if let ['$', rest @ ..] = term
+        && let Some(dot) = rest.iter().position(|&c| c == '.')
+        && let Some(name) = rest.get(..dot).filter(|name| !name.is_empty() && name.iter().all(|&c| is_name_char(c)))
+        && member(term, dot + 1) == Some(term.len())
+    {
+        return member_values(&name.iter().collect::<String>(), &text, cx, depth);
+    }
+    if is_current_location(&text) {
+        return Ok(vec![Value::literal(&cx.base.to_string_lossy())]);
+    }
+
     if let Some(inner) = wrapped(term) {
         return expression_within(&inner.iter().collect::<String>(), cx, depth + 1);
     }
     Ok(vec![Value::unknown(&text)])
+}
+
+/// `Get-Location` (`gl`, `pwd`) and its `.Path` as an expression: the location the walk is in.
+fn is_current_location(text: &str) -> bool {
+    const SPELLINGS: [&str; 6] = ["get-location", "gl", "pwd", "(get-location).path", "(gl).path", "(pwd).path"];
+    SPELLINGS.contains(&text.to_ascii_lowercase().replace(' ', "").as_str())
+}
+
+/// `$x.ToLower()`, `'A'.ToUpper()`, `$x.Trim()` and the like: string methods that only change
+/// case or trim blanks, applied to every value (P-18: a case-changed spelling is still one).
+fn string_method(text: &str, cx: &Context, depth: usize) -> Result<Option<Vec<Value>>, Unscannable> {
+    let Some((receiver, method)) = text.rsplit_once('.') else { return Ok(None) };
+    let change: fn(&str) -> String = match method.to_ascii_lowercase().replace(' ', "").as_str() {
+        "tolower()" | "tolowerinvariant()" => str::to_lowercase,
+        "toupper()" | "toupperinvariant()" => str::to_uppercase,
+        "trim()" => |text| text.trim().to_string(),
+        "trimstart()" => |text| text.trim_start().to_string(),
+        "trimend()" => |text| text.trim_end().to_string(),
+        _ => return Ok(None),
+    };
+    let chars: Vec<char> = receiver.chars().collect();
+    let values = term_values(trim(&chars), cx, depth + 1)?;
+    Ok(Some(values.into_iter().map(|value| Value { text: change(&value.text), ..value }).collect()))
 }
 
 /// `[IO.Path]::Combine(a, b, …)`, `[System.IO.Path]::Join(…)`: the texts of its arguments.
@@ -160,14 +323,14 @@ fn join_parts(parts: &[String], cx: &Context, depth: usize) -> Result<Vec<Value>
 }
 
 /// `Join-Path a b [c …]`, `-Path`/`-ChildPath` named or not: the parts joined with `/`.
-fn join_path(arguments: &str, cx: &Context) -> Result<Vec<Value>, Unscannable> {
+fn join_path(arguments: &str, cx: &Context, depth: usize) -> Result<Vec<Value>, Unscannable> {
     let chars: Vec<char> = arguments.chars().collect();
     let mut products = vec![Value::literal("")];
     for part in split_blank(&chars) {
         if part.first() == Some(&'-') {
             continue;
         }
-        let values = argument(&part.iter().collect::<String>(), cx)?;
+        let values = argument_within(&part.iter().collect::<String>(), cx, depth + 1)?;
         let joined: Vec<Value> = products
             .iter()
             .flat_map(|left| {
@@ -400,7 +563,7 @@ fn here_string(chars: &[char], at: usize) -> Option<((usize, usize), usize)> {
 }
 
 /// The values of one argument element: the concatenation of its parts.
-fn word(chars: &[char], cx: &Context) -> Result<Vec<Value>, Unscannable> {
+fn word(chars: &[char], cx: &Context, depth: usize) -> Result<Vec<Value>, Unscannable> {
     let mut builder = Builder::new();
     let mut at = 0;
     if let ['~', rest @ ..] = chars
@@ -409,6 +572,18 @@ fn word(chars: &[char], cx: &Context) -> Result<Vec<Value>, Unscannable> {
     {
         builder.push_str(home);
         at = 1;
+    }
+    if let Some(inner) = wrapped(chars) {
+        // `(…)` as an argument is an expression: its values; a part it does not compute keeps
+        // its parentheses, so that the path still reads as computed.
+        let values = expression_within(&inner.iter().collect::<String>(), cx, depth + 1)?;
+        return Ok(values
+            .into_iter()
+            .map(|value| match value.dynamic && !value.text.contains(['$', '(']) {
+                true => Value::unknown(&format!("({})", value.text)),
+                false => value,
+            })
+            .collect());
     }
     if matches!(chars, ['(', ..] | ['@', '(', ..] | ['{', ..]) {
         let text: String = chars.iter().collect();
@@ -429,7 +604,7 @@ fn word(chars: &[char], cx: &Context) -> Result<Vec<Value>, Unscannable> {
                         if chars.get(at + 1).is_some_and(|&q| is_single_quote(q)) {
                             builder.push_str(&body.iter().collect::<String>());
                         } else {
-                            expandable(body, cx, &mut builder, false)?;
+                            expandable(body, cx, &mut builder, false, depth)?;
                         }
                         at = after;
                     }
@@ -446,10 +621,10 @@ fn word(chars: &[char], cx: &Context) -> Result<Vec<Value>, Unscannable> {
             }
             c if is_double_quote(c) => {
                 let end = closing_double(chars, at + 1).unwrap_or(chars.len());
-                expandable(chars.get(at + 1..end).unwrap_or_default(), cx, &mut builder, true)?;
+                expandable(chars.get(at + 1..end).unwrap_or_default(), cx, &mut builder, true, depth)?;
                 at = end + 1;
             }
-            '$' => at = variable(chars, at, cx, &mut builder)?,
+            '$' => at = variable(chars, at, cx, &mut builder, depth, true)?,
             _ => {
                 builder.push(c);
                 at += 1;
@@ -460,7 +635,13 @@ fn word(chars: &[char], cx: &Context) -> Result<Vec<Value>, Unscannable> {
 }
 
 /// The text of a `"…"` string or `@"…"@` body (`doubled`: `""` stands for one quote).
-fn expandable(chars: &[char], cx: &Context, builder: &mut Builder, doubled: bool) -> Result<(), Unscannable> {
+fn expandable(
+    chars: &[char],
+    cx: &Context,
+    builder: &mut Builder,
+    doubled: bool,
+    depth: usize,
+) -> Result<(), Unscannable> {
     let mut at = 0;
     while let Some(&c) = chars.get(at) {
         match c {
@@ -474,7 +655,7 @@ fn expandable(chars: &[char], cx: &Context, builder: &mut Builder, doubled: bool
                 builder.push(c);
                 at += 2;
             }
-            '$' => at = variable(chars, at, cx, builder)?,
+            '$' => at = variable(chars, at, cx, builder, depth, false)?,
             _ => {
                 builder.push(c);
                 at += 1;
@@ -504,13 +685,29 @@ fn is_name_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '?'
 }
 
-/// A `$` expansion at `at`: appends its values; returns the index after it.
-fn variable(chars: &[char], at: usize, cx: &Context, builder: &mut Builder) -> Result<usize, Unscannable> {
+/// A `$` expansion at `at`: appends its values; returns the index after it. In argument mode
+/// (`member_access`), `$x.Member` and `$x.Method(…)` are read too (in a string they are not).
+fn variable(
+    chars: &[char],
+    at: usize,
+    cx: &Context,
+    builder: &mut Builder,
+    depth: usize,
+    member_access: bool,
+) -> Result<usize, Unscannable> {
     match chars.get(at + 1) {
         Some('(') => {
             let end = matching(chars, at + 1).map_or(chars.len(), |end| end + 1);
             let text: String = chars.get(at..end).unwrap_or_default().iter().collect();
-            builder.append(&[Value::unknown(&text)])?;
+            // `$(…)` of an expression the walk computes whole is its values; anything else
+            // (a command, a method it does not know) stays unknown.
+            let inner: String = chars.get(at + 2..end.saturating_sub(1)).unwrap_or_default().iter().collect();
+            let values = expression_within(&inner, cx, depth + 1)?;
+            if values.iter().any(|value| value.dynamic) || matching(chars, at + 1).is_none() {
+                builder.append(&[Value::unknown(&text)])?;
+            } else {
+                builder.append(&values)?;
+            }
             Ok(end)
         }
         Some('{') => {
@@ -536,14 +733,48 @@ fn variable(chars: &[char], at: usize, cx: &Context, builder: &mut Builder) -> R
                 }
             }
             let name: String = chars.get(at + 1..end).unwrap_or_default().iter().collect();
-            builder.append(&lookup(&name, cx))?;
-            Ok(end)
+            match member_access.then(|| member(chars, end)).flatten() {
+                Some(after) => {
+                    let text: String = chars.get(at..after).unwrap_or_default().iter().collect();
+                    builder.append(&member_values(&name, &text, cx, depth)?)?;
+                    Ok(after)
+                }
+                None => {
+                    builder.append(&lookup(&name, cx))?;
+                    Ok(end)
+                }
+            }
         }
         _ => {
             builder.push('$');
             Ok(at + 1)
         }
     }
+}
+
+/// The index after a member access `.Name` or method call `.Name(…)` at `at`, if one is there.
+fn member(chars: &[char], at: usize) -> Option<usize> {
+    if chars.get(at) != Some(&'.') || !chars.get(at + 1).is_some_and(|c| c.is_alphabetic()) {
+        return None;
+    }
+    let mut end = at + 1;
+    while chars.get(end).is_some_and(|&c| c.is_alphanumeric() || c == '_') {
+        end += 1;
+    }
+    match chars.get(end) {
+        Some('(') => matching(chars, end).map(|close| close + 1),
+        _ => Some(end),
+    }
+}
+
+/// `$name.Member` (`text`): a path's own members (`$PWD.Path`, `$_.FullName`) are the value; a
+/// string method [`string_method`] knows is applied; anything else the walk does not compute.
+fn member_values(name: &str, text: &str, cx: &Context, depth: usize) -> Result<Vec<Value>, Unscannable> {
+    let member = text.rsplit_once('.').map(|(_, member)| member.to_ascii_lowercase()).unwrap_or_default();
+    if matches!(member.as_str(), "path" | "fullname" | "providerpath") {
+        return Ok(lookup(name, cx));
+    }
+    Ok(string_method(text, cx, depth)?.unwrap_or_else(|| vec![Value::unknown(text)]))
 }
 
 /// A variable's name as the walk keys it: lower case, without `script:`, `global:`, `local:`,

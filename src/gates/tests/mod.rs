@@ -7,6 +7,7 @@ mod file_tools;
 mod mcp_tools;
 mod patch_calls;
 mod persistent_shells;
+mod powershell_values;
 mod program_writes;
 mod uncomputed_values;
 

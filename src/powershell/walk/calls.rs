@@ -7,6 +7,7 @@ use tree_sitter::Node;
 
 use super::cmdlet::{NATIVE_ON_UNIX, program_words};
 use super::definitions::{MAX_ALIAS_HOPS, function_key, uncertain_names};
+use super::hashtables::splatted;
 use super::targets::basename;
 use super::{Session, Walk, Walker, children, escapes_blank};
 use crate::analysis::Unscannable;
@@ -151,7 +152,13 @@ impl Walker<'_> {
         elements: &mut Vec<Element>,
     ) -> Result<(), Unscannable> {
         let Some((start, end)) = group.take() else { return Ok(()) };
-        let values = words::argument(walk.source.get(start..end).unwrap_or_default(), &self.context(scope))?;
+        let text = walk.source.get(start..end).unwrap_or_default();
+        if let Some(name) = splatted(text) {
+            elements.extend(self.splat(name, scope));
+            *attach = false;
+            return Ok(());
+        }
+        let values = words::argument(text, &self.context(scope))?;
         match elements.last_mut() {
             Some(Element::Param { value, .. }) if *attach => *value = Some(values),
             _ => elements.push(Element::Arg(values)),
@@ -237,8 +244,9 @@ impl Walker<'_> {
                 Ok(None)
             }
             Some(function) => {
+                let defaults = self.defaults(&key, scope);
                 self.calling.push(key);
-                let result = self.call(function, elements, walk, scope, piped);
+                let result = self.call(function, elements, &defaults, walk, scope, piped);
                 self.calling.pop();
                 result
             }
@@ -253,6 +261,7 @@ impl Walker<'_> {
         &mut self,
         function: &Function,
         elements: &[Element],
+        defaults: &[(String, Value)],
         walk: &Walk,
         scope: &mut Session,
         piped: Option<&[Value]>,
@@ -270,6 +279,14 @@ impl Walker<'_> {
             function.bind(elements, default)
         };
         let mut bound = binding.params;
+        // `$PSDefaultParameterValues` reaches an advanced function's parameters the call left
+        // unbound; which functions are advanced the walk does not tell, so any function's.
+        for (name, values) in &mut bound {
+            let applies = |param: &str| param == name.as_str() || param == "*";
+            if binding.defaulted.contains(name) {
+                values.extend(defaults.iter().filter(|(param, _)| applies(param)).map(|(_, value)| value.clone()));
+            }
+        }
         if let Some(piped) = piped {
             // Any parameter may take the pipeline's input (`ValueFromPipeline`).
             for (name, values) in &mut bound {
@@ -330,9 +347,20 @@ impl Walker<'_> {
             return Ok(None);
         }
         let cmdlet = cmdlets::canonical(unqualified);
+        let defaults = self.defaults(&cmdlet, scope);
         match cmdlets::lookup(&cmdlet) {
             Some((spec, kind)) => {
-                let bound = cmdlets::bind(elements, spec);
+                let mut bound = cmdlets::bind(elements, spec);
+                cmdlets::bind_defaults(&mut bound, spec, &defaults);
+                // A default for a parameter the walk could not compute may name what it writes.
+                let any_param: Vec<Element> = defaults
+                    .iter()
+                    .filter(|(param, _)| param == "*")
+                    .map(|(_, value)| Element::Arg(vec![value.clone()]))
+                    .collect();
+                if !cmdlets::written_params(kind).is_empty() {
+                    self.unknown(&any_param, scope);
+                }
                 let output = self.cmdlet(&cmdlet, kind, &bound, walk, scope, piped)?;
                 if NATIVE_ON_UNIX.contains(&unqualified.to_ascii_lowercase().as_str()) {
                     self.program(name, &program_words(elements), scope)?;
@@ -341,6 +369,11 @@ impl Walker<'_> {
             }
             None if cmdlets::is_cmdlet_name(&cmdlet) => {
                 self.unknown(elements, scope);
+                // What it is given otherwise may be a path it writes too.
+                let mut given: Vec<Element> =
+                    defaults.into_iter().map(|(_, value)| Element::Arg(vec![value])).collect();
+                given.extend(piped.map(|piped| Element::Arg(piped.to_vec())));
+                self.unknown(&given, scope);
                 Ok(None)
             }
             None => {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 use super::definitions::drive_item;
-use super::targets::{basename, joined, parent, resolve};
+use super::targets::{basename, joined, location, parent, resolve};
 use super::{Session, Walk, Walker};
 use crate::analysis::Unscannable;
 use crate::analysis::values::Value;
@@ -29,8 +29,7 @@ impl Walker<'_> {
         let base = scope.base.clone();
         let whatif = bound.switch("whatif");
         // Only these bind what the pipeline passes to their `-Path`; the others take it as content.
-        let takes_piped_path =
-            matches!(cmdlet, "remove-item" | "clear-content" | "copy-item" | "move-item" | "rename-item");
+        let takes_piped_path = cmdlets::takes_piped_path(cmdlet);
         let piped: Vec<&Value> = piped
             .filter(|_| takes_piped_path || kind == Kind::InvokeExpression)
             .map(|v| v.iter().collect())
@@ -44,6 +43,14 @@ impl Walker<'_> {
             }
             found
         };
+        // A file it writes that the walk could not compute may be any guarded location the call
+        // names (P-18), whatever its text shows.
+        let piped_path = !bound.has("path") && !bound.has("literalpath") && takes_piped_path;
+        let written = cmdlets::written_params(kind).iter().flat_map(|param| bound.values(param));
+        let uncomputed = written.chain(piped.iter().copied().filter(|_| piped_path)).any(|value| value.dynamic);
+        if uncomputed && !whatif {
+            self.uncomputed(&base);
+        }
         match kind {
             Kind::WritesPaths if !whatif => {
                 if cmdlet == "remove-item" {
@@ -155,6 +162,7 @@ impl Walker<'_> {
                 }
             }
             Kind::SetLocation | Kind::PushLocation | Kind::PopLocation if bound.has("stackname") => {
+                self.note_location_change(walk, scope);
                 // Another stack than the default: where it goes, and what the default holds after,
                 // the walk does not follow.
                 crate::powershell::pop_location::forget_stack(scope);
@@ -169,10 +177,12 @@ impl Walker<'_> {
                 }
             }
             Kind::SetLocation | Kind::PushLocation => {
+                self.note_location_change(walk, scope);
+                let wildcard = !bound.has("literalpath");
                 let to = bound.values("path").into_iter().chain(bound.values("literalpath")).next().cloned();
                 let to = match to {
                     Some(to) if to.text == "-" || to.text == "+" => return Ok(None),
-                    Some(to) => resolve(&to.text, &base),
+                    Some(to) => location(&to.text, &base, wildcard),
                     None if kind == Kind::SetLocation => self.home.as_ref().map(PathBuf::from),
                     None => None,
                 };
@@ -186,20 +196,26 @@ impl Walker<'_> {
                 }
             }
             Kind::PopLocation => {
+                let sure = self.sure_pop(walk, scope);
+                self.note_location_change(walk, scope);
                 if let Some(top) = scope.stack.pop() {
-                    self.moved(&scope.base, &top);
+                    if !sure {
+                        self.moved(&scope.base, &top);
+                    } else if let Some(beneath) = scope.stack.last().cloned() {
+                        // Sure to return where its `Push-Location` left, unless that push failed:
+                        // then it returns to the location beneath.
+                        self.moved(&beneath, &top);
+                    }
                     scope.base = top;
                     self.reach(scope);
                 }
             }
             Kind::InvokeExpression => {
-                let mut commands = texts(&bound.values("command"));
+                let mut commands: Vec<Value> = bound.values("command").into_iter().cloned().collect();
                 if commands.is_empty() {
-                    commands.extend(piped.iter().map(|v| v.text.clone()));
+                    commands.extend(piped.iter().map(|v| (*v).clone()));
                 }
-                for command in commands {
-                    self.script(&command, scope, walk.nesting + 1)?;
-                }
+                self.run_texts(&commands, walk, scope)?;
             }
             Kind::StartProcess => {
                 for param in ["redirectstandardoutput", "redirectstandarderror"] {
@@ -219,7 +235,15 @@ impl Walker<'_> {
                 if let Some(dir) = bound.values("workingdirectory").first().and_then(|dir| resolve(&dir.text, &base)) {
                     child.base = dir;
                 }
+                let mut apart = child.clone();
                 self.run(&program, &elements, walk, &mut child, None)?;
+                // The list's items are joined with blanks and split again, as PowerShell documents;
+                // a version that quoted each item would pass them whole: that reading is judged too.
+                let items: Vec<Element> =
+                    bound.values("argumentlist").into_iter().map(|item| Element::Arg(vec![item.clone()])).collect();
+                if items.len() > 1 {
+                    self.run(&program, &items, walk, &mut apart, None)?;
+                }
             }
             Kind::SetAlias if !whatif => {
                 let target = bound.values("value").first().map(|target| (*target).clone());
@@ -280,11 +304,71 @@ impl Walker<'_> {
         Ok(None)
     }
 
+    /// A location change where the walk cannot tell whether it ran makes later pops unsure.
+    fn note_location_change(&mut self, walk: &Walk, scope: &Session) {
+        self.stack_unsure |= !self.runs_surely(walk, scope);
+    }
+
+    /// Whether a command here runs in the shell itself whenever the line gets this far: a
+    /// statement of the line (not in a block, a nested script, a chain after `&&`/`||`).
+    fn runs_surely(&self, walk: &Walk, scope: &Session) -> bool {
+        scope.own && walk.nesting == 0 && self.conditional == 0 && self.chained == 0
+    }
+
+    /// A `Pop-Location` sure to return where the walk's stack says (P-18): it runs surely, the
+    /// stack is the shell's as the walk keeps it, and no location change ran where the walk
+    /// could not tell whether it did. It fails only when that location is gone.
+    fn sure_pop(&self, walk: &Walk, scope: &Session) -> bool {
+        self.runs_surely(walk, scope)
+            && !self.stack_unsure
+            && !self.moved_in_block
+            && crate::powershell::pop_location::stack_known(scope)
+    }
+
+    /// Script text run as code (`Invoke-Expression`): each value walked as a script here. Text
+    /// the walk could not compute whole may be any command: it writes every guarded location the
+    /// call names (docs/decisions.md#p-18).
+    pub(super) fn run_texts(&mut self, texts: &[Value], walk: &Walk, scope: &mut Session) -> Result<(), Unscannable> {
+        for text in texts {
+            if text.dynamic {
+                self.uncomputed(&scope.base.clone());
+            }
+            self.script(&text.text, scope, walk.nesting + 1)?;
+        }
+        Ok(())
+    }
+
+    /// `[scriptblock]::Create(text)`: the block may run where it is made or anywhere later
+    /// (`& $b`, `.Invoke()`), so its text is walked here as a block that may run.
+    pub(super) fn created_block(
+        &mut self,
+        texts: &[Value],
+        walk: &Walk,
+        scope: &mut Session,
+    ) -> Result<(), Unscannable> {
+        let before = (scope.base.clone(), scope.stack.clone());
+        self.conditional += 1;
+        let result = self.run_texts(texts, walk, scope);
+        self.conditional -= 1;
+        if scope.own && (scope.base != before.0 || scope.stack != before.1) {
+            self.moved_in_block = true;
+        }
+        result
+    }
+
     /// A cmdlet this table does not know, or one run through a name only known at run time:
     /// every guarded location its arguments name is written.
     pub(super) fn unknown(&mut self, elements: &[Element], scope: &Session) {
+        let base = scope.base.clone();
         for value in cmdlets::all_values(elements) {
-            self.add_if_guarded(&value.text, &scope.base.clone());
+            if self.add_if_guarded(&value.text, &base) {
+                continue;
+            }
+            // A guarded location inside a longer text (`'sc docs/superpowers/plans/x.md x'`)
+            // may be what it writes too (P-18).
+            for location in paths::everything_named(&value.text, paths::Dialect::PowerShell) {
+                self.add_absolute(paths::absolute(location, &base));
+            }
         }
     }
 

@@ -9,12 +9,15 @@ use crate::analysis::values::{Wildcards, has_wildcard, wildcard_matches};
 use crate::paths;
 
 impl Walker<'_> {
-    pub(super) fn add_if_guarded(&mut self, text: &str, base: &Path) {
-        if let Some(path) = resolve(text, base)
-            && (paths::is_guarded(&path) || self.wildcard_approval(text, &path).is_some())
-        {
+    /// Adds `text` if it is a guarded path, or a wildcard that may match approval.md; says
+    /// whether it was.
+    pub(super) fn add_if_guarded(&mut self, text: &str, base: &Path) -> bool {
+        let guarded = resolve(text, base)
+            .is_some_and(|path| paths::is_guarded(&path) || self.wildcard_approval(text, &path).is_some());
+        if guarded {
             self.add(text, base, true);
         }
+        guarded
     }
 
     /// A wildcard whose last component could match approval.md names it too.
@@ -32,15 +35,41 @@ impl Walker<'_> {
         if wildcard && let Some(approval) = self.wildcard_approval(text, &path) {
             self.add_absolute(approval);
         }
+        // A wildcard path may match a guarded folder (`docs/*/plans/x.md`): that file too.
+        if wildcard && has_wildcard(text) {
+            for spelled in paths::guarded_glob_matches(&paths::from_windows(text)) {
+                self.add_absolute(paths::absolute(spelled, base));
+            }
+        }
         // A path computed at run time (`"{0}\approval.md" -f $d`) that names a guarded location
-        // is taken to reach it.
-        if text.contains(['$', '('])
+        // is taken to reach it; any such path, or a relative one from a location the walk could
+        // not compute (`Set-Location $d`), may be every guarded location the call names.
+        let relative = !paths::from_windows(text).starts_with('/');
+        if computed(text) || (relative && self.computed_location(base)) {
+            self.uncomputed(base);
+        }
+        if computed(text)
             && !paths::is_guarded(&path)
             && let Some(named) = paths::guarded_named(text, paths::Dialect::PowerShell).and_then(|name| name.location())
         {
             self.add_absolute(paths::absolute(named, base));
         }
         self.add_absolute(path);
+    }
+
+    /// Did the walk move to `base` through a location it could not compute (`Set-Location $d`)?
+    /// Only what it added to where the call started counts (that folder may hold `$` or `(`).
+    fn computed_location(&self, base: &Path) -> bool {
+        let added = base.strip_prefix(&self.start_base).unwrap_or(base);
+        computed(&added.to_string_lossy())
+    }
+
+    /// A write whose target the walk could not compute (P-18): it may be any guarded location the
+    /// call names, in any spelling [`paths::everything_named`] sees.
+    pub(super) fn uncomputed(&mut self, base: &Path) {
+        for location in self.everything_named.clone() {
+            self.add_absolute(paths::absolute(location, base));
+        }
     }
 
     /// A location change ([`moves::from_every_directory`]).
@@ -53,6 +82,12 @@ impl Walker<'_> {
     }
 }
 
+/// Is `text` a path only known at run time: a variable, a subexpression, an expression the
+/// walk kept as its source (a component that starts with `(`)?
+fn computed(text: &str) -> bool {
+    text.contains('$') || text.split(['/', '\\']).any(|component| component.trim_start().starts_with('('))
+}
+
 /// A provider-qualified path (`FileSystem::C:\x`, `Microsoft.PowerShell.Core\FileSystem::/x`)
 /// without its provider.
 fn without_provider(text: &str) -> &str {
@@ -60,6 +95,19 @@ fn without_provider(text: &str) -> &str {
         Some((provider, rest)) if provider.to_ascii_lowercase().ends_with("filesystem") => rest,
         _ => text,
     }
+}
+
+/// Where `Set-Location`/`Push-Location -Path` (wildcards) goes: the guarded folder a wildcard
+/// could match, if any (as bash's `cd pl*`; the walk also judges what follows where it came from),
+/// else where the text lands.
+pub(super) fn location(text: &str, base: &Path, wildcard: bool) -> Option<PathBuf> {
+    if wildcard
+        && has_wildcard(text)
+        && let Some(guarded) = paths::guarded_glob_matches(&paths::from_windows(text)).into_iter().next()
+    {
+        return Some(paths::absolute(guarded, base));
+    }
+    resolve(text, base)
 }
 
 /// Where `text`, typed as a PowerShell path, lands; `None` for the null device.
