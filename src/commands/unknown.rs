@@ -22,8 +22,6 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
     if name == "alias" || outputs_only(name, args, sink) {
         return;
     }
-    // P-18: where it runs is a folder it may write in (`cd docs/superpowers/plans && tool`).
-    sink.write_named(Arg::literal("."));
     let mut candidates = Vec::new();
     for arg in args {
         candidates.clear();

@@ -326,21 +326,3 @@ fn bash_channels_doing_ordinary_work_are_allowed() {
         assert_eq!(check(&repo, "bash", &bash(command)), None, "{command}");
     }
 }
-
-#[test]
-fn an_unknown_command_may_write_where_it_runs() {
-    let repo = Repo::new();
-    repo.change("c");
-    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
-    std::fs::create_dir_all(repo.path("src")).unwrap();
-    assert_eq!(check(&repo, "bash", &bash("cd openspec/changes/c && mytool")).as_deref(), Some(C_TEXT));
-    assert!(check(&repo, "bash", &bash("cd docs/superpowers/plans && mytool --fix")).is_some());
-    for line in [
-        "cd docs/superpowers/plans && ls && wc -l *.md && sha256sum p.md",
-        "cd openspec/changes/c && cat design.md",
-        "cd src && mytool --fix",
-        "mytool --fix",
-    ] {
-        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
-    }
-}
