@@ -4,6 +4,7 @@
 use std::rc::Rc;
 
 use super::{Input, Walk, Walker};
+use crate::analysis::handoff::Source;
 use crate::analysis::scope::Scope;
 use crate::bash::Unscannable;
 use crate::bash::state::Bash;
@@ -51,16 +52,22 @@ impl Walker<'_> {
         words.retain(|word| walk.counts(*word));
         words.sort_by_key(Node::start_byte);
         let argv = self.expand_words(&words, walk, scope)?;
+        let piped = self.piped_file.take();
         let stdin_text = match stdin {
             Some(node) => Some(self.stdin_text(node, walk, scope)?),
-            None => upstream.text,
+            // A program read from a file on stdin (`python3 < s.py`, `cat s.py | python3`).
+            None => match self.input_file(&files, walk, scope)?.or_else(|| piped.clone()) {
+                Some(file) if !file.dynamic && !file.glob && self.runs_its_input(&argv) => {
+                    self.file_text(&file.text, &scope.base)
+                }
+                _ => upstream.text,
+            },
         };
         if self.shell_state(&argv, stdin_text.as_deref(), walk, scope)? {
             return Ok(());
         }
         let mut effects = Vec::new();
         commands::analyze_fed(&argv, stdin_text.as_deref(), &upstream.producer, self.analyses, &mut effects);
-        let piped = self.piped_file.take();
         if effects.iter().any(|effect| matches!(effect, Effect::Patch(_))) {
             let input = self.input_file(&files, walk, scope)?.or(piped);
             for effect in &mut effects {
@@ -85,6 +92,18 @@ impl Walker<'_> {
 
     /// What the walk keeps itself: aliases, functions called with their parameters, `set --`,
     /// `shift`, and `read` of known input. `true` when the command is done with here.
+    /// Whether the command runs what its standard input holds: an interpreter reading its program
+    /// there (`python3`, `node -`), or a shell given no script (`bash`, `sh -s`).
+    fn runs_its_input(&self, argv: &[Arg]) -> bool {
+        let words: Vec<String> = argv.iter().map(|arg| arg.text.clone()).collect();
+        let Some((name, args)) = words.split_first() else { return false };
+        let shell = matches!(name.rsplit('/').next(), Some("sh" | "bash" | "dash" | "zsh" | "ksh"));
+        if shell {
+            return args.iter().all(|arg| arg.starts_with('-') && arg != "-c");
+        }
+        self.analyses.program_run(&words, Some("")).is_some_and(|run| matches!(run.source, Source::Text(_)))
+    }
+
     fn shell_state(
         &mut self,
         argv: &[Arg],

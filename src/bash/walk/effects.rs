@@ -212,7 +212,7 @@ impl Walker<'_> {
     /// A script file's text at check time: what this line wrote to it, else the file (text, at
     /// most [`MAX_SCRIPT_FILE_BYTES`]). `None` when the line changed it in a way it does not show,
     /// or it is missing, larger or binary.
-    fn file_text(&self, path: &str, base: &Path) -> Option<String> {
+    pub(super) fn file_text(&self, path: &str, base: &Path) -> Option<String> {
         let path = paths::absolute(path, base);
         if let Some((_, text)) = self.files.iter().find(|(file, _)| *file == path) {
             return Some(text.clone());

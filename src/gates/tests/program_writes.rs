@@ -157,3 +157,26 @@ fn typescript_scripts_are_read_whatever_runs_them() {
         assert_eq!(check(&repo, "bash", &bash(&reads)), None, "{reads}");
     }
 }
+
+#[test]
+fn a_program_read_from_a_file_on_standard_input_is_judged_by_that_file() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("tools")).unwrap();
+    std::fs::write(repo.path("tools/w.py"), "open('docs/superpowers/plans/p.md', 'a').write('x')\n").unwrap();
+    std::fs::write(repo.path("tools/r.py"), "print(open('docs/superpowers/plans/p.md').read())\n").unwrap();
+    std::fs::write(repo.path("tools/w.sh"), "echo x >> docs/superpowers/plans/p.md\n").unwrap();
+    for line in ["python3 < tools/w.py", "python3 - < tools/w.py", "cat tools/w.py | python3", "bash < tools/w.sh", "cat tools/w.sh | sh"] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    for line in [
+        "python3 < tools/r.py",
+        "cat tools/r.py | python3",
+        "python3 tools/r.py < tools/w.py",
+        "grep open < tools/w.py",
+        "cat tools/w.sh | grep echo",
+        "bash -c 'cat' < tools/w.sh",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
