@@ -69,6 +69,9 @@ pub enum Effect {
         path: Arg,
         this_shell: bool,
         by_shebang: bool,
+        /// The words after the script: its `$1`, `$2`, … (`sys.argv[1:]` for a program run by
+        /// its `#!` line).
+        args: Vec<Arg>,
     },
     /// Applies a patch (`git apply`, `git am`, `patch`): the walk reads it and writes the files
     /// its headers name (P-14).

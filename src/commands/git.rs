@@ -326,7 +326,7 @@ fn configured_commands(configs: &[Arg], sink: &mut Sink) {
             let dir = Arg { text: value.to_string(), ..config.clone() };
             for hook in HOOKS {
                 let file = Arg { text: format!("{}/{hook}", value.trim_end_matches('/')), ..dir.clone() };
-                sink.run_file(&file, false, true);
+                sink.run_file(&file, false, true, &[]);
             }
             // A folder the walk cannot name may hold any hook: its words count as an unknown command's.
             if config.dynamic {

@@ -147,7 +147,12 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         return None;
     }
     if runners::runs_a_script_file(&first.text) {
-        sink.run_file(first, false, true);
+        // The walk reads it, or judges it by its arguments when it cannot; a path the walk could
+        // not compute is judged below as an unknown command.
+        sink.run_file(first, false, true, rest);
+        if !first.dynamic && !first.pipe {
+            return None;
+        }
     }
     match index::row(name) {
         Some(index::Row::Wrapper(wrapper)) => return wrapper.run(rest, sink),

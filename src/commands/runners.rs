@@ -130,7 +130,7 @@ pub(super) fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     } else if let Some(file) = operand.filter(|file| !stdin_mode && !static_is(Some(file), "-") && !is_stdin_path(file))
     {
         // `bash x.sh`: the walk reads the file.
-        sink.run_file(file, false, false);
+        sink.run_file(file, false, false, rest);
     } else if let Some(stdin) = stdin {
         let zero = Arg::literal("bash");
         if stdin_mode {
@@ -165,7 +165,7 @@ impl Startup {
             files.extend([".bash_profile", ".bash_login", ".profile"].into_iter().filter_map(in_home));
         }
         for file in &files {
-            sink.run_file(file, false, false);
+            sink.run_file(file, false, false, &[]);
         }
     }
 }
@@ -187,7 +187,7 @@ pub(super) fn source(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
         }
     } else {
         // `source x.sh`: the walk reads the file; its `cd` counts afterwards.
-        sink.run_file(file, true, false);
+        sink.run_file(file, true, false, args.get(1..).unwrap_or_default());
     }
 }
 

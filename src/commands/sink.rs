@@ -221,12 +221,12 @@ impl Sink<'_, '_> {
         }
     }
 
-    pub fn run_file(&mut self, script: &Arg, this_shell: bool, by_shebang: bool) {
+    pub fn run_file(&mut self, script: &Arg, this_shell: bool, by_shebang: bool, args: &[Arg]) {
         if script.dynamic || script.pipe || script.text.is_empty() {
             return;
         }
         for path in self.located(script) {
-            self.out.push(Effect::RunFile { path, this_shell, by_shebang });
+            self.out.push(Effect::RunFile { path, this_shell, by_shebang, args: args.to_vec() });
         }
     }
 }

@@ -100,9 +100,9 @@ impl Walker<'_> {
                         }
                     }
                 }
-                Effect::RunFile { path, this_shell, by_shebang } => {
+                Effect::RunFile { path, this_shell, by_shebang, args } => {
                     let this_shell = this_shell && !only_new;
-                    self.run_file(&path.text, this_shell, by_shebang, walk, scope)?;
+                    self.run_file(&path.text, ScriptRun { this_shell, by_shebang, args: &args }, walk, scope)?;
                 }
                 Effect::PowerShell(script) => {
                     for target in self.analyses.powershell(&script, &scope.base)? {
@@ -172,40 +172,65 @@ impl Walker<'_> {
     }
 
     /// `bash x.sh`, `source x.sh`, `./x`: the file's text walked as a script (in this shell for
-    /// `source`), or judged as a program when its `#!` line names another language. A file this
-    /// walk cannot read is judged by what the command line shows.
-    fn run_file(
-        &mut self,
-        path: &str,
-        this_shell: bool,
-        by_shebang: bool,
-        walk: &Walk,
-        scope: &mut Scope<Bash>,
-    ) -> Result<(), Unscannable> {
+    /// `source` without arguments), its arguments as `$1`, `$2`, …, or judged as a program when its
+    /// `#!` line names another language. A file this walk cannot read is judged by what the
+    /// command line shows: each argument that is guarded, a tree written there (P-18).
+    fn run_file(&mut self, path: &str, run: ScriptRun, walk: &Walk, scope: &mut Scope<Bash>) -> Result<(), Unscannable> {
         if walk.nesting >= MAX_SCRIPT_NESTING {
             return Ok(());
         }
-        let Some(text) = self.file_text(path, &scope.base) else { return Ok(()) };
-        if by_shebang {
+        let Some(text) = self.file_text(path, &scope.base) else {
+            self.unread_script(run.args, walk, scope);
+            return Ok(());
+        };
+        let words = || run.args.iter().map(|arg| arg.text.clone()).collect::<Vec<_>>();
+        if run.by_shebang {
             if let Some(language) = self.analyses.shebang_language(&text) {
-                let invocation = Invocation { language, source: Source::Nothing, args: Vec::new(), writes: Vec::new(), trees: Vec::new(), prelude: String::new() };
+                let invocation = Invocation {
+                    language,
+                    source: Source::Nothing,
+                    args: words(),
+                    writes: Vec::new(),
+                    trees: Vec::new(),
+                    prelude: String::new(),
+                };
                 return self.program(&invocation, "", Some(text), walk, scope).map(|_| ());
             }
             let shell = text.lines().next().is_none_or(|line| {
                 !line.starts_with("#!") || ["sh", "bash", "zsh", "dash", "ksh"].iter().any(|s| line.contains(s))
             });
             if !shell {
+                // An interpreter no analysis reads: judged by its command line.
+                self.unread_script(run.args, walk, scope);
                 return Ok(());
             }
         }
-        if this_shell {
-            self.script(&text, scope, walk.nesting + 1)
-        } else {
-            let mut child = scope.child(None);
-            self.isolated += 1;
-            let ran = self.script(&text, &mut child, walk.nesting + 1);
-            self.isolated = self.isolated.saturating_sub(1);
-            ran
+        if run.this_shell && run.args.is_empty() {
+            return self.script(&text, scope, walk.nesting + 1);
+        }
+        let zero = Value { text: path.to_string(), dynamic: false };
+        let values = std::iter::once(zero).chain(run.args.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }));
+        let mut child = scope.child(Some(Positional { values: values.collect(), complete: true }));
+        self.isolated += 1;
+        let ran = self.script(&text, &mut child, walk.nesting + 1);
+        self.isolated = self.isolated.saturating_sub(1);
+        ran
+    }
+
+    /// A script the walk could not read (missing, oversized, a binary, a language no analysis
+    /// reads), run with `args`: it may
+    /// write a tree at each argument that names a guarded location or a change, and at every one
+    /// the line names if an argument is uncomputed.
+    fn unread_script(&mut self, args: &[Arg], walk: &Walk, scope: &Scope<Bash>) {
+        for arg in args {
+            if arg.dynamic && !arg.pipe {
+                self.add_uncomputed(walk, scope);
+            } else {
+                let path = paths::absolute(&arg.text, &scope.base);
+                if paths::names_guarded(&arg.text, paths::Dialect::Bash) || paths::is_change_dir(&path) {
+                    self.add_reached(path, paths::Reach::Tree, scope);
+                }
+            }
         }
     }
 
@@ -444,6 +469,13 @@ fn cd_destination(dir: &Arg, scope: &Scope<Bash>) -> PathBuf {
 }
 
 /// The one value the line gave a shell variable, when the walk knows it exactly.
+/// How a script file runs: in this shell (`source`), by its `#!` line (`./x`), with arguments.
+struct ScriptRun<'a> {
+    this_shell: bool,
+    by_shebang: bool,
+    args: &'a [Arg],
+}
+
 /// `argv` with the options an interpreter reads from its environment put after its name, as it
 /// reads them (`NODE_OPTIONS` set in the line or exported before it).
 fn with_options_from_environment(mut argv: Vec<String>, scope: &Scope<Bash>, analyses: &dyn Analyses) -> Vec<String> {

@@ -180,3 +180,32 @@ fn a_program_read_from_a_file_on_standard_input_is_judged_by_that_file() {
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
     }
 }
+
+#[test]
+fn a_script_file_gets_its_arguments_and_an_unread_one_writes_the_guarded_ones() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("tools")).unwrap();
+    std::fs::write(repo.path("tools/write.sh"), "echo x > \"$1\"\n").unwrap();
+    std::fs::write(repo.path("tools/read.sh"), "cat \"$1\"\nsha256sum \"$@\"\n").unwrap();
+    std::fs::write(repo.path("tools/w.py"), "#!/usr/bin/env python3\nimport sys\nopen(sys.argv[1], 'a').write('x')\n").unwrap();
+    std::fs::write(repo.path("tools/r.py"), "#!/usr/bin/env python3\nimport sys\nprint(open(sys.argv[1]).read())\n").unwrap();
+    for line in [
+        "bash tools/write.sh docs/superpowers/plans/p.md",
+        "sh tools/write.sh docs/superpowers/plans/p.md",
+        "source tools/write.sh docs/superpowers/plans/p.md",
+        "bash tools/missing.sh docs/superpowers/plans/p.md",
+        "./tools/w.py docs/superpowers/plans/p.md",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    assert_eq!(check(&repo, "bash", &bash("bash tools/missing.sh openspec/changes/c")).as_deref(), Some(C_TEXT));
+    for line in [
+        "bash tools/read.sh docs/superpowers/plans/p.md",
+        "bash tools/write.sh /tmp/out.txt",
+        "./tools/r.py docs/superpowers/plans/p.md",
+        "bash tools/missing.sh src/lib.rs",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
