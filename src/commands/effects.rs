@@ -73,6 +73,14 @@ pub enum Effect {
         /// its `#!` line).
         args: Vec<Arg>,
     },
+    /// A makefile `make` reads (`-f FILE`, else `GNUmakefile`, `makefile`, `Makefile` where it
+    /// runs): when the line wrote it, its recipes run as a script (P-18: deferred execution whose
+    /// text the call carries).
+    Makefile {
+        file: Arg,
+        /// Where its recipes run (`make -C dir`; empty: where `make` runs).
+        dir: Option<Arg>,
+    },
     /// Applies a patch (`git apply`, `git am`, `patch`): the walk reads it and writes the files
     /// its headers name (P-14).
     Patch(PatchRead),

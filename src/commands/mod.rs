@@ -40,6 +40,7 @@ use std::borrow::Cow;
 pub use argv::{Arg, ansi_c, has_wildcard};
 pub use effects::{BASENAME_STRIP, Cd, Effect, PatchRead};
 pub use feeders::fed_words;
+pub use runners::makefile_recipes;
 use options::{operands, spec, static_is};
 use sink::{Job, Next, Sink};
 

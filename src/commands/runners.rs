@@ -199,17 +199,62 @@ pub(super) fn make(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
         matches!(arg.text.as_str(), "-f" | "--file" | "--makefile")
             && args.get(at + 1).is_none_or(|file| file.text == "-" || file.text == "/dev/stdin")
     }) || args.iter().any(|arg| matches!(arg.text.as_str(), "-f-" | "--file=-" | "--makefile=-"));
-    if from_stdin && let Some(makefile) = stdin {
-        let recipes: Vec<&str> = makefile
-            .lines()
-            .filter_map(|line| line.strip_prefix('\t'))
-            .map(|line| line.trim_start_matches(['@', '-', '+']))
-            .collect();
-        if !recipes.is_empty() {
-            sink.push(Effect::Script(recipes.join("\n")));
-        }
+    if from_stdin && let Some(recipes) = stdin.and_then(makefile_recipes) {
+        sink.push(Effect::Script(recipes));
+    }
+    let (files, dir) = makefiles(args);
+    for file in files {
+        sink.push(Effect::Makefile { file, dir: dir.clone() });
     }
     super::unknown::analyze("make", args, stdin, sink);
+}
+
+/// The makefiles `make` reads from files (each `-f FILE`, else the default names, in the `-C`
+/// directory when one is given), and that directory.
+fn makefiles(args: &[Arg]) -> (Vec<Arg>, Option<Arg>) {
+    let mut given = Vec::new();
+    let mut dir: Option<Arg> = None;
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        let attached = ["--file=", "--makefile="].iter().find_map(|option| arg.text.strip_prefix(option));
+        let file = match arg.text.as_str() {
+            "-f" | "--file" | "--makefile" => words.next().cloned(),
+            "-C" | "--directory" => {
+                dir = words.next().cloned();
+                continue;
+            }
+            text if text.starts_with("-f") && text.len() > 2 && !text.starts_with("-f-") => {
+                Some(Arg { text: text[2..].to_string(), ..arg.clone() })
+            }
+            _ => attached.map(|file| Arg { text: file.to_string(), ..arg.clone() }),
+        };
+        given.extend(file.filter(|file| file.text != "-" && file.text != "/dev/stdin"));
+    }
+    if given.is_empty() {
+        given = ["GNUmakefile", "makefile", "Makefile"].iter().map(|name| Arg::literal(name)).collect();
+    }
+    let files = match &dir {
+        Some(dir) => given
+            .into_iter()
+            .map(|file| {
+                let text = format!("{}/{}", dir.text.trim_end_matches('/'), file.text);
+                Arg { text, dynamic: dir.dynamic || file.dynamic, ..file }
+            })
+            .collect(),
+        None => given,
+    };
+    (files, dir)
+}
+
+/// A makefile's recipe lines (a tab first, `@`/`-`/`+` dropped), as one script; `None` without
+/// any.
+pub fn makefile_recipes(makefile: &str) -> Option<String> {
+    let recipes: Vec<&str> = makefile
+        .lines()
+        .filter_map(|line| line.strip_prefix('\t'))
+        .map(|line| line.trim_start_matches(['@', '-', '+']))
+        .collect();
+    (!recipes.is_empty()).then(|| recipes.join("\n"))
 }
 
 /// `npm pkg set scripts.<name>=<command>`: the command a later `npm run <name>` runs, judged as

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use super::{Input, Walk, Walker};
 use crate::analysis::handoff::Source;
 use crate::analysis::scope::Scope;
-use crate::bash::Unscannable;
+use crate::bash::{Unscannable, printed};
 use crate::bash::state::Bash;
 use crate::bash::tree::{Node, node_kind};
 use crate::bash::words::{self, Arg, MAX_VALUES, Positional, Value};
@@ -90,8 +90,6 @@ impl Walker<'_> {
         Ok(())
     }
 
-    /// What the walk keeps itself: aliases, functions called with their parameters, `set --`,
-    /// `shift`, and `read` of known input. `true` when the command is done with here.
     /// Whether the command runs what its standard input holds: an interpreter reading its program
     /// there (`python3`, `node -`), or a shell given no script (`bash`, `sh -s`).
     fn runs_its_input(&self, argv: &[Arg]) -> bool {
@@ -104,6 +102,8 @@ impl Walker<'_> {
         self.analyses.program_run(&words, Some("")).is_some_and(|run| matches!(run.source, Source::Text(_)))
     }
 
+    /// What the walk keeps itself: aliases, functions called with their parameters, `set --`,
+    /// `shift`, and `read` of known input. `true` when the command is done with here.
     fn shell_state(
         &mut self,
         argv: &[Arg],
@@ -257,10 +257,11 @@ fn shown_text(argv: &[Arg], stdin: Option<&str>) -> Option<String> {
     match name.text.as_str() {
         "cat" if args.is_empty() => stdin.map(str::to_string),
         "tee" => stdin.map(str::to_string),
-        "echo" | "printf" if args.iter().all(|arg| !arg.dynamic) => {
+        // What they print (`printf 'all:\n\tcp …' > Makefile`), else their words.
+        "echo" | "printf" if args.iter().all(|arg| !arg.dynamic) => printed::printed(argv).or_else(|| {
             let texts: Vec<&str> = args.iter().map(|arg| arg.text.as_str()).collect();
             Some(texts.join(" "))
-        }
+        }),
         _ => None,
     }
 }

@@ -89,6 +89,21 @@ impl Walker<'_> {
                     }
                 }
                 Effect::Patch(read) => self.patch(read, scope),
+                Effect::Makefile { file, dir } => {
+                    // Only a makefile this line wrote: one on disk is the repository's own.
+                    let path = paths::absolute(&file.text, &scope.base);
+                    let written = self.files.iter().find(|(written, _)| *written == path).map(|(_, text)| text.clone());
+                    if let Some(recipes) = written.as_deref().and_then(crate::commands::makefile_recipes) {
+                        let mut child = scope.child(None);
+                        if let Some(dir) = dir {
+                            child.base = paths::absolute(&dir.text, &scope.base);
+                        }
+                        self.isolated += 1;
+                        let ran = self.script(&recipes, &mut child, walk.nesting + 1);
+                        self.isolated = self.isolated.saturating_sub(1);
+                        ran?;
+                    }
+                }
                 Effect::Program { argv, stdin, dir, uncomputed } => {
                     let argv = with_options_from_environment(argv, scope, self.analyses);
                     if let Some(invocation) = self.analyses.program_run(&argv, stdin.as_deref()) {
@@ -180,6 +195,11 @@ impl Walker<'_> {
             return Ok(());
         }
         let Some(text) = self.file_text(path, &scope.base) else {
+            // Written by this line in a way it does not show (`gen > x.sh; chmod +x x.sh; ./x.sh`):
+            // it may do anything the line names (P-18).
+            if self.targets.contains(&paths::absolute(path, &scope.base)) {
+                self.add_uncomputed(walk, scope);
+            }
             self.unread_script(run.args, walk, scope);
             return Ok(());
         };

@@ -209,3 +209,32 @@ fn a_script_file_gets_its_arguments_and_an_unread_one_writes_the_guarded_ones() 
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
     }
 }
+
+#[test]
+fn makefiles_and_hooks_the_line_writes_run_their_text() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("build")).unwrap();
+    for line in [
+        "printf 'all:\\n\\tcp /tmp/x docs/superpowers/plans/p.md\\n' > /tmp/mk && make -s -f /tmp/mk",
+        "printf 'all:\\n\\t@echo x >> docs/superpowers/plans/p.md\\n' > Makefile && make",
+        "printf 'all:\\n\\tcp /tmp/x ../docs/superpowers/plans/p.md\\n' > build/Makefile && make -C build",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    let hook = "mkdir -p /tmp/h && printf '#!/bin/sh\\ncp /tmp/x openspec/changes/c/approval.md\\n' > /tmp/h/pre-commit && chmod +x /tmp/h/pre-commit && git -c core.hooksPath=/tmp/h commit -q --allow-empty -m x";
+    assert_eq!(check(&repo, "bash", &bash(hook)).as_deref(), Some(C_TEXT));
+    assert_eq!(
+        check(&repo, "bash", &bash("sed -i 's/a/b/' /tmp/s.sh && bash /tmp/s.sh && cat docs/superpowers/plans/p.md")).as_deref(),
+        Some(NEEDS_SPEC),
+        "a script the line changed unseen may write what the line names"
+    );
+    for line in [
+        "printf 'all:\\n\\tcp docs/superpowers/plans/p.md /tmp/x\\n' > /tmp/mk && make -f /tmp/mk",
+        "make test && cat docs/superpowers/plans/p.md",
+        "printf '#!/bin/sh\\necho hi\\n' > /tmp/h/pre-commit && git -c core.hooksPath=/tmp/h commit -q --allow-empty -m 'docs: openspec/changes/c/approval.md'",
+        "printf 'echo hi\\n' > /tmp/s.sh && chmod +x /tmp/s.sh && /tmp/s.sh && cat docs/superpowers/plans/p.md",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
