@@ -12,7 +12,32 @@ const SYNTAX: Syntax =
 
 const RULES: &[Rule] = &[rule("system", Receiver::Bare, Op::Run(0))];
 
-const GRAMMAR: Grammar = Grammar { rules: RULES, assignments: &["="], juxtapose: true, ..Grammar::NONE };
+/// awk's built-in functions (POSIX and gawk's): none writes a file or starts a process except
+/// `system`, judged by its rule, and `close`/`fflush`, which only end or flush what a redirection
+/// opened.
+const READ_ONLY: &[&str] = &[
+    "length", "substr", "index", "split", "sub", "gsub", "match", "sprintf", "sin", "cos", "atan2", "exp",
+    "log", "sqrt", "int", "rand", "srand", "tolower", "toupper", "close", "fflush", "gensub", "patsplit",
+    "strftime", "systime", "mktime", "asort", "asorti", "and", "or", "xor", "lshift", "rshift", "compl",
+    "strtonum", "isarray", "typeof", "print", "printf", "getline",
+];
+
+/// Words that look like calls and are not.
+const KEYWORDS: &[&str] =
+    &["if", "else", "while", "for", "do", "in", "return", "delete", "next", "nextfile", "exit", "BEGIN", "END"];
+
+const GRAMMAR: Grammar = Grammar {
+    rules: RULES,
+    assignments: &["="],
+    juxtapose: true,
+    unknown_calls_unproven: true,
+    read_only: READ_ONLY,
+    keywords: KEYWORDS,
+    definitions: &["function", "func"],
+    // gawk's `@include "file"` and `@load "ext"`: code the analysis does not see.
+    loaders: &["include", "load"],
+    ..Grammar::NONE
+};
 
 pub fn analyze(text: &str) -> Findings {
     let Some(tokens) = super::lex::tokens(text, &SYNTAX, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };

@@ -304,4 +304,24 @@ mod tests {
         assert!(refused(Language::Perl, &format!("{loaders}'docs/superpowers/plans/p.md'")));
         assert!(!refused(Language::Perl, &loaders));
     }
+
+    #[test]
+    fn awk_unknown_functions_and_included_code_write_what_the_program_names() {
+        for program in [
+            "BEGIN { f = \"docs/superpowers/plans/p.md\"; helper(f) }",
+            "@include \"lib.awk\"\nBEGIN { print \"docs/superpowers/plans/p.md\" }",
+            "BEGIN { print \"x\" > \"docs/superpowers/plans/p.md\" }",
+            "BEGIN { d = \"plans\"; print \"x\" >> (\"docs/superpowers/\" d \"/p.md\") }",
+        ] {
+            assert!(refused(Language::Awk, program), "{program}");
+        }
+        for program in [
+            "{ n += length($0) } END { print n, \"docs/superpowers/plans/p.md\" }",
+            "/- \\[ \\]/ { print FILENAME \": \" toupper(substr($0, 1, 10)) }",
+            "function count(s) { return gsub(/x/, \"\", s) }\n{ print count($0), \"docs/superpowers/plans/p.md\" }",
+            "BEGIN { while ((getline line < \"docs/superpowers/plans/p.md\") > 0) n++; close(\"docs/superpowers/plans/p.md\"); print n }",
+        ] {
+            assert!(!refused(Language::Awk, program), "{program}");
+        }
+    }
 }
