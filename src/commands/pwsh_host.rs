@@ -1,7 +1,7 @@
 //! The script a `pwsh`/`powershell` process runs, read from its command line: `-Command`/`-c`
 //! (the rest of the line, or standard input for `-`), `-EncodedCommand` (base64 of UTF-16LE),
 //! `-WorkingDirectory`, and Windows PowerShell's bare command text. A script file (`-File`, a
-//! `.ps1` operand) is not read.
+//! `.ps1` operand) is run as `& 'x.ps1' args…`, which the PowerShell walk reads.
 
 /// Is this program a PowerShell host?
 pub fn is_powershell(program: &str) -> bool {
@@ -25,10 +25,12 @@ pub fn invoked_script(args: &[String], stdin: Option<&str>) -> Option<String> {
     while let Some(arg) = args.get(at) {
         at += 1;
         let Some(name) = arg.strip_prefix('-').or_else(|| arg.strip_prefix('/')).map(str::to_ascii_lowercase) else {
-            // Windows PowerShell runs the rest as a command; pwsh would run a script file.
-            if !arg.to_ascii_lowercase().ends_with(".ps1") {
-                script = Some(args.get(at - 1..).unwrap_or_default().join(" "));
-            }
+            // Windows PowerShell runs the rest as a command; pwsh runs a script file.
+            script = Some(if arg.to_ascii_lowercase().ends_with(".ps1") {
+                script_file_call(args.get(at - 1..).unwrap_or_default())
+            } else {
+                args.get(at - 1..).unwrap_or_default().join(" ")
+            });
             break;
         };
         let name = name.trim_start_matches('-');
@@ -46,6 +48,7 @@ pub fn invoked_script(args: &[String], stdin: Option<&str>) -> Option<String> {
             break;
         }
         if is("file", 1) {
+            script = args.get(at..).filter(|rest| !rest.is_empty()).map(script_file_call);
             break;
         }
         if is("workingdirectory", 2) || name == "wd" {
@@ -81,6 +84,12 @@ pub fn invoked_script(args: &[String], stdin: Option<&str>) -> Option<String> {
         Some(dir) => format!("Set-Location -LiteralPath '{}'\n{script}", dir.replace('\'', "''")),
         None => script,
     })
+}
+
+/// `-File x.ps1 a b` as the script it runs: `& 'x.ps1' 'a' 'b'` (the walk reads the file).
+fn script_file_call(words: &[String]) -> String {
+    let quoted: Vec<String> = words.iter().map(|word| format!("'{}'", word.replace('\'', "''"))).collect();
+    format!("& {}", quoted.join(" "))
 }
 
 fn is_file_switch(arg: &str) -> bool {

@@ -396,3 +396,22 @@ fn wildcards_and_locations_the_walk_cannot_compute_reach_the_guarded_folders() {
         ],
     );
 }
+
+#[test]
+fn a_script_file_is_read_and_walked_whatever_runs_it() {
+    let repo = repo();
+    std::fs::create_dir_all(repo.path("tools")).unwrap();
+    std::fs::write(repo.path("tools/w.ps1"), "\u{feff}Set-Content -Path docs/superpowers/plans/x.md -Value y\n").unwrap();
+    std::fs::write(repo.path("tools/r.ps1"), "Get-Content docs/superpowers/plans/x.md | Measure-Object\n").unwrap();
+    let plain = check(&repo, "pwsh", &pwsh("Set-Content -Path docs/superpowers/plans/x.md -Value y"));
+    assert!(plain.is_some());
+    for line in ["./tools/w.ps1", "& ./tools/w.ps1", ". ./tools/w.ps1", "& 'tools\\w.ps1'", "pwsh -File tools/w.ps1"] {
+        assert_eq!(check(&repo, "pwsh", &pwsh(line)), plain, "{line}");
+    }
+    for line in ["pwsh -File tools/w.ps1", "pwsh -NoProfile -File ./tools/w.ps1", "pwsh tools/w.ps1"] {
+        assert_eq!(check(&repo, "bash", &Args::default().with("command", line)), plain, "bash: {line}");
+    }
+    assert!(check(&repo, "bash", &Args::default().with("command", "pwsh -File tools/gone.ps1 docs/superpowers/plans/x.md")).is_some());
+    assert_allowed(&repo, &["./tools/r.ps1", "& ./tools/r.ps1", "pwsh -File tools/r.ps1", "./tools/gone.ps1 src/x.txt"]);
+    assert_eq!(check(&repo, "bash", &Args::default().with("command", "pwsh -File tools/r.ps1")), None);
+}

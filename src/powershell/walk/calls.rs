@@ -11,6 +11,8 @@ use super::hashtables::splatted;
 use super::targets::basename;
 use super::{Session, Walk, Walker, children, escapes_blank};
 use crate::analysis::Unscannable;
+use crate::analysis::fs;
+use crate::analysis::handoff::MAX_SCRIPT_FILE_BYTES;
 use crate::analysis::values::Value;
 use crate::powershell::cmdlets::{self, Element};
 use crate::powershell::state::Function;
@@ -254,6 +256,30 @@ impl Walker<'_> {
         }
     }
 
+    /// A `.ps1` script file run (`./x.ps1 a`, `& x.ps1`, `. x.ps1`, `pwsh -File x.ps1 a`): its
+    /// text, read at check time, walked like a function's body with the call's arguments in
+    /// `$args` (and judged as an unknown command's words too, as for any argument a body reads
+    /// that way). A file the walk cannot read is judged by its words alone.
+    fn script_file(
+        &mut self,
+        name: &str,
+        elements: &[Element],
+        walk: &Walk,
+        scope: &mut Session,
+        piped: Option<&[Value]>,
+    ) -> Result<Option<Vec<Value>>, Unscannable> {
+        let path = crate::paths::absolute(name.replace('\\', "/"), &scope.base);
+        let text = fs::read_regular_file(&path, MAX_SCRIPT_FILE_BYTES)
+            .filter(|bytes| bytes.len() as u64 <= MAX_SCRIPT_FILE_BYTES && !bytes.contains(&0))
+            .and_then(|bytes| String::from_utf8(bytes).ok());
+        let Some(text) = text else {
+            self.unknown(elements, scope);
+            return Ok(None);
+        };
+        let script = Function { params: Vec::new(), body: Some(Rc::from(text.trim_start_matches('\u{feff}'))) };
+        self.call(&script, elements, &[], walk, scope, piped)
+    }
+
     /// A call of a function the shell defined: its body is walked here, in this location, with
     /// its parameters bound to the call's arguments. Arguments the body reads otherwise
     /// (`$args`, splats), or that bind to no parameter, are judged as an unknown command's.
@@ -345,6 +371,9 @@ impl Walker<'_> {
                 self.cmd_line(&line, scope, walk.nesting + 1)?;
             }
             return Ok(None);
+        }
+        if program.ends_with(".ps1") {
+            return self.script_file(name, elements, walk, scope, piped);
         }
         let cmdlet = cmdlets::canonical(unqualified);
         let defaults = self.defaults(&cmdlet, scope);
