@@ -441,6 +441,9 @@ impl Walker<'_> {
             }
             "variable_assignment" if parent.is_some_and(|p| node_kind(p.node) != "command") => {
                 self.assignment(node, walk, scope);
+                if let Some(name) = node.child_by_field_name("name") {
+                    self.startup_variable(walk.text(name), walk, scope)?;
+                }
             }
             "unset_command" => {
                 for (child, _) in node.children() {

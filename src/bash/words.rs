@@ -7,6 +7,8 @@
 use std::cell::OnceCell;
 use std::path::Path;
 
+use super::fields;
+use super::patsub::{Replace, Substitution};
 use super::tree::{Node, node_kind};
 use super::{MAX_WORD_EXPANSION, Unscannable};
 use crate::analysis::budget::Budget;
@@ -44,6 +46,12 @@ pub struct Context<'a> {
 impl Context<'_> {
     fn text(&self, node: Node) -> &str {
         self.source.get(node.byte_range()).unwrap_or_default()
+    }
+
+    /// `$IFS` at this point: bash's default unless the line set it; `None` when it set it to a
+    /// value the walk does not know.
+    pub fn ifs(&self) -> Option<&str> {
+        fields::known_ifs(self.vars.get("IFS").map(Vec::as_slice))
     }
 
     fn lookup(&self, name: &str) -> Option<Vec<Value>> {
@@ -168,7 +176,7 @@ pub fn expand(group: &[Node], cx: &Context, out: &mut Vec<Arg>) -> Result<(), Un
         if node_kind(node) == "command_substitution"
             && let Some(output) = substitution_output(*node, cx)
         {
-            out.extend(output.split([' ', '\t', '\n']).filter(|w| !w.is_empty()).map(Arg::literal));
+            split_fields(&output, cx, out);
             return Ok(());
         }
     }
@@ -202,11 +210,20 @@ fn split_expansion(node: Node, cx: &Context, out: &mut Vec<Arg>) {
                 if value.dynamic {
                     out.push(Arg { text: value.text, dynamic: true, ..Arg::default() });
                 } else {
-                    out.extend(value.text.split([' ', '\t', '\n']).filter(|w| !w.is_empty()).map(Arg::literal));
+                    split_fields(&value.text, cx, out);
                 }
             }
         }
         None => out.push(Arg { text: placeholder(cx, node, "${…}"), dynamic: true, ..Arg::default() }),
+    }
+}
+
+/// An unquoted expansion's known text split into words at `$IFS`; one word the walk does not
+/// know when the line gave `IFS` a value it cannot compute.
+fn split_fields(text: &str, cx: &Context, out: &mut Vec<Arg>) {
+    match cx.ifs() {
+        Some(ifs) => out.extend(fields::split(text, ifs).iter().map(|field| Arg::literal(field))),
+        None => out.push(Arg { text: text.to_string(), dynamic: true, ..Arg::default() }),
     }
 }
 
@@ -232,6 +249,11 @@ fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
         }
         _ => return None,
     };
+    if let Some(operator) = named[1]
+        && let Some(replace) = Replace::of(cx.text(operator))
+    {
+        return substituted(node, name, operator, replace, cx);
+    }
     match (count, named[1], named[2]) {
         (1, _, _) => cx.lookup(name),
         (2 | 3, Some(operator), default) if matches!(cx.text(operator), "-" | ":-" | "=" | ":=") => {
@@ -245,6 +267,25 @@ fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
         }
         _ => None,
     }
+}
+
+/// `${NAME/pattern/replacement}` (and `//`, `/#`, `/%`) of each known value, when the pattern and
+/// replacement are literal; a value the walk does not know stays unknown. `nocasematch` in the
+/// line would make the match ignore case: uncomputed then.
+fn substituted(node: Node, name: &str, operator: Node, replace: Replace, cx: &Context) -> Option<Vec<Value>> {
+    if cx.source.contains("nocasematch") {
+        return None;
+    }
+    let body = cx.source.get(operator.end_byte()..node.end_byte())?.strip_suffix('}')?;
+    let substitution = Substitution::parse(replace, body)?;
+    let mut values = cx.lookup(name)?;
+    for value in values.iter_mut().filter(|value| !value.dynamic) {
+        value.text = substitution.apply(&value.text);
+        if !cx.budget.charge(value.text.len()) {
+            return None;
+        }
+    }
+    Some(values)
 }
 
 /// `a[1]` for `${a[1]}`; an index the walk cannot read stands for any element (`a[@]`).
@@ -296,10 +337,16 @@ fn build_node<'t>(node: Node<'t>, cx: &Context, builder: &mut Builder) {
                 Some(values) => builder.slot(values, placeholder(cx, node, "${…}")),
                 None => builder.unknown(placeholder(cx, node, "${…}")),
             },
-            "command_substitution" => match substitution_output(node, cx) {
-                Some(output) => builder.slot(vec![Value { text: output, dynamic: false }], "$(…)".to_string()),
-                None => builder.unknown(placeholder(cx, node, "$(…)")),
-            },
+            "command_substitution" => {
+                let placeholder = placeholder(cx, node, "$(…)");
+                let mut values = substitution_globs(node, cx);
+                match substitution_output(node, cx) {
+                    Some(output) if values.is_empty() => values.push(Value { text: output, dynamic: false }),
+                    _ if values.is_empty() => return builder.unknown(placeholder),
+                    _ => values.push(Value { text: placeholder.clone(), dynamic: true }),
+                }
+                builder.slot(values, placeholder);
+            }
             "arithmetic_expansion" => builder.unknown(placeholder(cx, node, "$((…))")),
             // A pipe, not a file; when what it yields is known, the word is that text.
             "process_substitution" => {
@@ -371,9 +418,69 @@ fn substitution_output(node: Node, cx: &Context) -> Option<String> {
             None => {}
         }
     }
+    // `$(echo docs/*/pl*)` prints what the glob matches, not the pattern.
+    if argv.iter().any(|arg| arg.glob) {
+        return None;
+    }
     let output = super::printed::printed(&argv)?;
     let output = if node_kind(node) == "command_substitution" { output.trim_end_matches('\n') } else { &output };
     cx.budget.charge(output.len()).then(|| output.to_string())
+}
+
+/// Most nodes of a command substitution searched for glob words.
+const MAX_SUBSTITUTION_NODES: usize = 256;
+
+/// The guarded folders the glob words of the commands in `$(…)` could match (P-18): what the
+/// substitution prints may be any of them (`$(ls -d docs/*/pl*)`, `$(printf %s docs/super*/plans)`).
+fn substitution_globs(node: Node, cx: &Context) -> Vec<Value> {
+    // Not inside another substitution: what that prints is unknown already.
+    if !cx.outputs {
+        return Vec::new();
+    }
+    let inner = Context { outputs: false, ..*cx };
+    let mut found: Vec<Value> = Vec::new();
+    let mut stack = vec![node];
+    let mut seen = 0;
+    while let Some(next) = stack.pop() {
+        seen += 1;
+        if seen > MAX_SUBSTITUTION_NODES {
+            break;
+        }
+        if node_kind(next) != "command" {
+            stack.extend(next.named_children());
+            continue;
+        }
+        let mut args = Vec::new();
+        for (child, field) in next.children() {
+            let word = match field {
+                Some("name") => child.named_child(0),
+                Some("argument") => Some(child),
+                _ => None,
+            };
+            if let Some(word) = word
+                && expand(&[word], &inner, &mut args).is_err()
+            {
+                break;
+            }
+        }
+        for arg in args.iter().filter(|arg| arg.glob) {
+            for folder in glob_folders(&arg.text) {
+                if !found.iter().any(|value| value.text == folder) {
+                    found.push(Value::literal(&folder));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The guarded folders an unquoted glob could match, spelled as they are (not `approval.md`,
+/// which a bare last `*` would match in any folder: a name written there is judged where it is
+/// written).
+pub fn glob_folders(pattern: &str) -> Vec<String> {
+    let mut folders = crate::paths::guarded_glob_matches(pattern);
+    folders.retain(|text| !text.ends_with(crate::paths::APPROVAL_FILE));
+    folders
 }
 
 /// Unquoted text: a backslash quotes the next character; a line continuation disappears.

@@ -12,7 +12,7 @@ use crate::analysis::scope::Scope;
 use crate::bash::state::Bash;
 use crate::bash::words::{Positional, Value};
 use crate::bash::{MAX_SCRIPT_NESTING, Unscannable};
-use crate::commands::{Arg, Cd, Effect, PatchRead};
+use crate::commands::{self, Arg, Cd, Effect, PatchRead};
 use crate::paths;
 
 impl Walker<'_> {
@@ -322,6 +322,76 @@ impl Walker<'_> {
         }
     }
 
+    /// `BASH_ENV=f cmd`, `env BASH_ENV=f cmd` (and `ENV`, which `sh` reads): a shell the command
+    /// is or starts runs `f` before anything else (P-18).
+    pub(super) fn startup_files(
+        &mut self,
+        assigned: &[(String, Vec<Value>)],
+        argv: &[Arg],
+        walk: &Walk,
+        scope: &Scope<Bash>,
+    ) -> Result<(), Unscannable> {
+        let mut files: Vec<Value> = Vec::new();
+        for (name, values) in assigned {
+            if STARTUP_VARIABLES.contains(&name.as_str()) {
+                files.extend(values.iter().cloned());
+            }
+        }
+        if argv.first().is_some_and(|name| !name.dynamic && name.text.rsplit('/').next() == Some("env")) {
+            // `env [-i] [-u NAME] NAME=value … command`: its assignments end at the command.
+            let words = argv.get(1..).unwrap_or_default();
+            let settings = words.iter().take_while(|arg| arg.text.starts_with('-') || arg.text.contains('='));
+            for arg in settings {
+                let Some((name, value)) = arg.text.split_once('=') else { continue };
+                if STARTUP_VARIABLES.contains(&name) {
+                    files.push(Value { text: value.to_string(), dynamic: arg.dynamic });
+                }
+            }
+        }
+        for file in files {
+            self.startup_file(&file, walk, scope)?;
+        }
+        Ok(())
+    }
+
+    /// `export BASH_ENV=f`, `ENV=f`: every shell started later in the line runs `f` first; judged
+    /// where it is set, with the text `f` has there.
+    pub(super) fn startup_variable(&mut self, name: &str, walk: &Walk, scope: &Scope<Bash>) -> Result<(), Unscannable> {
+        if !STARTUP_VARIABLES.contains(&name) {
+            return Ok(());
+        }
+        let values = match scope.vars.get(name) {
+            Some(values) => values.clone(),
+            None => vec![Value { text: name.to_string(), dynamic: true }],
+        };
+        for file in values {
+            self.startup_file(&file, walk, scope)?;
+        }
+        Ok(())
+    }
+
+    /// A startup file judged as `source`d in a shell of its own: its text as the line wrote it or
+    /// as it is; one the walk cannot read may hold anything, so it writes every guarded location
+    /// the line names.
+    fn startup_file(&mut self, file: &Value, walk: &Walk, scope: &Scope<Bash>) -> Result<(), Unscannable> {
+        let text = match file.dynamic {
+            true => None,
+            false if file.text.is_empty() => return Ok(()),
+            false => self.file_text(&file.text, &scope.base),
+        };
+        let Some(text) = text.filter(|_| walk.nesting < MAX_SCRIPT_NESTING) else {
+            for location in named_locations(walk) {
+                self.add(&location.to_string_lossy(), &scope.base, scope.links());
+            }
+            return Ok(());
+        };
+        let mut child = scope.child(None);
+        self.isolated += 1;
+        let ran = self.script(&text, &mut child, walk.nesting + 1);
+        self.isolated = self.isolated.saturating_sub(1);
+        ran
+    }
+
     /// A write whose target the walk could not compute (P-18): it may be any guarded location the
     /// script names, in any spelling [`paths::everything_named`] sees.
     /// Every guarded location the script names, as written, a change's approval.md included
@@ -456,14 +526,68 @@ fn is_device(path: &Path) -> bool {
         || bytes.windows(3).any(|w| w == b"/fd") && (path.starts_with("/dev/fd") || path.starts_with("/proc/self/fd"))
 }
 
+/// The variables naming a file a shell runs before its script: `BASH_ENV` (bash) and `ENV` (sh,
+/// and bash in POSIX mode).
+const STARTUP_VARIABLES: [&str; 2] = ["BASH_ENV", "ENV"];
+
 /// The guarded locations the script names, when `arg` holds a part the walk could not compute
 /// (none otherwise).
 fn uncomputed_locations(arg: &Arg, walk: &Walk) -> Vec<PathBuf> {
     if !arg.dynamic || arg.pipe {
         return Vec::new();
     }
-    paths::everything_named(walk.source, paths::Dialect::Bash)
+    named_locations(walk)
 }
+
+/// Every guarded location the script names ([`paths::everything_named`]): as written, and with
+/// the characters the line gives `IFS` read as slashes, since `read` and word splitting cut the
+/// text there and the script may join the pieces with `/` (`IFS=, read d f <<< 'docs,…'`).
+fn named_locations(walk: &Walk) -> Vec<PathBuf> {
+    let mut found = paths::everything_named(walk.source, paths::Dialect::Bash);
+    for separator in ifs_separators(walk.source) {
+        let respelled = walk.source.replace(separator, "/");
+        for location in paths::everything_named(&respelled, paths::Dialect::Bash) {
+            if !found.contains(&location) {
+                found.push(location);
+            }
+        }
+    }
+    found
+}
+
+/// The characters a script assigns to `IFS` (`IFS=,`, `IFS=':'`, `IFS=$'\t'`), besides letters
+/// and digits (which are parts of names): read from its text, wherever the assignment is.
+fn ifs_separators(source: &str) -> Vec<char> {
+    let mut found = Vec::new();
+    let mut rest = source;
+    while let Some(at) = rest.find("IFS") {
+        rest = rest.get(at + 3..).unwrap_or_default();
+        let Some(value) = rest.strip_prefix('=').or_else(|| rest.strip_prefix("+=")) else { continue };
+        let token = match value.strip_prefix("$'") {
+            Some(quoted) => commands::ansi_c(quoted.split('\'').next().unwrap_or_default()),
+            None => match value.chars().next() {
+                Some(quote @ ('\'' | '"')) => {
+                    value.get(1..).unwrap_or_default().split(quote).next().unwrap_or_default().to_string()
+                }
+                _ => value
+                    .split(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | ')'))
+                    .next()
+                    .unwrap_or_default()
+                    .to_string(),
+            },
+        };
+        for c in token.chars() {
+            // Blanks split every line already: only the other characters are new.
+            if !c.is_alphanumeric() && !c.is_whitespace() && !found.contains(&c) && found.len() < MAX_IFS_CHARS {
+                found.push(c);
+            }
+        }
+    }
+    found
+}
+
+/// `IFS` characters read from a script's text (each costs the scan of the whole text once more).
+const MAX_IFS_CHARS: usize = 4;
 
 /// Where `cd dir` goes (P-18): a glob to the guarded folder it could match, if any (the walk also
 /// judges what follows where it came from); a relative name through each `$CDPATH` entry that is

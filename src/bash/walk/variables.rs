@@ -9,7 +9,6 @@ use crate::bash::state::Bash;
 use crate::bash::tree::{Node, node_kind};
 use crate::bash::words::{self, Arg, Context, MAX_VALUES, Value};
 use crate::bash::{MAX_COMMAND_WORDS, Unscannable};
-use crate::paths;
 
 impl Walker<'_> {
     /// The words bash would pass, after grouping the nodes of each word and expanding them.
@@ -27,7 +26,7 @@ impl Walker<'_> {
     }
 
     /// What word expansion sees at this point of the walk.
-    fn context<'a>(&'a self, walk: &Walk<'a>, scope: &'a Scope<Bash>) -> Context<'a> {
+    pub(super) fn context<'a>(&'a self, walk: &Walk<'a>, scope: &'a Scope<Bash>) -> Context<'a> {
         Context {
             source: walk.source,
             budget: &self.text,
@@ -85,10 +84,9 @@ impl Walker<'_> {
             // writes is judged where it is written.
             let mut values: Vec<Value> = Vec::new();
             for arg in args {
-                let guarded = if arg.glob { paths::guarded_glob_matches(&arg.text) } else { Vec::new() };
-                let folders = guarded.into_iter().filter(|text| !text.ends_with(paths::APPROVAL_FILE));
-                let folders: Vec<Value> = folders.map(|text| Value::literal(&text)).collect();
-                values.extend(folders);
+                if arg.glob {
+                    values.extend(words::glob_folders(&arg.text).iter().map(|text| Value::literal(text)));
+                }
                 values.push(Value { text: arg.text, dynamic: arg.dynamic });
             }
             scope.assign(name, values);
