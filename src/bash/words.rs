@@ -163,21 +163,36 @@ fn placeholder(cx: &Context, node: Node, short: &str) -> String {
 /// Expands one shell word made of `group` (nodes that bash reads as one word: a literal, or
 /// several joined by line continuations) into zero or more words.
 pub fn expand(group: &[Node], cx: &Context, out: &mut Vec<Arg>) -> Result<(), Unscannable> {
+    out.extend(expand_word(group, cx)?.args);
+    Ok(())
+}
+
+/// One shell word expanded: the words bash may pass for it, and when some expansion in it has
+/// several possible values (a loop's variable, a line `read` reads, a glob's guarded matches),
+/// each possible value's own words: a command is judged once with each (`cp x "$d"` with `$d`
+/// either of two folders is two copies, not one copy of two sources).
+#[derive(Default)]
+pub struct Expansion {
+    pub args: Vec<Arg>,
+    /// Empty when the word has one possible value.
+    pub alternatives: Vec<Vec<Arg>>,
+}
+
+pub fn expand_word(group: &[Node], cx: &Context) -> Result<Expansion, Unscannable> {
     if let [node] = group {
         let text = cx.text(*node);
         if node_kind(node) == "word" && node.child_count() == 0 && !text.contains('\\') && !text.starts_with('~') {
-            out.push(Arg::literal(text));
-            return Ok(());
+            return Ok(Expansion { args: vec![Arg::literal(text)], alternatives: Vec::new() });
         }
         if matches!(node_kind(node), "simple_expansion" | "expansion") {
-            split_expansion(*node, cx, out);
-            return Ok(());
+            return Ok(split_expansion(*node, cx));
         }
         if node_kind(node) == "command_substitution"
             && let Some(output) = substitution_output(*node, cx)
         {
-            split_fields(&output, cx, out);
-            return Ok(());
+            let mut args = Vec::new();
+            split_fields(&output, cx, &mut args);
+            return Ok(Expansion { args, alternatives: Vec::new() });
         }
     }
     let mut builder = Builder::new();
@@ -185,11 +200,20 @@ pub fn expand(group: &[Node], cx: &Context, out: &mut Vec<Arg>) -> Result<(), Un
     let pipe = builder.pipe;
     let mut words = Vec::new();
     brace_expand(builder.toks, &mut words, cx.budget)?;
+    let mut each = Vec::with_capacity(words.len());
     for toks in &mut words {
         expand_tilde(toks, cx.home);
-        substitute(toks, &builder.slots, pipe, out, cx.budget);
+        let mut values = Vec::new();
+        substitute(toks, &builder.slots, pipe, &mut values, cx.budget);
+        each.push(values);
     }
-    Ok(())
+    // The j-th possible value of each brace word (its last when it has fewer).
+    let count = each.iter().map(Vec::len).max().unwrap_or(0);
+    let alternatives = match count {
+        0 | 1 => Vec::new(),
+        _ => (0..count).map(|j| each.iter().filter_map(|values| values.get(j).or(values.last()).cloned()).collect()).collect(),
+    };
+    Ok(Expansion { args: each.into_iter().flatten().collect(), alternatives })
 }
 
 /// A variable's values as they would be assigned: no brace expansion, no word splitting.
@@ -203,19 +227,26 @@ pub fn value(node: Node, cx: &Context) -> Vec<Value> {
 }
 
 /// An unquoted word that is just `$VAR` or `${VAR}`: its known values split at blanks.
-fn split_expansion(node: Node, cx: &Context, out: &mut Vec<Arg>) {
-    match resolve(node, cx) {
-        Some(values) => {
-            for value in values {
-                if value.dynamic {
-                    out.push(Arg { text: value.text, dynamic: true, ..Arg::default() });
-                } else {
-                    split_fields(&value.text, cx, out);
-                }
-            }
+fn split_expansion(node: Node, cx: &Context) -> Expansion {
+    let Some(values) = resolve(node, cx) else {
+        let unknown = Arg { text: placeholder(cx, node, "${…}"), dynamic: true, ..Arg::default() };
+        return Expansion { args: vec![unknown], alternatives: Vec::new() };
+    };
+    let mut alternatives = Vec::with_capacity(values.len());
+    for value in values {
+        let mut fields = Vec::new();
+        if value.dynamic {
+            fields.push(Arg { text: value.text, dynamic: true, ..Arg::default() });
+        } else {
+            split_fields(&value.text, cx, &mut fields);
         }
-        None => out.push(Arg { text: placeholder(cx, node, "${…}"), dynamic: true, ..Arg::default() }),
+        alternatives.push(fields);
     }
+    let args = alternatives.iter().flatten().cloned().collect();
+    if alternatives.len() < 2 {
+        alternatives.clear();
+    }
+    Expansion { args, alternatives }
 }
 
 /// An unquoted expansion's known text split into words at `$IFS`; one word the walk does not
@@ -324,9 +355,17 @@ fn build(group: &[Node], cx: &Context, builder: &mut Builder) {
 }
 
 fn build_node<'t>(node: Node<'t>, cx: &Context, builder: &mut Builder) {
-    // (node, inside double quotes)
-    let mut stack: Vec<(Node<'t>, bool)> = vec![(node, false)];
+    // (node, inside double quotes); a node of `None` stands for the text between two children of
+    // a string (tree-sitter leaves the newlines of `"a<newline>b"` out of its content nodes).
+    let mut stack: Vec<(Option<Node<'t>>, bool)> = vec![(Some(node), false)];
+    let mut gaps: Vec<&str> = Vec::new();
     while let Some((node, quoted)) = stack.pop() {
+        let Some(node) = node else {
+            if let Some(gap) = gaps.pop() {
+                unescape_double_quoted(gap, builder);
+            }
+            continue;
+        };
         let text = cx.text(node);
         let kind = node_kind(node);
         if node.is_missing() {
@@ -342,7 +381,6 @@ fn build_node<'t>(node: Node<'t>, cx: &Context, builder: &mut Builder) {
                 let mut values = substitution_globs(node, cx);
                 match substitution_output(node, cx) {
                     Some(output) if values.is_empty() => values.push(Value { text: output, dynamic: false }),
-                    _ if values.is_empty() => return builder.unknown(placeholder),
                     _ => values.push(Value { text: placeholder.clone(), dynamic: true }),
                 }
                 builder.slot(values, placeholder);
@@ -370,13 +408,24 @@ fn build_node<'t>(node: Node<'t>, cx: &Context, builder: &mut Builder) {
             "string" | "translated_string" | "concatenation" => {
                 let inner_quoted = quoted || kind != "concatenation";
                 let from = stack.len();
+                let gaps_from = gaps.len();
+                let mut end = None;
                 for (child, _) in node.children() {
+                    let gap = end.and_then(|end| cx.source.get(end..child.start_byte())).filter(|gap| !gap.is_empty());
+                    if let Some(gap) = gap.filter(|_| kind != "concatenation") {
+                        stack.push((None, inner_quoted));
+                        gaps.push(gap);
+                    }
+                    end = Some(child.end_byte());
                     // `$"…"`: the `$` marks a translation, not a character.
                     if kind != "translated_string" || child.is_named() {
-                        stack.push((child, inner_quoted));
+                        stack.push((Some(child), inner_quoted));
                     }
                 }
                 if let Some(pushed) = stack.get_mut(from..) {
+                    pushed.reverse();
+                }
+                if let Some(pushed) = gaps.get_mut(gaps_from..) {
                     pushed.reverse();
                 }
             }

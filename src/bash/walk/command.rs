@@ -53,7 +53,7 @@ impl Walker<'_> {
         }
         words.retain(|word| walk.counts(*word));
         words.sort_by_key(Node::start_byte);
-        let argv = self.expand_words(&words, walk, scope)?;
+        let (argv, variants) = self.expand_variants(&words, walk, scope)?;
         let piped = self.piped_file.take();
         let assigned = self.prefix_assignments(&prefix, walk, scope);
         let stdin_text = match stdin {
@@ -84,6 +84,13 @@ impl Walker<'_> {
             }
         }
         self.apply(effects, walk, scope, false)?;
+        // Each possible value on its own adds what it writes; the shell's state follows the
+        // words as they were judged above.
+        for variant in &variants {
+            let mut effects = Vec::new();
+            commands::analyze_fed(variant, stdin_text.as_deref(), &upstream.producer, self.analyses, &mut effects);
+            self.apply(effects, walk, scope, true)?;
+        }
         if self.targets.len() > written_before
             && let Some(text) = shown_text(&argv, stdin_text.as_deref())
         {

@@ -25,6 +25,50 @@ impl Walker<'_> {
         Ok(argv)
     }
 
+    /// [`Self::expand_words`], and when a word has several possible values, the argument lists
+    /// that take each of them (the i-th value of every such word, its last when it has fewer), at
+    /// most [`MAX_VALUES`]: each is judged as well.
+    pub(super) fn expand_variants<'t>(
+        &self,
+        words: &[Node<'t>],
+        walk: &Walk,
+        scope: &Scope<Bash>,
+    ) -> Result<(Vec<Arg>, Vec<Vec<Arg>>), Unscannable> {
+        let mut argv = Vec::with_capacity(words.len());
+        let mut expanded = Vec::with_capacity(words.len());
+        for group in word_groups(words, walk.source) {
+            let expansion = words::expand_word(group, &self.context(walk, scope))?;
+            argv.extend(expansion.args.iter().cloned());
+            self.expanded(&argv)?;
+            expanded.push(expansion);
+        }
+        let count = expanded.iter().map(|expansion| expansion.alternatives.len()).max().unwrap_or(0).min(MAX_VALUES);
+        let mut variants = Vec::with_capacity(count);
+        for index in 0..count {
+            let mut variant = Vec::with_capacity(argv.len());
+            for expansion in &expanded {
+                match expansion.alternatives.get(index).or(expansion.alternatives.last()) {
+                    Some(alternative) => variant.extend(alternative.iter().cloned()),
+                    None => variant.extend(expansion.args.iter().cloned()),
+                }
+            }
+            variants.push(variant);
+        }
+        Ok((argv, variants))
+    }
+
+    /// The caps on a command's words, checked as they grow.
+    fn expanded(&self, out: &[Arg]) -> Result<(), Unscannable> {
+        if self.text.exhausted() {
+            return Err(Unscannable::TooMuchText);
+        }
+        // Each word is capped on its own; this caps them together, before any path work.
+        if out.len() > MAX_COMMAND_WORDS {
+            return Err(Unscannable::TooManyWords);
+        }
+        Ok(())
+    }
+
     /// What word expansion sees at this point of the walk.
     pub(super) fn context<'a>(&'a self, walk: &Walk<'a>, scope: &'a Scope<Bash>) -> Context<'a> {
         Context {
@@ -47,14 +91,7 @@ impl Walker<'_> {
         out: &mut Vec<Arg>,
     ) -> Result<(), Unscannable> {
         words::expand(group, &self.context(walk, scope), out)?;
-        if self.text.exhausted() {
-            return Err(Unscannable::TooMuchText);
-        }
-        // Each word is capped on its own; this caps them together, before any path work.
-        if out.len() > MAX_COMMAND_WORDS {
-            return Err(Unscannable::TooManyWords);
-        }
-        Ok(())
+        self.expanded(out)
     }
 
     pub(super) fn for_loop<'t>(

@@ -204,3 +204,41 @@ fn a_startup_file_named_by_bash_env_or_env_runs_first() {
     assert_eq!(check(&repo, "bash", &bash(reads)), None);
     assert_eq!(check(&repo, "bash", &bash("BASH_ENV=/tmp/unknown-env.sh bash -c 'make test'")), None);
 }
+
+#[test]
+fn a_command_is_judged_with_each_possible_value_of_its_words() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    // Several values of one word are alternatives, not several arguments: `cp x "$d"` with two
+    // possible `$d` is not a copy of two sources into the second.
+    for line in [
+        "for d in docs/superpowers/*lans/; do cp /tmp/x \"${d}p.md\"; done",
+        "for d in docs/superpowers/*lans/; do ln -sf /tmp/x \"${d}p.md\"; done",
+        "while read -r f; do cp /tmp/x \"$f\"; done <<< \"a.md\ndocs/superpowers/plans/p.md\"",
+        "cp /tmp/x \"$(printf %s docs/superpowers/*lans)/new.md\"",
+        "mv /tmp/x \"$(ls -d docs/*/pl*)/new.md\"",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    for line in [
+        "for d in docs/superpowers/*lans/; do cp \"${d}p.md\" /tmp/; done",
+        "for f in a.md b.md; do cp \"$f\" /tmp/; done",
+        "while read -r f; do cp \"$f\" /tmp/out/; done <<< \"a.md\ndocs/superpowers/plans/p.md\"",
+        "cp \"$(ls -d docs/*/pl*)/p.md\" /tmp/",
+        "for d in src/*/; do cp /tmp/x \"${d}p.md\"; done",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
+
+#[test]
+fn a_quoted_string_keeps_its_newlines() {
+    let repo = Repo::new();
+    repo.change("c");
+    let line = "while read -r f; do echo x > \"$f\"; done <<< \"a.md\ndocs/superpowers/plans/p.md\"";
+    assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC));
+    // Joined without its newline the text would be `a.mddocs/…`, no guarded file at all.
+    let read = "while read -r f; do cat \"$f\"; done <<< \"a.md\ndocs/superpowers/plans/p.md\"";
+    assert_eq!(check(&repo, "bash", &bash(read)), None);
+}
