@@ -211,7 +211,9 @@ pub fn expand_word(group: &[Node], cx: &Context) -> Result<Expansion, Unscannabl
     let count = each.iter().map(Vec::len).max().unwrap_or(0);
     let alternatives = match count {
         0 | 1 => Vec::new(),
-        _ => (0..count).map(|j| each.iter().filter_map(|values| values.get(j).or(values.last()).cloned()).collect()).collect(),
+        _ => (0..count)
+            .map(|j| each.iter().filter_map(|values| values.get(j).or(values.last()).cloned()).collect())
+            .collect(),
     };
     Ok(Expansion { args: each.into_iter().flatten().collect(), alternatives })
 }
