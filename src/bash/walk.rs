@@ -463,8 +463,18 @@ impl Walker<'_> {
                 {
                     let parts = self.redirections(node, walk);
                     let mut ignored = Vec::new();
+                    let written_before = self.targets.len();
                     for file in &parts.files {
                         self.redirect(*file, walk, scope, &mut ignored)?;
+                    }
+                    // `mkdir -p d && printf … > d/hook`: the text the last command shows.
+                    if let Some(command) = last_command(body).filter(|_| self.targets.len() > written_before) {
+                        let argv = self.expand_words(&command_words(command), walk, scope)?;
+                        let stdin = match parts.stdin {
+                            Some(stdin) => Some(self.stdin_text(stdin, walk, scope)?),
+                            None => None,
+                        };
+                        self.record_shown(&argv, stdin.as_deref(), written_before);
                     }
                     if let (Some(stdin), Some(command)) = (parts.stdin, last_command(body)) {
                         self.fed_command(command, stdin, walk, scope)?;

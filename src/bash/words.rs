@@ -525,12 +525,13 @@ fn substitution_globs(node: Node, cx: &Context) -> Vec<Value> {
     found
 }
 
-/// The guarded folders an unquoted glob could match, spelled as they are (not `approval.md`,
-/// which a bare last `*` would match in any folder: a name written there is judged where it is
-/// written).
+/// The guarded folders an unquoted glob could match, and the folders above them it could end in
+/// (`docs/*uperpowers`), spelled as they are; not `approval.md`, which a bare last `*` would match
+/// in any folder: a name written there is judged where it is written.
 pub fn glob_folders(pattern: &str) -> Vec<String> {
     let mut folders = crate::paths::guarded_glob_matches(pattern);
     folders.retain(|text| !text.ends_with(crate::paths::APPROVAL_FILE));
+    folders.extend(crate::paths::guarded_ancestor_glob_matches(pattern));
     folders
 }
 

@@ -6,10 +6,10 @@ use std::rc::Rc;
 use super::{Input, Walk, Walker};
 use crate::analysis::handoff::Source;
 use crate::analysis::scope::Scope;
-use crate::bash::{Unscannable, fields, printed};
 use crate::bash::state::Bash;
 use crate::bash::tree::{Node, node_kind};
 use crate::bash::words::{self, Arg, MAX_VALUES, Positional, Value};
+use crate::bash::{Unscannable, fields, printed};
 use crate::commands::{self, Effect};
 
 impl Walker<'_> {
@@ -83,6 +83,9 @@ impl Walker<'_> {
                 }
             }
         }
+        // `chmod +x hook` after `printf … > hook`: the text the line showed is still the file's.
+        let shown =
+            KEEPS_CONTENT.contains(&argv.first().map_or("", |name| name.text.as_str())).then(|| self.files.clone());
         self.apply(effects, walk, scope, false)?;
         // Each possible value on its own adds what it writes; the shell's state follows the
         // words as they were judged above.
@@ -91,14 +94,23 @@ impl Walker<'_> {
             commands::analyze_fed(variant, stdin_text.as_deref(), &upstream.producer, self.analyses, &mut effects);
             self.apply(effects, walk, scope, true)?;
         }
+        if let Some(shown) = shown {
+            self.files = shown;
+        }
+        self.record_shown(&argv, stdin_text.as_deref(), written_before);
+        Ok(())
+    }
+
+    /// The files written since `written_before` get the text the command shows, for a script run
+    /// later in the line.
+    pub(super) fn record_shown(&mut self, argv: &[Arg], stdin: Option<&str>, written_before: usize) {
         if self.targets.len() > written_before
-            && let Some(text) = shown_text(&argv, stdin_text.as_deref())
+            && let Some(text) = shown_text(argv, stdin)
         {
             for path in self.targets.since(written_before) {
                 self.files.push((path.clone(), text.clone()));
             }
         }
-        Ok(())
     }
 
     /// Whether the command runs what its standard input holds: an interpreter reading its program
@@ -224,6 +236,9 @@ impl Walker<'_> {
     }
 }
 
+/// Commands that change a file's mode, owner or times, never its text.
+const KEEPS_CONTENT: [&str; 4] = ["chgrp", "chmod", "chown", "touch"];
+
 /// Lines of known input that `read` assigns (each is one possible value).
 const MAX_READ_LINES: usize = MAX_VALUES;
 
@@ -322,7 +337,7 @@ fn read_known(args: &[Arg], input: &str, ifs: Option<&str>, scope: &mut Scope<Ba
 }
 
 /// The text a command writes when the line shows it: `cat` of its heredoc or here-string, `tee`,
-/// `echo`/`printf` of static words.
+/// what `echo`/`printf` of static words print.
 fn shown_text(argv: &[Arg], stdin: Option<&str>) -> Option<String> {
     let (name, args) = argv.split_first()?;
     match name.text.as_str() {

@@ -589,12 +589,13 @@ fn ifs_separators(source: &str) -> Vec<char> {
 /// `IFS` characters read from a script's text (each costs the scan of the whole text once more).
 const MAX_IFS_CHARS: usize = 4;
 
-/// Where `cd dir` goes (P-18): a glob to the guarded folder it could match, if any (the walk also
+/// Where `cd dir` goes (P-18): a glob to the guarded folder, or the folder above one, it could
+/// match, if any (the walk also
 /// judges what follows where it came from); a relative name through each `$CDPATH` entry that is
 /// a directory, as bash looks it up; else the name itself.
 fn cd_destination(dir: &Arg, scope: &Scope<Bash>) -> PathBuf {
     if dir.glob
-        && let Some(guarded) = paths::guarded_glob_matches(&dir.text).into_iter().next()
+        && let Some(guarded) = crate::bash::words::glob_folders(&dir.text).into_iter().next()
     {
         return paths::absolute(&guarded, &scope.base);
     }

@@ -242,3 +242,38 @@ fn a_quoted_string_keeps_its_newlines() {
     let read = "while read -r f; do cat \"$f\"; done <<< \"a.md\ndocs/superpowers/plans/p.md\"";
     assert_eq!(check(&repo, "bash", &bash(read)), None);
 }
+
+#[test]
+fn a_glob_that_could_be_a_guarded_folders_parent_is_followed() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    for (line, denial) in [
+        ("cd docs/*uperpowers\ncp -r /tmp/evil/. plans", NEEDS_SPEC),
+        ("cd docs/*uperpowers && touch plans/new.md", NEEDS_SPEC),
+        ("cd openspec/*hanges\nrsync -a /tmp/evil/ c/", C_TEXT),
+        ("for d in openspec/*hanges/; do cp /tmp/x \"${d}c/approval.md\"; done", C_TEXT),
+        ("echo x > \"$(ls -d docs/*uperpowers)/plans/x.md\"", NEEDS_SPEC),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(denial), "{line}");
+        let read = line.replace("cp -r /tmp/evil/. plans", "ls plans").replace("touch", "cat");
+        let read =
+            read.replace("rsync -a /tmp/evil/ c/", "ls c").replace("cp /tmp/x", "cat").replace("echo x >", "cat");
+        assert_eq!(check(&repo, "bash", &bash(&read)), None, "{read}");
+    }
+    assert_eq!(check(&repo, "bash", &bash("cd build/*\ncp -r /tmp/evil/. out")), None);
+}
+
+#[test]
+fn a_script_the_line_writes_with_printf_is_the_text_printf_prints() {
+    let repo = Repo::new();
+    repo.change("c");
+    let hook = "mkdir -p /tmp/hooks && printf '#!/bin/sh\\ncp /tmp/x openspec/changes/c/approval.md\\n' > /tmp/hooks/pre-commit";
+    let line = format!("{hook} && chmod +x /tmp/hooks/pre-commit && git -c core.hooksPath=/tmp/hooks commit -q -m x");
+    assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(C_TEXT), "{line}");
+    let sourced =
+        "printf '#!/bin/sh\\ncp /tmp/x openspec/changes/c/approval.md\\n' > /tmp/s.sh; chmod +x /tmp/s.sh; /tmp/s.sh";
+    assert_eq!(check(&repo, "bash", &bash(sourced)).as_deref(), Some(C_TEXT), "{sourced}");
+    let reads = "printf '#!/bin/sh\\ncat openspec/changes/c/approval.md\\n' > /tmp/s.sh; chmod +x /tmp/s.sh; /tmp/s.sh";
+    assert_eq!(check(&repo, "bash", &bash(reads)), None, "{reads}");
+}
