@@ -150,10 +150,11 @@ impl Builder {
     }
 }
 
-/// The source text of an expansion kept as its stand-in, unless it would add path separators.
+/// The source text of an expansion kept as its stand-in, unless it would add path separators or
+/// a colon (`${@:2:1}/` would read as rsync's or scp's `host:path`).
 fn placeholder(cx: &Context, node: Node, short: &str) -> String {
     let text = cx.text(node);
-    if text.len() <= MAX_PLACEHOLDER && !text.contains('/') && !text.is_empty() {
+    if text.len() <= MAX_PLACEHOLDER && !text.contains(['/', ':']) && !text.is_empty() {
         text.to_string()
     } else {
         short.to_string()

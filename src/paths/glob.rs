@@ -60,7 +60,9 @@ pub fn guarded_ancestor_glob_matches(pattern: &str) -> Vec<String> {
             let (before, window) = components.split_at(at);
             let names = folder.get(..length).unwrap_or_default();
             let matches = window.iter().zip(names).all(|(component, name)| glob_matches(component, name));
-            if matches && window.iter().any(|component| has_wildcard(component)) {
+            // A bare `*` ends in any folder's name: `src/*` is no sign of `src/docs`.
+            let spelled_out = window.iter().any(|component| component.chars().any(|c| !matches!(c, '*' | '?')));
+            if matches && spelled_out && window.iter().any(|component| has_wildcard(component)) {
                 let spelled: Vec<&str> = before.iter().chain(names).copied().collect();
                 let text = format!("{}{slash}", spelled.join("/"));
                 if text != pattern && !out.contains(&text) {
@@ -124,5 +126,7 @@ mod tests {
         assert!(guarded_ancestor_glob_matches("docs/superpowers").is_empty());
         assert!(guarded_ancestor_glob_matches("src/*/lib").is_empty());
         assert!(guarded_ancestor_glob_matches("build/*.rs").is_empty());
+        assert!(guarded_ancestor_glob_matches("src/*").is_empty());
+        assert_eq!(guarded_ancestor_glob_matches("docs/*"), ["docs/superpowers"]);
     }
 }

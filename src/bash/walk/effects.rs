@@ -55,15 +55,7 @@ impl Walker<'_> {
                     }
                 }
                 Effect::WriteTree { dir, name, known_dir } => {
-                    self.uncomputed(&dir, walk, scope);
-                    let dir = paths::absolute(&dir.text, &scope.base);
-                    let root = match name {
-                        Some(name) if known_dir || fs::is_dir(&dir) => paths::absolute(&name.text, &dir),
-                        _ => dir,
-                    };
-                    for target in paths::guarded_beneath(&root, paths::Reach::Tree) {
-                        self.add(&target.to_string_lossy(), &scope.base, scope.links());
-                    }
+                    self.write_tree(&dir, name.as_ref(), known_dir, walk, scope)
                 }
                 Effect::Script(script) => {
                     let mut child = scope.child(None);
@@ -138,6 +130,34 @@ impl Walker<'_> {
             }
         }
         Ok(())
+    }
+
+    /// A whole tree written at `dir/name`, or merged into `dir` (`name` `None`): the guarded
+    /// locations beneath it; beneath every guarded folder a glob `dir` could be
+    /// (`unzip -d docs/superpowers/*lans`); beneath every folder the line names when `dir` is
+    /// uncomputed.
+    fn write_tree(&mut self, dir: &Arg, name: Option<&Arg>, known_dir: bool, walk: &Walk, scope: &Scope<Bash>) {
+        self.uncomputed(dir, walk, scope);
+        // (An uncomputed name only picks the folder's name inside a known `dir`.)
+        if dir.dynamic && !dir.pipe {
+            for location in named_trees(walk, &scope.base) {
+                self.add_path(location, scope.links());
+            }
+        }
+        let mut dirs = vec![dir.text.clone()];
+        if dir.glob {
+            dirs.extend(crate::bash::words::glob_folders(&dir.text));
+        }
+        for dir in dirs {
+            let dir = paths::absolute(&dir, &scope.base);
+            let root = match name {
+                Some(name) if known_dir || fs::is_dir(&dir) => paths::absolute(&name.text, &dir),
+                _ => dir,
+            };
+            for target in paths::guarded_beneath(&root, paths::Reach::Tree) {
+                self.add(&target.to_string_lossy(), &scope.base, scope.links());
+            }
+        }
     }
 
     /// An interpreter's program: what its options write, what the program writes (relative to
@@ -554,6 +574,35 @@ fn named_locations(walk: &Walk) -> Vec<PathBuf> {
     }
     found
 }
+
+/// The guarded locations beneath the folders the script names, for a tree written at a root the
+/// walk could not compute (P-18): `tar -xf a.tar -C "${x#old/}"` in a line naming
+/// `old/openspec/changes/c` may extract into that change. Each word's text from where a guarded
+/// folder's first name starts in it (`openspec/…`, `docs/…`, `.superpowers/…`) is such a folder.
+fn named_trees(walk: &Walk, base: &Path) -> Vec<PathBuf> {
+    let separators = |c: char| c.is_whitespace() || "'\"`;|&()<>=${},".contains(c);
+    let words = walk.source.split(separators).filter(|word| paths::may_name_guarded(word.as_bytes()));
+    let mut found: Vec<PathBuf> = Vec::new();
+    for word in words.take(MAX_NAMED_TREES) {
+        let lower = word.to_ascii_lowercase();
+        let starts = FOLDER_STARTS.iter().flat_map(|start| lower.match_indices(start).map(|(at, _)| at));
+        for at in starts.collect::<Vec<_>>() {
+            let folder = paths::absolute(word.get(at..).unwrap_or_default(), base);
+            for location in paths::guarded_beneath(&folder, paths::Reach::Tree) {
+                if !found.contains(&location) {
+                    found.push(location);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The first names of the folders that hold guarded locations.
+const FOLDER_STARTS: [&str; 3] = [paths::CHANGES_DIR[0], paths::PLANS_DIR[0], paths::SDD_DIR[0]];
+
+/// Words of a script read for [`named_trees`] (each may cost a look at the disk).
+const MAX_NAMED_TREES: usize = 32;
 
 /// The characters a script assigns to `IFS` (`IFS=,`, `IFS=':'`, `IFS=$'\t'`), besides letters
 /// and digits (which are parts of names): read from its text, wherever the assignment is.

@@ -277,3 +277,48 @@ fn a_script_the_line_writes_with_printf_is_the_text_printf_prints() {
     let reads = "printf '#!/bin/sh\\ncat openspec/changes/c/approval.md\\n' > /tmp/s.sh; chmod +x /tmp/s.sh; /tmp/s.sh";
     assert_eq!(check(&repo, "bash", &bash(reads)), None, "{reads}");
 }
+
+#[test]
+fn a_tree_written_at_an_uncomputed_root_may_land_on_any_folder_the_line_names() {
+    let repo = Repo::new();
+    repo.change("c");
+    for (assign, root) in [
+        ("x=old/openspec/changes/c", "\"${x#old/}\""),
+        ("mapfile -t lines <<< openspec/changes/c", "\"${lines[0]}\""),
+        ("set -- one openspec/changes/c three", "\"${@:2:1}\"/"),
+    ] {
+        for write in [
+            format!("tar -xf /tmp/evil.tar -C {root}"),
+            format!("unzip -oq /tmp/evil.zip -d {root}"),
+            format!("rsync -a /tmp/evil/ {root}"),
+        ] {
+            let line = format!("{assign}\n{write}");
+            assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(C_TEXT), "{line}");
+        }
+        for read in [format!("tar -tf /tmp/evil.tar {root}"), format!("cp -r {root} /tmp/copy"), format!("ls {root}")] {
+            let line = format!("{assign}\n{read}");
+            assert_eq!(check(&repo, "bash", &bash(&line)), None, "{line}");
+        }
+    }
+    // A line naming no such folder is not the gates' business.
+    assert_eq!(check(&repo, "bash", &bash("x=old/build; tar -xf /tmp/a.tar -C \"${x#old/}\"")), None);
+}
+
+#[test]
+fn a_tree_written_at_a_glob_may_land_on_the_guarded_folders_it_matches() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    for line in [
+        "unzip -oq /tmp/evil.zip -d docs/superpowers/*lans",
+        "tar -xf /tmp/evil.tar -C docs/*/pl*",
+        "cp -r /tmp/evil/. docs/super*/plans",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    for line in
+        ["unzip -l /tmp/evil.zip docs/superpowers/*lans", "tar -xf /tmp/a.tar -C src/*", "cp -r docs/*/pl* /tmp/out"]
+    {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
