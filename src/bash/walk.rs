@@ -76,6 +76,9 @@ struct Walker<'a> {
     sure: Vec<(usize, usize, std::ops::Range<usize>)>,
     /// Scripts walked so far (nested ones included).
     scripts: usize,
+    /// The guarded locations the last script asked about names, by its serial
+    /// ([`Walk::serial`]).
+    named: Option<(usize, Rc<[PathBuf]>)>,
 }
 
 impl Walker<'_> {
@@ -93,6 +96,7 @@ impl Walker<'_> {
             moves: Vec::new(),
             sure: Vec::new(),
             scripts: 0,
+            named: None,
         }
     }
 

@@ -2,6 +2,7 @@
 //! the line made), the scripts and programs it runs, the patches it applies and its `cd`s.
 
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use super::{Walk, Walker};
 use crate::analysis::fs;
@@ -297,7 +298,7 @@ impl Walker<'_> {
         self.move_to(cd, scope);
         // A cd sets $OLDPWD: one the line assigned no longer holds.
         if scope.oldpwd.as_ref() == Some(&from) && scope.vars.contains_key("OLDPWD") {
-            std::rc::Rc::make_mut(&mut scope.vars).remove("OLDPWD");
+            Rc::make_mut(&mut scope.vars).remove("OLDPWD");
         }
         moves::record_move(&mut self.moves, &from, &scope.base, self.targets.len());
     }
@@ -400,7 +401,7 @@ impl Walker<'_> {
             false => self.file_text(&file.text, &scope.base),
         };
         let Some(text) = text.filter(|_| walk.nesting < MAX_SCRIPT_NESTING) else {
-            for location in named_locations(walk) {
+            for location in self.named_locations(walk).iter() {
                 self.add(&location.to_string_lossy(), &scope.base, scope.links());
             }
             return Ok(());
@@ -424,7 +425,7 @@ impl Walker<'_> {
     }
 
     pub(super) fn uncomputed(&mut self, arg: &Arg, walk: &Walk, scope: &Scope<Bash>) {
-        for location in uncomputed_locations(arg, walk) {
+        for location in self.uncomputed_locations(arg, walk).iter() {
             self.add(&location.to_string_lossy(), &scope.base, scope.links());
         }
     }
@@ -432,7 +433,7 @@ impl Walker<'_> {
     /// A file put into `dir` under a name the walk could not compute (`cp "$f" dir/`): it may have
     /// the name of any guarded location the script names, there.
     fn uncomputed_name(&mut self, name: &Arg, dir: &Path, walk: &Walk, scope: &Scope<Bash>) {
-        for location in uncomputed_locations(name, walk) {
+        for location in self.uncomputed_locations(name, walk).iter() {
             if let Some(file) = location.file_name() {
                 self.add(&file.to_string_lossy(), dir, scope.links());
             }
@@ -550,29 +551,39 @@ fn is_device(path: &Path) -> bool {
 /// and bash in POSIX mode).
 const STARTUP_VARIABLES: [&str; 2] = ["BASH_ENV", "ENV"];
 
-/// The guarded locations the script names, when `arg` holds a part the walk could not compute
-/// (none otherwise).
-fn uncomputed_locations(arg: &Arg, walk: &Walk) -> Vec<PathBuf> {
-    if !arg.dynamic || arg.pipe {
-        return Vec::new();
+impl Walker<'_> {
+    /// The guarded locations the script names, when `arg` holds a part the walk could not
+    /// compute (none otherwise).
+    fn uncomputed_locations(&mut self, arg: &Arg, walk: &Walk) -> Rc<[PathBuf]> {
+        if !arg.dynamic || arg.pipe {
+            return Rc::from([]);
+        }
+        self.named_locations(walk)
     }
-    named_locations(walk)
-}
 
-/// Every guarded location the script names ([`paths::everything_named`]): as written, and with
-/// the characters the line gives `IFS` read as slashes, since `read` and word splitting cut the
-/// text there and the script may join the pieces with `/` (`IFS=, read d f <<< 'docs,…'`).
-fn named_locations(walk: &Walk) -> Vec<PathBuf> {
-    let mut found = paths::everything_named(walk.source, paths::Dialect::Bash);
-    for separator in ifs_separators(walk.source) {
-        let respelled = walk.source.replace(separator, "/");
-        for location in paths::everything_named(&respelled, paths::Dialect::Bash) {
-            if !found.contains(&location) {
-                found.push(location);
+    /// Every guarded location the script names ([`paths::everything_named`]): as written, and
+    /// with the characters the line gives `IFS` read as slashes, since `read` and word splitting
+    /// cut the text there and the script may join the pieces with `/` (`IFS=, read d f <<<
+    /// 'docs,…'`). Read once per script: a line may write many uncomputed targets.
+    fn named_locations(&mut self, walk: &Walk) -> Rc<[PathBuf]> {
+        if let Some((serial, found)) = &self.named
+            && *serial == walk.serial
+        {
+            return Rc::clone(found);
+        }
+        let mut found = paths::everything_named(walk.source, paths::Dialect::Bash);
+        for separator in ifs_separators(walk.source) {
+            let respelled = walk.source.replace(separator, "/");
+            for location in paths::everything_named(&respelled, paths::Dialect::Bash) {
+                if !found.contains(&location) {
+                    found.push(location);
+                }
             }
         }
+        let found: Rc<[PathBuf]> = found.into();
+        self.named = Some((walk.serial, Rc::clone(&found)));
+        found
     }
-    found
 }
 
 /// The guarded locations beneath the folders the script names, for a tree written at a root the
