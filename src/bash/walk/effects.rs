@@ -358,8 +358,11 @@ impl Walker<'_> {
                 files.extend(values.iter().cloned());
             }
         }
-        if argv.first().is_some_and(|name| !name.dynamic && name.text.rsplit('/').next() == Some("env")) {
-            // `env [-i] [-u NAME] NAME=value … command`: its assignments end at the command.
+        let sets_environment =
+            |name: &Arg| !name.dynamic && matches!(name.text.rsplit('/').next(), Some("env" | "sudo" | "doas"));
+        if argv.first().is_some_and(sets_environment) {
+            // `env [-i] NAME=value … command` (`sudo`, `doas` too): its assignments end at the
+            // command.
             let words = argv.get(1..).unwrap_or_default();
             let settings = words.iter().take_while(|arg| arg.text.starts_with('-') || arg.text.contains('='));
             for arg in settings {

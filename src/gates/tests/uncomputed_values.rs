@@ -192,6 +192,7 @@ fn a_startup_file_named_by_bash_env_or_env_runs_first() {
         "env -i ENV=/tmp/env.sh sh -i </dev/null",
         "export BASH_ENV=/tmp/env.sh; bash -c true",
         "BASH_ENV=/tmp/env.sh make",
+        "sudo BASH_ENV=/tmp/env.sh bash -c true",
     ] {
         let line = format!("{writes} && {run}");
         assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(C_TEXT), "{line}");
