@@ -117,6 +117,15 @@ impl Walker<'_> {
                         self.add(&target.to_string_lossy(), &scope.base, scope.links());
                     }
                 }
+                // Judged again (another possible value of its words): what it writes, in a scope
+                // of its own, since the shell's state follows the first judgement.
+                Effect::Eval(script) if only_new => {
+                    let mut child = scope.clone();
+                    self.isolated += 1;
+                    let ran = self.script(&script, &mut child, walk.nesting + 1);
+                    self.isolated = self.isolated.saturating_sub(1);
+                    ran?;
+                }
                 _ if only_new => {}
                 Effect::Eval(script) => self.script(&script, scope, walk.nesting + 1)?,
                 Effect::Forget(name) => scope.forget(&name),

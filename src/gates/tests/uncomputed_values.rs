@@ -219,6 +219,7 @@ fn a_command_is_judged_with_each_possible_value_of_its_words() {
         "while read -r f; do cp /tmp/x \"$f\"; done <<< \"a.md\ndocs/superpowers/plans/p.md\"",
         "cp /tmp/x \"$(printf %s docs/superpowers/*lans)/new.md\"",
         "mv /tmp/x \"$(ls -d docs/*/pl*)/new.md\"",
+        "for c in 'ls' 'touch docs/superpowers/plans/new.md'; do eval \"$c\"; done",
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
     }
@@ -228,6 +229,7 @@ fn a_command_is_judged_with_each_possible_value_of_its_words() {
         "while read -r f; do cp \"$f\" /tmp/out/; done <<< \"a.md\ndocs/superpowers/plans/p.md\"",
         "cp \"$(ls -d docs/*/pl*)/p.md\" /tmp/",
         "for d in src/*/; do cp /tmp/x \"${d}p.md\"; done",
+        "for c in 'ls' 'cat docs/superpowers/plans/p.md'; do eval \"$c\"; done",
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
     }
