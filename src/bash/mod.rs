@@ -13,7 +13,9 @@
 //! [`crate::paths::names_guarded`].
 
 pub(crate) mod cache;
+mod fields;
 mod parse;
+mod patsub;
 mod popd;
 mod printed;
 mod state;

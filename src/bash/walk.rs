@@ -76,6 +76,9 @@ struct Walker<'a> {
     sure: Vec<(usize, usize, std::ops::Range<usize>)>,
     /// Scripts walked so far (nested ones included).
     scripts: usize,
+    /// The guarded locations the last script asked about names, by its serial
+    /// ([`Walk::serial`]).
+    named: Option<(usize, Rc<[PathBuf]>)>,
 }
 
 impl Walker<'_> {
@@ -93,6 +96,7 @@ impl Walker<'_> {
             moves: Vec::new(),
             sure: Vec::new(),
             scripts: 0,
+            named: None,
         }
     }
 
@@ -441,6 +445,9 @@ impl Walker<'_> {
             }
             "variable_assignment" if parent.is_some_and(|p| node_kind(p.node) != "command") => {
                 self.assignment(node, walk, scope);
+                if let Some(name) = node.child_by_field_name("name") {
+                    self.startup_variable(walk.text(name), walk, scope)?;
+                }
             }
             "unset_command" => {
                 for (child, _) in node.children() {
@@ -460,8 +467,18 @@ impl Walker<'_> {
                 {
                     let parts = self.redirections(node, walk);
                     let mut ignored = Vec::new();
+                    let written_before = self.targets.len();
                     for file in &parts.files {
                         self.redirect(*file, walk, scope, &mut ignored)?;
+                    }
+                    // `mkdir -p d && printf … > d/hook`: the text the last command shows.
+                    if let Some(command) = last_command(body).filter(|_| self.targets.len() > written_before) {
+                        let argv = self.expand_words(&command_words(command), walk, scope)?;
+                        let stdin = match parts.stdin {
+                            Some(stdin) => Some(self.stdin_text(stdin, walk, scope)?),
+                            None => None,
+                        };
+                        self.record_shown(&argv, stdin.as_deref(), written_before);
                     }
                     if let (Some(stdin), Some(command)) = (parts.stdin, last_command(body)) {
                         self.fed_command(command, stdin, walk, scope)?;

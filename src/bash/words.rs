@@ -7,6 +7,8 @@
 use std::cell::OnceCell;
 use std::path::Path;
 
+use super::fields;
+use super::patsub::{Replace, Substitution};
 use super::tree::{Node, node_kind};
 use super::{MAX_WORD_EXPANSION, Unscannable};
 use crate::analysis::budget::Budget;
@@ -44,6 +46,12 @@ pub struct Context<'a> {
 impl Context<'_> {
     fn text(&self, node: Node) -> &str {
         self.source.get(node.byte_range()).unwrap_or_default()
+    }
+
+    /// `$IFS` at this point: bash's default unless the line set it; `None` when it set it to a
+    /// value the walk does not know.
+    pub fn ifs(&self) -> Option<&str> {
+        fields::known_ifs(self.vars.get("IFS").map(Vec::as_slice))
     }
 
     fn lookup(&self, name: &str) -> Option<Vec<Value>> {
@@ -142,10 +150,11 @@ impl Builder {
     }
 }
 
-/// The source text of an expansion kept as its stand-in, unless it would add path separators.
+/// The source text of an expansion kept as its stand-in, unless it would add path separators or
+/// a colon (`${@:2:1}/` would read as rsync's or scp's `host:path`).
 fn placeholder(cx: &Context, node: Node, short: &str) -> String {
     let text = cx.text(node);
-    if text.len() <= MAX_PLACEHOLDER && !text.contains('/') && !text.is_empty() {
+    if text.len() <= MAX_PLACEHOLDER && !text.contains(['/', ':']) && !text.is_empty() {
         text.to_string()
     } else {
         short.to_string()
@@ -155,21 +164,36 @@ fn placeholder(cx: &Context, node: Node, short: &str) -> String {
 /// Expands one shell word made of `group` (nodes that bash reads as one word: a literal, or
 /// several joined by line continuations) into zero or more words.
 pub fn expand(group: &[Node], cx: &Context, out: &mut Vec<Arg>) -> Result<(), Unscannable> {
+    out.extend(expand_word(group, cx)?.args);
+    Ok(())
+}
+
+/// One shell word expanded: the words bash may pass for it, and when some expansion in it has
+/// several possible values (a loop's variable, a line `read` reads, a glob's guarded matches),
+/// each possible value's own words: a command is judged once with each (`cp x "$d"` with `$d`
+/// either of two folders is two copies, not one copy of two sources).
+#[derive(Default)]
+pub struct Expansion {
+    pub args: Vec<Arg>,
+    /// Empty when the word has one possible value.
+    pub alternatives: Vec<Vec<Arg>>,
+}
+
+pub fn expand_word(group: &[Node], cx: &Context) -> Result<Expansion, Unscannable> {
     if let [node] = group {
         let text = cx.text(*node);
         if node_kind(node) == "word" && node.child_count() == 0 && !text.contains('\\') && !text.starts_with('~') {
-            out.push(Arg::literal(text));
-            return Ok(());
+            return Ok(Expansion { args: vec![Arg::literal(text)], alternatives: Vec::new() });
         }
         if matches!(node_kind(node), "simple_expansion" | "expansion") {
-            split_expansion(*node, cx, out);
-            return Ok(());
+            return Ok(split_expansion(*node, cx));
         }
         if node_kind(node) == "command_substitution"
             && let Some(output) = substitution_output(*node, cx)
         {
-            out.extend(output.split([' ', '\t', '\n']).filter(|w| !w.is_empty()).map(Arg::literal));
-            return Ok(());
+            let mut args = Vec::new();
+            split_fields(&output, cx, &mut args);
+            return Ok(Expansion { args, alternatives: Vec::new() });
         }
     }
     let mut builder = Builder::new();
@@ -177,11 +201,22 @@ pub fn expand(group: &[Node], cx: &Context, out: &mut Vec<Arg>) -> Result<(), Un
     let pipe = builder.pipe;
     let mut words = Vec::new();
     brace_expand(builder.toks, &mut words, cx.budget)?;
+    let mut each = Vec::with_capacity(words.len());
     for toks in &mut words {
         expand_tilde(toks, cx.home);
-        substitute(toks, &builder.slots, pipe, out, cx.budget);
+        let mut values = Vec::new();
+        substitute(toks, &builder.slots, pipe, &mut values, cx.budget);
+        each.push(values);
     }
-    Ok(())
+    // The j-th possible value of each brace word (its last when it has fewer).
+    let count = each.iter().map(Vec::len).max().unwrap_or(0);
+    let alternatives = match count {
+        0 | 1 => Vec::new(),
+        _ => (0..count)
+            .map(|j| each.iter().filter_map(|values| values.get(j).or(values.last()).cloned()).collect())
+            .collect(),
+    };
+    Ok(Expansion { args: each.into_iter().flatten().collect(), alternatives })
 }
 
 /// A variable's values as they would be assigned: no brace expansion, no word splitting.
@@ -195,18 +230,34 @@ pub fn value(node: Node, cx: &Context) -> Vec<Value> {
 }
 
 /// An unquoted word that is just `$VAR` or `${VAR}`: its known values split at blanks.
-fn split_expansion(node: Node, cx: &Context, out: &mut Vec<Arg>) {
-    match resolve(node, cx) {
-        Some(values) => {
-            for value in values {
-                if value.dynamic {
-                    out.push(Arg { text: value.text, dynamic: true, ..Arg::default() });
-                } else {
-                    out.extend(value.text.split([' ', '\t', '\n']).filter(|w| !w.is_empty()).map(Arg::literal));
-                }
-            }
+fn split_expansion(node: Node, cx: &Context) -> Expansion {
+    let Some(values) = resolve(node, cx) else {
+        let unknown = Arg { text: placeholder(cx, node, "${…}"), dynamic: true, ..Arg::default() };
+        return Expansion { args: vec![unknown], alternatives: Vec::new() };
+    };
+    let mut alternatives = Vec::with_capacity(values.len());
+    for value in values {
+        let mut fields = Vec::new();
+        if value.dynamic {
+            fields.push(Arg { text: value.text, dynamic: true, ..Arg::default() });
+        } else {
+            split_fields(&value.text, cx, &mut fields);
         }
-        None => out.push(Arg { text: placeholder(cx, node, "${…}"), dynamic: true, ..Arg::default() }),
+        alternatives.push(fields);
+    }
+    let args = alternatives.iter().flatten().cloned().collect();
+    if alternatives.len() < 2 {
+        alternatives.clear();
+    }
+    Expansion { args, alternatives }
+}
+
+/// An unquoted expansion's known text split into words at `$IFS`; one word the walk does not
+/// know when the line gave `IFS` a value it cannot compute.
+fn split_fields(text: &str, cx: &Context, out: &mut Vec<Arg>) {
+    match cx.ifs() {
+        Some(ifs) => out.extend(fields::split(text, ifs).iter().map(|field| Arg::literal(field))),
+        None => out.push(Arg { text: text.to_string(), dynamic: true, ..Arg::default() }),
     }
 }
 
@@ -232,6 +283,11 @@ fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
         }
         _ => return None,
     };
+    if let Some(operator) = named[1]
+        && let Some(replace) = Replace::of(cx.text(operator))
+    {
+        return substituted(node, name, operator, replace, cx);
+    }
     match (count, named[1], named[2]) {
         (1, _, _) => cx.lookup(name),
         (2 | 3, Some(operator), default) if matches!(cx.text(operator), "-" | ":-" | "=" | ":=") => {
@@ -245,6 +301,25 @@ fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
         }
         _ => None,
     }
+}
+
+/// `${NAME/pattern/replacement}` (and `//`, `/#`, `/%`) of each known value, when the pattern and
+/// replacement are literal; a value the walk does not know stays unknown. `nocasematch` in the
+/// line would make the match ignore case: uncomputed then.
+fn substituted(node: Node, name: &str, operator: Node, replace: Replace, cx: &Context) -> Option<Vec<Value>> {
+    if cx.source.contains("nocasematch") {
+        return None;
+    }
+    let body = cx.source.get(operator.end_byte()..node.end_byte())?.strip_suffix('}')?;
+    let substitution = Substitution::parse(replace, body)?;
+    let mut values = cx.lookup(name)?;
+    for value in values.iter_mut().filter(|value| !value.dynamic) {
+        value.text = substitution.apply(&value.text);
+        if !cx.budget.charge(value.text.len()) {
+            return None;
+        }
+    }
+    Some(values)
 }
 
 /// `a[1]` for `${a[1]}`; an index the walk cannot read stands for any element (`a[@]`).
@@ -283,9 +358,17 @@ fn build(group: &[Node], cx: &Context, builder: &mut Builder) {
 }
 
 fn build_node<'t>(node: Node<'t>, cx: &Context, builder: &mut Builder) {
-    // (node, inside double quotes)
-    let mut stack: Vec<(Node<'t>, bool)> = vec![(node, false)];
+    // (node, inside double quotes); a node of `None` stands for the text between two children of
+    // a string (tree-sitter leaves the newlines of `"a<newline>b"` out of its content nodes).
+    let mut stack: Vec<(Option<Node<'t>>, bool)> = vec![(Some(node), false)];
+    let mut gaps: Vec<&str> = Vec::new();
     while let Some((node, quoted)) = stack.pop() {
+        let Some(node) = node else {
+            if let Some(gap) = gaps.pop() {
+                unescape_double_quoted(gap, builder);
+            }
+            continue;
+        };
         let text = cx.text(node);
         let kind = node_kind(node);
         if node.is_missing() {
@@ -296,10 +379,15 @@ fn build_node<'t>(node: Node<'t>, cx: &Context, builder: &mut Builder) {
                 Some(values) => builder.slot(values, placeholder(cx, node, "${…}")),
                 None => builder.unknown(placeholder(cx, node, "${…}")),
             },
-            "command_substitution" => match substitution_output(node, cx) {
-                Some(output) => builder.slot(vec![Value { text: output, dynamic: false }], "$(…)".to_string()),
-                None => builder.unknown(placeholder(cx, node, "$(…)")),
-            },
+            "command_substitution" => {
+                let placeholder = placeholder(cx, node, "$(…)");
+                let mut values = substitution_globs(node, cx);
+                match substitution_output(node, cx) {
+                    Some(output) if values.is_empty() => values.push(Value { text: output, dynamic: false }),
+                    _ => values.push(Value { text: placeholder.clone(), dynamic: true }),
+                }
+                builder.slot(values, placeholder);
+            }
             "arithmetic_expansion" => builder.unknown(placeholder(cx, node, "$((…))")),
             // A pipe, not a file; when what it yields is known, the word is that text.
             "process_substitution" => {
@@ -323,13 +411,24 @@ fn build_node<'t>(node: Node<'t>, cx: &Context, builder: &mut Builder) {
             "string" | "translated_string" | "concatenation" => {
                 let inner_quoted = quoted || kind != "concatenation";
                 let from = stack.len();
+                let gaps_from = gaps.len();
+                let mut end = None;
                 for (child, _) in node.children() {
+                    let gap = end.and_then(|end| cx.source.get(end..child.start_byte())).filter(|gap| !gap.is_empty());
+                    if let Some(gap) = gap.filter(|_| kind != "concatenation") {
+                        stack.push((None, inner_quoted));
+                        gaps.push(gap);
+                    }
+                    end = Some(child.end_byte());
                     // `$"…"`: the `$` marks a translation, not a character.
                     if kind != "translated_string" || child.is_named() {
-                        stack.push((child, inner_quoted));
+                        stack.push((Some(child), inner_quoted));
                     }
                 }
                 if let Some(pushed) = stack.get_mut(from..) {
+                    pushed.reverse();
+                }
+                if let Some(pushed) = gaps.get_mut(gaps_from..) {
                     pushed.reverse();
                 }
             }
@@ -371,9 +470,70 @@ fn substitution_output(node: Node, cx: &Context) -> Option<String> {
             None => {}
         }
     }
+    // `$(echo docs/*/pl*)` prints what the glob matches, not the pattern.
+    if argv.iter().any(|arg| arg.glob) {
+        return None;
+    }
     let output = super::printed::printed(&argv)?;
     let output = if node_kind(node) == "command_substitution" { output.trim_end_matches('\n') } else { &output };
     cx.budget.charge(output.len()).then(|| output.to_string())
+}
+
+/// Most nodes of a command substitution searched for glob words.
+const MAX_SUBSTITUTION_NODES: usize = 256;
+
+/// The guarded folders the glob words of the commands in `$(…)` could match (P-18): what the
+/// substitution prints may be any of them (`$(ls -d docs/*/pl*)`, `$(printf %s docs/super*/plans)`).
+fn substitution_globs(node: Node, cx: &Context) -> Vec<Value> {
+    // Not inside another substitution: what that prints is unknown already.
+    if !cx.outputs {
+        return Vec::new();
+    }
+    let inner = Context { outputs: false, ..*cx };
+    let mut found: Vec<Value> = Vec::new();
+    let mut stack = vec![node];
+    let mut seen = 0;
+    while let Some(next) = stack.pop() {
+        seen += 1;
+        if seen > MAX_SUBSTITUTION_NODES {
+            break;
+        }
+        if node_kind(next) != "command" {
+            stack.extend(next.named_children());
+            continue;
+        }
+        let mut args = Vec::new();
+        for (child, field) in next.children() {
+            let word = match field {
+                Some("name") => child.named_child(0),
+                Some("argument") => Some(child),
+                _ => None,
+            };
+            if let Some(word) = word
+                && expand(&[word], &inner, &mut args).is_err()
+            {
+                break;
+            }
+        }
+        for arg in args.iter().filter(|arg| arg.glob) {
+            for folder in glob_folders(&arg.text) {
+                if !found.iter().any(|value| value.text == folder) {
+                    found.push(Value::literal(&folder));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The guarded folders an unquoted glob could match, and the folders above them it could end in
+/// (`docs/*uperpowers`), spelled as they are; not `approval.md`, which a bare last `*` would match
+/// in any folder: a name written there is judged where it is written.
+pub fn glob_folders(pattern: &str) -> Vec<String> {
+    let mut folders = crate::paths::guarded_glob_matches(pattern);
+    folders.retain(|text| !text.ends_with(crate::paths::APPROVAL_FILE));
+    folders.extend(crate::paths::guarded_ancestor_glob_matches(pattern));
+    folders
 }
 
 /// Unquoted text: a backslash quotes the next character; a line continuation disappears.

@@ -1,6 +1,6 @@
 //! Globs over path components: which guarded locations an unquoted pattern could match (P-7).
 
-use super::{APPROVAL_FILE, PLANS_DIR, SDD_DIR};
+use super::{APPROVAL_FILE, CHANGES_DIR, PLANS_DIR, SDD_DIR};
 /// bash's glob for one path component, ASCII case ignored (P-7).
 pub use crate::analysis::values::glob_matches;
 use crate::analysis::values::has_wildcard;
@@ -39,6 +39,36 @@ pub fn guarded_glob_matches(pattern: &str) -> Vec<String> {
         let text = spelled.join("/");
         if text != pattern && !out.contains(&text) {
             out.push(text);
+        }
+    }
+    out
+}
+
+/// The folders above a guarded location an unquoted glob path could end in (`docs/*uperpowers`
+/// is `docs/superpowers`, `openspec/*hanges` is `openspec/changes`, `.super*/` is `.superpowers/`):
+/// where a `cd` to it may go, with the guarded folder beneath. The pattern itself is not among
+/// them; relative stays relative.
+pub fn guarded_ancestor_glob_matches(pattern: &str) -> Vec<String> {
+    let trimmed = pattern.trim_end_matches('/');
+    let slash = pattern.get(trimmed.len()..).unwrap_or_default();
+    let components: Vec<&str> = trimmed.split('/').collect();
+    let ancestors = [&PLANS_DIR[..PLANS_DIR.len() - 1], &SDD_DIR[..SDD_DIR.len() - 1], &CHANGES_DIR[..]];
+    let mut out: Vec<String> = Vec::new();
+    for folder in ancestors {
+        for length in 1..=folder.len() {
+            let Some(at) = components.len().checked_sub(length) else { break };
+            let (before, window) = components.split_at(at);
+            let names = folder.get(..length).unwrap_or_default();
+            let matches = window.iter().zip(names).all(|(component, name)| glob_matches(component, name));
+            // A bare `*` ends in any folder's name: `src/*` is no sign of `src/docs`.
+            let spelled_out = window.iter().any(|component| component.chars().any(|c| !matches!(c, '*' | '?')));
+            if matches && spelled_out && window.iter().any(|component| has_wildcard(component)) {
+                let spelled: Vec<&str> = before.iter().chain(names).copied().collect();
+                let text = format!("{}{slash}", spelled.join("/"));
+                if text != pattern && !out.contains(&text) {
+                    out.push(text);
+                }
+            }
         }
     }
     out
@@ -84,5 +114,19 @@ mod tests {
         assert!(guarded_glob_matches("build/*/*.rs").is_empty());
         assert!(guarded_glob_matches("src/*.rs").is_empty());
         assert!(guarded_glob_matches("docs/superpowers/plans/x.md").is_empty());
+    }
+
+    #[test]
+    fn globs_that_could_end_in_a_guarded_folders_parent_are_spelled_as_it() {
+        // `*` matches a leading dot too (`shopt -s dotglob`).
+        assert_eq!(guarded_ancestor_glob_matches("docs/*uperpowers"), ["docs/superpowers", "docs/.superpowers"]);
+        assert_eq!(guarded_ancestor_glob_matches("/r/openspec/*hanges/"), ["/r/openspec/changes/"]);
+        assert_eq!(guarded_ancestor_glob_matches(".super*"), [".superpowers"]);
+        assert_eq!(guarded_ancestor_glob_matches("d?cs"), ["docs"]);
+        assert!(guarded_ancestor_glob_matches("docs/superpowers").is_empty());
+        assert!(guarded_ancestor_glob_matches("src/*/lib").is_empty());
+        assert!(guarded_ancestor_glob_matches("build/*.rs").is_empty());
+        assert!(guarded_ancestor_glob_matches("src/*").is_empty());
+        assert_eq!(guarded_ancestor_glob_matches("docs/*"), ["docs/superpowers"]);
     }
 }

@@ -6,10 +6,10 @@ use std::rc::Rc;
 use super::{Input, Walk, Walker};
 use crate::analysis::handoff::Source;
 use crate::analysis::scope::Scope;
-use crate::bash::{Unscannable, printed};
 use crate::bash::state::Bash;
 use crate::bash::tree::{Node, node_kind};
 use crate::bash::words::{self, Arg, MAX_VALUES, Positional, Value};
+use crate::bash::{Unscannable, fields, printed};
 use crate::commands::{self, Effect};
 
 impl Walker<'_> {
@@ -25,8 +25,10 @@ impl Walker<'_> {
         let mut words = Vec::new();
         let mut files = Vec::new();
         let mut stdin = None;
+        let mut prefix = Vec::new();
         for (child, field) in node.children() {
             match field {
+                None if node_kind(child) == "variable_assignment" => prefix.push(child),
                 Some("name") => {
                     if let Some(literal) = child.named_child(0) {
                         words.push(literal);
@@ -51,8 +53,9 @@ impl Walker<'_> {
         }
         words.retain(|word| walk.counts(*word));
         words.sort_by_key(Node::start_byte);
-        let argv = self.expand_words(&words, walk, scope)?;
+        let (argv, variants) = self.expand_variants(&words, walk, scope)?;
         let piped = self.piped_file.take();
+        let assigned = self.prefix_assignments(&prefix, walk, scope);
         let stdin_text = match stdin {
             Some(node) => Some(self.stdin_text(node, walk, scope)?),
             // A program read from a file on stdin (`python3 < s.py`, `cat s.py | python3`).
@@ -63,7 +66,8 @@ impl Walker<'_> {
                 _ => upstream.text,
             },
         };
-        if self.shell_state(&argv, stdin_text.as_deref(), walk, scope)? {
+        self.startup_files(&assigned, &argv, walk, scope)?;
+        if self.shell_state(&argv, &assigned, stdin_text.as_deref(), walk, scope)? {
             return Ok(());
         }
         let mut effects = Vec::new();
@@ -79,15 +83,34 @@ impl Walker<'_> {
                 }
             }
         }
+        // `chmod +x hook` after `printf … > hook`: the text the line showed is still the file's.
+        let shown =
+            KEEPS_CONTENT.contains(&argv.first().map_or("", |name| name.text.as_str())).then(|| self.files.clone());
         self.apply(effects, walk, scope, false)?;
+        // Each possible value on its own adds what it writes; the shell's state follows the
+        // words as they were judged above.
+        for variant in &variants {
+            let mut effects = Vec::new();
+            commands::analyze_fed(variant, stdin_text.as_deref(), &upstream.producer, self.analyses, &mut effects);
+            self.apply(effects, walk, scope, true)?;
+        }
+        if let Some(shown) = shown {
+            self.files = shown;
+        }
+        self.record_shown(&argv, stdin_text.as_deref(), written_before);
+        Ok(())
+    }
+
+    /// The files written since `written_before` get the text the command shows, for a script run
+    /// later in the line.
+    pub(super) fn record_shown(&mut self, argv: &[Arg], stdin: Option<&str>, written_before: usize) {
         if self.targets.len() > written_before
-            && let Some(text) = shown_text(&argv, stdin_text.as_deref())
+            && let Some(text) = shown_text(argv, stdin)
         {
             for path in self.targets.since(written_before) {
                 self.files.push((path.clone(), text.clone()));
             }
         }
-        Ok(())
     }
 
     /// Whether the command runs what its standard input holds: an interpreter reading its program
@@ -102,11 +125,31 @@ impl Walker<'_> {
         self.analyses.program_run(&words, Some("")).is_some_and(|run| matches!(run.source, Source::Text(_)))
     }
 
+    /// The assignments before a command's name (`IFS=, read`, `BASH_ENV=f bash`): the command's
+    /// own environment, not the shell's.
+    fn prefix_assignments(&self, nodes: &[Node], walk: &Walk, scope: &Scope<Bash>) -> Vec<(String, Vec<Value>)> {
+        let mut assigned = Vec::with_capacity(nodes.len());
+        for node in nodes.iter().filter(|node| walk.counts(**node)) {
+            let Some(name) = node.child_by_field_name("name").filter(|name| node_kind(name) == "variable_name") else {
+                continue;
+            };
+            let appends = node.children().any(|(child, _)| node_kind(child) == "+=");
+            let values = match node.child_by_field_name("value") {
+                _ if appends => vec![Value { text: walk.text(*node).to_string(), dynamic: true }],
+                Some(value) => words::value(value, &self.context(walk, scope)),
+                None => vec![Value { text: String::new(), dynamic: false }],
+            };
+            assigned.push((walk.text(name).to_string(), values));
+        }
+        assigned
+    }
+
     /// What the walk keeps itself: aliases, functions called with their parameters, `set --`,
     /// `shift`, and `read` of known input. `true` when the command is done with here.
     fn shell_state(
         &mut self,
         argv: &[Arg],
+        assigned: &[(String, Vec<Value>)],
         stdin: Option<&str>,
         walk: &Walk,
         scope: &mut Scope<Bash>,
@@ -178,7 +221,12 @@ impl Walker<'_> {
             }
             "read" => match stdin.map(str::to_string).or_else(|| scope.input().map(|input| input.to_string())) {
                 Some(input) => {
-                    read_known(args, &input, scope);
+                    // `IFS=, read`: the assignment is the command's own; else the shell's.
+                    let ifs = match assigned.iter().rfind(|(name, _)| name == "IFS") {
+                        Some((_, values)) => fields::known_ifs(Some(values)),
+                        None => fields::known_ifs(scope.vars.get("IFS").map(Vec::as_slice)),
+                    };
+                    read_known(args, &input, ifs.map(str::to_string).as_deref(), scope);
                     Ok(true)
                 }
                 None => Ok(false),
@@ -188,40 +236,86 @@ impl Walker<'_> {
     }
 }
 
+/// Commands that change a file's mode, owner or times, never its text.
+const KEEPS_CONTENT: [&str; 4] = ["chgrp", "chmod", "chown", "touch"];
+
 /// Lines of known input that `read` assigns (each is one possible value).
 const MAX_READ_LINES: usize = MAX_VALUES;
 
-/// `read` of known text: each line is one possible value of the names it reads (`-a`: of the
-/// array's elements).
-fn read_known(args: &[Arg], input: &str, scope: &mut Scope<Bash>) {
-    let mut names = Vec::new();
-    let mut array = None;
+/// How `read` is told to read, from its options.
+#[derive(Default)]
+struct ReadOptions {
+    names: Vec<String>,
+    array: Option<String>,
+    /// `-r`: backslashes are characters, not escapes.
+    raw: bool,
+    /// `-d`, `-n`, `-N`: records that are not the lines the walk splits.
+    not_lines: bool,
+}
+
+/// `read`'s options (`-r`, `-ra x`, `-d ''`, …) and the names it assigns.
+fn read_options(args: &[Arg]) -> ReadOptions {
+    let mut options = ReadOptions::default();
     let mut at = 0;
     while let Some(arg) = args.get(at) {
         at += 1;
-        match arg.text.as_str() {
-            "-a" => {
-                array = args.get(at).map(|a| a.text.clone());
-                at += 1;
+        let Some(flags) = arg.text.strip_prefix('-').filter(|flags| !flags.is_empty()) else {
+            options.names.push(arg.text.clone());
+            continue;
+        };
+        for (index, flag) in flags.char_indices() {
+            if flag == 'r' {
+                options.raw = true;
+                continue;
             }
-            "-d" | "-n" | "-N" | "-p" | "-t" | "-u" | "-i" => at += 1,
-            text if text.starts_with('-') && text.len() > 1 => {}
-            text => names.push(text.to_string()),
+            if !"adnNptui".contains(flag) {
+                continue;
+            }
+            // The option's value: the rest of this word, else the next word.
+            let rest = flags.get(index + 1..).unwrap_or_default();
+            let value = if rest.is_empty() {
+                at += 1;
+                args.get(at - 1).map(|arg| arg.text.clone())
+            } else {
+                Some(rest.to_string())
+            };
+            match flag {
+                'a' => options.array = value,
+                'd' => options.not_lines |= value.as_deref() != Some("\n"),
+                'n' | 'N' => options.not_lines = true,
+                _ => {}
+            }
+            break;
         }
     }
+    options
+}
+
+/// `read` of known text: each line is one possible value of the names it reads (`-a`: of the
+/// array's elements), split at `ifs` as bash splits it. Names whose values the walk cannot
+/// compute (an unknown `IFS`, backslash escapes without `-r`, records other than lines) are
+/// forgotten: uncomputed (P-18).
+fn read_known(args: &[Arg], input: &str, ifs: Option<&str>, scope: &mut Scope<Bash>) {
+    let ReadOptions { mut names, array, raw, not_lines } = read_options(args);
     let lines: Vec<&str> = input.lines().filter(|line| !line.trim().is_empty()).collect();
-    if lines.len() > MAX_READ_LINES {
+    let escaped = !raw && lines.iter().any(|line| line.contains('\\'));
+    let ifs = ifs.filter(|_| lines.len() <= MAX_READ_LINES && !escaped && !not_lines);
+    let whole = names.is_empty();
+    if whole && array.is_none() {
+        names.push("REPLY".to_string());
+    }
+    let Some(ifs) = ifs else {
         for name in names.iter().chain(array.iter()) {
             scope.forget(name);
         }
         return;
-    }
+    };
     if let Some(array) = array {
         scope.forget(&array);
         let mut all = Vec::new();
         for line in &lines {
-            for (index, field) in line.split_whitespace().enumerate() {
-                let value = Value { text: field.to_string(), dynamic: false };
+            for (index, field) in fields::split(line, ifs).into_iter().enumerate() {
+                let value = Value { text: field, dynamic: false };
                 scope.assign(&words::element_name(&array, &index.to_string()), vec![value.clone()]);
                 all.push(value);
             }
@@ -229,29 +323,21 @@ fn read_known(args: &[Arg], input: &str, scope: &mut Scope<Bash>) {
         scope.assign(&words::element_name(&array, "@"), all);
         return;
     }
-    if names.is_empty() {
-        names.push("REPLY".to_string());
+    let mut values = vec![Vec::with_capacity(lines.len()); names.len()];
+    for line in &lines {
+        // `read` with no name keeps the line whole in `REPLY`.
+        let split = if whole { vec![(*line).to_string()] } else { fields::read_line(line, ifs, names.len()) };
+        for (slot, field) in values.iter_mut().zip(split) {
+            slot.push(Value { text: field, dynamic: false });
+        }
     }
-    let last = names.len().saturating_sub(1);
-    for (index, name) in names.iter().enumerate() {
-        let values = lines
-            .iter()
-            .map(|line| {
-                let line = line.trim();
-                let field = if index == last {
-                    line.splitn(last + 1, char::is_whitespace).nth(index).unwrap_or_default().trim()
-                } else {
-                    line.split_whitespace().nth(index).unwrap_or_default()
-                };
-                Value { text: field.to_string(), dynamic: false }
-            })
-            .collect();
+    for (name, values) in names.iter().zip(values) {
         scope.assign(name, values);
     }
 }
 
 /// The text a command writes when the line shows it: `cat` of its heredoc or here-string, `tee`,
-/// `echo`/`printf` of static words.
+/// what `echo`/`printf` of static words print.
 fn shown_text(argv: &[Arg], stdin: Option<&str>) -> Option<String> {
     let (name, args) = argv.split_first()?;
     match name.text.as_str() {

@@ -2,6 +2,7 @@
 //! the line made), the scripts and programs it runs, the patches it applies and its `cd`s.
 
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use super::{Walk, Walker};
 use crate::analysis::fs;
@@ -12,7 +13,7 @@ use crate::analysis::scope::Scope;
 use crate::bash::state::Bash;
 use crate::bash::words::{Positional, Value};
 use crate::bash::{MAX_SCRIPT_NESTING, Unscannable};
-use crate::commands::{Arg, Cd, Effect, PatchRead};
+use crate::commands::{self, Arg, Cd, Effect, PatchRead};
 use crate::paths;
 
 impl Walker<'_> {
@@ -55,15 +56,7 @@ impl Walker<'_> {
                     }
                 }
                 Effect::WriteTree { dir, name, known_dir } => {
-                    self.uncomputed(&dir, walk, scope);
-                    let dir = paths::absolute(&dir.text, &scope.base);
-                    let root = match name {
-                        Some(name) if known_dir || fs::is_dir(&dir) => paths::absolute(&name.text, &dir),
-                        _ => dir,
-                    };
-                    for target in paths::guarded_beneath(&root, paths::Reach::Tree) {
-                        self.add(&target.to_string_lossy(), &scope.base, scope.links());
-                    }
+                    self.write_tree(&dir, name.as_ref(), known_dir, walk, scope)
                 }
                 Effect::Script(script) => {
                     let mut child = scope.child(None);
@@ -124,6 +117,15 @@ impl Walker<'_> {
                         self.add(&target.to_string_lossy(), &scope.base, scope.links());
                     }
                 }
+                // Judged again (another possible value of its words): what it writes, in a scope
+                // of its own, since the shell's state follows the first judgement.
+                Effect::Eval(script) if only_new => {
+                    let mut child = scope.clone();
+                    self.isolated += 1;
+                    let ran = self.script(&script, &mut child, walk.nesting + 1);
+                    self.isolated = self.isolated.saturating_sub(1);
+                    ran?;
+                }
                 _ if only_new => {}
                 Effect::Eval(script) => self.script(&script, scope, walk.nesting + 1)?,
                 Effect::Forget(name) => scope.forget(&name),
@@ -138,6 +140,34 @@ impl Walker<'_> {
             }
         }
         Ok(())
+    }
+
+    /// A whole tree written at `dir/name`, or merged into `dir` (`name` `None`): the guarded
+    /// locations beneath it; beneath every guarded folder a glob `dir` could be
+    /// (`unzip -d docs/superpowers/*lans`); beneath every folder the line names when `dir` is
+    /// uncomputed.
+    fn write_tree(&mut self, dir: &Arg, name: Option<&Arg>, known_dir: bool, walk: &Walk, scope: &Scope<Bash>) {
+        self.uncomputed(dir, walk, scope);
+        // (An uncomputed name only picks the folder's name inside a known `dir`.)
+        if dir.dynamic && !dir.pipe {
+            for location in named_trees(walk, &scope.base) {
+                self.add_path(location, scope.links());
+            }
+        }
+        let mut dirs = vec![dir.text.clone()];
+        if dir.glob {
+            dirs.extend(crate::bash::words::glob_folders(&dir.text));
+        }
+        for dir in dirs {
+            let dir = paths::absolute(&dir, &scope.base);
+            let root = match name {
+                Some(name) if known_dir || fs::is_dir(&dir) => paths::absolute(&name.text, &dir),
+                _ => dir,
+            };
+            for target in paths::guarded_beneath(&root, paths::Reach::Tree) {
+                self.add(&target.to_string_lossy(), &scope.base, scope.links());
+            }
+        }
     }
 
     /// An interpreter's program: what its options write, what the program writes (relative to
@@ -277,7 +307,7 @@ impl Walker<'_> {
         self.move_to(cd, scope);
         // A cd sets $OLDPWD: one the line assigned no longer holds.
         if scope.oldpwd.as_ref() == Some(&from) && scope.vars.contains_key("OLDPWD") {
-            std::rc::Rc::make_mut(&mut scope.vars).remove("OLDPWD");
+            Rc::make_mut(&mut scope.vars).remove("OLDPWD");
         }
         moves::record_move(&mut self.moves, &from, &scope.base, self.targets.len());
     }
@@ -322,6 +352,79 @@ impl Walker<'_> {
         }
     }
 
+    /// `BASH_ENV=f cmd`, `env BASH_ENV=f cmd` (and `ENV`, which `sh` reads): a shell the command
+    /// is or starts runs `f` before anything else (P-18).
+    pub(super) fn startup_files(
+        &mut self,
+        assigned: &[(String, Vec<Value>)],
+        argv: &[Arg],
+        walk: &Walk,
+        scope: &Scope<Bash>,
+    ) -> Result<(), Unscannable> {
+        let mut files: Vec<Value> = Vec::new();
+        for (name, values) in assigned {
+            if STARTUP_VARIABLES.contains(&name.as_str()) {
+                files.extend(values.iter().cloned());
+            }
+        }
+        let sets_environment =
+            |name: &Arg| !name.dynamic && matches!(name.text.rsplit('/').next(), Some("env" | "sudo" | "doas"));
+        if argv.first().is_some_and(sets_environment) {
+            // `env [-i] NAME=value … command` (`sudo`, `doas` too): its assignments end at the
+            // command.
+            let words = argv.get(1..).unwrap_or_default();
+            let settings = words.iter().take_while(|arg| arg.text.starts_with('-') || arg.text.contains('='));
+            for arg in settings {
+                let Some((name, value)) = arg.text.split_once('=') else { continue };
+                if STARTUP_VARIABLES.contains(&name) {
+                    files.push(Value { text: value.to_string(), dynamic: arg.dynamic });
+                }
+            }
+        }
+        for file in files {
+            self.startup_file(&file, walk, scope)?;
+        }
+        Ok(())
+    }
+
+    /// `export BASH_ENV=f`, `ENV=f`: every shell started later in the line runs `f` first; judged
+    /// where it is set, with the text `f` has there.
+    pub(super) fn startup_variable(&mut self, name: &str, walk: &Walk, scope: &Scope<Bash>) -> Result<(), Unscannable> {
+        if !STARTUP_VARIABLES.contains(&name) {
+            return Ok(());
+        }
+        let values = match scope.vars.get(name) {
+            Some(values) => values.clone(),
+            None => vec![Value { text: name.to_string(), dynamic: true }],
+        };
+        for file in values {
+            self.startup_file(&file, walk, scope)?;
+        }
+        Ok(())
+    }
+
+    /// A startup file judged as `source`d in a shell of its own: its text as the line wrote it or
+    /// as it is; one the walk cannot read may hold anything, so it writes every guarded location
+    /// the line names.
+    fn startup_file(&mut self, file: &Value, walk: &Walk, scope: &Scope<Bash>) -> Result<(), Unscannable> {
+        let text = match file.dynamic {
+            true => None,
+            false if file.text.is_empty() => return Ok(()),
+            false => self.file_text(&file.text, &scope.base),
+        };
+        let Some(text) = text.filter(|_| walk.nesting < MAX_SCRIPT_NESTING) else {
+            for location in self.named_locations(walk).iter() {
+                self.add(&location.to_string_lossy(), &scope.base, scope.links());
+            }
+            return Ok(());
+        };
+        let mut child = scope.child(None);
+        self.isolated += 1;
+        let ran = self.script(&text, &mut child, walk.nesting + 1);
+        self.isolated = self.isolated.saturating_sub(1);
+        ran
+    }
+
     /// A write whose target the walk could not compute (P-18): it may be any guarded location the
     /// script names, in any spelling [`paths::everything_named`] sees.
     /// Every guarded location the script names, as written, a change's approval.md included
@@ -334,7 +437,7 @@ impl Walker<'_> {
     }
 
     pub(super) fn uncomputed(&mut self, arg: &Arg, walk: &Walk, scope: &Scope<Bash>) {
-        for location in uncomputed_locations(arg, walk) {
+        for location in self.uncomputed_locations(arg, walk).iter() {
             self.add(&location.to_string_lossy(), &scope.base, scope.links());
         }
     }
@@ -342,7 +445,7 @@ impl Walker<'_> {
     /// A file put into `dir` under a name the walk could not compute (`cp "$f" dir/`): it may have
     /// the name of any guarded location the script names, there.
     fn uncomputed_name(&mut self, name: &Arg, dir: &Path, walk: &Walk, scope: &Scope<Bash>) {
-        for location in uncomputed_locations(name, walk) {
+        for location in self.uncomputed_locations(name, walk).iter() {
             if let Some(file) = location.file_name() {
                 self.add(&file.to_string_lossy(), dir, scope.links());
             }
@@ -456,21 +559,115 @@ fn is_device(path: &Path) -> bool {
         || bytes.windows(3).any(|w| w == b"/fd") && (path.starts_with("/dev/fd") || path.starts_with("/proc/self/fd"))
 }
 
-/// The guarded locations the script names, when `arg` holds a part the walk could not compute
-/// (none otherwise).
-fn uncomputed_locations(arg: &Arg, walk: &Walk) -> Vec<PathBuf> {
-    if !arg.dynamic || arg.pipe {
-        return Vec::new();
+/// The variables naming a file a shell runs before its script: `BASH_ENV` (bash) and `ENV` (sh,
+/// and bash in POSIX mode).
+const STARTUP_VARIABLES: [&str; 2] = ["BASH_ENV", "ENV"];
+
+impl Walker<'_> {
+    /// The guarded locations the script names, when `arg` holds a part the walk could not
+    /// compute (none otherwise).
+    fn uncomputed_locations(&mut self, arg: &Arg, walk: &Walk) -> Rc<[PathBuf]> {
+        if !arg.dynamic || arg.pipe {
+            return Rc::from([]);
+        }
+        self.named_locations(walk)
     }
-    paths::everything_named(walk.source, paths::Dialect::Bash)
+
+    /// Every guarded location the script names ([`paths::everything_named`]): as written, and
+    /// with the characters the line gives `IFS` read as slashes, since `read` and word splitting
+    /// cut the text there and the script may join the pieces with `/` (`IFS=, read d f <<<
+    /// 'docs,…'`). Read once per script: a line may write many uncomputed targets.
+    fn named_locations(&mut self, walk: &Walk) -> Rc<[PathBuf]> {
+        if let Some((serial, found)) = &self.named
+            && *serial == walk.serial
+        {
+            return Rc::clone(found);
+        }
+        let mut found = paths::everything_named(walk.source, paths::Dialect::Bash);
+        for separator in ifs_separators(walk.source) {
+            let respelled = walk.source.replace(separator, "/");
+            for location in paths::everything_named(&respelled, paths::Dialect::Bash) {
+                if !found.contains(&location) {
+                    found.push(location);
+                }
+            }
+        }
+        let found: Rc<[PathBuf]> = found.into();
+        self.named = Some((walk.serial, Rc::clone(&found)));
+        found
+    }
 }
 
-/// Where `cd dir` goes (P-18): a glob to the guarded folder it could match, if any (the walk also
+/// The guarded locations beneath the folders the script names, for a tree written at a root the
+/// walk could not compute (P-18): `tar -xf a.tar -C "${x#old/}"` in a line naming
+/// `old/openspec/changes/c` may extract into that change. Each word's text from where a guarded
+/// folder's first name starts in it (`openspec/…`, `docs/…`, `.superpowers/…`) is such a folder.
+fn named_trees(walk: &Walk, base: &Path) -> Vec<PathBuf> {
+    let separators = |c: char| c.is_whitespace() || "'\"`;|&()<>=${},".contains(c);
+    let words = walk.source.split(separators).filter(|word| paths::may_name_guarded(word.as_bytes()));
+    let mut found: Vec<PathBuf> = Vec::new();
+    for word in words.take(MAX_NAMED_TREES) {
+        let lower = word.to_ascii_lowercase();
+        let starts = FOLDER_STARTS.iter().flat_map(|start| lower.match_indices(start).map(|(at, _)| at));
+        for at in starts.collect::<Vec<_>>() {
+            let folder = paths::absolute(word.get(at..).unwrap_or_default(), base);
+            for location in paths::guarded_beneath(&folder, paths::Reach::Tree) {
+                if !found.contains(&location) {
+                    found.push(location);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The first names of the folders that hold guarded locations.
+const FOLDER_STARTS: [&str; 3] = [paths::CHANGES_DIR[0], paths::PLANS_DIR[0], paths::SDD_DIR[0]];
+
+/// Words of a script read for [`named_trees`] (each may cost a look at the disk).
+const MAX_NAMED_TREES: usize = 32;
+
+/// The characters a script assigns to `IFS` (`IFS=,`, `IFS=':'`, `IFS=$'\t'`), besides letters
+/// and digits (which are parts of names): read from its text, wherever the assignment is.
+fn ifs_separators(source: &str) -> Vec<char> {
+    let mut found = Vec::new();
+    let mut rest = source;
+    while let Some(at) = rest.find("IFS") {
+        rest = rest.get(at + 3..).unwrap_or_default();
+        let Some(value) = rest.strip_prefix('=').or_else(|| rest.strip_prefix("+=")) else { continue };
+        let token = match value.strip_prefix("$'") {
+            Some(quoted) => commands::ansi_c(quoted.split('\'').next().unwrap_or_default()),
+            None => match value.chars().next() {
+                Some(quote @ ('\'' | '"')) => {
+                    value.get(1..).unwrap_or_default().split(quote).next().unwrap_or_default().to_string()
+                }
+                _ => value
+                    .split(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | ')'))
+                    .next()
+                    .unwrap_or_default()
+                    .to_string(),
+            },
+        };
+        for c in token.chars() {
+            // Blanks split every line already: only the other characters are new.
+            if !c.is_alphanumeric() && !c.is_whitespace() && !found.contains(&c) && found.len() < MAX_IFS_CHARS {
+                found.push(c);
+            }
+        }
+    }
+    found
+}
+
+/// `IFS` characters read from a script's text (each costs the scan of the whole text once more).
+const MAX_IFS_CHARS: usize = 4;
+
+/// Where `cd dir` goes (P-18): a glob to the guarded folder, or the folder above one, it could
+/// match, if any (the walk also
 /// judges what follows where it came from); a relative name through each `$CDPATH` entry that is
 /// a directory, as bash looks it up; else the name itself.
 fn cd_destination(dir: &Arg, scope: &Scope<Bash>) -> PathBuf {
     if dir.glob
-        && let Some(guarded) = paths::guarded_glob_matches(&dir.text).into_iter().next()
+        && let Some(guarded) = crate::bash::words::glob_folders(&dir.text).into_iter().next()
     {
         return paths::absolute(&guarded, &scope.base);
     }

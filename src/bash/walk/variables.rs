@@ -9,7 +9,6 @@ use crate::bash::state::Bash;
 use crate::bash::tree::{Node, node_kind};
 use crate::bash::words::{self, Arg, Context, MAX_VALUES, Value};
 use crate::bash::{MAX_COMMAND_WORDS, Unscannable};
-use crate::paths;
 
 impl Walker<'_> {
     /// The words bash would pass, after grouping the nodes of each word and expanding them.
@@ -26,8 +25,52 @@ impl Walker<'_> {
         Ok(argv)
     }
 
+    /// [`Self::expand_words`], and when a word has several possible values, the argument lists
+    /// that take each of them (the i-th value of every such word, its last when it has fewer), at
+    /// most [`MAX_VALUES`]: each is judged as well.
+    pub(super) fn expand_variants<'t>(
+        &self,
+        words: &[Node<'t>],
+        walk: &Walk,
+        scope: &Scope<Bash>,
+    ) -> Result<(Vec<Arg>, Vec<Vec<Arg>>), Unscannable> {
+        let mut argv = Vec::with_capacity(words.len());
+        let mut expanded = Vec::with_capacity(words.len());
+        for group in word_groups(words, walk.source) {
+            let expansion = words::expand_word(group, &self.context(walk, scope))?;
+            argv.extend(expansion.args.iter().cloned());
+            self.expanded(&argv)?;
+            expanded.push(expansion);
+        }
+        let count = expanded.iter().map(|expansion| expansion.alternatives.len()).max().unwrap_or(0).min(MAX_VALUES);
+        let mut variants = Vec::with_capacity(count);
+        for index in 0..count {
+            let mut variant = Vec::with_capacity(argv.len());
+            for expansion in &expanded {
+                match expansion.alternatives.get(index).or(expansion.alternatives.last()) {
+                    Some(alternative) => variant.extend(alternative.iter().cloned()),
+                    None => variant.extend(expansion.args.iter().cloned()),
+                }
+            }
+            variants.push(variant);
+        }
+        Ok((argv, variants))
+    }
+
+    /// The caps on a command's words, checked as they grow.
+    fn expanded(&self, out: &[Arg]) -> Result<(), Unscannable> {
+        if self.text.exhausted() {
+            return Err(Unscannable::TooMuchText);
+        }
+        // Each word is capped on its own; this caps them together, before any path work.
+        if out.len() > MAX_COMMAND_WORDS {
+            return Err(Unscannable::TooManyWords);
+        }
+        Ok(())
+    }
+
     /// What word expansion sees at this point of the walk.
-    fn context<'a>(&'a self, walk: &Walk<'a>, scope: &'a Scope<Bash>) -> Context<'a> {
+    pub(super) fn context<'a>(&'a self, walk: &Walk<'a>, scope: &'a Scope<Bash>) -> Context<'a> {
         Context {
             source: walk.source,
             budget: &self.text,
@@ -48,14 +91,7 @@ impl Walker<'_> {
         out: &mut Vec<Arg>,
     ) -> Result<(), Unscannable> {
         words::expand(group, &self.context(walk, scope), out)?;
-        if self.text.exhausted() {
-            return Err(Unscannable::TooMuchText);
-        }
-        // Each word is capped on its own; this caps them together, before any path work.
-        if out.len() > MAX_COMMAND_WORDS {
-            return Err(Unscannable::TooManyWords);
-        }
-        Ok(())
+        self.expanded(out)
     }
 
     pub(super) fn for_loop<'t>(
@@ -85,10 +121,9 @@ impl Walker<'_> {
             // writes is judged where it is written.
             let mut values: Vec<Value> = Vec::new();
             for arg in args {
-                let guarded = if arg.glob { paths::guarded_glob_matches(&arg.text) } else { Vec::new() };
-                let folders = guarded.into_iter().filter(|text| !text.ends_with(paths::APPROVAL_FILE));
-                let folders: Vec<Value> = folders.map(|text| Value::literal(&text)).collect();
-                values.extend(folders);
+                if arg.glob {
+                    values.extend(words::glob_folders(&arg.text).iter().map(|text| Value::literal(text)));
+                }
                 values.push(Value { text: arg.text, dynamic: arg.dynamic });
             }
             scope.assign(name, values);

@@ -78,3 +78,250 @@ fn a_loop_over_an_ordinary_folder_writes_no_approval_md() {
     repo.change("c");
     assert_eq!(check(&repo, "bash", &bash("for f in build/*; do echo x >> \"$f\"; done")), None);
 }
+
+#[test]
+fn read_splits_at_the_ifs_its_line_assigns() {
+    let repo = Repo::new();
+    repo.change("c");
+    for (ifs, text, names, target) in [
+        (",", "docs/superpowers/plans,x.md", "d f", "\"$d/$f\""),
+        ("/", "docs/superpowers/plans/x.md", "a b c f", "\"$a/$b/$c/$f\""),
+        (":", "docs/superpowers/plans:x.md", "d f", "\"$d/$f\""),
+        // The last name takes the rest of the line, its separators included.
+        (",", "x.md,docs/superpowers/plans/y.md", "a b", "\"$b\""),
+    ] {
+        let read = format!("IFS={ifs} read -r {names} <<< '{text}'");
+        let line = format!("{read}; echo x > {target}");
+        assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+        let shell = format!("IFS='{ifs}'; read -r {names} <<< '{text}'; cp /tmp/x {target}");
+        assert_eq!(check(&repo, "bash", &bash(&shell)).as_deref(), Some(NEEDS_SPEC), "{shell}");
+        let read_it = format!("{read}; cat {target}");
+        assert_eq!(check(&repo, "bash", &bash(&read_it)), None, "{read_it}");
+    }
+    let approval = "IFS=, read -r d f <<< 'openspec/changes/c,approval.md'; echo x >> \"$d/$f\"";
+    assert_eq!(check(&repo, "bash", &bash(approval)).as_deref(), Some(C_TEXT));
+    // Pieces the walk cannot compute (a file's lines) may be joined at the separators the line's
+    // IFS names.
+    let unknown = "IFS=, read -r a b c < /tmp/list; echo x > \"$a/$b/$c/x.md\" # docs,superpowers,plans";
+    assert_eq!(check(&repo, "bash", &bash(unknown)).as_deref(), Some(NEEDS_SPEC));
+    let escaped = "IFS=, read d f <<< 'docs\\,superpowers,plans'; echo x > \"$d/$f/x.md\"";
+    assert_eq!(check(&repo, "bash", &bash(escaped)).as_deref(), Some(NEEDS_SPEC));
+    // Splitting by the assigned IFS keeps an ordinary value ordinary.
+    for fine in [
+        "IFS=, read -r a b <<< 'x,y'; cat \"$a\"; echo x > \"$b.txt\"",
+        "IFS=, read -r a b <<< 'notes,x.md'; echo x > \"$a/$b\"",
+        "IFS=, read -r a b < /tmp/list; echo x > \"$a/$b\"",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(fine)), None, "{fine}");
+    }
+}
+
+#[test]
+fn unquoted_expansions_split_at_the_shells_ifs() {
+    let repo = Repo::new();
+    repo.change("c");
+    let split = "IFS=,; x=/tmp/x,docs/superpowers/plans/p.md; cp $x";
+    assert_eq!(check(&repo, "bash", &bash(split)).as_deref(), Some(NEEDS_SPEC));
+    assert_eq!(check(&repo, "bash", &bash("IFS=,; x=/tmp/x,notes.md; cp $x")), None);
+    assert_eq!(check(&repo, "bash", &bash("IFS=,; x=docs/superpowers/plans/p.md,/tmp/y; cp $x")), None);
+}
+
+#[test]
+fn literal_pattern_substitutions_are_computed() {
+    let repo = Repo::new();
+    repo.change("c");
+    for (assign, target) in [
+        ("x=docs/superpowers/PLANS", "\"${x/PLANS/plans}/a.md\""),
+        ("x=docs_superpowers_plans", "\"${x//_//}/a.md\""),
+        ("x=old/superpowers/plans", "\"${x/#old/docs}/a.md\""),
+        ("x=docs/superpowers/plans.old", "\"${x/%.old}/a.md\""),
+        ("x=docs/superpowers/SLOT/p.md", "\"${x/SLOT/plans}\""),
+        ("x=docs.superpowers.plans", "\"${x//./\\/}/a.md\""),
+    ] {
+        for write in [format!("echo x > {target}"), format!("cp /tmp/x {target}"), format!("touch {target}")] {
+            let line = format!("{assign}; {write}");
+            assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+        }
+        for read in [format!("echo {target}"), format!("cat {target}"), format!("cp {target} /tmp/copy")] {
+            let line = format!("{assign}; {read}");
+            assert_eq!(check(&repo, "bash", &bash(&line)), None, "{line}");
+        }
+    }
+    // Computed, an ordinary result is an ordinary write; a glob pattern stays uncomputed.
+    assert_eq!(check(&repo, "bash", &bash("x=docs/superpowers/plans/p.md; echo x > \"${x/plans/specs}\"")), None);
+    let glob = "x=docs/superpowers/SLOT/p.md; y=plans; echo x > \"${x/S*T/$y}\"";
+    assert_eq!(check(&repo, "bash", &bash(glob)), None, "names no guarded folder literally");
+    let glob = "x=openspec/changes/SLOT/approval.md; echo x > \"${x/S*T/c}\"";
+    assert_eq!(check(&repo, "bash", &bash(glob)).as_deref(), Some(C_TEXT));
+}
+
+#[test]
+fn globs_in_a_command_substitution_may_print_the_guarded_folders_they_match() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    std::fs::create_dir_all(repo.path("src/lib")).unwrap();
+    for substitution in ["$(ls -d docs/*/pl*)", "$(echo docs/super*/plans)", "$(printf %s docs/superpowers/pl*)"] {
+        for write in [
+            format!("echo x > \"{substitution}/a.md\""),
+            format!("cat a > {substitution}/x.md"),
+            format!("touch \"{substitution}/a.md\""),
+        ] {
+            assert_eq!(check(&repo, "bash", &bash(&write)).as_deref(), Some(NEEDS_SPEC), "{write}");
+        }
+        for read in [
+            format!("ls {substitution}"),
+            format!("cat \"{substitution}/p.md\""),
+            format!("echo x > /tmp/out; ls {substitution} > /tmp/list"),
+        ] {
+            assert_eq!(check(&repo, "bash", &bash(&read)), None, "{read}");
+        }
+    }
+    assert_eq!(check(&repo, "bash", &bash("echo x > \"$(ls -d src/*)/a.md\"")), None);
+    assert_eq!(check(&repo, "bash", &bash("echo x > \"$(echo src/*)/a.md\"")), None);
+}
+
+#[test]
+fn a_startup_file_named_by_bash_env_or_env_runs_first() {
+    let repo = Repo::new();
+    repo.change("c");
+    let writes = "echo 'cp /tmp/x openspec/changes/c/approval.md' > /tmp/env.sh";
+    for run in [
+        "BASH_ENV=/tmp/env.sh bash -c true",
+        "env BASH_ENV=/tmp/env.sh bash -c true",
+        "env -i ENV=/tmp/env.sh sh -i </dev/null",
+        "export BASH_ENV=/tmp/env.sh; bash -c true",
+        "BASH_ENV=/tmp/env.sh make",
+        "sudo BASH_ENV=/tmp/env.sh bash -c true",
+    ] {
+        let line = format!("{writes} && {run}");
+        assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(C_TEXT), "{line}");
+    }
+    // A startup file the walk cannot read may write whatever the line names.
+    let unknown = "BASH_ENV=/tmp/unknown-env.sh bash -c 'cat docs/superpowers/plans/x.md'";
+    assert_eq!(check(&repo, "bash", &bash(unknown)).as_deref(), Some(NEEDS_SPEC));
+    // One whose text reads is a read; naming nothing guarded is not the gates' business.
+    let reads = "echo 'ls' > /tmp/env.sh && BASH_ENV=/tmp/env.sh bash -c 'cat openspec/changes/c/approval.md'";
+    assert_eq!(check(&repo, "bash", &bash(reads)), None);
+    assert_eq!(check(&repo, "bash", &bash("BASH_ENV=/tmp/unknown-env.sh bash -c 'make test'")), None);
+}
+
+#[test]
+fn a_command_is_judged_with_each_possible_value_of_its_words() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    // Several values of one word are alternatives, not several arguments: `cp x "$d"` with two
+    // possible `$d` is not a copy of two sources into the second.
+    for line in [
+        "for d in docs/superpowers/*lans/; do cp /tmp/x \"${d}p.md\"; done",
+        "for d in docs/superpowers/*lans/; do ln -sf /tmp/x \"${d}p.md\"; done",
+        "while read -r f; do cp /tmp/x \"$f\"; done <<< \"a.md\ndocs/superpowers/plans/p.md\"",
+        "cp /tmp/x \"$(printf %s docs/superpowers/*lans)/new.md\"",
+        "mv /tmp/x \"$(ls -d docs/*/pl*)/new.md\"",
+        "for c in 'ls' 'touch docs/superpowers/plans/new.md'; do eval \"$c\"; done",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    for line in [
+        "for d in docs/superpowers/*lans/; do cp \"${d}p.md\" /tmp/; done",
+        "for f in a.md b.md; do cp \"$f\" /tmp/; done",
+        "while read -r f; do cp \"$f\" /tmp/out/; done <<< \"a.md\ndocs/superpowers/plans/p.md\"",
+        "cp \"$(ls -d docs/*/pl*)/p.md\" /tmp/",
+        "for d in src/*/; do cp /tmp/x \"${d}p.md\"; done",
+        "for c in 'ls' 'cat docs/superpowers/plans/p.md'; do eval \"$c\"; done",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
+
+#[test]
+fn a_quoted_string_keeps_its_newlines() {
+    let repo = Repo::new();
+    repo.change("c");
+    let line = "while read -r f; do echo x > \"$f\"; done <<< \"a.md\ndocs/superpowers/plans/p.md\"";
+    assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC));
+    // Joined without its newline the text would be `a.mddocs/…`, no guarded file at all.
+    let read = "while read -r f; do cat \"$f\"; done <<< \"a.md\ndocs/superpowers/plans/p.md\"";
+    assert_eq!(check(&repo, "bash", &bash(read)), None);
+}
+
+#[test]
+fn a_glob_that_could_be_a_guarded_folders_parent_is_followed() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    for (line, denial) in [
+        ("cd docs/*uperpowers\ncp -r /tmp/evil/. plans", NEEDS_SPEC),
+        ("cd docs/*uperpowers && touch plans/new.md", NEEDS_SPEC),
+        ("cd openspec/*hanges\nrsync -a /tmp/evil/ c/", C_TEXT),
+        ("for d in openspec/*hanges/; do cp /tmp/x \"${d}c/approval.md\"; done", C_TEXT),
+        ("echo x > \"$(ls -d docs/*uperpowers)/plans/x.md\"", NEEDS_SPEC),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(denial), "{line}");
+        let read = line.replace("cp -r /tmp/evil/. plans", "ls plans").replace("touch", "cat");
+        let read =
+            read.replace("rsync -a /tmp/evil/ c/", "ls c").replace("cp /tmp/x", "cat").replace("echo x >", "cat");
+        assert_eq!(check(&repo, "bash", &bash(&read)), None, "{read}");
+    }
+    assert_eq!(check(&repo, "bash", &bash("cd build/*\ncp -r /tmp/evil/. out")), None);
+}
+
+#[test]
+fn a_script_the_line_writes_with_printf_is_the_text_printf_prints() {
+    let repo = Repo::new();
+    repo.change("c");
+    let hook = "mkdir -p /tmp/hooks && printf '#!/bin/sh\\ncp /tmp/x openspec/changes/c/approval.md\\n' > /tmp/hooks/pre-commit";
+    let line = format!("{hook} && chmod +x /tmp/hooks/pre-commit && git -c core.hooksPath=/tmp/hooks commit -q -m x");
+    assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(C_TEXT), "{line}");
+    let sourced =
+        "printf '#!/bin/sh\\ncp /tmp/x openspec/changes/c/approval.md\\n' > /tmp/s.sh; chmod +x /tmp/s.sh; /tmp/s.sh";
+    assert_eq!(check(&repo, "bash", &bash(sourced)).as_deref(), Some(C_TEXT), "{sourced}");
+    let reads = "printf '#!/bin/sh\\ncat openspec/changes/c/approval.md\\n' > /tmp/s.sh; chmod +x /tmp/s.sh; /tmp/s.sh";
+    assert_eq!(check(&repo, "bash", &bash(reads)), None, "{reads}");
+}
+
+#[test]
+fn a_tree_written_at_an_uncomputed_root_may_land_on_any_folder_the_line_names() {
+    let repo = Repo::new();
+    repo.change("c");
+    for (assign, root) in [
+        ("x=old/openspec/changes/c", "\"${x#old/}\""),
+        ("mapfile -t lines <<< openspec/changes/c", "\"${lines[0]}\""),
+        ("set -- one openspec/changes/c three", "\"${@:2:1}\"/"),
+    ] {
+        for write in [
+            format!("tar -xf /tmp/evil.tar -C {root}"),
+            format!("unzip -oq /tmp/evil.zip -d {root}"),
+            format!("rsync -a /tmp/evil/ {root}"),
+        ] {
+            let line = format!("{assign}\n{write}");
+            assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(C_TEXT), "{line}");
+        }
+        for read in [format!("tar -tf /tmp/evil.tar {root}"), format!("cp -r {root} /tmp/copy"), format!("ls {root}")] {
+            let line = format!("{assign}\n{read}");
+            assert_eq!(check(&repo, "bash", &bash(&line)), None, "{line}");
+        }
+    }
+    // A line naming no such folder is not the gates' business.
+    assert_eq!(check(&repo, "bash", &bash("x=old/build; tar -xf /tmp/a.tar -C \"${x#old/}\"")), None);
+}
+
+#[test]
+fn a_tree_written_at_a_glob_may_land_on_the_guarded_folders_it_matches() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    for line in [
+        "unzip -oq /tmp/evil.zip -d docs/superpowers/*lans",
+        "tar -xf /tmp/evil.tar -C docs/*/pl*",
+        "cp -r /tmp/evil/. docs/super*/plans",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    for line in
+        ["unzip -l /tmp/evil.zip docs/superpowers/*lans", "tar -xf /tmp/a.tar -C src/*", "cp -r docs/*/pl* /tmp/out"]
+    {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
