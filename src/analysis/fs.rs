@@ -115,6 +115,16 @@ pub fn read_regular_file(path: &Path, limit: u64) -> Option<Vec<u8>> {
     bytes
 }
 
+/// A regular file's text when it is at most `limit` bytes of UTF-8 without a NUL (a script the
+/// analysis reads); `None` for a larger, binary or missing file.
+pub fn read_text_file(path: &Path, limit: u64) -> Option<String> {
+    let bytes = read_regular_file(path, limit)?;
+    if bytes.len() as u64 > limit || bytes.contains(&0) {
+        return None;
+    }
+    String::from_utf8(bytes).ok()
+}
+
 fn regular_file_bytes(path: &Path, limit: u64) -> Option<Vec<u8>> {
     if !std::fs::metadata(path).ok()?.is_file() {
         return None;

@@ -295,11 +295,7 @@ impl Walker<'_> {
         if self.targets.contains(&path) {
             return None;
         }
-        let bytes = fs::read_regular_file(&path, MAX_SCRIPT_FILE_BYTES)?;
-        if bytes.len() as u64 > MAX_SCRIPT_FILE_BYTES || bytes.contains(&0) {
-            return None;
-        }
-        String::from_utf8(bytes).ok()
+        fs::read_text_file(&path, MAX_SCRIPT_FILE_BYTES)
     }
 
     fn cd(&mut self, cd: Cd, scope: &mut Scope<Bash>) {

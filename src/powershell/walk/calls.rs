@@ -269,10 +269,7 @@ impl Walker<'_> {
         piped: Option<&[Value]>,
     ) -> Result<Option<Vec<Value>>, Unscannable> {
         let path = crate::paths::absolute(name.replace('\\', "/"), &scope.base);
-        let text = fs::read_regular_file(&path, MAX_SCRIPT_FILE_BYTES)
-            .filter(|bytes| bytes.len() as u64 <= MAX_SCRIPT_FILE_BYTES && !bytes.contains(&0))
-            .and_then(|bytes| String::from_utf8(bytes).ok());
-        let Some(text) = text else {
+        let Some(text) = fs::read_text_file(&path, MAX_SCRIPT_FILE_BYTES) else {
             self.unknown(elements, scope);
             return Ok(None);
         };
