@@ -28,6 +28,17 @@ impl Value {
     }
 }
 
+/// The environment variables that name the system's temporary folder, as each shell spells them
+/// (bash `$TMPDIR`, PowerShell `$env:TEMP`, lower case without `$`).
+pub const TEMPORARY_FOLDER_VARIABLES: &[&str] = &["TMPDIR", "env:temp", "env:tmp", "env:tmpdir"];
+
+/// What a [`TEMPORARY_FOLDER_VARIABLES`] variable the call does not set holds: the system's
+/// temporary folder, outside the repository (a value from the environment the call does not show
+/// is left to sealing, P-18; reading it as unknown refused every backup to `$env:TEMP`).
+pub fn temporary_folder() -> Value {
+    Value::literal(&std::env::temp_dir().to_string_lossy())
+}
+
 impl AsRef<str> for Value {
     fn as_ref(&self) -> &str {
         &self.text

@@ -12,6 +12,7 @@ use super::patsub::{Replace, Substitution};
 use super::tree::{Node, node_kind};
 use super::{MAX_WORD_EXPANSION, Unscannable};
 use crate::analysis::budget::Budget;
+use crate::analysis::values::{TEMPORARY_FOLDER_VARIABLES, temporary_folder};
 pub use crate::analysis::values::{MAX_VALUES, Value, Vars};
 pub use crate::commands::{Arg, ansi_c};
 
@@ -68,6 +69,7 @@ impl Context<'_> {
             "PWD" => Some(path_value(self.pwd)),
             "OLDPWD" => self.oldpwd.map(path_value),
             "HOME" => self.home.get().map(|home| vec![Value { text: home.to_string(), dynamic: false }]),
+            _ if TEMPORARY_FOLDER_VARIABLES.contains(&name) => Some(vec![temporary_folder()]),
             _ => None,
         }
     }

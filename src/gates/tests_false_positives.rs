@@ -94,7 +94,9 @@ fn archiving_the_plans_folder_writes_only_the_archive() {
             ("Compress-Archive src openspec/changes/foo/approval.md", Some(APPROVAL)),
             ("Expand-Archive plans.zip -DestinationPath docs/superpowers/plans", Some(PLAN)),
             ("Compress-Archive -Path docs/superpowers/plans -DestinationPath $x", Some(PLAN)),
-            ("Compress-Archive -Path docs/superpowers/plans -DestinationPath $env:TEMP/plans.zip", Some(PLAN)),
+            ("Compress-Archive -Path docs/superpowers/plans -DestinationPath $env:OUTDIR/plans.zip", Some(PLAN)),
+            // The system's temporary folder, which the call does not set, lies outside the repository.
+            ("Compress-Archive -Path docs/superpowers/plans -DestinationPath $env:TEMP/plans.zip", None),
         ],
     );
 }
@@ -112,9 +114,11 @@ fn backing_up_approval_md_only_reads_it() {
             ("Copy-Item backup/approval.md openspec/changes/foo", Some(APPROVAL)),
             ("Copy-Item openspec/changes/foo/approval.md backup", Some(APPROVAL)),
             ("Copy-Item openspec/changes/foo/approval.md newdir/", Some(APPROVAL)),
-            // A destination the walk cannot compute may be a folder (`$env:TEMP` is one).
+            // A destination the walk cannot compute may be a folder; `$env:TEMP` is the temporary
+            // folder, where the copy keeps its name.
+            ("Copy-Item openspec/changes/foo/approval.md $env:OUTDIR/approval.bak", Some(APPROVAL)),
             ("Copy-Item openspec/changes/foo/approval.md $env:TEMP", Some(APPROVAL)),
-            ("Copy-Item -Path openspec/changes/foo/approval.md -Destination $env:TEMP/approval.bak", Some(APPROVAL)),
+            ("Copy-Item -Path openspec/changes/foo/approval.md -Destination $env:TEMP/approval.bak", None),
             ("Copy-Item openspec/changes/*/approval.md, x backup.bak", Some(APPROVAL)),
             ("Move-Item openspec/changes/foo/approval.md backup/approval.md.bak", Some(APPROVAL)),
             // A folder the line may make before the copy: proven not one only when the copy is

@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use crate::analysis::Unscannable;
-use crate::analysis::values::{MAX_VALUES, Value, Vars};
+use crate::analysis::values::{MAX_VALUES, TEMPORARY_FOLDER_VARIABLES, Value, Vars, temporary_folder};
 
 /// What evaluation reads from the walk.
 pub struct Context<'a> {
@@ -801,6 +801,7 @@ fn lookup(name: &str, cx: &Context) -> Vec<Value> {
         "home" | "env:home" | "env:userprofile" => vec![home()],
         _ => match cx.vars.get(&key) {
             Some(values) => values.clone(),
+            None if TEMPORARY_FOLDER_VARIABLES.contains(&key.as_str()) => vec![temporary_folder()],
             None => vec![Value::unknown(&format!("${name}"))],
         },
     }

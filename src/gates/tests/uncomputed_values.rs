@@ -325,3 +325,20 @@ fn a_tree_written_at_a_glob_may_land_on_the_guarded_folders_it_matches() {
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
     }
 }
+
+#[test]
+fn the_temporary_folder_variables_name_the_systems_temporary_folder() {
+    let repo = Repo::new();
+    repo.change("c");
+    let temporary = std::env::temp_dir();
+    let targets = crate::analyses::bash_write_targets("echo x > \"$TMPDIR/out.txt\"", &repo.path(""));
+    assert_eq!(targets, Ok(vec![temporary.join("out.txt")]));
+    for line in [
+        "tar -czf \"$TMPDIR/plans.tgz\" docs/superpowers/plans",
+        "cp openspec/changes/c/approval.md \"$TMPDIR/approval-c.bak\"",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+    // Set by the line, it is what the line says.
+    assert!(check(&repo, "bash", &bash("TMPDIR=docs/superpowers/plans; echo x > \"$TMPDIR/p.md\"")).is_some());
+}
