@@ -752,8 +752,15 @@ impl<'s> Program<'s> {
                     _ => V::Unknown,
                 };
             }
+            // The files a pattern matches: its wildcards are parts computed at run time (a hole
+            // each), so a write matches them against the guarded locations and a command line
+            // gets them as a glob the walk reads.
             "glob.glob" | "glob.iglob" => {
-                return args.get(0, "pathname").cloned().map_or(V::Unknown, |pattern| V::List(vec![pattern]));
+                return match args.get(0, "pathname") {
+                    Some(V::Str(pattern) | V::Path(pattern)) => V::List(vec![V::Str(wildcards_as_holes(pattern))]),
+                    Some(other) => V::List(vec![other.clone()]),
+                    None => V::Unknown,
+                };
             }
             "logging.getLogger" | "hashlib.sha256" | "hashlib.md5" | "hashlib.sha1" | "hashlib.new" => {
                 return V::Object(Kind::Inert);
@@ -1075,6 +1082,25 @@ fn joined(separator: &str, items: Option<&V>) -> V {
         }
     }
     V::Str(out)
+}
+
+/// `docs/*/pl?ns/[a-z].md` with each wildcard (`*`, `?`, a `[…]` class) a [`HOLE`].
+fn wildcards_as_holes(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut class = false;
+    for c in pattern.chars() {
+        match (class, c) {
+            (true, ']') => class = false,
+            (true, _) => {}
+            (false, '[') => {
+                class = true;
+                out.push(HOLE);
+            }
+            (false, '*' | '?') => out.push(HOLE),
+            (false, other) => out.push(other),
+        }
+    }
+    out
 }
 
 fn join_dir(dir: &str, path: &str) -> String {
