@@ -208,6 +208,13 @@ fn judged(language: Language, text: Option<&str>, args: &[String], dir: &Path) -
     for arg in args {
         guarded_argument(arg, dir, &mut verdict.trees);
     }
+    // A pattern in the program (`'docs/superpowers/*lans/p.md'` printed by a process it reads)
+    // may stand for the guarded locations it matches.
+    for word in words(text).filter(|word| word.contains(['*', '?', '['])) {
+        for path in engine::guarded_matches(word).into_iter().filter(|path| !verdict.writes.contains(path)) {
+            engine::push_new(&mut verdict.trees, path);
+        }
+    }
     let names_guarded = |write: &String| paths::names_guarded(write, paths::Dialect::Program);
     if !verdict.writes.iter().chain(&verdict.trees).any(names_guarded) {
         guarded_words(text, &mut verdict.trees);
@@ -269,6 +276,12 @@ fn run_grammar(text: &str, syntax: &lex::Syntax, grammar: &engine::Grammar) -> F
     let mut engine = engine::Engine::new(&tokens, grammar);
     engine.run();
     engine.finish()
+}
+
+/// The words of a program's text, split at blanks, quotes and punctuation (a glob's `[…]` and
+/// `*` stay in the word).
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c.is_whitespace() || "'\"`;()<>|&,={}".contains(c)).filter(|word| !word.is_empty())
 }
 
 /// The words of `text` that name a guarded location, as paths (holes as `*`).

@@ -80,6 +80,7 @@ fn a_path_a_program_picks_at_run_time_may_be_the_guarded_file_its_known_parts_ma
         "python3 -c \"import glob, os; os.remove(glob.glob('docs/superpowers/pl*/p.md')[0])\"".to_string(),
         format!("node -e \"const fs = require('fs'); fs.writeFileSync('docs/superpowers/' + {picked} + '/p.md', 'x')\""),
         "python3 -c \"import glob, subprocess; subprocess.run(['cp', '/tmp/x', glob.glob('docs/superpowers/*lans/p.md')[0]])\"".to_string(),
+        "lua -e \"os.rename('/tmp/x', io.popen('printf %s docs/superpowers/*lans/p.md'):read('a'))\"".to_string(),
     ] {
         assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(NEEDS_SPEC), "{line}");
     }
@@ -89,6 +90,7 @@ fn a_path_a_program_picks_at_run_time_may_be_the_guarded_file_its_known_parts_ma
         "python3 -c \"import glob; open(glob.glob('build/*.txt')[0], 'a').write('x')\"".to_string(),
         "python3 -c \"import glob, subprocess; subprocess.run(['cat', glob.glob('docs/superpowers/*lans/p.md')[0]])\"".to_string(),
         "python3 -c \"import subprocess; subprocess.run(['find', 'docs', '-name', '*.md'])\"".to_string(),
+        "lua -e \"print('docs/superpowers/*lans/p.md')\"".to_string(),
     ] {
         assert_eq!(check(&repo, "bash", &bash(&line)), None, "{line}");
     }
