@@ -3,6 +3,7 @@
 
 use std::rc::Rc;
 
+use super::effects::options_from_assignments;
 use super::{Input, Walk, Walker};
 use crate::analysis::handoff::Source;
 use crate::analysis::scope::Scope;
@@ -72,6 +73,11 @@ impl Walker<'_> {
         }
         let mut effects = Vec::new();
         commands::analyze_fed(&argv, stdin_text.as_deref(), &upstream.producer, self.analyses, &mut effects);
+        for effect in &mut effects {
+            if let Effect::Program { argv, .. } = effect {
+                options_from_assignments(argv, &assigned, self.analyses);
+            }
+        }
         if effects.iter().any(|effect| matches!(effect, Effect::Patch(_))) {
             let input = self.input_file(&files, walk, scope)?.or(piped);
             for effect in &mut effects {

@@ -694,10 +694,28 @@ struct ScriptRun<'a> {
 fn with_options_from_environment(mut argv: Vec<String>, scope: &Scope<Bash>, analyses: &dyn Analyses) -> Vec<String> {
     let variable = analyses.program_run(&argv, None).and_then(|run| run.language.options_variable());
     if let Some(options) = variable.and_then(|variable| assigned(scope, variable)) {
-        let at = argv.len().min(1);
-        argv.splice(at..at, options.split_whitespace().map(str::to_string));
+        splice_options(&mut argv, &options);
     }
     argv
+}
+
+/// The same for an assignment before the command (`NODE_OPTIONS='-r ./x.js' node build.js`),
+/// which is the command's environment, not the shell's.
+pub(super) fn options_from_assignments(argv: &mut Vec<String>, assigned: &[(String, Vec<Value>)], analyses: &dyn Analyses) {
+    let Some(variable) = analyses.program_run(argv, None).and_then(|run| run.language.options_variable()) else {
+        return;
+    };
+    let value = assigned.iter().rev().find(|(name, _)| name == variable).map(|(_, values)| values.as_slice());
+    if let Some([value]) = value
+        && !value.dynamic
+    {
+        splice_options(argv, &value.text);
+    }
+}
+
+fn splice_options(argv: &mut Vec<String>, options: &str) {
+    let at = argv.len().min(1);
+    argv.splice(at..at, options.split_whitespace().map(str::to_string));
 }
 
 fn assigned(scope: &Scope<Bash>, name: &str) -> Option<String> {

@@ -133,6 +133,7 @@ fn modules_preloaded_by_the_command_line_or_node_options_run_before_the_script()
         "node --require=./tools/evil.js tools/read.js",
         "export NODE_OPTIONS='--require ./tools/evil.js'; node tools/read.js",
         "export NODE_OPTIONS='--import ./tools/evil.mjs'; node -e \"console.log(require('fs').readFileSync('docs/superpowers/plans/p.md', 'utf8'))\"",
+        "NODE_OPTIONS='--require ./tools/evil.js' node tools/read.js",
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
     }
@@ -140,6 +141,7 @@ fn modules_preloaded_by_the_command_line_or_node_options_run_before_the_script()
         "node tools/read.js",
         "node -r fs tools/read.js",
         "export NODE_OPTIONS='--max-old-space-size=4096'; node tools/read.js",
+        "NODE_OPTIONS=--max-old-space-size=4096 node tools/read.js",
         "export NODE_OPTIONS='--require ./tools/setup.js'; node -e 'console.log(1)'",
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
