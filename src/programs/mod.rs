@@ -87,6 +87,22 @@ impl Findings {
     pub fn unreadable() -> Self {
         Findings { over_budget: true, ..Findings::default() }
     }
+
+    /// A path the program writes (a directory filled with a tree when `tree`), located where the
+    /// program runs. A computed part could make any path: one that names a guarded location is
+    /// judged as it stands; one that does not leaves the findings unsure and may be any guarded
+    /// location its known parts match (a hole or a glob, `'docs/superpowers/' + pick() + '/p.md'`).
+    pub fn written(&mut self, located: String, tree: bool) {
+        if !paths::names_guarded(&located, paths::Dialect::Program) {
+            if located.contains(lex::HOLE) {
+                self.sure = false;
+            }
+            for matched in engine::guarded_matches(&located) {
+                engine::push_new(&mut self.writes, matched);
+            }
+        }
+        engine::push_new(if tree { &mut self.trees } else { &mut self.writes }, located);
+    }
 }
 
 /// The language a command runs programs in, by its name (`python3.12`, `/usr/bin/node`).

@@ -16,8 +16,7 @@ use std::path::Path;
 use tree_sitter::{Node, Parser};
 
 use crate::analysis::budget::{Budget, parse_within};
-use crate::paths;
-use crate::programs::engine::{guarded_matches, push_new, run_in, shell_word};
+use crate::programs::engine::{run_in, shell_word};
 use crate::programs::lex::HOLE;
 use crate::programs::{Findings, MAX_ANALYSIS_WORK};
 
@@ -851,21 +850,11 @@ impl<'t> Reader<'t, '_> {
         }
     }
 
-    /// A path written (a directory filled with a tree when `tree`). A computed part could make
-    /// any path: one that names a guarded location is judged as it stands, and one that does not
-    /// may be any guarded location its known parts could match
-    /// (`'docs/superpowers/' + pick() + '/p.md'`).
+    /// A path written (a directory filled with a tree when `tree`), as [`Findings::written`]
+    /// judges it.
     fn write(&mut self, path: String, tree: bool) {
         let located = if path.starts_with('/') || self.cwd.is_empty() { path } else { join(&self.cwd, &path) };
-        if !paths::names_guarded(&located, paths::Dialect::Program) {
-            if located.contains(HOLE) {
-                self.unsure();
-            }
-            for matched in guarded_matches(&located) {
-                push_new(&mut self.findings.writes, matched);
-            }
-        }
-        push_new(if tree { &mut self.findings.trees } else { &mut self.findings.writes }, located);
+        self.findings.written(located, tree);
     }
 
     fn run(&mut self, name: &str, args: &[Node]) {

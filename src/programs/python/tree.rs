@@ -15,7 +15,7 @@ use tree_sitter::{Node, Parser};
 use super::tables::{self, Kind, Writer};
 use crate::analysis::budget::{Budget, parse_within};
 use crate::programs::engine::{
-    COMPUTED_PART, copied_into, guarded_matches, push_new, run_in, shell_word, writes_mode,
+    COMPUTED_PART, copied_into, run_in, shell_word, writes_mode,
 };
 use crate::programs::lex::HOLE;
 use crate::programs::{Findings, MAX_ANALYSIS_WORK};
@@ -954,20 +954,9 @@ impl<'s> Program<'s> {
     fn record(&mut self, value: V, tree: bool) {
         match value {
             V::Str(text) | V::Path(text) if !text.is_empty() => {
-                // A computed part could make any path; one that names a guarded location is
-                // judged as it stands, and one that does not may be any guarded location its
-                // known parts could match (a hole or a glob, `glob.glob('docs/*/pl*')[0]`).
                 let located =
                     if text.starts_with('/') || self.dir.is_empty() { text } else { join_dir(&self.dir, &text) };
-                if !crate::paths::names_guarded(&located, crate::paths::Dialect::Program) {
-                    if located.contains(HOLE) {
-                        self.unsure();
-                    }
-                    for matched in guarded_matches(&located) {
-                        push_new(&mut self.findings.writes, matched);
-                    }
-                }
-                push_new(if tree { &mut self.findings.trees } else { &mut self.findings.writes }, located);
+                self.findings.written(located, tree);
             }
             V::List(items) => {
                 for item in items {
