@@ -50,28 +50,19 @@ impl Walker<'_> {
                     {
                         continue;
                     }
-                    let named = paths::absolute(&arg.text, &scope.base);
-                    for target in paths::guarded_beneath(&named, paths::Reach::Named) {
-                        self.add(&target.to_string_lossy(), &scope.base, scope.links());
-                    }
+                    self.add_reached(paths::absolute(&arg.text, &scope.base), paths::Reach::Named, scope);
                 }
                 Effect::WriteTree { dir, name, known_dir } => {
                     self.write_tree(&dir, name.as_ref(), known_dir, walk, scope)
                 }
                 Effect::Script(script) => {
                     let mut child = scope.child(None);
-                    self.isolated += 1;
-                    let ran = self.script(&script, &mut child, walk.nesting + 1);
-                    self.isolated = self.isolated.saturating_sub(1);
-                    ran?;
+                    self.script_apart(&script, &mut child, walk)?;
                 }
                 Effect::Run { script, positional, complete } => {
                     let values = positional.into_iter().map(|arg| Value { text: arg.text, dynamic: arg.dynamic });
                     let mut child = scope.child(Some(Positional { values: values.collect(), complete }));
-                    self.isolated += 1;
-                    let ran = self.script(&script, &mut child, walk.nesting + 1);
-                    self.isolated = self.isolated.saturating_sub(1);
-                    ran?;
+                    self.script_apart(&script, &mut child, walk)?;
                 }
                 Effect::Link { link, target } => {
                     let link = paths::absolute(&link.text, &scope.base);
@@ -91,10 +82,7 @@ impl Walker<'_> {
                         if let Some(dir) = dir {
                             child.base = paths::absolute(&dir.text, &scope.base);
                         }
-                        self.isolated += 1;
-                        let ran = self.script(&recipes, &mut child, walk.nesting + 1);
-                        self.isolated = self.isolated.saturating_sub(1);
-                        ran?;
+                        self.script_apart(&recipes, &mut child, walk)?;
                     }
                 }
                 Effect::Program { argv, stdin, dir, uncomputed } => {
@@ -121,10 +109,7 @@ impl Walker<'_> {
                 // of its own, since the shell's state follows the first judgement.
                 Effect::Eval(script) if only_new => {
                     let mut child = scope.clone();
-                    self.isolated += 1;
-                    let ran = self.script(&script, &mut child, walk.nesting + 1);
-                    self.isolated = self.isolated.saturating_sub(1);
-                    ran?;
+                    self.script_apart(&script, &mut child, walk)?;
                 }
                 _ if only_new => {}
                 Effect::Eval(script) => self.script(&script, scope, walk.nesting + 1)?,
@@ -164,9 +149,7 @@ impl Walker<'_> {
                 Some(name) if known_dir || fs::is_dir(&dir) => paths::absolute(&name.text, &dir),
                 _ => dir,
             };
-            for target in paths::guarded_beneath(&root, paths::Reach::Tree) {
-                self.add(&target.to_string_lossy(), &scope.base, scope.links());
-            }
+            self.add_reached(root, paths::Reach::Tree, scope);
         }
     }
 
@@ -208,10 +191,7 @@ impl Walker<'_> {
             // A process the program starts: what it does to its shell stays there.
             let mut child = scope.child(None);
             child.base = base.clone();
-            self.isolated += 1;
-            let ran = self.script(command, &mut child, walk.nesting + 1);
-            self.isolated = self.isolated.saturating_sub(1);
-            ran?;
+            self.script_apart(command, &mut child, walk)?;
         }
         Ok(!options_write && proven)
     }
@@ -261,10 +241,7 @@ impl Walker<'_> {
         let zero = Value { text: path.to_string(), dynamic: false };
         let values = std::iter::once(zero).chain(run.args.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }));
         let mut child = scope.child(Some(Positional { values: values.collect(), complete: true }));
-        self.isolated += 1;
-        let ran = self.script(&text, &mut child, walk.nesting + 1);
-        self.isolated = self.isolated.saturating_sub(1);
-        ran
+        self.script_apart(&text, &mut child, walk)
     }
 
     /// A script the walk could not read (missing, oversized, a binary, a language no analysis
@@ -415,10 +392,7 @@ impl Walker<'_> {
             return Ok(());
         };
         let mut child = scope.child(None);
-        self.isolated += 1;
-        let ran = self.script(&text, &mut child, walk.nesting + 1);
-        self.isolated = self.isolated.saturating_sub(1);
-        ran
+        self.script_apart(&text, &mut child, walk)
     }
 
     /// A write whose target the walk could not compute (P-18): it may be any guarded location the
@@ -446,6 +420,15 @@ impl Walker<'_> {
                 self.add(&file.to_string_lossy(), dir, scope.links());
             }
         }
+    }
+
+    /// `text` walked as a script in `child`, a shell apart from this one (a subshell, a process
+    /// started): what it writes counts, what it does to its shell stays there.
+    fn script_apart(&mut self, text: &str, child: &mut Scope<Bash>, walk: &Walk) -> Result<(), Unscannable> {
+        self.isolated += 1;
+        let ran = self.script(text, child, walk.nesting + 1);
+        self.isolated = self.isolated.saturating_sub(1);
+        ran
     }
 
     /// A location written with its reach: a file itself, or the guarded locations a tree
