@@ -124,12 +124,14 @@ export declare function checkApproval(id: string, kind: string, cwd?: string): A
 /**
  * Judge one tool call. `null` allows it; otherwise the full denial text. Never throws.
  * `options.shell` names a persistent shell: calls with the same name share its state (P-15);
- * without it a shell call is one-shot. `options.sandbox` is the mode the host will run the call
+ * without it a shell call is one-shot. With `options.callId` as well, the host reports how the
+ * call ends (`shellCallRan`), and until it does, where the call started and the fresh shell
+ * stay possible. `options.sandbox` is the mode the host will run the call
  * in when wider than its default (DSH: a session switched to `danger-full-access`); while
  * approvals are sealed such a call is refused (P-17). `options.host: 'claude-code'` judges a
  * Claude Code call, whose file tools may not write Claude Code's configuration either.
  */
-export declare function checkGuard(toolCall: { name: string; arguments?: unknown }, cwd: string, options?: { shell?: string; sandbox?: string; host?: 'claude-code' }): string | null
+export declare function checkGuard(toolCall: { name: string; arguments?: unknown }, cwd: string, options?: { shell?: string; callId?: string; sandbox?: string; host?: 'claude-code' }): string | null
 
 /**
  * Forgets the state of persistent shell `shell` (its session ended). Returns whether it had
@@ -238,6 +240,13 @@ export interface SetupCheck {
   text: string
   fix?: string
 }
+
+/**
+ * The host reports that call `callId` of persistent shell `shell`, judged with that `callId`,
+ * ran to its end and the shell was not reset: where it started is no longer possible. Returns
+ * whether the call was the shell's unsettled one; never throws.
+ */
+export declare function shellCallRan(shell: string, callId: string): boolean
 
 export interface ShownSection {
   change: string

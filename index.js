@@ -844,4 +844,5 @@ module.exports.loopStatus = nativeBinding.loopStatus
 module.exports.presentApproval = nativeBinding.presentApproval
 module.exports.sealApprovals = nativeBinding.sealApprovals
 module.exports.sealSurvey = nativeBinding.sealSurvey
+module.exports.shellCallRan = nativeBinding.shellCallRan
 module.exports.writeApproval = nativeBinding.writeApproval

@@ -8,7 +8,8 @@
 //
 // Each file: a first line `{ about }`, a `{ setup: { files } }` line (the project before the
 // session), then steps: `{ id, step, call, shell? }` (a tool call, judged in the session's
-// folder; `shell` names a persistent shell), `{ id, step, owner: { approve, kind } }` and
+// folder; `shell` names a persistent shell, whose calls are reported as ran to their end, as the
+// DSH glue reports them from `tools/result`), `{ id, step, owner: { approve, kind } }` and
 // `{ id, step, expect: { change, design?, planApproval? } }`. `{ROOT}` is the session's folder.
 // The file tools' effects are applied, so later calls see what earlier ones wrote.
 import assert from 'node:assert/strict'
@@ -17,7 +18,7 @@ import { tmpdir } from 'node:os'
 import { dirname, isAbsolute, join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
-import { checkGuard, dropShell, loopStatus, writeApproval } from '../index.js'
+import { checkGuard, dropShell, loopStatus, shellCallRan, writeApproval } from '../index.js'
 import { keyOf, loadRegistry, reconcile, reconcileMessage } from './oracle/registry.mjs'
 
 const SESSIONS = new URL('./fixtures/sessions/', import.meta.url)
@@ -140,11 +141,15 @@ for (const file of files) {
           continue
         }
         if (step.shell) shells.add(step.shell)
-        const verdict = checkGuard(step.call, root, step.shell ? { shell: `${file}:${step.shell}` } : undefined)
+        const shell = step.shell ? { shell: `${file}:${step.shell}`, callId: `${file}#${step.id}` } : undefined
+        const verdict = checkGuard(step.call, root, shell)
         const key = keyOf({ session: `${file}#${step.id}` })
         results.set(key, { class: verdict === null ? 'ok' : 'over-refusal', verdict, where, call: step.call })
         if (verdict !== null) refusals.push({ key, where, verdict, call: step.call })
-        else apply(root, step.call)
+        else {
+          apply(root, step.call)
+          if (shell) assert.equal(shellCallRan(shell.shell, shell.callId), true, `${where}: the shell call was not the one to settle`)
+        }
       }
       assert.ok(steps.some((s) => s.call), `${file} has calls`)
     })

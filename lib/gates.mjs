@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import native from '../index.js'
 import { gatesActive, resolveFlags } from './config.mjs'
 
-const { checkGuard, dropShell } = native
+const { checkGuard, dropShell, shellCallRan } = native
 
 /** The session directory of the calling agent; relative paths in a tool call resolve against it. */
 export const sessionCwd = (agent) => agent?.session.header.cwd ?? process.cwd()
@@ -15,12 +15,35 @@ export const sessionCwd = (agent) => agent?.session.header.cwd ?? process.cwd()
  * `undefined`, so the native `null` (allowed) becomes `undefined`. Given the `tools` registry, a
  * call of a persistent shell is judged with the state the shell's earlier calls may have left;
  * given the context, a call whose session left DSH's sandbox is judged as asking to leave it.
+ * With `resultsObserved` (the registry's `tools/result` goes to {@link noteShellResult}, as
+ * {@link registerGates} arranges), a shell call is named by its `callId` so that its result can
+ * tell the guard that it ran.
  */
-export function approvalGuard(exec, tools, ctx) {
+export function approvalGuard(exec, tools, ctx, resultsObserved = false) {
   const shell = persistentShell(exec, tools)
   const sandbox = sessionSandbox(exec, ctx)
-  const options = shell === undefined && sandbox === undefined ? undefined : { shell, sandbox }
+  const callId = shell !== undefined && resultsObserved && typeof exec.callId === 'string' ? exec.callId : undefined
+  const options = shell === undefined && sandbox === undefined ? undefined : { shell, callId, sandbox }
   return checkGuard(exec, sessionCwd(exec.agent), options) ?? undefined
+}
+
+/**
+ * DSH's persistent shells append this when they reset the shell (a timeout, an exit, a failed
+ * send); the next call starts fresh in the workspace.
+ */
+const SHELL_RESET = /shell was reset/
+
+/**
+ * A `tools/result` observer: a persistent shell's call that ended without an error and without
+ * resetting the shell ran to its end, so the guard lets go of where it started (a `cd` that may
+ * have failed still counts). Anything else keeps where it started and the fresh shell possible.
+ */
+export function noteShellResult(exec, result, tools) {
+  const shell = persistentShell(exec, tools)
+  if (shell === undefined || typeof exec.callId !== 'string' || result?.isError !== false) return false
+  const texts = Array.isArray(result.content) ? result.content.map((block) => (typeof block?.text === 'string' ? block.text : '')) : []
+  if (texts.some((text) => SHELL_RESET.test(text))) return false
+  return shellCallRan(shell, exec.callId)
 }
 
 /**
@@ -119,7 +142,10 @@ export function registerGates(ctx, flags) {
   if (resolved.guardsOk === undefined) resolved.guardsOk = selfCheck()
   if (!gatesActive(resolved)) return undefined
   const fiber = ctx.inject(['tools'], function approvalGatesGuard(c) {
-    c.tools.guard((exec) => approvalGuard(exec, c.tools, c))
+    c.on('tools/result', (exec, result) => {
+      noteShellResult(exec, result, c.tools)
+    })
+    c.tools.guard((exec) => approvalGuard(exec, c.tools, c, true))
   })
   return () => fiber.dispose()
 }

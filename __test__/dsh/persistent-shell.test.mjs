@@ -8,12 +8,13 @@ import { defineTool } from '@deepseek-ai/dsh-tools'
 
 import { liveShells } from '../../lib/gates.mjs'
 import { createAgent } from '../../scripts/dsh-host.mjs'
+import { makeRepo } from '../helpers/repo.mjs'
 import { BLOCKED, openSession } from './helpers/session.mjs'
 
 const NEEDS_SPEC = `${BLOCKED}plan must carry **Spec:** pointing to openspec/changes/<id>`
 
 /** A `bash` (or `pwsh`) with the given parameters that only reports what it would have run. */
-function registerBash(ctx, parameters, name = 'bash') {
+function registerBash(ctx, parameters, name = 'bash', answer = (command) => `ran: ${command}`) {
   return ctx.tools.register(
     defineTool({
       name,
@@ -21,7 +22,7 @@ function registerBash(ctx, parameters, name = 'bash') {
       parameters,
       output: { schema: { type: 'string' }, render: (_args, value) => [{ type: 'text', text: value }] },
       async execute(args) {
-        return `ran: ${args.command}`
+        return answer(args.command)
       },
     }),
   )
@@ -67,6 +68,27 @@ describe('a persistent bash', () => {
     assert.equal(liveShells.size, before + 1)
     await other.dispose()
     assert.equal(liveShells.size, before)
+  })
+
+  test('a call that ran lets go of where it started; one that reset the shell starts fresh again', async () => {
+    const repo = makeRepo().change('feat').plan('p', 'feat').write('src/app.js', '')
+    repo.approvePlan('feat', 'p')
+    const s = await openSession({ repo })
+    // DSH's persistent bash answers a timeout with partial output and this line (rc.8).
+    const reset = 'The persistent bash shell was reset; the next bash call starts from the workspace with a fresh current directory and environment.'
+    registerBash(s.ctx, PERSISTENT, 'bash', (command) => (command.startsWith('sleep') ? `Your command timed out\n${reset}` : `ran: ${command}`))
+    const run = async (command) => (await s.call('bash', { command })).isError
+    const progress = "echo '- [x] Task 1' >> .superpowers/sdd/p/progress.md"
+    // Down into src and back up: the shell is at the root, where plan p is approved.
+    assert.equal(await run('cd src'), false)
+    assert.equal(await run('cd ..'), false)
+    assert.equal(await run(progress), false)
+    // After a reset the shell may be fresh at the root, so a `cd ..` may leave it above the
+    // repository, where there is no plan p.
+    assert.equal(await run('cd src'), false)
+    assert.equal(await run('sleep 600'), false)
+    assert.equal(await run('cd ..'), false)
+    assert.equal((await s.call('bash', { command: progress })).text, `Error: ${BLOCKED}plan not found: p`)
   })
 
   test('a one-shot bash keeps no state', async () => {

@@ -107,6 +107,21 @@ pub fn is_dir(path: &Path) -> bool {
     is_dir
 }
 
+/// Whether `path` is a directory that every user may enter (each execute bit set), so that a `cd`
+/// there cannot fail. A question of the persistent shell's judge, outside any recorded analysis.
+pub fn anyone_can_enter(path: &Path) -> bool {
+    let Ok(metadata) = std::fs::metadata(path) else { return false };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        metadata.is_dir() && metadata.permissions().mode() & 0o111 == 0o111
+    }
+    #[cfg(not(unix))]
+    {
+        metadata.is_dir()
+    }
+}
+
 /// At most `limit` + 1 bytes of a regular file (one more tells it is larger), asked by the
 /// analysis; a FIFO or a terminal would block the check, so anything else is `None`.
 pub fn read_regular_file(path: &Path, limit: u64) -> Option<Vec<u8>> {

@@ -16,6 +16,11 @@
 //! of it whose text names a guarded location is refused (fail closed), the rest judged against
 //! what it kept.
 //!
+//! A host that reports how each call ended names the call ([`ShellCall::call_id`]): the states
+//! it started from, and the fresh shell (a reset), are then kept aside as the call's *unsettled*
+//! states until the host reports that it ran to its end without a reset ([`settle`]), and folded
+//! back in if the next call comes first. A host that does not report keeps them all.
+//!
 //! The store is keyed by the caller's name for the shell and holds one kind of state per shell,
 //! any [`ShellState`] (bash's and PowerShell's [`crate::analysis::scope::Scope`]). A name recorded
 //! with one kind and asked for with the other starts fresh and overflowed.
@@ -72,6 +77,21 @@ pub const MAX_SHELL_BYTES: usize = 512 << 10;
 /// The most names of dropped shells remembered; past it every unknown name counts as dropped.
 const MAX_DROPPED_NAMES: usize = 4_096;
 
+/// A call of a persistent shell: the shell's name, and the host's id for the call when the host
+/// reports how its calls end ([`settle`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShellCall {
+    pub shell: String,
+    pub call_id: Option<String>,
+}
+
+impl ShellCall {
+    /// A call of a host that does not report how its calls end.
+    pub fn unreported(shell: String) -> Self {
+        ShellCall { shell, call_id: None }
+    }
+}
+
 /// What a call is judged against.
 #[derive(Clone)]
 pub struct Known<S> {
@@ -85,6 +105,9 @@ struct Shell {
     states: Box<dyn Any>,
     overflowed: bool,
     used: u64,
+    /// The last allowed call whose end the host will report, and the states (a `Vec` of the same
+    /// kind) it stood on before it ran.
+    unsettled: Option<(String, Box<dyn Any>)>,
 }
 
 #[derive(Default)]
@@ -113,7 +136,8 @@ fn name_hash(name: &str) -> u64 {
 }
 
 /// The states of shell `name`; a shell never seen starts as `fresh` alone. A name whose state
-/// was evicted, or that was recorded with another kind of state, comes back overflowed.
+/// was evicted, or that was recorded with another kind of state, comes back overflowed. The
+/// states of a call not yet settled are among them, and so is `fresh` (it may have been reset).
 pub fn states<S: ShellState>(name: &str, fresh: &S) -> Known<S> {
     // The store is unreachable only while the thread ends: nothing is known, so fail closed.
     with_store(|store| store.known(name, fresh))
@@ -125,9 +149,21 @@ pub fn states<S: ShellState>(name: &str, fresh: &S) -> Known<S> {
 /// kept as maybe-defined, so a shell that defines one per call does not double its states each
 /// time), and capped.
 pub fn record<S: ShellState>(name: &str, states: Vec<S>, overflowed: bool) {
+    record_call(name, states, overflowed, None);
+}
+
+/// [`record`], and when the host will report how the call ends, the call's id with the states it
+/// started from, kept aside until [`settle`].
+pub fn record_call<S: ShellState>(name: &str, states: Vec<S>, overflowed: bool, unsettled: Option<(String, Vec<S>)>) {
     let (kept, capped) = merge_capped(states);
     let known = Known { states: kept, overflowed: overflowed || capped };
-    with_store(|store| store.record(name, known));
+    with_store(|store| store.record(name, known, unsettled));
+}
+
+/// The host reports that call `call_id` of shell `name` ran to its end without resetting the
+/// shell: the states kept aside for it are let go. Returns whether they were.
+pub fn settle(name: &str, call_id: &str) -> bool {
+    with_store(|store| store.settle(name, call_id)).unwrap_or(false)
 }
 
 /// Forgets shell `name` (its session ended). Returns whether it was known.
@@ -142,7 +178,17 @@ impl Store {
         if let Some(shell) = self.shells.get_mut(name) {
             shell.used = clock;
             if let Some(states) = shell.states.downcast_ref::<Vec<S>>() {
-                return Known { states: states.clone(), overflowed: shell.overflowed };
+                let mut states = states.clone();
+                if let Some((_, before)) = &shell.unsettled {
+                    // It may not have run, or run into a reset.
+                    let before = before.downcast_ref::<Vec<S>>().into_iter().flatten();
+                    for state in before.chain(std::iter::once(fresh)) {
+                        if !states.contains(state) {
+                            states.push(state.clone());
+                        }
+                    }
+                }
+                return Known { states, overflowed: shell.overflowed };
             }
             // The same name for two kinds of shell: the other kind's state says nothing here.
             return Known { states: vec![fresh.clone()], overflowed: true };
@@ -151,14 +197,24 @@ impl Store {
         Known { states: vec![fresh.clone()], overflowed: evicted }
     }
 
-    fn record<S: ShellState>(&mut self, name: &str, known: Known<S>) {
+    fn record<S: ShellState>(&mut self, name: &str, known: Known<S>, unsettled: Option<(String, Vec<S>)>) {
         self.clock += 1;
         let used = self.clock;
         if !self.shells.contains_key(name) && self.shells.len() >= MAX_SHELLS {
             self.evict_oldest();
         }
-        let shell = Shell { states: Box::new(known.states), overflowed: known.overflowed, used };
+        let unsettled = unsettled.map(|(call_id, before)| (call_id, Box::new(before) as Box<dyn Any>));
+        let shell = Shell { states: Box::new(known.states), overflowed: known.overflowed, used, unsettled };
         self.shells.insert(name.to_string(), shell);
+    }
+
+    fn settle(&mut self, name: &str, call_id: &str) -> bool {
+        let Some(shell) = self.shells.get_mut(name) else { return false };
+        if shell.unsettled.as_ref().is_some_and(|(id, _)| id == call_id) {
+            shell.unsettled = None;
+            return true;
+        }
+        false
     }
 
     fn evict_oldest(&mut self) {
@@ -249,7 +305,7 @@ mod tests {
         let fresh = Dir::fresh(Path::new("/repo"));
         let known = || Known { states: vec![fresh.clone()], overflowed: false };
         for n in 0..=MAX_SHELLS {
-            store.record(&format!("s{n}"), known());
+            store.record(&format!("s{n}"), known(), None);
         }
         assert_eq!(store.shells.len(), MAX_SHELLS);
         assert!(store.known("s0", &fresh).overflowed);
@@ -262,7 +318,7 @@ mod tests {
     #[test]
     fn a_name_recorded_with_another_kind_of_state_comes_back_fresh_and_overflowed() {
         let mut store = Store::default();
-        store.record("s", Known { states: vec![Dir::fresh(Path::new("/a"))], overflowed: false });
+        store.record("s", Known { states: vec![Dir::fresh(Path::new("/a"))], overflowed: false }, None);
         let other = store.known("s", &OtherDir::fresh(Path::new("/b")));
         assert!(other.overflowed);
         assert!(other.states == vec![OtherDir::fresh(Path::new("/b"))]);

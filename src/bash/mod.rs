@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use crate::analysis::answer::{Answer, Proof};
 use crate::analysis::handoff::Analyses;
 use crate::analysis::scope::Scope;
-pub use popd::begins_with_popd;
+pub use popd::begins_by_moving;
 pub use state::Bash;
 
 /// Why a command is not parsed; the gates fall back to [`crate::paths::names_guarded`].

@@ -1,14 +1,18 @@
-//! A persistent shell's call that begins by returning from a `pushd`
+//! A persistent shell's call that begins by moving the shell for sure
 //! ([P-15](docs/decisions.md#p-15)): `popd` of a stack the shell holds fails only when the
-//! directory it returns to is gone, so the shell no longer is where the call found it.
+//! directory it returns to is gone, and `cd`/`pushd` into a directory that exists and anyone may
+//! enter cannot fail, so the shell no longer is where the call found it.
 
+use std::path::Path;
 use std::rc::Rc;
 
 use super::parse::parse;
 use crate::analysis::budget::Budget;
 use super::words::Value;
 use super::{Bash, MAX_COMMAND_BYTES, MAX_PARSE_CHECKS};
+use crate::analysis::fs;
 use crate::analysis::scope::Scope;
+use crate::paths;
 
 /// The variable, named as no shell variable can be, that says the stack may not be what the walk
 /// keeps: `dirs -c`, `pushd -n`, `pushd +1`, `popd +1` or `DIRSTACK` changed it.
@@ -25,11 +29,12 @@ pub(crate) fn stack_known(scope: &Scope<Bash>) -> bool {
     !scope.vars.keys().any(|key| key == STACK_UNKNOWN || key.starts_with("DIRSTACK"))
 }
 
-/// Whether `command`, run by a shell in `scope`, first of all returns to a directory it was in
+/// Whether `command`, run by a shell in `scope`, first of all moves to another directory for sure
 /// (alone, or first in an `&&`/`||`/`;` list): the builtin `popd` without arguments with a
-/// directory on the stack to pop, or `cd -` with an `$OLDPWD` the walk set (only a `cd` that
-/// succeeded sets it, so it fails only when that directory is gone, like `popd`).
-pub fn begins_with_popd(command: &str, scope: &Scope<Bash>) -> bool {
+/// directory on the stack to pop, `cd -` with an `$OLDPWD` the walk set (only a `cd` that
+/// succeeded sets it, so it fails only when that directory is gone, like `popd`), or the builtin
+/// `cd`/`pushd` with one literal directory that exists now and anyone may enter.
+pub fn begins_by_moving(command: &str, scope: &Scope<Bash>) -> bool {
     if command.len() > MAX_COMMAND_BYTES {
         return false;
     }
@@ -44,27 +49,41 @@ pub fn begins_with_popd(command: &str, scope: &Scope<Bash>) -> bool {
         enclosing.push(list);
         first = list.named_child(0);
     }
-    let Some(popd) = first.filter(|node| node.kind() == "command" && returns(*node, command, scope)) else {
+    let Some(popd) = first.filter(|node| node.kind() == "command" && moves(*node, command, scope)) else {
         return false;
     };
     // `popd &`, `popd && x &`, `popd | x`: run by a subshell, which is gone afterwards.
     std::iter::once(popd).chain(enclosing).all(|node| in_the_shell(command.get(node.end_byte()..).unwrap_or_default()))
 }
 
-/// Whether `node`, a command, is a bare `popd` of a stack the walk keeps, or `cd -` back to an
-/// `$OLDPWD` the walk set, each the builtin.
-fn returns(node: tree_sitter::Node, command: &str, scope: &Scope<Bash>) -> bool {
+/// Whether `node`, a command, is a bare `popd` of a stack the walk keeps, `cd -` back to an
+/// `$OLDPWD` the walk set, or `cd`/`pushd` into an existing directory, each the builtin.
+fn moves(node: tree_sitter::Node, command: &str, scope: &Scope<Bash>) -> bool {
     let text = |node: tree_sitter::Node| command.get(node.byte_range());
     let Some(name) = node.child_by_field_name("name").and_then(text) else { return false };
     let builtin = scope.function(name).is_none() && scope.alias(name).is_none();
     match (name, node.named_child_count()) {
         ("popd", 1) => builtin && !scope.stack.is_empty() && stack_known(scope),
-        ("cd", 2) => {
-            let back = node.named_child(1).and_then(text) == Some("-");
-            builtin && back && scope.oldpwd.is_some() && !scope.vars.contains_key("OLDPWD")
+        ("cd", 2) if node.named_child(1).and_then(text) == Some("-") => {
+            builtin && scope.oldpwd.is_some() && !scope.vars.contains_key("OLDPWD")
+        }
+        ("cd" | "pushd", 2) => {
+            let directory = node.named_child(1).filter(|word| word.kind() == "word").and_then(text);
+            builtin && directory.is_some_and(|directory| enters(directory, &scope.base))
         }
         _ => false,
     }
+}
+
+/// Whether `cd directory` from `base` cannot fail: a plain directory name (no expansion, option
+/// or `~`) that exists and anyone may enter. With `CDPATH` set, bash looks there first and
+/// falls back to `base`, so the call still moves.
+fn enters(directory: &str, base: &Path) -> bool {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "._/+,:@=-".contains(c);
+    if directory.is_empty() || directory.starts_with('-') || !directory.chars().all(plain) {
+        return false;
+    }
+    fs::anyone_can_enter(&paths::absolute(directory, base))
 }
 
 /// Whether what follows a command or list leaves it to the shell itself: nothing, `;`, a

@@ -13,13 +13,15 @@ use crate::texts::{self, Denial};
 
 /// Judge one tool call. `null` allows it; otherwise the full denial text. Never throws.
 /// `options.shell` names a persistent shell: calls with the same name share its state (P-15);
-/// without it a shell call is one-shot. `options.sandbox` is the mode the host will run the call
+/// without it a shell call is one-shot. With `options.callId` as well, the host reports how the
+/// call ends (`shellCallRan`), and until it does, where the call started and the fresh shell
+/// stay possible. `options.sandbox` is the mode the host will run the call
 /// in when wider than its default (DSH: a session switched to `danger-full-access`); while
 /// approvals are sealed such a call is refused (P-17). `options.host: 'claude-code'` judges a
 /// Claude Code call, whose file tools may not write Claude Code's configuration either.
 #[napi(
     js_name = "checkGuard",
-    ts_args_type = "toolCall: { name: string; arguments?: unknown }, cwd: string, options?: { shell?: string; sandbox?: string; host?: 'claude-code' }"
+    ts_args_type = "toolCall: { name: string; arguments?: unknown }, cwd: string, options?: { shell?: string; callId?: string; sandbox?: string; host?: 'claude-code' }"
 )]
 pub fn check_guard(env: Env, tool_call: Unknown, cwd: Unknown, options: Unknown) -> Option<String> {
     guarded(
@@ -30,7 +32,12 @@ pub fn check_guard(env: Env, tool_call: Unknown, cwd: Unknown, options: Unknown)
             let args = JsToolArgs { call, arguments: OnceCell::new() };
             let session_dir = || directory(JsRead::new(&env, &cwd).string());
             // Read only for a shell call, so every other call costs what it did.
-            let shell = || JsRead::new(&env, &options).property("shell").and_then(|shell| shell.string());
+            let shell = || {
+                let options = JsRead::new(&env, &options);
+                let shell = options.property("shell")?.string()?;
+                let call_id = options.property("callId").and_then(|id| id.string()).filter(|id| !id.is_empty());
+                Some(gates::ShellCall { shell, call_id })
+            };
             // Read only for a call that can leave the host's sandbox.
             let sandbox = || JsRead::new(&env, &options).property("sandbox").and_then(|mode| mode.string());
             let verdict = gates::check_tool_call_hosted(&name, &args, session_dir, shell, sandbox);
@@ -50,6 +57,23 @@ pub fn check_guard(env: Env, tool_call: Unknown, cwd: Unknown, options: Unknown)
                     .flatten()
             });
             verdict.map(|denial| denial.to_string())
+        },
+    )
+}
+
+/// The host reports that call `callId` of persistent shell `shell`, judged with that `callId`,
+/// ran to its end and the shell was not reset: where it started is no longer possible. Returns
+/// whether the call was the shell's unsettled one; never throws.
+#[napi(js_name = "shellCallRan", ts_args_type = "shell: string, callId: string")]
+pub fn shell_call_ran(env: Env, shell: Unknown, call_id: Unknown) -> bool {
+    guarded(
+        || false,
+        || {
+            let (Some(shell), Some(call_id)) = (JsRead::new(&env, &shell).string(), JsRead::new(&env, &call_id).string())
+            else {
+                return false;
+            };
+            persistent::settle(&shell, &call_id)
         },
     )
 }

@@ -72,7 +72,7 @@ impl PersistentShell for PersistentBash {
     }
 
     fn leaves(state: &Scope<Bash>, command: &str) -> bool {
-        bash::begins_with_popd(command, state)
+        bash::begins_by_moving(command, state)
     }
 
     fn analyze(command: &str, state: &Scope<Bash>) -> (Answer<Unscannable>, Vec<Scope<Bash>>, bool) {

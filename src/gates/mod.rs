@@ -15,6 +15,7 @@ pub mod tools;
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
+pub use crate::analysis::persistent::ShellCall;
 use crate::paths;
 use crate::texts::Denial;
 pub use tools::ToolArgs;
@@ -35,7 +36,7 @@ pub fn check_tool_call_in(
     session_dir: impl FnOnce() -> PathBuf,
     shell: impl FnOnce() -> Option<String>,
 ) -> Option<Denial> {
-    check_tool_call_hosted(name, args, session_dir, shell, || None)
+    check_tool_call_hosted(name, args, session_dir, || shell().map(ShellCall::unreported), || None)
 }
 
 /// [`check_tool_call_in`] where `sandbox` names the mode the host will run the call in when that
@@ -46,7 +47,7 @@ pub fn check_tool_call_hosted(
     name: &str,
     args: &dyn ToolArgs,
     session_dir: impl FnOnce() -> PathBuf,
-    shell: impl FnOnce() -> Option<String>,
+    shell: impl FnOnce() -> Option<ShellCall>,
     sandbox: impl FnOnce() -> Option<String>,
 ) -> Option<Denial> {
     let _ledger = crate::approval::ledger::location::call_scope();
@@ -74,15 +75,15 @@ pub fn check_tool_call_hosted(
         Action::Patch { fields } => patches::check(args, fields, &session_dir()),
         Action::Dispatch { text_field } => dispatch::check(&args.string(text_field)?, &session_dir()),
         Action::DispatchEach { texts } => dispatch::check_each(args, texts, session_dir),
-        Action::Bash => match shell().filter(|shell| !shell.is_empty()) {
-            Some(shell) => persistent_shell::check::<bash::PersistentBash>(args, &session_dir(), &shell),
+        Action::Bash => match shell().filter(|call| !call.shell.is_empty()) {
+            Some(call) => persistent_shell::check::<bash::PersistentBash>(args, &session_dir(), &call),
             None => bash::check(args, &session_dir()),
         },
         Action::Shell { command_fields, workdir_field } => {
             bash::check_fields(args, command_fields, workdir_field, &session_dir())
         }
-        Action::PowerShell => match shell().filter(|shell| !shell.is_empty()) {
-            Some(shell) => persistent_shell::check::<powershell::PersistentPowerShell>(args, &session_dir(), &shell),
+        Action::PowerShell => match shell().filter(|call| !call.shell.is_empty()) {
+            Some(call) => persistent_shell::check::<powershell::PersistentPowerShell>(args, &session_dir(), &call),
             None => powershell::check(args, &session_dir()),
         },
         Action::Unknown { .. } => judge_every_string(args, None, session_dir),

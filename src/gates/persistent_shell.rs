@@ -7,7 +7,7 @@ use std::path::Path;
 use super::ToolArgs;
 use super::judge::{Judged, RawText, judge};
 use crate::analysis::answer::Answer;
-use crate::analysis::persistent::{self, ShellState};
+use crate::analysis::persistent::{self, ShellCall, ShellState};
 use crate::analysis::Unscannable;
 use crate::texts::Denial;
 
@@ -35,14 +35,16 @@ pub trait PersistentShell {
     fn analyze(command: &str, state: &Self::State) -> (Answer<Unscannable>, Vec<Self::State>, bool);
 }
 
-/// A call of persistent shell `shell` of kind `S`, whose command is the `command` field.
-pub fn check<S: PersistentShell>(args: &dyn ToolArgs, cwd: &Path, shell: &str) -> Option<Denial> {
+/// A call of a persistent shell of kind `S`, whose command is the `command` field.
+pub fn check<S: PersistentShell>(args: &dyn ToolArgs, cwd: &Path, call: &ShellCall) -> Option<Denial> {
     let command = args.string("command")?;
+    let shell = call.shell.as_str();
     let fresh = S::State::fresh(cwd);
     let known = persistent::states(shell, &fresh);
     let mut states = known.states;
-    if !states.contains(&fresh) {
-        // The shell may have been reset (a timeout, an exit): it starts again in the cwd.
+    if call.call_id.is_none() && !states.contains(&fresh) {
+        // The shell may have been reset (a timeout, an exit): it starts again in the cwd. A host
+        // that reports how calls end says so (the fresh shell is among an unsettled call's states).
         states.push(fresh);
     }
     let raw = S::raw_text(&command);
@@ -76,6 +78,8 @@ pub fn check<S: PersistentShell>(args: &dyn ToolArgs, cwd: &Path, shell: &str) -
             Judged::Unread => overflowed = true,
         }
     }
-    persistent::record(shell, next, overflowed);
+    // Where the call started stays possible until the host reports that it ran.
+    let unsettled = call.call_id.clone().map(|call_id| (call_id, states));
+    persistent::record_call(shell, next, overflowed, unsettled);
     None
 }

@@ -63,3 +63,80 @@ fn a_shell_over_its_state_cap_fails_closed_on_guarded_names() {
     assert_eq!(in_shell(&repo, "huge", &huge), None);
     assert_eq!(in_shell(&repo, "huge", "echo x > docs/superpowers/plans/x.md").as_deref(), Some(overflow));
 }
+
+/// A call of a host that reports how its calls end, named `call_id`.
+fn reported(repo: &Repo, shell: &str, call_id: &str, command: &str) -> Option<String> {
+    let call = || Some(ShellCall { shell: shell.to_string(), call_id: Some(call_id.to_string()) });
+    check_tool_call_hosted("bash", &bash(command), || repo.root.clone(), call, || None).map(|denial| denial.to_string())
+}
+
+/// The sdd ledger's progress, a plan `p` approved, and a `src` folder: a session that goes down
+/// into `src` and back up again.
+fn approved_plan_with_src() -> Repo {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c").approve_plan("c", "p");
+    repo.write("src/app.js", "");
+    repo
+}
+
+const PROGRESS: &str = "echo '- [x] Task 1' >> .superpowers/sdd/p/progress.md";
+
+#[test]
+fn a_host_that_reports_each_call_ran_keeps_the_shell_where_it_went() {
+    let repo = approved_plan_with_src();
+    assert_eq!(reported(&repo, "ran", "1", "cd src"), None);
+    assert!(crate::analysis::persistent::settle("ran", "1"));
+    assert_eq!(reported(&repo, "ran", "2", "grep -n x app.js"), None);
+    assert!(crate::analysis::persistent::settle("ran", "2"));
+    assert_eq!(reported(&repo, "ran", "3", "cd .."), None);
+    assert!(crate::analysis::persistent::settle("ran", "3"));
+    // Back at the root: the sdd ledger of the approved plan, not one above the repository.
+    assert_eq!(reported(&repo, "ran", "4", PROGRESS), None);
+    // A settled call is settled once; another id, or another shell, settles nothing.
+    assert!(!crate::analysis::persistent::settle("ran", "3"));
+    assert!(!crate::analysis::persistent::settle("ran", "99"));
+    assert!(!crate::analysis::persistent::settle("never-seen", "4"));
+}
+
+#[test]
+fn a_call_not_reported_as_ran_leaves_where_it_started_and_the_fresh_shell_possible() {
+    let repo = approved_plan_with_src();
+    // The first call may not have run (another guard refused it, or it was cancelled): `cd ..`
+    // may then start at the root and leave the shell above the repository, where plan p is not.
+    assert_eq!(reported(&repo, "unsettled", "1", "cd src"), None);
+    assert_eq!(reported(&repo, "unsettled", "2", "cd .."), None);
+    assert!(crate::analysis::persistent::settle("unsettled", "2"));
+    assert_eq!(reported(&repo, "unsettled", "3", PROGRESS).as_deref(), Some("BLOCKED [approval-gates]: plan not found: p"));
+    // A reset (a timeout) after `cd src`: the next `cd ..` may start fresh at the root.
+    assert_eq!(reported(&repo, "reset", "1", "cd src"), None);
+    assert!(crate::analysis::persistent::settle("reset", "1"));
+    assert_eq!(reported(&repo, "reset", "2", "sleep 1000"), None);
+    assert_eq!(reported(&repo, "reset", "3", "cd .."), None);
+    assert!(crate::analysis::persistent::settle("reset", "3"));
+    assert!(reported(&repo, "reset", "4", PROGRESS).is_some());
+    // A host that does not report: every call may have been the one that reset the shell.
+    assert_eq!(in_shell(&repo, "unreported", "cd src"), None);
+    assert_eq!(in_shell(&repo, "unreported", "cd .."), None);
+    assert!(in_shell(&repo, "unreported", PROGRESS).is_some());
+}
+
+#[test]
+fn a_cd_that_may_fail_leaves_where_it_started_possible_even_when_it_ran() {
+    let repo = approved_plan_with_src();
+    // `missing` is not there, `~`, a variable or an option is not a plain directory: the shell
+    // may still be at the root when `cd ..` runs.
+    for (n, first) in ["cd missing", "cd ~/src", "cd $D", "cd -P src", "pushd missing"].into_iter().enumerate() {
+        let shell = format!("may-fail-{n}");
+        assert_eq!(reported(&repo, &shell, "1", first), None, "{first}");
+        assert!(crate::analysis::persistent::settle(&shell, "1"));
+        assert_eq!(reported(&repo, &shell, "2", "cd .."), None, "{first}");
+        assert!(crate::analysis::persistent::settle(&shell, "2"));
+        assert!(reported(&repo, &shell, "3", PROGRESS).is_some(), "{first}");
+    }
+    // `pushd src` into a folder that is there moves the shell as `cd src` does.
+    assert_eq!(reported(&repo, "pushd", "1", "pushd src"), None);
+    assert!(crate::analysis::persistent::settle("pushd", "1"));
+    assert_eq!(reported(&repo, "pushd", "2", "cd .."), None);
+    assert!(crate::analysis::persistent::settle("pushd", "2"));
+    assert_eq!(reported(&repo, "pushd", "3", PROGRESS), None);
+}
