@@ -107,6 +107,13 @@ pub fn is_dir(path: &Path) -> bool {
     is_dir
 }
 
+/// Whether `directory` is a plain name in every shell: letters, digits, `._/+-`, not an option; no
+/// expansion, wildcard, `~`, drive or list. A `cd` to such a name goes there, or fails.
+pub fn is_plain_directory_name(directory: &str) -> bool {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "._/+-".contains(c);
+    !directory.is_empty() && !directory.starts_with('-') && directory.chars().all(plain)
+}
+
 /// Whether `path` is a directory that every user may enter (each execute bit set), so that a `cd`
 /// there cannot fail. A question of the persistent shell's judge, outside any recorded analysis.
 pub fn anyone_can_enter(path: &Path) -> bool {

@@ -3,7 +3,6 @@
 //! directory it returns to is gone, and `cd`/`pushd` into a directory that exists and anyone may
 //! enter cannot fail, so the shell no longer is where the call found it.
 
-use std::path::Path;
 use std::rc::Rc;
 
 use super::parse::parse;
@@ -33,7 +32,7 @@ pub(crate) fn stack_known(scope: &Scope<Bash>) -> bool {
 /// (alone, or first in an `&&`/`||`/`;` list): the builtin `popd` without arguments with a
 /// directory on the stack to pop, `cd -` with an `$OLDPWD` the walk set (only a `cd` that
 /// succeeded sets it, so it fails only when that directory is gone, like `popd`), or the builtin
-/// `cd`/`pushd` with one literal directory that exists now and anyone may enter.
+/// `cd`/`pushd` of one plain directory that exists now and anyone may enter.
 pub fn begins_by_moving(command: &str, scope: &Scope<Bash>) -> bool {
     if command.len() > MAX_COMMAND_BYTES {
         return false;
@@ -69,21 +68,10 @@ fn moves(node: tree_sitter::Node, command: &str, scope: &Scope<Bash>) -> bool {
         }
         ("cd" | "pushd", 2) => {
             let directory = node.named_child(1).filter(|word| word.kind() == "word").and_then(text);
-            builtin && directory.is_some_and(|directory| enters(directory, &scope.base))
+            builtin && directory.is_some_and(|directory| fs::is_plain_directory_name(directory) && fs::anyone_can_enter(&paths::absolute(directory, &scope.base)))
         }
         _ => false,
     }
-}
-
-/// Whether `cd directory` from `base` cannot fail: a plain directory name (no expansion, option
-/// or `~`) that exists and anyone may enter. With `CDPATH` set, bash looks there first and
-/// falls back to `base`, so the call still moves.
-fn enters(directory: &str, base: &Path) -> bool {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "._/+,:@=-".contains(c);
-    if directory.is_empty() || directory.starts_with('-') || !directory.chars().all(plain) {
-        return false;
-    }
-    fs::anyone_can_enter(&paths::absolute(directory, base))
 }
 
 /// Whether what follows a command or list leaves it to the shell itself: nothing, `;`, a

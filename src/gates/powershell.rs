@@ -49,7 +49,7 @@ impl PersistentShell for PersistentPowerShell {
     }
 
     fn leaves(state: &Scope<PowerShell>, command: &str) -> bool {
-        powershell::begins_with_pop_location(command, state)
+        powershell::begins_by_moving(command, state)
     }
 
     fn analyze(command: &str, state: &Scope<PowerShell>) -> (Answer<Unscannable>, Vec<Scope<PowerShell>>, bool) {

@@ -30,7 +30,7 @@ use crate::analysis::scope::Scope;
 pub use crate::analysis::values::MAX_VALUES;
 use crate::commands::pwsh_host as invocation;
 pub use crate::commands::pwsh_host::{decode_utf16_base64, invoked_script, is_powershell};
-pub use pop_location::begins_with_pop_location;
+pub use pop_location::begins_by_moving;
 pub use state::PowerShell;
 
 /// Commands longer than this are not parsed (1 MiB).

@@ -140,3 +140,33 @@ fn a_cd_that_may_fail_leaves_where_it_started_possible_even_when_it_ran() {
     assert!(crate::analysis::persistent::settle("pushd", "2"));
     assert_eq!(reported(&repo, "pushd", "3", PROGRESS), None);
 }
+
+/// [`reported`] for a persistent `pwsh`.
+fn reported_pwsh(repo: &Repo, shell: &str, call_id: &str, command: &str) -> Option<String> {
+    let call = || Some(ShellCall { shell: shell.to_string(), call_id: Some(call_id.to_string()) });
+    check_tool_call_hosted("pwsh", &bash(command), || repo.root.clone(), call, || None).map(|denial| denial.to_string())
+}
+
+#[test]
+fn a_powershell_set_location_into_an_existing_directory_moves_the_shell_for_sure() {
+    let repo = approved_plan_with_src();
+    let progress = "Add-Content .superpowers/sdd/p/progress.md '- [x] Task 1'";
+    for (n, (first, sure)) in [
+        ("Set-Location src", true),
+        ("cd src", true),
+        ("Push-Location src", true),
+        ("Set-Location missing", false),
+        ("Set-Location $d", false),
+        ("Set-Location src*", false),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let shell = format!("pwsh-{n}");
+        assert_eq!(reported_pwsh(&repo, &shell, "1", first), None, "{first}");
+        assert!(crate::analysis::persistent::settle(&shell, "1"));
+        assert_eq!(reported_pwsh(&repo, &shell, "2", "Set-Location .."), None, "{first}");
+        assert!(crate::analysis::persistent::settle(&shell, "2"));
+        assert_eq!(reported_pwsh(&repo, &shell, "3", progress).is_none(), sure, "{first}");
+    }
+}
