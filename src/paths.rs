@@ -5,6 +5,8 @@ use std::ffi::OsStr;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
+use crate::analysis;
+
 pub const PLANS_DIR: [&str; 3] = ["docs", "superpowers", "plans"];
 pub const SDD_DIR: [&str; 2] = [".superpowers", "sdd"];
 pub const CHANGES_DIR: [&str; 2] = ["openspec", "changes"];
@@ -31,6 +33,12 @@ const MAX_SYMLINK_HOPS: usize = 40;
 pub fn absolute(path: impl AsRef<Path>, base: &Path) -> PathBuf {
     let path = path.as_ref();
     if path.is_absolute() { normalize(path) } else { normalize(&base.join(path)) }
+}
+
+/// Whether a shell's `cd directory` from `base` cannot fail: a plain name
+/// ([`analysis::fs::is_plain_directory_name`]) of a directory that exists and anyone may enter.
+pub fn sure_to_enter(directory: &str, base: &Path) -> bool {
+    analysis::fs::is_plain_directory_name(directory) && analysis::fs::anyone_can_enter(&absolute(directory, base))
 }
 
 /// Lexical normalization; `..` at the root stays at the root, as the kernel does it.

@@ -147,14 +147,9 @@ pub fn states<S: ShellState>(name: &str, fresh: &S) -> Known<S> {
 /// Records what an allowed call of shell `name` may have left: `states`, folded where they are
 /// in the same place ([`ShellState::merge`]: a PowerShell function or alias only one defines is
 /// kept as maybe-defined, so a shell that defines one per call does not double its states each
-/// time), and capped.
-pub fn record<S: ShellState>(name: &str, states: Vec<S>, overflowed: bool) {
-    record_call(name, states, overflowed, None);
-}
-
-/// [`record`], and when the host will report how the call ends, the call's id with the states it
-/// started from, kept aside until [`settle`].
-pub fn record_call<S: ShellState>(name: &str, states: Vec<S>, overflowed: bool, unsettled: Option<(String, Vec<S>)>) {
+/// time), and capped; when the host will report how the call ends, `unsettled` holds the call's
+/// id with the states it started from, kept aside until [`settle`].
+pub fn record<S: ShellState>(name: &str, states: Vec<S>, overflowed: bool, unsettled: Option<(String, Vec<S>)>) {
     let (kept, capped) = merge_capped(states);
     let known = Known { states: kept, overflowed: overflowed || capped };
     with_store(|store| store.record(name, known, unsettled));

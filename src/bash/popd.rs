@@ -9,7 +9,6 @@ use super::parse::parse;
 use crate::analysis::budget::Budget;
 use super::words::Value;
 use super::{Bash, MAX_COMMAND_BYTES, MAX_PARSE_CHECKS};
-use crate::analysis::fs;
 use crate::analysis::scope::Scope;
 use crate::paths;
 
@@ -68,7 +67,7 @@ fn moves(node: tree_sitter::Node, command: &str, scope: &Scope<Bash>) -> bool {
         }
         ("cd" | "pushd", 2) => {
             let directory = node.named_child(1).filter(|word| word.kind() == "word").and_then(text);
-            builtin && directory.is_some_and(|directory| fs::is_plain_directory_name(directory) && fs::anyone_can_enter(&paths::absolute(directory, &scope.base)))
+            builtin && directory.is_some_and(|directory| paths::sure_to_enter(directory, &scope.base))
         }
         _ => false,
     }

@@ -80,6 +80,6 @@ pub fn check<S: PersistentShell>(args: &dyn ToolArgs, cwd: &Path, call: &ShellCa
     }
     // Where the call started stays possible until the host reports that it ran.
     let unsettled = call.call_id.clone().map(|call_id| (call_id, states));
-    persistent::record_call(shell, next, overflowed, unsettled);
+    persistent::record(shell, next, overflowed, unsettled);
     None
 }

@@ -6,7 +6,6 @@
 use std::rc::Rc;
 
 use super::PowerShell;
-use crate::analysis::fs;
 use crate::analysis::values::Value;
 use crate::analysis::scope::Scope;
 use crate::paths;
@@ -45,7 +44,7 @@ pub fn begins_by_moving(command: &str, scope: &Scope<PowerShell>) -> bool {
     };
     match words.as_slice() {
         [_] => named(&POPS) && !scope.stack.is_empty() && stack_known(scope),
-        [_, directory] => named(&ENTERS) && fs::is_plain_directory_name(directory) && fs::anyone_can_enter(&paths::absolute(directory, &scope.base)),
+        [_, directory] => named(&ENTERS) && paths::sure_to_enter(directory, &scope.base),
         _ => false,
     }
 }
