@@ -32,7 +32,16 @@ const MAX_SYMLINK_HOPS: usize = 40;
 /// are folded without touching the file system.
 pub fn absolute(path: impl AsRef<Path>, base: &Path) -> PathBuf {
     let path = path.as_ref();
-    if path.is_absolute() { normalize(path) } else { normalize(&base.join(path)) }
+    let joined = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        // Sized once: `join` copies `base` and then grows for `path`.
+        let mut joined = PathBuf::with_capacity(base.as_os_str().len() + 1 + path.as_os_str().len());
+        joined.push(base);
+        joined.push(path);
+        joined
+    };
+    if is_normal(&joined) { joined } else { normalize(&joined) }
 }
 
 /// Whether a shell's `cd directory` from `base` cannot fail: a plain name
@@ -43,6 +52,11 @@ pub fn sure_to_enter(directory: &str, base: &Path) -> bool {
 
 /// Lexical normalization; `..` at the root stays at the root, as the kernel does it.
 pub fn normalize(path: &Path) -> PathBuf {
+    if is_normal(path) { path.to_path_buf() } else { fold_components(path) }
+}
+
+/// [`normalize`] the long way: component by component.
+fn fold_components(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {
@@ -59,6 +73,17 @@ pub fn normalize(path: &Path) -> PathBuf {
     out
 }
 
+/// Whether [`normalize`] would give `path` back as it is: no empty, `.` or `..` segment and no
+/// trailing slash. Most paths are, and skip the component walk (a tenth of a first-sight call).
+/// Only Unix separators are read; elsewhere every path takes the walk.
+fn is_normal(path: &Path) -> bool {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let relative = bytes.strip_prefix(b"/").unwrap_or(bytes);
+    cfg!(unix)
+        && (bytes.is_empty() || !relative.is_empty())
+        && relative.split(|&byte| byte == b'/').all(|segment| !matches!(segment, b"" | b"." | b".."))
+}
+
 /// One safe path segment: a change id or a plan name (no separators, no `..`, no NUL, not empty).
 pub fn is_safe_segment(segment: &str) -> bool {
     !segment.is_empty() && segment != "." && !segment.contains("..") && !segment.contains(['/', '\\', '\0'])
@@ -68,6 +93,15 @@ fn same_name(component: &OsStr, name: &str) -> bool {
     component.as_encoded_bytes().eq_ignore_ascii_case(name.as_bytes())
 }
 
+#[cfg(unix)]
+fn normal_components(path: &Path) -> Vec<&OsStr> {
+    use std::os::unix::ffi::OsStrExt;
+    // What `Components` yields as normal on Unix, without its per-component state machine.
+    let segments = path.as_os_str().as_bytes().split(|&byte| byte == b'/');
+    segments.filter(|segment| !matches!(*segment, b"" | b"." | b"..")).map(OsStr::from_bytes).collect()
+}
+
+#[cfg(not(unix))]
 fn normal_components(path: &Path) -> Vec<&OsStr> {
     path.components()
         .filter_map(|c| match c {
@@ -177,6 +211,12 @@ pub fn may_name_guarded(text: &[u8]) -> bool {
     WORDS.iter().any(|word| text.windows(word.len()).any(|window| window.eq_ignore_ascii_case(word.as_bytes())))
 }
 
+/// Whether `path`'s text holds `word`, case aside: a component named so does (P-7), so a path
+/// without it skips the component work.
+fn holds_word(path: &Path, word: &str) -> bool {
+    path.as_os_str().as_encoded_bytes().windows(word.len()).any(|window| window.eq_ignore_ascii_case(word.as_bytes()))
+}
+
 /// The guarded folders a directory holds on disk (a repository root), approval.md first.
 fn holders_on_disk(dir: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
@@ -199,6 +239,9 @@ fn ends_with_folder(components: &[&OsStr], folder: &[&str], taken: usize) -> boo
 
 /// The repository root of a target under `docs/superpowers/plans/` (the folder itself included).
 pub fn plans_root(path: &Path) -> Option<PathBuf> {
+    if !holds_word(path, PLANS_DIR[1]) {
+        return None;
+    }
     let components = normal_components(path);
     let at = find_folder(&components, &PLANS_DIR)?;
     Some(leading(path, at))
@@ -212,6 +255,9 @@ pub struct SddTarget {
 }
 
 pub fn sdd_target(path: &Path) -> Option<SddTarget> {
+    if !holds_word(path, SDD_DIR[0]) {
+        return None;
+    }
     let components = normal_components(path);
     let at = find_folder(&components, &SDD_DIR)?;
     let plan_name = components.get(at + SDD_DIR.len())?.to_string_lossy().into_owned();
@@ -489,7 +535,7 @@ mod properties {
     use proptest::prelude::*;
 
     fn raw_path() -> impl Strategy<Value = String> {
-        let segment = prop::sample::select(vec!["a", "b", "docs", "..", ".", "", "x y", "ü"]);
+        let segment = prop::sample::select(vec!["a", "b", "docs", "..", ".", "", "x y", "ü", ".a", "a.", "..."]);
         (any::<bool>(), prop::collection::vec(segment, 0..12))
             .prop_map(|(rooted, segments)| format!("{}{}", if rooted { "/" } else { "" }, segments.join("/")))
     }
@@ -499,6 +545,19 @@ mod properties {
         fn normalization_is_idempotent(raw in raw_path()) {
             let once = normalize(Path::new(&raw));
             prop_assert_eq!(normalize(&once), once);
+        }
+
+        #[test]
+        fn the_shortcuts_agree_with_the_component_walk(raw in raw_path()) {
+            let path = Path::new(&raw);
+            let (short, long) = (normalize(path), fold_components(path));
+            // Bytes, not `Path` equality, which ignores doubled and trailing slashes.
+            prop_assert_eq!(short.as_os_str(), long.as_os_str());
+            let walked: Vec<&OsStr> = path.components().filter_map(|c| match c {
+                Component::Normal(name) => Some(name),
+                _ => None,
+            }).collect();
+            prop_assert_eq!(normal_components(path), walked);
         }
 
         #[test]

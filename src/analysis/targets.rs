@@ -7,10 +7,15 @@ use std::path::{Path, PathBuf};
 /// The most distinct files one command line may write.
 pub const MAX_TARGETS: usize = 1_024;
 
+/// Below this many files a set is searched in order: a line writes one to three files, and a
+/// path's hash walks its components (a third of the cost of adding a file, measured).
+const SCANNED: usize = 32;
+
 /// The files found so far; one past [`MAX_TARGETS`] is not kept but marks the set over its cap.
 #[derive(Debug, Default)]
 pub struct Targets {
     found: Vec<PathBuf>,
+    /// The same files, once there are more than [`SCANNED`].
     seen: HashSet<PathBuf>,
     over_cap: bool,
 }
@@ -20,7 +25,13 @@ impl Targets {
     pub fn add(&mut self, path: PathBuf) {
         if self.found.len() >= MAX_TARGETS {
             self.over_cap = true;
-        } else if self.seen.insert(path.clone()) {
+        } else if !self.contains(&path) {
+            if self.found.len() == SCANNED {
+                self.seen.extend(self.found.iter().cloned());
+            }
+            if self.found.len() >= SCANNED {
+                self.seen.insert(path.clone());
+            }
             self.found.push(path);
         }
     }
@@ -34,7 +45,7 @@ impl Targets {
     }
 
     pub fn contains(&self, path: &Path) -> bool {
-        self.seen.contains(path)
+        if self.found.len() > SCANNED { self.seen.contains(path) } else { self.found.iter().any(|found| found == path) }
     }
 
     /// The `at`-th file found.
@@ -73,5 +84,17 @@ mod tests {
         assert_eq!(targets.len(), MAX_TARGETS);
         assert!(targets.over_cap());
         assert!(!targets.contains(Path::new(&format!("/r/{}", MAX_TARGETS - 1))));
+    }
+
+    #[test]
+    fn a_set_finds_its_paths_below_and_above_the_scanned_size() {
+        let mut targets = Targets::default();
+        for n in 0..SCANNED * 2 {
+            targets.add(PathBuf::from(format!("/r/{n}")));
+            targets.add(PathBuf::from(format!("/r/{n}/")));
+            assert_eq!(targets.len(), n + 1);
+            assert!((0..=n).all(|m| targets.contains(Path::new(&format!("/r/{m}")))), "{n}");
+            assert!(!targets.contains(Path::new(&format!("/r/{}", n + 1))), "{n}");
+        }
     }
 }

@@ -203,6 +203,17 @@ pub fn expand_word(group: &[Node], cx: &Context) -> Result<Expansion, Unscannabl
     let pipe = builder.pipe;
     let mut words = Vec::new();
     brace_expand(builder.toks, &mut words, cx.budget)?;
+    // One word, no braces: its values are the words, each its own alternative when several.
+    if let [toks] = words.as_mut_slice() {
+        expand_tilde(toks, cx.home);
+        let mut args = Vec::with_capacity(1);
+        substitute(toks, &builder.slots, pipe, &mut args, cx.budget);
+        let alternatives = match args.len() {
+            0 | 1 => Vec::new(),
+            _ => args.iter().map(|arg| vec![arg.clone()]).collect(),
+        };
+        return Ok(Expansion { args, alternatives });
+    }
     let mut each = Vec::with_capacity(words.len());
     for toks in &mut words {
         expand_tilde(toks, cx.home);
@@ -247,10 +258,10 @@ fn split_expansion(node: Node, cx: &Context) -> Expansion {
         }
         alternatives.push(fields);
     }
-    let args = alternatives.iter().flatten().cloned().collect();
     if alternatives.len() < 2 {
-        alternatives.clear();
+        return Expansion { args: alternatives.pop().unwrap_or_default(), alternatives: Vec::new() };
     }
+    let args = alternatives.iter().flatten().cloned().collect();
     Expansion { args, alternatives }
 }
 
@@ -765,7 +776,7 @@ fn substitute(toks: &[Tok], slots: &[Slot], pipe: bool, out: &mut Vec<Arg>, text
         if !text.charge(length) {
             return;
         }
-        let mut arg = Arg { pipe, ..Arg::default() };
+        let mut arg = Arg { text: String::with_capacity(length), pipe, ..Arg::default() };
         for tok in toks {
             match *tok {
                 Tok::Ch(c, active) => {

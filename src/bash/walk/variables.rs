@@ -35,23 +35,28 @@ impl Walker<'_> {
         scope: &Scope<Bash>,
     ) -> Result<(Vec<Arg>, Vec<Vec<Arg>>), Unscannable> {
         let mut argv = Vec::with_capacity(words.len());
-        let mut expanded = Vec::with_capacity(words.len());
+        // Where each word with several possible values lies in `argv`, with those values.
+        let mut several = Vec::new();
         for group in word_groups(words, walk.source) {
             let expansion = words::expand_word(group, &self.context(walk, scope))?;
-            argv.extend(expansion.args.iter().cloned());
+            let start = argv.len();
+            argv.extend(expansion.args);
             self.expanded(&argv)?;
-            expanded.push(expansion);
+            if !expansion.alternatives.is_empty() {
+                several.push((start..argv.len(), expansion.alternatives));
+            }
         }
-        let count = expanded.iter().map(|expansion| expansion.alternatives.len()).max().unwrap_or(0).min(MAX_VALUES);
+        let count = several.iter().map(|(_, alternatives)| alternatives.len()).max().unwrap_or(0).min(MAX_VALUES);
         let mut variants = Vec::with_capacity(count);
         for index in 0..count {
             let mut variant = Vec::with_capacity(argv.len());
-            for expansion in &expanded {
-                match expansion.alternatives.get(index).or(expansion.alternatives.last()) {
-                    Some(alternative) => variant.extend(alternative.iter().cloned()),
-                    None => variant.extend(expansion.args.iter().cloned()),
-                }
+            let mut copied = 0;
+            for (at, alternatives) in &several {
+                variant.extend(argv.get(copied..at.start).unwrap_or_default().iter().cloned());
+                variant.extend(alternatives.get(index).or(alternatives.last()).into_iter().flatten().cloned());
+                copied = at.end;
             }
+            variant.extend(argv.get(copied..).unwrap_or_default().iter().cloned());
             variants.push(variant);
         }
         Ok((argv, variants))
