@@ -88,6 +88,7 @@ fn walk_from(
         moves: Vec::new(),
         everything_named: crate::paths::everything_named(command, crate::paths::Dialect::PowerShell),
         chained: 0,
+        walked_sibling: None,
         stack_unsure: false,
         start_base: state.base.clone(),
     };
@@ -187,6 +188,9 @@ struct Walker<'a> {
     everything_named: Vec<PathBuf>,
     /// How many pipeline chains after `&&` or `||` the walk is in: they may not run.
     chained: usize,
+    /// The child [`Self::children`] hands to [`Self::node`] next, and whether a `&&`/`||` comes
+    /// before it; taken by that call.
+    walked_sibling: Option<(usize, bool)>,
     /// The location stack changed where the walk cannot tell whether it ran (a block, a nested
     /// script, a chain after `&&`/`||`, another process): a `Pop-Location` is no longer sure.
     stack_unsure: bool,
@@ -211,6 +215,16 @@ fn escapes_blank(group: Option<(usize, usize)>, walk: &Walk) -> bool {
     let Some((start, end)) = group else { return false };
     let text = walk.source.get(start..end).unwrap_or_default();
     text.chars().rev().take_while(|&c| c == '`').count() % 2 == 1
+}
+
+/// The grammar's number for `pipeline_chain_tail` (`&& b`), compared as a number: asking each
+/// node for its kind's name costs more than the look back it saves.
+fn chain_tail_kind() -> u16 {
+    static KIND: std::sync::OnceLock<u16> = std::sync::OnceLock::new();
+    *KIND.get_or_init(|| {
+        let language: tree_sitter::Language = tree_sitter_powershell::LANGUAGE.into();
+        language.id_for_node_kind("pipeline_chain_tail", true)
+    })
 }
 
 fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
@@ -344,8 +358,9 @@ impl Walker<'_> {
             return Err(Unscannable::TooDeep);
         }
         self.nodes_left = self.nodes_left.checked_sub(1).ok_or(Unscannable::TooComplex)?;
+        let after_tail = self.walked_sibling.take().filter(|(id, _)| *id == node.id()).map(|(_, after)| after);
         match node.kind() {
-            "pipeline_chain" => self.pipeline_chain(node, walk, scope, depth),
+            "pipeline_chain" => self.pipeline_chain(node, after_tail, walk, scope, depth),
             "command" => self.command(node, walk, scope, depth, None).map(drop),
             "assignment_expression" => self.assignment(node, walk, scope, depth),
             "foreach_statement" => self.foreach(node, walk, scope, depth),
@@ -384,7 +399,10 @@ impl Walker<'_> {
     }
 
     fn children(&mut self, node: Node, walk: &Walk, scope: &mut Session, depth: usize) -> Result<(), Unscannable> {
+        let mut after_tail = false;
         for child in children(node) {
+            self.walked_sibling = Some((child.id(), after_tail));
+            after_tail = child.kind_id() == chain_tail_kind();
             self.node(child, walk, scope, depth + 1)?;
         }
         Ok(())
@@ -394,12 +412,16 @@ impl Walker<'_> {
     fn pipeline_chain(
         &mut self,
         node: Node,
+        after_tail: Option<bool>,
         walk: &Walk,
         scope: &mut Session,
         depth: usize,
     ) -> Result<(), Unscannable> {
         // `a && b`, `a || b`: `b` may not run.
-        let tail = node.prev_sibling().is_some_and(|before| before.kind() == "pipeline_chain_tail");
+        // Known from the walk over the parent's children when it came that way: tree-sitter finds
+        // a previous sibling by walking down from the parent again (a third of a chain's cost).
+        let tail = after_tail
+            .unwrap_or_else(|| node.prev_sibling().is_some_and(|before| before.kind() == "pipeline_chain_tail"));
         self.chained += usize::from(tail);
         let result = self.pipeline_elements(node, walk, scope, depth);
         self.chained -= usize::from(tail);
