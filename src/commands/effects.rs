@@ -62,6 +62,8 @@ pub enum Effect {
         dir: String,
         /// An argument holds a part the walk could not compute (`"${x,,}"`).
         uncomputed: bool,
+        /// How its environment differs from the shell's (`NODE_OPTIONS=… node`, `env -u …`).
+        environment: Environment,
     },
     /// A script file a shell runs (`bash x.sh`; `source x.sh` when `this_shell`; `./x` by its
     /// `#!` line when `by_shebang`), read by the walk at check time.
@@ -84,6 +86,49 @@ pub enum Effect {
     /// Applies a patch (`git apply`, `git am`, `patch`): the walk reads it and writes the files
     /// its headers name (P-14).
     Patch(PatchRead),
+}
+
+/// How a command's environment differs from the variables of the shell that runs it, outermost
+/// first: the assignments before its name (`A=1 cmd`), then what the wrappers on the way to it
+/// change (`env -i`, `env -u NAME`, `env NAME=value`, `sudo NAME=value`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Environment {
+    /// None of the shell's variables reach the command (`env -i`), only those `changes` sets.
+    pub cleared: bool,
+    /// A variable set to a value (`Some`) or removed (`None`), in the order they apply.
+    pub changes: Vec<(String, Option<Arg>)>,
+}
+
+/// What a command sees of one variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variable<'a> {
+    /// The shell's own value, if it has one.
+    Shell,
+    /// Set on the way to the command (its value may be uncomputed).
+    Set(&'a Arg),
+    /// Removed on the way (`env -u`, `env -i`).
+    Unset,
+}
+
+impl Environment {
+    /// This environment with `inner`'s differences applied after it (`env A=1 env -u B cmd`).
+    pub fn then(&self, inner: &Environment) -> Environment {
+        if inner.cleared {
+            return inner.clone();
+        }
+        let mut changes = self.changes.clone();
+        changes.extend(inner.changes.iter().cloned());
+        Environment { cleared: self.cleared, changes }
+    }
+
+    pub fn variable(&self, name: &str) -> Variable<'_> {
+        match self.changes.iter().rev().find(|(changed, _)| changed == name) {
+            Some((_, Some(value))) => Variable::Set(value),
+            Some((_, None)) => Variable::Unset,
+            None if self.cleared => Variable::Unset,
+            None => Variable::Shell,
+        }
+    }
 }
 
 /// Where a patch comes from and how its paths are placed.

@@ -38,6 +38,7 @@ pub(super) fn git(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<
         producer: sink.job.producer,
         reads_input: sink.job.reads_input,
         open: sink.job.open,
+        environment: sink.job.environment.clone(),
     };
     let mut inner = Sink { job: &job, out: &mut *sink.out, analyses: sink.analyses };
     match sub.text.as_str() {

@@ -38,7 +38,7 @@ mod writers;
 use std::borrow::Cow;
 
 pub use argv::{Arg, ansi_c, has_wildcard};
-pub use effects::{BASENAME_STRIP, Cd, Effect, PatchRead};
+pub use effects::{BASENAME_STRIP, Cd, Effect, Environment, PatchRead, Variable};
 pub use feeders::fed_words;
 pub use runners::makefile_recipes;
 use options::{operands, spec, static_is};
@@ -62,15 +62,17 @@ pub fn quote(text: &str) -> String {
 
 /// The effects of one simple command; `stdin` is the text of its heredoc or here-string.
 pub fn analyze(argv: &[Arg], stdin: Option<&str>, analyses: &dyn Analyses, out: &mut Vec<Effect>) {
-    analyze_fed(argv, stdin, &[], analyses, out);
+    analyze_fed(argv, stdin, &[], &Environment::default(), analyses, out);
 }
 
 /// [`analyze`] for a command piped from a producer whose output is unknown: the guarded locations
-/// the producer's words name count as what it may feed (`ls plans/*.md | xargs rm`).
+/// the producer's words name count as what it may feed (`ls plans/*.md | xargs rm`), run with
+/// the `environment` its assignments make (`NODE_OPTIONS=… node x.js`).
 pub fn analyze_fed(
     argv: &[Arg],
     stdin: Option<&str>,
     producer: &[Arg],
+    environment: &Environment,
     analyses: &dyn Analyses,
     out: &mut Vec<Effect>,
 ) {
@@ -81,6 +83,7 @@ pub fn analyze_fed(
         producer,
         reads_input: true,
         open: false,
+        environment: environment.clone(),
     }];
     // Every hop consumes at least the wrapper's name; the cap only guards against a table bug.
     let mut hops = 0;
@@ -108,6 +111,7 @@ pub fn printing_command(argv: &[Arg]) -> Option<Vec<Arg>> {
         producer: &[],
         reads_input: false,
         open: false,
+        environment: Environment::default(),
     }];
     for _ in 0..argv.len() + MAX_EXTRA_JOBS {
         let job = jobs.pop()?;

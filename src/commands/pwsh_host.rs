@@ -86,10 +86,25 @@ pub fn invoked_script(args: &[String], stdin: Option<&str>) -> Option<String> {
     })
 }
 
-/// `-File x.ps1 a b` as the script it runs: `& 'x.ps1' 'a' 'b'` (the walk reads the file).
+/// `-File x.ps1 a -Name b -Flag:c` as the script it runs: `& 'x.ps1' 'a' -Name 'b' -Flag:'c'` (the
+/// walk reads the file). A word spelled as a parameter's name binds to the script's parameter of
+/// that name, as the host binds it; any other word is a string.
 fn script_file_call(words: &[String]) -> String {
-    let quoted: Vec<String> = words.iter().map(|word| format!("'{}'", word.replace('\'', "''"))).collect();
-    format!("& {}", quoted.join(" "))
+    let quote = |word: &str| format!("'{}'", word.replace('\'', "''"));
+    let mut call = vec!["&".to_string()];
+    for (at, word) in words.iter().enumerate() {
+        let (name, value) = word.split_once(':').map_or((word.as_str(), None), |(name, value)| (name, Some(value)));
+        let parameter = name.strip_prefix('-').is_some_and(|name| {
+            name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+        call.push(match value {
+            _ if at == 0 || !parameter => quote(word),
+            Some(value) => format!("{name}:{}", quote(value)),
+            None => name.to_string(),
+        });
+    }
+    call.join(" ")
 }
 
 fn is_file_switch(arg: &str) -> bool {

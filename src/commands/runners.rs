@@ -54,7 +54,8 @@ pub(super) fn program(argv: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     }
     let dir = sink.job.dir.clone();
     let uncomputed = argv.iter().any(|arg| arg.dynamic && !arg.pipe);
-    sink.push(Effect::Program { argv: texts, stdin: stdin.map(str::to_string), dir, uncomputed });
+    let environment = sink.job.environment.clone();
+    sink.push(Effect::Program { argv: texts, stdin: stdin.map(str::to_string), dir, uncomputed, environment });
 }
 
 /// A command spelled as a path to a file of this tree (`./x.sh`, `tools/gen`, `/tmp/x.py`): the

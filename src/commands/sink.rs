@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 
+use super::effects::Environment;
 use super::{Arg, Effect, quote};
 use crate::analysis::handoff::Analyses;
 use crate::paths;
@@ -19,6 +20,8 @@ pub(super) struct Job<'a> {
     pub reads_input: bool,
     /// More arguments may follow that the line does not show (`xargs` of unknown input).
     pub open: bool,
+    /// How its environment differs from the shell's.
+    pub environment: Environment,
 }
 
 /// A command a wrapper runs: where its words start in the wrapper's words (or new words), and
@@ -32,11 +35,14 @@ pub(super) struct Next {
     pub reads_input: bool,
     /// More arguments may follow that the line does not show.
     pub open: bool,
+    /// What the wrapper changes in the environment of the command it runs (`env -u A B=1`).
+    pub environment: Environment,
 }
 
 impl Next {
     pub fn at(start: usize) -> Self {
-        Next { args: None, start, dir: None, roots: None, reads_input: true, open: false }
+        let environment = Environment::default();
+        Next { args: None, start, dir: None, roots: None, reads_input: true, open: false, environment }
     }
 
     pub fn with(args: Vec<Arg>) -> Self {
@@ -62,6 +68,7 @@ impl Next {
             producer: if self.reads_input { parent.producer } else { &[] },
             reads_input: self.reads_input && parent.reads_input,
             open: self.open || parent.open,
+            environment: parent.environment.then(&self.environment),
         }
     }
 }

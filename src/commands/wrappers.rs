@@ -2,7 +2,8 @@
 //! write, where the command runs), code for those whose command is a string or comes elsewhere.
 
 use super::approval::{is_cli, package_bin};
-use super::options::{Item, Spec, Valued, options, prefix_spec, spec, static_is};
+use super::effects::Environment;
+use super::options::{Item, Spec, Valued, options, prefix_spec, spec, static_is, value_of};
 use super::sink::{Next, Sink};
 use super::{Arg, Effect, quote};
 
@@ -174,10 +175,21 @@ fn sudo(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
         }
         return None;
     }
-    while args.get(start).is_some_and(|arg| is_assignment(&arg.text)) {
-        start += 1;
+    // sudo's policy may drop the shell's variables (`env_reset`); those it is given reach the
+    // command (when the policy lets them).
+    let mut environment = Environment::default();
+    assignments(args, &mut start, &mut environment);
+    Some(vec![Next { dir, environment, ..Next::at(start + 1) }])
+}
+
+/// The `NAME=value` words from `start` on, set in `environment`; `start` moves past them.
+fn assignments(args: &[Arg], start: &mut usize, environment: &mut Environment) {
+    while let Some(arg) = args.get(*start)
+        && let Some((name, value)) = arg.text.split_once('=').filter(|_| is_assignment(&arg.text))
+    {
+        environment.changes.push((name.to_string(), Some(value_of(value, arg))));
+        *start += 1;
     }
-    Some(vec![Next { dir, ..Next::at(start + 1) }])
 }
 
 fn is_assignment(word: &str) -> bool {
@@ -188,18 +200,27 @@ fn is_assignment(word: &str) -> bool {
     })
 }
 
+/// `env [-i] [-u NAME]… [-C dir] [-] [NAME=value]… cmd…`: the command runs with that environment.
 fn env(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     let mut dir = None;
     let mut split = None;
+    let mut environment = Environment::default();
     let long = ["unset", "chdir", "split-string"];
     let mut start = options(args, &prefix_spec("uCSP", &long), |item| match item {
         Item::Short('C', value) | Item::Long("chdir", Some(value)) => dir = Some(value),
         Item::Short('S', value) | Item::Long("split-string", Some(value)) => split = Some(value),
+        // A name the walk could not compute may be any variable: none is taken as removed.
+        Item::Short('u', name) | Item::Long("unset", Some(name)) if !name.dynamic => {
+            environment.changes.push((name.text, None));
+        }
+        Item::Flag('i') | Item::Long("ignore-environment", None) => environment.cleared = true,
         _ => {}
     });
-    while args.get(start).is_some_and(|arg| is_assignment(&arg.text)) {
+    if static_is(args.get(start), "-") {
+        environment.cleared = true;
         start += 1;
     }
+    assignments(args, &mut start, &mut environment);
     if let Some(split) = split {
         // `env -S 'cmd args' more`: the string is split into words like a command line.
         let mut script = split.text;
@@ -213,7 +234,7 @@ fn env(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
         }
         return None;
     }
-    Some(vec![Next { dir, ..Next::at(start + 1) }])
+    Some(vec![Next { dir, environment, ..Next::at(start + 1) }])
 }
 
 /// `watch [-n s] cmd…` runs its words through `sh -c`; `-x` runs them directly.

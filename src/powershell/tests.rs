@@ -111,7 +111,11 @@ fn invocation_reads_the_host_command_line() {
     assert_eq!(invoked_script(&words("-NoLogo -c sc a x"), None).as_deref(), Some("sc a x"));
     assert_eq!(invoked_script(&words("-ExecutionPolicy Bypass -Command rm x"), None).as_deref(), Some("rm x"));
     // A script file runs as a call of it, which the walk reads.
-    assert_eq!(invoked_script(&words("-File x.ps1 -c y"), None).as_deref(), Some("& 'x.ps1' '-c' 'y'"));
+    assert_eq!(invoked_script(&words("-File x.ps1 -c y"), None).as_deref(), Some("& 'x.ps1' -c 'y'"));
+    assert_eq!(
+        invoked_script(&["-File", "x.ps1", "-Path:a", "--", "-1", "-x y"].map(String::from), None).as_deref(),
+        Some("& 'x.ps1' -Path:'a' '--' '-1' '-x y'")
+    );
     assert_eq!(invoked_script(&words("script.ps1"), None).as_deref(), Some("& 'script.ps1'"));
     assert_eq!(invoked_script(&words("-File it's.ps1"), None).as_deref(), Some("& 'it''s.ps1'"));
     assert_eq!(invoked_script(&words("-c -"), Some("ni a")).as_deref(), Some("ni a"));

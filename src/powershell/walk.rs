@@ -19,7 +19,7 @@ mod targets;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
 use super::cmdlets::Element;
 use super::parse;
@@ -340,11 +340,21 @@ impl Walker<'_> {
     }
 
     fn script(&mut self, source: &str, scope: &mut Session, nesting: usize) -> Result<(), Unscannable> {
+        let tree = self.parse(source, nesting)?;
+        self.walk_tree(source, &tree, scope, nesting)
+    }
+
+    /// A script `nesting` deep parsed, from the call's budgets (its text, the parser's work).
+    fn parse(&mut self, source: &str, nesting: usize) -> Result<Tree, Unscannable> {
         if nesting > MAX_SCRIPT_NESTING {
             return Err(Unscannable::ScriptsTooDeep);
         }
         self.text_left = self.text_left.checked_sub(source.len()).ok_or(Unscannable::TooMuchText)?;
-        let tree = parse::parse(source, &self.checks)?;
+        parse::parse(source, &self.checks)
+    }
+
+    /// A script [`Self::parse`] read, walked.
+    fn walk_tree(&mut self, source: &str, tree: &Tree, scope: &mut Session, nesting: usize) -> Result<(), Unscannable> {
         let walk = Walk { source, nesting };
         self.node(tree.root_node(), &walk, scope, 0)
     }

@@ -3,7 +3,6 @@
 
 use std::rc::Rc;
 
-use super::effects::options_from_assignments;
 use super::{Input, Walk, Walker};
 use crate::analysis::handoff::Source;
 use crate::analysis::scope::Scope;
@@ -11,7 +10,7 @@ use crate::bash::state::Bash;
 use crate::bash::tree::{Node, node_kind};
 use crate::bash::words::{self, Arg, MAX_VALUES, Positional, Value};
 use crate::bash::{Unscannable, fields, printed};
-use crate::commands::{self, Effect};
+use crate::commands::{self, Effect, Environment};
 
 impl Walker<'_> {
     #[allow(clippy::too_many_arguments)]
@@ -71,13 +70,10 @@ impl Walker<'_> {
         if self.shell_state(&argv, &assigned, stdin_text.as_deref(), walk, scope)? {
             return Ok(());
         }
+        let environment = command_environment(&assigned);
         let mut effects = Vec::new();
-        commands::analyze_fed(&argv, stdin_text.as_deref(), &upstream.producer, self.analyses, &mut effects);
-        for effect in &mut effects {
-            if let Effect::Program { argv, .. } = effect {
-                options_from_assignments(argv, &assigned, self.analyses);
-            }
-        }
+        let producer = &upstream.producer;
+        commands::analyze_fed(&argv, stdin_text.as_deref(), producer, &environment, self.analyses, &mut effects);
         if effects.iter().any(|effect| matches!(effect, Effect::Patch(_))) {
             let input = self.input_file(&files, walk, scope)?.or(piped);
             for effect in &mut effects {
@@ -97,7 +93,7 @@ impl Walker<'_> {
         // words as they were judged above.
         for variant in &variants {
             let mut effects = Vec::new();
-            commands::analyze_fed(variant, stdin_text.as_deref(), &upstream.producer, self.analyses, &mut effects);
+            commands::analyze_fed(variant, stdin_text.as_deref(), producer, &environment, self.analyses, &mut effects);
             self.apply(effects, walk, scope, true)?;
         }
         if let Some(shown) = shown {
@@ -356,4 +352,18 @@ fn shown_text(argv: &[Arg], stdin: Option<&str>) -> Option<String> {
         }),
         _ => None,
     }
+}
+
+/// The environment the assignments before a command give it (`NODE_OPTIONS='-r ./x.js' node
+/// build.js`), which is the command's, not the shell's: a value the walk could not compute
+/// exactly is kept as uncomputed.
+fn command_environment(assigned: &[(String, Vec<Value>)]) -> Environment {
+    let changes = assigned.iter().map(|(name, values)| {
+        let value = match values.as_slice() {
+            [value] => Arg { text: value.text.clone(), dynamic: value.dynamic, ..Arg::default() },
+            _ => Arg { dynamic: true, ..Arg::default() },
+        };
+        (name.clone(), Some(value))
+    });
+    Environment { cleared: false, changes: changes.collect() }
 }

@@ -13,7 +13,7 @@ use crate::analysis::scope::Scope;
 use crate::bash::state::Bash;
 use crate::bash::words::{Positional, Value};
 use crate::bash::{MAX_SCRIPT_NESTING, Unscannable};
-use crate::commands::{self, Arg, Cd, Effect, PatchRead};
+use crate::commands::{self, Arg, Cd, Effect, Environment, PatchRead, Variable};
 use crate::paths;
 
 impl Walker<'_> {
@@ -85,8 +85,8 @@ impl Walker<'_> {
                         self.script_apart(&recipes, &mut child, walk)?;
                     }
                 }
-                Effect::Program { argv, stdin, dir, uncomputed } => {
-                    let argv = with_options_from_environment(argv, scope, self.analyses);
+                Effect::Program { argv, stdin, dir, uncomputed, environment } => {
+                    let argv = with_options_from_environment(argv, &environment, scope, self.analyses);
                     if let Some(invocation) = self.analyses.program_run(&argv, stdin.as_deref()) {
                         let proven = self.program(&invocation, &dir, None, walk, scope)?;
                         // P-18: an argument the walk could not compute may be any guarded
@@ -673,32 +673,29 @@ struct ScriptRun<'a> {
 }
 
 /// `argv` with the options an interpreter reads from its environment put after its name, as it
-/// reads them (`NODE_OPTIONS` set in the line or exported before it).
-fn with_options_from_environment(mut argv: Vec<String>, scope: &Scope<Bash>, analyses: &dyn Analyses) -> Vec<String> {
-    let variable = analyses.program_run(&argv, None).and_then(|run| run.language.options_variable());
-    if let Some(options) = variable.and_then(|variable| assigned(scope, variable)) {
-        splice_options(&mut argv, &options);
+/// reads them: `NODE_OPTIONS` as the command gets it (assigned before it,
+/// `env NODE_OPTIONS=…`), else as the shell has it (set in the line or exported before it) unless
+/// the way to the command removed it (`env -u NODE_OPTIONS`, `env -i`). A value the walk could not
+/// compute hides nothing the shell had.
+fn with_options_from_environment(
+    mut argv: Vec<String>,
+    environment: &Environment,
+    scope: &Scope<Bash>,
+    analyses: &dyn Analyses,
+) -> Vec<String> {
+    let Some(variable) = analyses.program_run(&argv, None).and_then(|run| run.language.options_variable()) else {
+        return argv;
+    };
+    let options = match environment.variable(variable) {
+        Variable::Set(value) if !value.dynamic => Some(value.text.clone()),
+        Variable::Set(_) | Variable::Shell => assigned(scope, variable),
+        Variable::Unset => None,
+    };
+    if let Some(options) = options {
+        let at = argv.len().min(1);
+        argv.splice(at..at, options.split_whitespace().map(str::to_string));
     }
     argv
-}
-
-/// The same for an assignment before the command (`NODE_OPTIONS='-r ./x.js' node build.js`),
-/// which is the command's environment, not the shell's.
-pub(super) fn options_from_assignments(argv: &mut Vec<String>, assigned: &[(String, Vec<Value>)], analyses: &dyn Analyses) {
-    let Some(variable) = analyses.program_run(argv, None).and_then(|run| run.language.options_variable()) else {
-        return;
-    };
-    let value = assigned.iter().rev().find(|(name, _)| name == variable).map(|(_, values)| values.as_slice());
-    if let Some([value]) = value
-        && !value.dynamic
-    {
-        splice_options(argv, &value.text);
-    }
-}
-
-fn splice_options(argv: &mut Vec<String>, options: &str) {
-    let at = argv.len().min(1);
-    argv.splice(at..at, options.split_whitespace().map(str::to_string));
 }
 
 fn assigned(scope: &Scope<Bash>, name: &str) -> Option<String> {

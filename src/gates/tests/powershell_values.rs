@@ -415,3 +415,47 @@ fn a_script_file_is_read_and_walked_whatever_runs_it() {
     assert_allowed(&repo, &["./tools/r.ps1", "& ./tools/r.ps1", "pwsh -File tools/r.ps1", "./tools/gone.ps1 src/x.txt"]);
     assert_eq!(check(&repo, "bash", &Args::default().with("command", "pwsh -File tools/r.ps1")), None);
 }
+
+/// A script file's `param()` block binds the call's arguments by name (or a prefix of it) and by
+/// position, and its defaults where the call gives none: what the script does with them is judged
+/// as for a function's parameters; an argument no parameter takes falls back to the call's words.
+#[test]
+fn a_script_files_param_block_binds_the_calls_arguments() {
+    let repo = repo();
+    std::fs::create_dir_all(repo.path("tools")).unwrap();
+    let write = "[CmdletBinding()]\nparam(\n    [string]$Target,\n    [string]$Value = 'y'\n)\nSet-Content -Path $Target -Value $Value\n";
+    std::fs::write(repo.path("tools/w.ps1"), write).unwrap();
+    std::fs::write(repo.path("tools/d.ps1"), "param($Target = 'docs/superpowers/plans/x.md')\nSet-Content $Target y\n").unwrap();
+    std::fs::write(repo.path("tools/r.ps1"), "param($Target)\nGet-Content $Target | Measure-Object\n").unwrap();
+    let prints = "param([switch]$Quiet, $Target)\nWrite-Output \"checking $Target\"\nSet-Content -Path build/log.txt -Value $Target\n";
+    std::fs::write(repo.path("tools/p.ps1"), prints).unwrap();
+    assert_refused_as_plain(
+        &repo,
+        "Set-Content -Path docs/superpowers/plans/x.md -Value y",
+        &[
+            "./tools/w.ps1 -Target docs/superpowers/plans/x.md",
+            "./tools/w.ps1 -t docs/superpowers/plans/x.md",
+            "./tools/w.ps1 docs/superpowers/plans/x.md",
+            "./tools/w.ps1 -Value z docs/superpowers/plans/x.md",
+            "& ./tools/w.ps1 -Target:docs/superpowers/plans/x.md",
+            "$p = 'docs/superpowers/plans/x.md'; & ./tools/w.ps1 $p",
+            "pwsh -File tools/w.ps1 -Target docs/superpowers/plans/x.md",
+            "./tools/d.ps1",
+            "./tools/r.ps1 -Other docs/superpowers/plans/x.md",
+        ],
+    );
+    let bash = Args::default().with("command", "pwsh -File tools/w.ps1 docs/superpowers/plans/x.md");
+    assert!(check(&repo, "bash", &bash).is_some());
+    assert_allowed(
+        &repo,
+        &[
+            "./tools/r.ps1 -Target docs/superpowers/plans/x.md",
+            "./tools/r.ps1 docs/superpowers/plans/x.md",
+            "pwsh -File tools/r.ps1 -Target docs/superpowers/plans/x.md",
+            "./tools/p.ps1 -Target docs/superpowers/plans/x.md",
+            "./tools/p.ps1 -Quiet docs/superpowers/plans/x.md",
+            "./tools/w.ps1 -Target src/x.txt; Get-Content docs/superpowers/plans/x.md",
+            "./tools/d.ps1 src/x.txt",
+        ],
+    );
+}

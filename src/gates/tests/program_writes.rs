@@ -148,6 +148,68 @@ fn modules_preloaded_by_the_command_line_or_node_options_run_before_the_script()
     }
 }
 
+/// `env` gives the command the environment a prefix assignment would (`env NODE_OPTIONS=… node`),
+/// and takes away what `env -i` and `env -u NAME` drop, whatever set it earlier in the line.
+#[test]
+fn node_options_through_env_are_the_prefix_assignments_preloads() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("tools")).unwrap();
+    std::fs::write(repo.path("tools/read.js"), "console.log(require('fs').readFileSync('docs/superpowers/plans/p.md', 'utf8'))\n").unwrap();
+    std::fs::write(repo.path("tools/app.js"), "console.log(1)\n").unwrap();
+    let prefix = "NODE_OPTIONS=--require=./tools/evil.js node tools/read.js";
+    assert_eq!(check(&repo, "bash", &bash(prefix)).as_deref(), Some(NEEDS_SPEC), "{prefix}");
+    for line in [
+        "env NODE_OPTIONS=--require=./tools/evil.js node tools/read.js",
+        "env NODE_OPTIONS='--require ./tools/evil.js' node tools/read.js",
+        "/usr/bin/env NODE_OPTIONS=--require=./tools/evil.js node tools/read.js",
+        "env A=1 NODE_OPTIONS=--require=./tools/evil.js node tools/read.js",
+        "env -i NODE_OPTIONS=--require=./tools/evil.js node tools/read.js",
+        "env - NODE_OPTIONS=--require=./tools/evil.js node tools/read.js",
+        "env -u X NODE_OPTIONS=--require=./tools/evil.js node tools/read.js",
+        "env -C . NODE_OPTIONS=--require=./tools/evil.js node tools/read.js",
+        "env NODE_OPTIONS=--require=./tools/evil.js env A=1 node tools/read.js",
+        "NODE_OPTIONS=--max-old-space-size=100 env NODE_OPTIONS=--require=./tools/evil.js node tools/read.js",
+        "env NODE_OPTIONS=--require=./tools/evil.js sudo node tools/read.js",
+        "sudo NODE_OPTIONS=--require=./tools/evil.js node tools/read.js",
+        "export NODE_OPTIONS=--require=./tools/evil.js; env A=1 node tools/read.js",
+        "export NODE_OPTIONS=--require=./tools/evil.js; env -u X node tools/read.js",
+        "NODE_OPTIONS=--require=./tools/evil.js env A=1 node tools/read.js",
+        "env -u NODE_OPTIONS env NODE_OPTIONS=--require=./tools/evil.js node tools/read.js",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    // A preload that writes the plan the line names: refused alike. Named nowhere on the line
+    // (only in the preload, a local module the analysis does not read), both are left to sealing
+    // (P-18).
+    std::fs::write(repo.path("tools/w.js"), "require('fs').appendFileSync('docs/superpowers/plans/p.md', 'x')\n").unwrap();
+    let app = "node tools/app.js docs/superpowers/plans/p.md";
+    assert_eq!(check(&repo, "bash", &bash(app)), None, "{app}");
+    for (args, expected) in [(" docs/superpowers/plans/p.md", Some(NEEDS_SPEC)), ("", None)] {
+        let prefix = check(&repo, "bash", &bash(&format!("NODE_OPTIONS=--require=./tools/w.js node tools/app.js{args}")));
+        let through_env = format!("env NODE_OPTIONS=--require=./tools/w.js node tools/app.js{args}");
+        assert_eq!(prefix.as_deref(), expected, "{args}");
+        assert_eq!(check(&repo, "bash", &bash(&through_env)), prefix, "{through_env}");
+    }
+    for line in [
+        "env NODE_OPTIONS=--max-old-space-size=100 node -e 'console.log(1)'",
+        "env NODE_OPTIONS=--max-old-space-size=100 node tools/read.js",
+        "env -u NODE_OPTIONS node tools/read.js",
+        "export NODE_OPTIONS=--require=./tools/evil.js; env -u NODE_OPTIONS node tools/read.js",
+        "export NODE_OPTIONS=--require=./tools/evil.js; env --unset=NODE_OPTIONS node tools/read.js",
+        "export NODE_OPTIONS=--require=./tools/evil.js; env -uNODE_OPTIONS A=1 node tools/read.js",
+        "export NODE_OPTIONS=--require=./tools/evil.js; env -i node tools/read.js",
+        "export NODE_OPTIONS=--require=./tools/evil.js; env --ignore-environment node tools/read.js",
+        "export NODE_OPTIONS=--require=./tools/evil.js; env - node tools/read.js",
+        "export NODE_OPTIONS=--require=./tools/evil.js; env NODE_OPTIONS=--max-old-space-size=100 node tools/read.js",
+        "NODE_OPTIONS=--require=./tools/evil.js env -u NODE_OPTIONS node tools/read.js",
+        "NODE_OPTIONS=--require=./tools/evil.js env -i PATH=/usr/bin node tools/read.js",
+        "env NODE_OPTIONS=--require=./tools/evil.js env -u NODE_OPTIONS node tools/read.js",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
+
 #[test]
 fn typescript_scripts_are_read_whatever_runs_them() {
     let repo = Repo::new();

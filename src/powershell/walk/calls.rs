@@ -3,13 +3,13 @@
 
 use std::rc::Rc;
 
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
 use super::cmdlet::{NATIVE_ON_UNIX, program_words};
-use super::definitions::{MAX_ALIAS_HOPS, function_key, uncertain_names};
+use super::definitions::{MAX_ALIAS_HOPS, function_key, parameters, uncertain_names};
 use super::hashtables::splatted;
 use super::targets::basename;
-use super::{Session, Walk, Walker, children, escapes_blank};
+use super::{Session, Walk, Walker, child_of_kind, children, escapes_blank};
 use crate::analysis::Unscannable;
 use crate::analysis::fs;
 use crate::analysis::handoff::MAX_SCRIPT_FILE_BYTES;
@@ -248,7 +248,7 @@ impl Walker<'_> {
             Some(function) => {
                 let defaults = self.defaults(&key, scope);
                 self.calling.push(key);
-                let result = self.call(function, elements, &defaults, walk, scope, piped);
+                let result = self.call(function, elements, &defaults, None, walk, scope, piped);
                 self.calling.pop();
                 result
             }
@@ -257,9 +257,10 @@ impl Walker<'_> {
     }
 
     /// A `.ps1` script file run (`./x.ps1 a`, `& x.ps1`, `. x.ps1`, `pwsh -File x.ps1 a`): its
-    /// text, read at check time, walked like a function's body with the call's arguments in
-    /// `$args` (and judged as an unknown command's words too, as for any argument a body reads
-    /// that way). A file the walk cannot read is judged by its words alone.
+    /// text, read at check time, walked like a function's body, the call's arguments bound to
+    /// the parameters of its `param()` block and the rest in `$args` (and judged as an unknown
+    /// command's words too, as for any argument a body reads that way, or that binds to no
+    /// parameter). A file the walk cannot read is judged by its words alone.
     fn script_file(
         &mut self,
         name: &str,
@@ -273,18 +274,26 @@ impl Walker<'_> {
             self.unknown(elements, scope);
             return Ok(None);
         };
-        let script = Function { params: Vec::new(), body: Some(Rc::from(text.trim_start_matches('\u{feff}'))) };
-        self.call(&script, elements, &[], walk, scope, piped)
+        let body: Rc<str> = Rc::from(text.trim_start_matches('\u{feff}'));
+        let nesting = walk.nesting + 1;
+        let tree = self.parse(&body, nesting)?;
+        let file = Walk { source: &body, nesting };
+        let params = child_of_kind(tree.root_node(), "param_block").map(|block| parameters(block, &file));
+        let script = Function { params: params.unwrap_or_default(), body: Some(body.clone()) };
+        self.call(&script, elements, &[], Some(&tree), walk, scope, piped)
     }
 
     /// A call of a function the shell defined: its body is walked here, in this location, with
     /// its parameters bound to the call's arguments. Arguments the body reads otherwise
     /// (`$args`, splats), or that bind to no parameter, are judged as an unknown command's.
+    /// `parsed`: the body's tree, when the caller has it already (a script file's).
+    #[allow(clippy::too_many_arguments)]
     fn call(
         &mut self,
         function: &Function,
         elements: &[Element],
         defaults: &[(String, Value)],
+        parsed: Option<&Tree>,
         walk: &Walk,
         scope: &mut Session,
         piped: Option<&[Value]>,
@@ -325,7 +334,10 @@ impl Walker<'_> {
             earlier.push((name.clone(), Rc::make_mut(&mut scope.vars).insert(name, values)));
         }
         self.conditional += 1;
-        let result = self.script(body, scope, walk.nesting + 1);
+        let result = match parsed {
+            Some(tree) => self.walk_tree(body, tree, scope, walk.nesting + 1),
+            None => self.script(body, scope, walk.nesting + 1),
+        };
         self.conditional -= 1;
         // Parameters are the function's own.
         for (name, values) in earlier.into_iter().rev() {
