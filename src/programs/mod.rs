@@ -17,6 +17,7 @@
 mod applescript;
 mod awk;
 pub mod engine;
+mod fields;
 mod javascript;
 mod jq;
 pub mod lex;

@@ -17,6 +17,7 @@ use tree_sitter::{Node, Parser};
 
 use crate::analysis::budget::{Budget, parse_within};
 use crate::programs::engine::{run_in, shell_word};
+use crate::programs::fields::Fields;
 use crate::programs::lex::HOLE;
 use crate::programs::{Findings, MAX_ANALYSIS_WORK};
 
@@ -498,13 +499,13 @@ impl<'t> Reader<'t, '_> {
                 "function_declaration"
                 | "generator_function_declaration"
                 | "class_declaration"
-                | "method_definition" => node.child_by_field_name("name"),
+                | "method_definition" => node.field("name"),
                 "variable_declarator" => node
-                    .child_by_field_name("value")
+                    .field("value")
                     .filter(|value| {
                         matches!(value.kind(), "arrow_function" | "function_expression" | "function" | "class")
                     })
-                    .and(node.child_by_field_name("name")),
+                    .and(node.field("name")),
                 _ => None,
             };
             if let Some(name) = declared {
@@ -524,20 +525,20 @@ impl<'t> Reader<'t, '_> {
     fn visit(&mut self, node: Node) {
         match node.kind() {
             "variable_declarator" => {
-                if let (Some(name), value) = (node.child_by_field_name("name"), node.child_by_field_name("value")) {
+                if let (Some(name), value) = (node.field("name"), node.field("value")) {
                     self.bind(name, value);
                 }
             }
             "assignment_expression" => {
-                if let Some(left) = node.child_by_field_name("left") {
-                    self.bind(left, node.child_by_field_name("right"));
+                if let Some(left) = node.field("left") {
+                    self.bind(left, node.field("right"));
                 }
             }
             "augmented_assignment_expression" => {
-                if let Some(left) = node.child_by_field_name("left") {
+                if let Some(left) = node.field("left") {
                     let key = self.source(left).to_string();
                     let before = self.vars.get(&key).cloned().flatten();
-                    let added = node.child_by_field_name("right").and_then(|r| self.eval(r, 0));
+                    let added = node.field("right").and_then(|r| self.eval(r, 0));
                     let value = before.zip(added).map(|(a, b)| a + &b);
                     self.vars.insert(key, value);
                 }
@@ -585,19 +586,19 @@ impl<'t> Reader<'t, '_> {
                 "shorthand_property_identifier_pattern" => (self.source(child).to_string(), child),
                 "pair_pattern" => {
                     let (Some(key), Some(local)) =
-                        (child.child_by_field_name("key"), child.child_by_field_name("value"))
+                        (child.field("key"), child.field("value"))
                     else {
                         continue;
                     };
                     let local = match local.kind() {
-                        "assignment_pattern" => local.child_by_field_name("left").unwrap_or(local),
+                        "assignment_pattern" => local.field("left").unwrap_or(local),
                         _ => local,
                     };
                     let key = self.eval(key, 0).unwrap_or_else(|| self.source(key).to_string());
                     (key, local)
                 }
                 "object_assignment_pattern" => {
-                    let Some(left) = child.child_by_field_name("left") else { continue };
+                    let Some(left) = child.field("left") else { continue };
                     (self.source(left).to_string(), left)
                 }
                 _ => continue,
@@ -617,7 +618,7 @@ impl<'t> Reader<'t, '_> {
 
     /// `import x from 'm'`, `import * as x from 'm'`, `import {a as b} from 'm'`.
     fn import(&mut self, node: Node) {
-        let Some(source) = node.child_by_field_name("source") else { return };
+        let Some(source) = node.field("source") else { return };
         let spec = self.eval(source, 0).unwrap_or_default();
         self.load(&spec);
         let mut cursor = node.walk();
@@ -637,8 +638,8 @@ impl<'t> Reader<'t, '_> {
                     "named_imports" => {
                         let mut specifiers = part.walk();
                         for specifier in part.named_children(&mut specifiers) {
-                            let Some(name) = specifier.child_by_field_name("name") else { continue };
-                            let local = specifier.child_by_field_name("alias").unwrap_or(name);
+                            let Some(name) = specifier.field("name") else { continue };
+                            let local = specifier.field("alias").unwrap_or(name);
                             let property = self.source(name).trim_matches(['"', '\'']).to_string();
                             self.aliases.insert(self.source(local).to_string(), property);
                         }
@@ -665,7 +666,7 @@ impl<'t> Reader<'t, '_> {
         }
         match node.kind() {
             "call_expression" => {
-                let function = node.child_by_field_name("function")?;
+                let function = node.field("function")?;
                 if self.source(function) != "require" {
                     return None;
                 }
@@ -673,8 +674,8 @@ impl<'t> Reader<'t, '_> {
                 self.eval(first, 0)
             }
             "member_expression" => {
-                let object = self.required(node.child_by_field_name("object")?)?;
-                Some(format!("{object}/{}", self.source(node.child_by_field_name("property")?)))
+                let object = self.required(node.field("object")?)?;
+                Some(format!("{object}/{}", self.source(node.field("property")?)))
             }
             "await_expression" | "parenthesized_expression" => self.required(node.named_child(0)?),
             "identifier" => self.modules.get(self.source(node)).cloned(),
@@ -693,15 +694,15 @@ impl<'t> Reader<'t, '_> {
                 let name = self.source(node);
                 Some(self.aliases.get(name).cloned().unwrap_or_else(|| name.to_string()))
             }
-            "member_expression" => Some(self.source(node.child_by_field_name("property")?).to_string()),
-            "subscript_expression" => self.eval(node.child_by_field_name("index")?, 0),
+            "member_expression" => Some(self.source(node.field("property")?).to_string()),
+            "subscript_expression" => self.eval(node.field("index")?, 0),
             "parenthesized_expression" | "await_expression" => self.function_name(last_named(node)?),
             "sequence_expression" => self.function_name(last_named(node)?),
             "call_expression" => {
                 // `fs.writeFileSync.bind(fs)`
-                let function = node.child_by_field_name("function")?;
+                let function = node.field("function")?;
                 (function.kind() == "member_expression" && self.function_name(function).as_deref() == Some("bind"))
-                    .then(|| self.function_name(function.child_by_field_name("object")?))
+                    .then(|| self.function_name(function.field("object")?))
                     .flatten()
             }
             _ => None,
@@ -710,8 +711,8 @@ impl<'t> Reader<'t, '_> {
 
     fn call(&mut self, node: Node) {
         let field = if node.kind() == "new_expression" { "constructor" } else { "function" };
-        let Some(callee) = node.child_by_field_name(field) else { return };
-        let Some(args_node) = node.child_by_field_name("arguments") else {
+        let Some(callee) = node.field(field) else { return };
+        let Some(args_node) = node.field("arguments") else {
             // `new Foo` without arguments.
             return self.judge_call(callee, Vec::new());
         };
@@ -747,7 +748,7 @@ impl<'t> Reader<'t, '_> {
             _ => {}
         }
         let Some(name) = self.function_name(callee) else { return self.unsure() };
-        let receiver = callee.child_by_field_name("object").map(|o| self.source(o)).unwrap_or_default();
+        let receiver = callee.field("object").map(|o| self.source(o)).unwrap_or_default();
         if name == "require" {
             return match args.first().and_then(|a| self.eval(*a, 0)) {
                 Some(spec) => self.load(&spec),
@@ -787,8 +788,8 @@ impl<'t> Reader<'t, '_> {
     /// `f.call(this, a)` is `f(a)`; `f.apply(this, [a])` is `f(a)`; `f.bind(this, a)(b)` is `f(a, b)`.
     fn unwrap_call_apply<'n>(&self, callee: Node<'n>, args: Vec<Node<'n>>) -> (Node<'n>, Vec<Node<'n>>) {
         if callee.kind() == "member_expression" {
-            let property = callee.child_by_field_name("property").map(|p| self.source(p));
-            let object = callee.child_by_field_name("object");
+            let property = callee.field("property").map(|p| self.source(p));
+            let object = callee.field("object");
             match (property, object) {
                 (Some("call"), Some(object)) => return (object, args.into_iter().skip(1).collect()),
                 (Some("apply"), Some(object)) => {
@@ -799,11 +800,11 @@ impl<'t> Reader<'t, '_> {
             }
         }
         if callee.kind() == "call_expression" {
-            let function = callee.child_by_field_name("function");
+            let function = callee.field("function");
             let bind = function
                 .filter(|f| f.kind() == "member_expression")
-                .filter(|f| f.child_by_field_name("property").is_some_and(|p| self.source(p) == "bind"));
-            if let Some(object) = bind.and_then(|f| f.child_by_field_name("object")) {
+                .filter(|f| f.field("property").is_some_and(|p| self.source(p) == "bind"));
+            if let Some(object) = bind.and_then(|f| f.field("object")) {
                 let bound: Vec<Node> = arguments(callee).into_iter().skip(1).chain(args).collect();
                 return (object, bound);
             }
@@ -898,12 +899,12 @@ impl<'t> Reader<'t, '_> {
             "template_string" => self.template(node, depth),
             "number" => Some(self.source(node).to_string()),
             "binary_expression" => {
-                let operator = node.child_by_field_name("operator").map(|o| self.source(o));
+                let operator = node.field("operator").map(|o| self.source(o));
                 if operator != Some("+") {
                     return None;
                 }
-                let left = self.eval(node.child_by_field_name("left")?, depth + 1)?;
-                let right = self.eval(node.child_by_field_name("right")?, depth + 1)?;
+                let left = self.eval(node.field("left")?, depth + 1)?;
+                let right = self.eval(node.field("right")?, depth + 1)?;
                 Some(left + &right)
             }
             "parenthesized_expression" => self.eval(last_named(node)?, depth + 1),
@@ -927,8 +928,8 @@ impl<'t> Reader<'t, '_> {
             self.eval(child, depth + 1).or_else(|| self.holed(child, depth + 1)).unwrap_or_else(|| HOLE.to_string())
         };
         let value = match node.kind() {
-            "binary_expression" if node.child_by_field_name("operator").is_some_and(|o| self.source(o) == "+") => {
-                part(node.child_by_field_name("left")?) + &part(node.child_by_field_name("right")?)
+            "binary_expression" if node.field("operator").is_some_and(|o| self.source(o) == "+") => {
+                part(node.field("left")?) + &part(node.field("right")?)
             }
             "template_string" => {
                 let mut cursor = node.walk();
@@ -965,11 +966,11 @@ impl<'t> Reader<'t, '_> {
     /// `path.join(a, b)`, `path.resolve(…)`, `a.concat(b)`, `[a, b].join('/')`, `String(a)`,
     /// `a.toString()`, `a.trim()`.
     fn eval_call(&self, node: Node, depth: usize) -> Option<String> {
-        let function = node.child_by_field_name("function")?;
+        let function = node.field("function")?;
         let args = arguments(node);
         let values = || args.iter().map(|a| self.eval(*a, depth + 1)).collect::<Option<Vec<String>>>();
         let name = self.function_name(function)?;
-        let object = function.child_by_field_name("object");
+        let object = function.field("object");
         match name.as_str() {
             "join" if object.is_some_and(|o| o.kind() == "array") => {
                 let items: Option<Vec<String>> = named(object?).into_iter().map(|i| self.eval(i, depth + 1)).collect();
@@ -1008,7 +1009,7 @@ fn join(dir: &str, path: &str) -> String {
 }
 
 fn arguments(call: Node) -> Vec<Node> {
-    call.child_by_field_name("arguments").map(named).unwrap_or_default()
+    call.field("arguments").map(named).unwrap_or_default()
 }
 
 fn named(node: Node) -> Vec<Node> {

@@ -17,6 +17,7 @@ use crate::analysis::budget::{Budget, parse_within};
 use crate::programs::engine::{
     COMPUTED_PART, copied_into, run_in, shell_word, writes_mode,
 };
+use crate::programs::fields::Fields;
 use crate::programs::lex::HOLE;
 use crate::programs::{Findings, MAX_ANALYSIS_WORK};
 
@@ -165,7 +166,7 @@ impl<'s> Program<'s> {
         match node.kind() {
             "identifier" => self.site(node, weight),
             "subscript" => {
-                if let Some(value) = node.child_by_field_name("value") {
+                if let Some(value) = node.field("value") {
                     self.target_sites(value, 2, depth + 1);
                 }
             }
@@ -183,7 +184,7 @@ impl<'s> Program<'s> {
         if self.spent(depth) {
             return;
         }
-        let field = |name: &str| node.child_by_field_name(name);
+        let field = |name: &'static str| node.field(name);
         match node.kind() {
             "assignment" => {
                 if let Some(left) = field("left") {
@@ -218,7 +219,7 @@ impl<'s> Program<'s> {
                 // `cmd.append(x)`: the list has more than one value.
                 if let Some(function) = field("function").filter(|f| f.kind() == "attribute")
                     && let (Some(object), Some(method)) =
-                        (function.child_by_field_name("object"), function.child_by_field_name("attribute"))
+                        (function.field("object"), function.field("attribute"))
                     && object.kind() == "identifier"
                     && tables::MUTATORS.contains(&self.text_of(method))
                 {
@@ -247,7 +248,7 @@ impl<'s> Program<'s> {
             if name.kind() == "dotted_name"
                 && let Some(first) = name.named_child(0)
             {
-                let module = node.child_by_field_name("module_name").unwrap_or(first);
+                let module = node.field("module_name").unwrap_or(first);
                 self.import_site(first, module);
             }
         }
@@ -269,7 +270,7 @@ impl<'s> Program<'s> {
             "assignment" => self.assignment(node, depth),
             "augmented_assignment" => {
                 self.eval_field(node, "right", depth);
-                if let Some(left) = node.child_by_field_name("left") {
+                if let Some(left) = node.field("left") {
                     self.store(left, V::Unknown, depth);
                 }
             }
@@ -279,11 +280,11 @@ impl<'s> Program<'s> {
                 self.visit_children_except(node, &["left", "right"], depth);
             }
             "with_item" => {
-                let value = node.child_by_field_name("value");
+                let value = node.field("value");
                 match value.filter(|value| value.kind() == "as_pattern") {
                     Some(pattern) => {
                         let value = pattern.named_child(0).map_or(V::Unknown, |inner| self.eval(inner, depth + 1));
-                        if let Some(alias) = pattern.child_by_field_name("alias") {
+                        if let Some(alias) = pattern.field("alias") {
                             self.store_pattern(alias, value, depth);
                         }
                     }
@@ -353,8 +354,8 @@ impl<'s> Program<'s> {
         }
     }
 
-    fn eval_field(&mut self, node: Node, field: &str, depth: usize) -> V {
-        node.child_by_field_name(field).map_or(V::Unknown, |child| self.eval(child, depth + 1))
+    fn eval_field(&mut self, node: Node, field: &'static str, depth: usize) -> V {
+        node.field(field).map_or(V::Unknown, |child| self.eval(child, depth + 1))
     }
 
     fn import(&mut self, node: Node) {
@@ -362,9 +363,9 @@ impl<'s> Program<'s> {
         for name in node.children_by_field_name("name", &mut cursor) {
             match name.kind() {
                 "aliased_import" => {
-                    let module = name.child_by_field_name("name").map(|n| self.text_of(n)).unwrap_or_default();
+                    let module = name.field("name").map(|n| self.text_of(n)).unwrap_or_default();
                     self.imported(module);
-                    if let Some(alias) = name.child_by_field_name("alias") {
+                    if let Some(alias) = name.field("alias") {
                         self.vars.insert(self.text_of(alias), V::Name(module.to_string()));
                     }
                 }
@@ -388,7 +389,7 @@ impl<'s> Program<'s> {
     }
 
     fn import_from(&mut self, node: Node) {
-        let Some(module) = node.child_by_field_name("module_name") else { return };
+        let Some(module) = node.field("module_name") else { return };
         let module = self.text_of(module);
         self.imported(module);
         let mut cursor = node.walk();
@@ -398,7 +399,7 @@ impl<'s> Program<'s> {
         let mut cursor = node.walk();
         for name in node.children_by_field_name("name", &mut cursor) {
             let (original, alias) = match name.kind() {
-                "aliased_import" => (name.child_by_field_name("name"), name.child_by_field_name("alias")),
+                "aliased_import" => (name.field("name"), name.field("alias")),
                 _ => (Some(name), Some(name)),
             };
             if let (Some(original), Some(alias)) = (original, alias) {
@@ -409,16 +410,16 @@ impl<'s> Program<'s> {
     }
 
     fn definition(&mut self, node: Node, depth: usize) {
-        if let Some(name) = node.child_by_field_name("name") {
+        if let Some(name) = node.field("name") {
             self.vars.insert(self.text_of(name), V::Local);
         }
         // Defaults, decorators' arguments, base classes: evaluated where they stand.
         for field in ["parameters", "superclasses"] {
-            if let Some(child) = node.child_by_field_name(field) {
+            if let Some(child) = node.field(field) {
                 self.eval_parameters(child, depth + 1);
             }
         }
-        if let Some(body) = node.child_by_field_name("body") {
+        if let Some(body) = node.field("body") {
             self.visit(body, depth + 1);
         }
     }
@@ -440,7 +441,7 @@ impl<'s> Program<'s> {
 
     fn assignment(&mut self, node: Node, depth: usize) {
         let value = self.eval_field(node, "right", depth);
-        if let Some(left) = node.child_by_field_name("left") {
+        if let Some(left) = node.field("left") {
             self.store(left, value, depth);
         }
     }
@@ -452,8 +453,8 @@ impl<'s> Program<'s> {
                 self.vars.insert(self.text_of(target), value);
             }
             "subscript" => {
-                let key = target.child_by_field_name("subscript").map(|key| self.eval(key, depth + 1));
-                let object = target.child_by_field_name("value").map(|object| self.eval(object, depth + 1));
+                let key = target.field("subscript").map(|key| self.eval(key, depth + 1));
+                let object = target.field("value").map(|object| self.eval(object, depth + 1));
                 if object == Some(V::Name("os.environ".to_string()))
                     && let Some(V::Str(key)) = key
                 {
@@ -463,7 +464,7 @@ impl<'s> Program<'s> {
             "attribute" => {
                 // `os.path.exists = os.remove`: a table's name no longer means what it says.
                 if let Some(V::Name(_)) =
-                    target.child_by_field_name("object").map(|object| self.eval(object, depth + 1))
+                    target.field("object").map(|object| self.eval(object, depth + 1))
                 {
                     self.unsure();
                 }
@@ -517,7 +518,7 @@ impl<'s> Program<'s> {
             "subscript" => self.subscript(node, depth),
             "named_expression" => {
                 let value = self.eval_field(node, "value", depth);
-                if let Some(name) = node.child_by_field_name("name") {
+                if let Some(name) = node.field("name") {
                     self.vars.insert(self.text_of(name), value.clone());
                 }
                 value
@@ -610,7 +611,7 @@ impl<'s> Program<'s> {
 
     fn attribute(&mut self, node: Node, depth: usize) -> V {
         let object = self.eval_field(node, "object", depth);
-        let name = node.child_by_field_name("attribute").map(|n| self.text_of(n)).unwrap_or_default();
+        let name = node.field("attribute").map(|n| self.text_of(n)).unwrap_or_default();
         match object {
             V::Name(module) => V::Name(format!("{module}.{name}")),
             V::Path(path) if name == "parent" => V::Path(parent(&path)),
@@ -650,7 +651,7 @@ impl<'s> Program<'s> {
     fn binary(&mut self, node: Node, depth: usize) -> V {
         let left = self.eval_field(node, "left", depth);
         let right = self.eval_field(node, "right", depth);
-        let operator = node.child_by_field_name("operator").map(|o| self.text_of(o)).unwrap_or_default();
+        let operator = node.field("operator").map(|o| self.text_of(o)).unwrap_or_default();
         match (operator, left, right) {
             ("+", left @ (V::Str(_) | V::Unknown), right @ (V::Str(_) | V::Unknown)) => concat(left, right, ""),
             ("/", V::Path(left), right) => match concat(V::Str(left), right, "/") {
@@ -683,12 +684,12 @@ impl<'s> Program<'s> {
 
     fn arguments(&mut self, node: Node, depth: usize) -> Args {
         let mut args = Args::default();
-        let Some(list) = node.child_by_field_name("arguments") else { return args };
+        let Some(list) = node.field("arguments") else { return args };
         let mut cursor = list.walk();
         for child in list.named_children(&mut cursor) {
             match child.kind() {
                 "keyword_argument" => {
-                    let name = child.child_by_field_name("name").map(|n| self.text_of(n).to_string());
+                    let name = child.field("name").map(|n| self.text_of(n).to_string());
                     let value = self.eval_field(child, "value", depth);
                     self.passed(&value);
                     args.named.push((name.unwrap_or_default(), value));
