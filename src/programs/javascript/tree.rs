@@ -412,8 +412,31 @@ pub fn check(text: &str, dir: &Path, flavor: Flavor, findings: &mut Findings) ->
         local: Vec::new(),
         cwd: String::new(),
     };
-    reader.collect_local_functions(tree.root_node());
-    reader.walk(tree.root_node())
+    let nodes = in_source_order(tree.root_node());
+    reader.collect_local_functions(&nodes);
+    reader.walk(&nodes)
+}
+
+/// The first [`MAX_ANALYSIS_WORK`] nodes in source order, and one more when there are more: a
+/// cursor step costs hundreds of instructions, so the tree is stepped through once for both
+/// readings.
+fn in_source_order(root: Node) -> Vec<Node> {
+    let mut nodes = Vec::with_capacity(root.descendant_count().min(MAX_ANALYSIS_WORK + 1));
+    let mut cursor = root.walk();
+    loop {
+        nodes.push(cursor.node());
+        if nodes.len() > MAX_ANALYSIS_WORK {
+            return nodes;
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return nodes;
+            }
+        }
+    }
 }
 
 /// `text` parsed by the thread's parser for `language`, within the parse budget.
@@ -468,33 +491,17 @@ impl<'t> Reader<'t, '_> {
         self.findings.sure = false;
     }
 
-    /// Every node in source order, without recursion (a deep tree cannot overflow the stack).
-    fn walk(&mut self, root: Node) -> bool {
-        let mut cursor = root.walk();
-        let mut work = 0usize;
-        loop {
-            work += 1;
-            if work > MAX_ANALYSIS_WORK {
-                return false;
-            }
-            self.visit(cursor.node());
-            if cursor.goto_first_child() {
-                continue;
-            }
-            while !cursor.goto_next_sibling() {
-                if !cursor.goto_parent() {
-                    return true;
-                }
-            }
+    /// Every node in source order ([`in_source_order`]); `false` when there are more than the
+    /// work cap allows.
+    fn walk(&mut self, nodes: &[Node]) -> bool {
+        for node in nodes.iter().take(MAX_ANALYSIS_WORK) {
+            self.visit(*node);
         }
+        nodes.len() <= MAX_ANALYSIS_WORK
     }
 
-    fn collect_local_functions(&mut self, root: Node) {
-        let mut cursor = root.walk();
-        let mut work = 0usize;
-        loop {
-            work += 1;
-            let node = cursor.node();
+    fn collect_local_functions(&mut self, nodes: &[Node]) {
+        for node in nodes {
             let declared = match node.kind() {
                 "function_declaration"
                 | "generator_function_declaration"
@@ -510,14 +517,6 @@ impl<'t> Reader<'t, '_> {
             };
             if let Some(name) = declared {
                 self.local.push(self.source(name).to_string());
-            }
-            if work <= MAX_ANALYSIS_WORK && cursor.goto_first_child() {
-                continue;
-            }
-            while !cursor.goto_next_sibling() {
-                if !cursor.goto_parent() {
-                    return;
-                }
             }
         }
     }
