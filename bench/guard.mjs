@@ -93,6 +93,16 @@ const PROGRAM_1K = `python3 - <<'EOF'\nimport hashlib, json\nfrom pathlib import
 /** The same work in JavaScript: reads and hashes the plan, writes report.json (about 1 KB). */
 const PROGRAM_1K_JS = `node - <<'EOF'\nconst fs = require('fs')\nconst path = require('path')\nconst { createHash } = require('crypto')\nconst text = fs.readFileSync(path.join('docs/superpowers/plans', 'p.md'), 'utf8')\nconst lines = text.split('\\n')\n${Array.from({ length: 11 }, (_, i) => `const count_${i} = lines.filter((line) => line.startsWith('- [${i}]')).length`).join('\n')}\nfs.writeFileSync('report.json', JSON.stringify({ sha: createHash('sha256').update(text).digest('hex') }))\nEOF`
 
+/** A program judged at first sight: each call in another working directory (firstSightCalls). */
+const atFirstSight = (command) => {
+  let calls
+  let k = 0
+  return () => {
+    calls ??= firstSightCalls(command)
+    return checkGuard(calls[k++ % calls.length], root)
+  }
+}
+
 const kb = 'x'.repeat(1024)
 const mb = 'x'.repeat(1 << 20)
 const CASES = {
@@ -105,8 +115,8 @@ const CASES = {
   dispatch1m: [() => checkGuard(call('subagent', { prompt: 'Implement task 3 of docs/superpowers/plans/big.md' }), root), 'subagent naming an approved 1 MB plan'],
   readHash1m: [() => createHash('sha256').update(readFileSync(join(root, 'docs/superpowers/plans/big.md'))).digest('hex'), 'floor: read + sha256 the 1 MB plan once (node)'],
   unknownTool: [() => checkGuard(call('fetch_url', { url: 'https://example.com/docs' }), root), 'a tool the engine does not know, no path-like argument'],
-  program1k: [() => checkGuard(bashCall(PROGRAM_1K), root), 'interpreter program (P-13): python3 heredoc of 1 KB (reads the plan, writes report.json)'],
-  program1kJs: [() => checkGuard(bashCall(PROGRAM_1K_JS), root), 'interpreter program (P-13): node heredoc of 1 KB (reads the plan, writes report.json)'],
+  program1k: [atFirstSight(PROGRAM_1K), 'interpreter program (P-13): python3 heredoc of 1 KB at first sight (reads the plan, writes report.json)'],
+  program1kJs: [atFirstSight(PROGRAM_1K_JS), 'interpreter program (P-13): node heredoc of 1 KB at first sight (reads the plan, writes report.json)'],
   mcpWrite: [() => checkGuard(call('mcp__filesystem__write_file', { path: 'src/a.txt', content: 'x' }), root), 'MCP tool call (P-16): mcp__filesystem__write_file src/a.txt'],
   mcpRead: [() => checkGuard(call('mcp__weather__get_forecast', { city: 'Paris' }), root), 'MCP tool call (P-16) whose name says it does not write'],
   pwsh: [() => checkGuard(call('pwsh', { command: "Get-ChildItem src | Select-String 'fn main'; Set-Content -Path out.txt -Value x" }), root), 'PowerShell command (P-16): Get-ChildItem piped to Select-String; Set-Content out.txt'],
@@ -307,8 +317,8 @@ const checks = [
   [`first sight: 10 KB commands (worst: ${firstSight.worstTenKb[0]})`, firstSight.worstTenKb[1], '(reported)', () => true, fmt],
   ['edit src/x.rs vs the napi floor', results.edit / results.floor, '≤ 15×', (r) => r <= 15, times],
   ['read src/x.rs vs the napi floor', results.read / results.floor, '≤ 3×', (r) => r <= 3, times],
-  ['a 1 KB inline program (P-13)', results.program1k, 'well under 1 ms (≤ 0.5 ms)', (v) => v <= 0.5e6, fmt],
-  ['a 1 KB JavaScript program (P-18, tree-sitter)', results.program1kJs, '≤ 100 µs', (v) => v <= 0.1e6, fmt],
+  ['a 1 KB inline program at first sight (P-13)', results.program1k, 'well under 1 ms (≤ 0.5 ms)', (v) => v <= 0.5e6, fmt],
+  ['a 1 KB JavaScript program at first sight (P-18, tree-sitter)', results.program1kJs, '≤ 100 µs', (v) => v <= 0.1e6, fmt],
   ['an unknown tool with no path-like argument vs read (a tool the gates do not judge)', results.unknownTool / results.read, '≤ 1.5× (costs what it did)', (r) => r <= 1.5, times],
   ['1 MB write vs 1 KB write', results.write1m / results.write1k, '≤ 2×', (r) => r <= 2, times],
   ['approved 1 MB plan dispatch vs reading + hashing it once', results.dispatch1m / results.readHash1m, '≤ 1.2×', (r) => r <= 1.2, times],
