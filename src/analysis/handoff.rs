@@ -88,6 +88,15 @@ impl Language {
             _ => None,
         }
     }
+
+    /// The options that stand for a value of [`Self::options_variable`] the walk could not
+    /// compute: it may hold a preload, so a preload of a module no analysis can read (P-18).
+    pub fn unknown_options(self) -> &'static [&'static str] {
+        match self {
+            Language::JavaScript | Language::TypeScript => &["--require", "./\u{1}"],
+            _ => &[],
+        }
+    }
 }
 
 /// Where a program's text comes from.

@@ -86,7 +86,7 @@ impl Walker<'_> {
                     }
                 }
                 Effect::Program { argv, stdin, dir, uncomputed, environment } => {
-                    let argv = with_options_from_environment(argv, &environment, scope, self.analyses);
+                    let argv = with_options_from_environment(argv, &environment, walk.source, scope, self.analyses);
                     if let Some(invocation) = self.analyses.program_run(&argv, stdin.as_deref()) {
                         let proven = self.program(&invocation, &dir, None, walk, scope)?;
                         // P-18: an argument the walk could not compute may be any guarded
@@ -676,26 +676,79 @@ struct ScriptRun<'a> {
 /// reads them: `NODE_OPTIONS` as the command gets it (assigned before it,
 /// `env NODE_OPTIONS=…`), else as the shell has it (set in the line or exported before it) unless
 /// the way to the command removed it (`env -u NODE_OPTIONS`, `env -i`). A value the walk could not
-/// compute hides nothing the shell had.
+/// compute may hold a preload ([`crate::analysis::handoff::Language::unknown_options`]), unless what it could not compute
+/// is only the options the shell inherited (`"$NODE_OPTIONS --max-old-space-size=4096"`), which
+/// every program the shell starts gets alike.
 fn with_options_from_environment(
     mut argv: Vec<String>,
     environment: &Environment,
+    source: &str,
     scope: &Scope<Bash>,
     analyses: &dyn Analyses,
 ) -> Vec<String> {
-    let Some(variable) = analyses.program_run(&argv, None).and_then(|run| run.language.options_variable()) else {
-        return argv;
-    };
+    let Some(language) = analyses.program_run(&argv, None).map(|run| run.language) else { return argv };
+    let Some(variable) = language.options_variable() else { return argv };
     let options = match environment.variable(variable) {
-        Variable::Set(value) if !value.dynamic => Some(value.text.clone()),
-        Variable::Set(_) | Variable::Shell => assigned(scope, variable),
-        Variable::Unset => None,
+        Variable::Set(value) => options_in(variable, &value.text, value.dynamic, scope),
+        Variable::Shell => match scope.vars.get(variable).map(Vec::as_slice) {
+            Some([value]) => options_in(variable, &value.text, value.dynamic, scope),
+            Some(_) => None,
+            // Never set in the line, or set to what the walk could not keep (`export
+            // NODE_OPTIONS=$(cat f)`): only the text tells them apart.
+            None if sets_variable(source, variable, scope) => None,
+            None => Some(Vec::new()),
+        },
+        Variable::Unset => Some(Vec::new()),
     };
-    if let Some(options) = options {
-        let at = argv.len().min(1);
-        argv.splice(at..at, options.split_whitespace().map(str::to_string));
-    }
+    let options = options.unwrap_or_else(|| language.unknown_options().iter().map(|option| option.to_string()).collect());
+    let at = argv.len().min(1);
+    argv.splice(at..at, options);
     argv
+}
+
+/// The words of an options variable's value; `None` when a part the walk could not compute is
+/// anything but the variable as the shell inherited it (`"$NODE_OPTIONS --max-old-space-size=1"`).
+fn options_in(variable: &str, text: &str, dynamic: bool, scope: &Scope<Bash>) -> Option<Vec<String>> {
+    let inherited = |word: &str| {
+        let name = word.strip_prefix("${").and_then(|rest| rest.strip_suffix('}')).or_else(|| word.strip_prefix('$'));
+        name == Some(variable) && !scope.vars.contains_key(variable)
+    };
+    let mut words = Vec::new();
+    for word in text.split_whitespace() {
+        match word {
+            _ if !dynamic => words.push(word.to_string()),
+            _ if inherited(word) => {}
+            _ if word.contains(['$', '`', '\u{1}']) => return None,
+            _ => words.push(word.to_string()),
+        }
+    }
+    Some(words)
+}
+
+/// Whether the line may give `variable` a value the walk could not keep: any mention of its name
+/// other than reading it (`$NODE_OPTIONS`, `${NODE_OPTIONS:-}`) or an assignment that only adds
+/// words to the inherited value (`export NODE_OPTIONS="$NODE_OPTIONS --max-old-space-size=1"`).
+fn sets_variable(source: &str, variable: &str, scope: &Scope<Bash>) -> bool {
+    source.match_indices(variable).any(|(at, _)| {
+        let before = source.get(..at).and_then(|text| text.chars().next_back());
+        let after = source.get(at + variable.len()..).unwrap_or_default();
+        let keyword = source.get(..at).unwrap_or_default().trim_end().rsplit([' ', ';', '&', '|', '\n']).next();
+        match (before, after.strip_prefix('=')) {
+            // `${NODE_OPTIONS:=…}` assigns.
+            (Some('{'), _) if after.starts_with(":=") || after.starts_with('=') => true,
+            (Some('$' | '{'), _) => false,
+            // `unset NODE_OPTIONS`, `export NODE_OPTIONS`: no value of the line's own.
+            (_, None) if matches!(keyword, Some("unset" | "export")) => false,
+            (_, Some(value)) => {
+                let value = match value.strip_prefix('"') {
+                    Some(quoted) => quoted.split('"').next().unwrap_or_default(),
+                    None => value.split([' ', '\t', ';', '&', '|', '\n']).next().unwrap_or_default(),
+                };
+                value.contains('\\') || options_in(variable, value, true, scope).is_none()
+            }
+            _ => true,
+        }
+    })
 }
 
 fn assigned(scope: &Scope<Bash>, name: &str) -> Option<String> {

@@ -211,6 +211,40 @@ fn node_options_through_env_are_the_prefix_assignments_preloads() {
 }
 
 #[test]
+fn node_options_the_walk_cannot_compute_are_an_unknown_preload() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("tools")).unwrap();
+    std::fs::write(repo.path("tools/read.js"), "console.log(require('fs').readFileSync('docs/superpowers/plans/p.md', 'utf8'))\n").unwrap();
+    // What the options hold is unknown, so a preload may run first (P-18): the plan the program
+    // names may be written, as with a preload the line spells.
+    for line in [
+        "o=$(cat opts.txt); NODE_OPTIONS=\"$o\" node tools/read.js",
+        "o=$(cat opts.txt); env NODE_OPTIONS=\"$o\" node tools/read.js",
+        "read -r o < opts.txt; export NODE_OPTIONS=\"$o\"; node tools/read.js",
+        "NODE_OPTIONS=\"$NODE_OPTIONS --require $(cat pre.txt)\" node tools/read.js",
+        "export NODE_OPTIONS=\"$(cat opts.txt)\"; node tools/read.js",
+        "export NODE_OPTIONS=$(cat opts.txt); node tools/read.js",
+        "read -r NODE_OPTIONS < opts.txt; export NODE_OPTIONS; node tools/read.js",
+        ": \"${NODE_OPTIONS:=$(cat opts.txt)}\"; export NODE_OPTIONS; node tools/read.js",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    for line in [
+        // Nothing guarded named: not the gates' business.
+        "o=$(cat opts.txt); NODE_OPTIONS=\"$o\" node -e 'console.log(1)'",
+        // Only the inherited options are unknown, as they are for every node the shell runs.
+        "NODE_OPTIONS=\"$NODE_OPTIONS --max-old-space-size=4096\" node tools/read.js",
+        "NODE_OPTIONS=\"${NODE_OPTIONS:-} --max-old-space-size=4096\" node tools/read.js",
+        "export NODE_OPTIONS=\"$NODE_OPTIONS --max-old-space-size=4096\"; node tools/read.js",
+        "echo \"$NODE_OPTIONS\"; unset NODE_OPTIONS; node tools/read.js",
+        "node tools/read.js",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
+
+#[test]
 fn typescript_scripts_are_read_whatever_runs_them() {
     let repo = Repo::new();
     repo.change("c");
