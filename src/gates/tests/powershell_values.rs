@@ -473,6 +473,7 @@ fn a_script_path_after_another_statement_is_a_call_of_the_script() {
     std::fs::write(repo.path("tools/a.ps1"), "Set-Content $args[0] x\n").unwrap();
     std::fs::write(repo.path("tools/r.ps1"), "param($Target)\nGet-Content $Target | Measure-Object\n").unwrap();
     std::fs::write(repo.path("build.ps1"), "Write-Output built\n").unwrap();
+    std::fs::write(repo.path("tools/outer.ps1"), "param($T)\n$u = $T; ./tools/w.ps1 $u\n").unwrap();
     assert_refused_as_plain(
         &repo,
         "Set-Content docs/superpowers/plans/x.md x",
@@ -490,6 +491,7 @@ fn a_script_path_after_another_statement_is_a_call_of_the_script() {
             "$p='docs/superpowers/plans/x.md'; if ($true) { ./tools/w.ps1 $p }",
             "$p='docs/superpowers/plans/x.md'; Get-Date && ./tools/w.ps1 $p",
             "function f { ./tools/w.ps1 $p }; $p='docs/superpowers/plans/x.md'; f",
+            "./tools/outer.ps1 docs/superpowers/plans/x.md",
         ],
     );
     assert_allowed(
@@ -502,6 +504,7 @@ fn a_script_path_after_another_statement_is_a_call_of_the_script() {
             "$x = 1; ./build.ps1 $x",
             "$p='src/x.txt'; ./tools/w.ps1 $p",
             "$p='src/x.txt'\n./tools/a.ps1 $p",
+            "./tools/outer.ps1 src/x.txt",
             "Get-Content docs/superpowers/plans/x.md; ./build.ps1 $x",
             "$p='docs/superpowers/plans/x.md'; Get-ChildItem ./docs/superpowers/plans $p",
         ],
