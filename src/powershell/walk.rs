@@ -340,17 +340,28 @@ impl Walker<'_> {
     }
 
     fn script(&mut self, source: &str, scope: &mut Session, nesting: usize) -> Result<(), Unscannable> {
-        let tree = self.parse(source, nesting)?;
-        self.walk_tree(source, &tree, scope, nesting)
+        let (tree, respelled) = self.parse(source, nesting)?;
+        self.walk_tree(respelled.as_deref().unwrap_or(source), &tree, scope, nesting)
     }
 
     /// A script `nesting` deep parsed, from the call's budgets (its text, the parser's work).
-    fn parse(&mut self, source: &str, nesting: usize) -> Result<Tree, Unscannable> {
+    /// Where the grammar misread a path typed as a command name (`./x.ps1 $p`, see
+    /// [`parse::misread_path_names`]) the script is parsed again spelled `& ./x.ps1 $p`, which
+    /// PowerShell runs the same way: the tree is then of that text, returned with it.
+    fn parse(&mut self, source: &str, nesting: usize) -> Result<(Tree, Option<String>), Unscannable> {
         if nesting > MAX_SCRIPT_NESTING {
             return Err(Unscannable::ScriptsTooDeep);
         }
         self.text_left = self.text_left.checked_sub(source.len()).ok_or(Unscannable::TooMuchText)?;
-        parse::parse(source, &self.checks)
+        let tree = parse::parse(source, &self.checks)?;
+        let misread = parse::misread_path_names(source, &tree);
+        if misread.is_empty() {
+            return Ok((tree, None));
+        }
+        let respelled = parse::with_call_operators(source, &misread);
+        self.text_left = self.text_left.checked_sub(respelled.len()).ok_or(Unscannable::TooMuchText)?;
+        let tree = parse::parse(&respelled, &self.checks)?;
+        Ok((tree, Some(respelled)))
     }
 
     /// A script [`Self::parse`] read, walked.

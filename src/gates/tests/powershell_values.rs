@@ -459,3 +459,74 @@ fn a_script_files_param_block_binds_the_calls_arguments() {
         ],
     );
 }
+
+/// A script file named by a path typed as a command (`./tools/w.ps1 $p`) after another statement
+/// is a call of that script with those arguments, as `& ./tools/w.ps1 $p` is: tree-sitter reads
+/// the `.` as the dot-source operator and the argument as the command (an ERROR node between), so
+/// the walk parses the line again spelled with `&`. A real dot-source (`. ./tools/w.ps1 $p`)
+/// runs the same script with the same arguments.
+#[test]
+fn a_script_path_after_another_statement_is_a_call_of_the_script() {
+    let repo = repo();
+    std::fs::create_dir_all(repo.path("tools")).unwrap();
+    std::fs::write(repo.path("tools/w.ps1"), "param($Target) Set-Content $Target x\n").unwrap();
+    std::fs::write(repo.path("tools/a.ps1"), "Set-Content $args[0] x\n").unwrap();
+    std::fs::write(repo.path("tools/r.ps1"), "param($Target)\nGet-Content $Target | Measure-Object\n").unwrap();
+    std::fs::write(repo.path("build.ps1"), "Write-Output built\n").unwrap();
+    std::fs::write(repo.path("tools/outer.ps1"), "param($T)\n$u = $T; ./tools/w.ps1 $u\n").unwrap();
+    assert_refused_as_plain(
+        &repo,
+        "Set-Content docs/superpowers/plans/x.md x",
+        &[
+            "$p='docs/superpowers/plans/x.md'; ./tools/w.ps1 $p",
+            "$p='docs/superpowers/plans/x.md'\n./tools/w.ps1 $p",
+            "$p='docs/superpowers/plans/x.md'; .\\tools\\w.ps1 $p",
+            "$p='docs/superpowers/plans/x.md'; ./tools/w.ps1 -Target $p",
+            "$p='docs/superpowers/plans/x.md'\n./tools/w.ps1 -Target $p",
+            "$p='docs/superpowers/plans/x.md'; ./tools/a.ps1 $p",
+            "$p='docs/superpowers/plans/x.md'; . ./tools/w.ps1 $p",
+            "$p='docs/superpowers/plans/x.md'; ./tools/w.ps1 ($p)",
+            "$p='docs/superpowers/plans'; ./tools/w.ps1 $p/x.md",
+            "$p='docs/superpowers/plans/x.md'; ./tools/w.ps1 $p | Out-Null",
+            "$p='docs/superpowers/plans/x.md'; if ($true) { ./tools/w.ps1 $p }",
+            "$p='docs/superpowers/plans/x.md'; Get-Date && ./tools/w.ps1 $p",
+            "function f { ./tools/w.ps1 $p }; $p='docs/superpowers/plans/x.md'; f",
+            "./tools/outer.ps1 docs/superpowers/plans/x.md",
+        ],
+    );
+    assert_allowed(
+        &repo,
+        &[
+            "$p='docs/superpowers/plans/x.md'; Get-Content $p",
+            "$p='docs/superpowers/plans/x.md'; ./tools/r.ps1 $p",
+            "$p='docs/superpowers/plans/x.md'; ./tools/r.ps1 -Target $p",
+            "$x = 1; ./build.ps1",
+            "$x = 1; ./build.ps1 $x",
+            "$p='src/x.txt'; ./tools/w.ps1 $p",
+            "$p='src/x.txt'\n./tools/a.ps1 $p",
+            "./tools/outer.ps1 src/x.txt",
+            "Get-Content docs/superpowers/plans/x.md; ./build.ps1 $x",
+            "$p='docs/superpowers/plans/x.md'; Get-ChildItem ./docs/superpowers/plans $p",
+        ],
+    );
+}
+
+/// The same line in a persistent `pwsh`, `$p` set by an earlier call: the misread is there for a
+/// line's first statement too.
+#[test]
+fn a_script_path_in_a_persistent_pwsh_is_a_call_of_the_script() {
+    let repo = repo();
+    std::fs::create_dir_all(repo.path("tools")).unwrap();
+    std::fs::write(repo.path("tools/w.ps1"), "param($Target) Set-Content $Target x\n").unwrap();
+    let shell = format!("powershell-script-path:{}", std::process::id());
+    let in_shell = |command: &str| {
+        check_tool_call_in("pwsh", &pwsh(command), || repo.root.clone(), || Some(shell.clone()))
+            .map(|denial| denial.to_string())
+    };
+    let plain = check(&repo, "pwsh", &pwsh("Set-Content docs/superpowers/plans/x.md x"));
+    assert_eq!(in_shell("$p = 'docs/superpowers/plans/x.md'"), None);
+    assert_eq!(in_shell("./tools/w.ps1 $p"), plain);
+    assert_eq!(in_shell("$q = 'src/x.txt'"), None);
+    assert_eq!(in_shell("./tools/w.ps1 $q"), None);
+    assert!(crate::analysis::persistent::drop_shell(&shell));
+}

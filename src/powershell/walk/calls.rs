@@ -274,9 +274,10 @@ impl Walker<'_> {
             self.unknown(elements, scope);
             return Ok(None);
         };
-        let body: Rc<str> = Rc::from(text.trim_start_matches('\u{feff}'));
         let nesting = walk.nesting + 1;
-        let tree = self.parse(&body, nesting)?;
+        let text = text.trim_start_matches('\u{feff}');
+        let (tree, respelled) = self.parse(text, nesting)?;
+        let body: Rc<str> = Rc::from(respelled.as_deref().unwrap_or(text));
         let file = Walk { source: &body, nesting };
         let params = child_of_kind(tree.root_node(), "param_block").map(|block| parameters(block, &file));
         let script = Function { params: params.unwrap_or_default(), body: Some(body.clone()) };
