@@ -93,6 +93,19 @@ const PROGRAM_1K = `python3 - <<'EOF'\nimport hashlib, json\nfrom pathlib import
 /** The same work in JavaScript: reads and hashes the plan, writes report.json (about 1 KB). */
 const PROGRAM_1K_JS = `node - <<'EOF'\nconst fs = require('fs')\nconst path = require('path')\nconst { createHash } = require('crypto')\nconst text = fs.readFileSync(path.join('docs/superpowers/plans', 'p.md'), 'utf8')\nconst lines = text.split('\\n')\n${Array.from({ length: 11 }, (_, i) => `const count_${i} = lines.filter((line) => line.startsWith('- [${i}]')).length`).join('\n')}\nfs.writeFileSync('report.json', JSON.stringify({ sha: createHash('sha256').update(text).digest('hex') }))\nEOF`
 
+// Repeated: the same call, as an agent repeats its commands (the analysis cache answers after the
+// first). First sight: each call in another of FIRST_SIGHT_DIRS working directories, more than the
+// cache holds, so every call is a miss and is parsed and walked again.
+const repeatedCalls = (command) => [bashCall(command)]
+const FIRST_SIGHT_DIRS = 1024
+for (let k = 0; k < FIRST_SIGHT_DIRS; k++) mkdirSync(join(root, `w/${k}/src`), { recursive: true })
+const firstSightCalls = (command) => {
+  const toolCalls = Array.from({ length: FIRST_SIGHT_DIRS }, (_, k) => call('bash', { command, description: 'd', workdir: `w/${k}` }))
+  const verdict = checkGuard(toolCalls[0], root)
+  if (verdict !== null) throw new Error(`bash ${JSON.stringify(command.slice(0, 80))} in w/0 is denied: ${verdict}`)
+  return toolCalls
+}
+
 /** A program judged at first sight: each call in another working directory (firstSightCalls). */
 const atFirstSight = (command) => {
   let calls
@@ -178,18 +191,6 @@ function bashFigures(callsOf) {
   }
 }
 
-// Repeated: the same call, as an agent repeats its commands (the analysis cache answers after the
-// first). First sight: each call in another of FIRST_SIGHT_DIRS working directories, more than the
-// cache holds, so every call is a miss and is parsed and walked again.
-const repeatedCalls = (command) => [bashCall(command)]
-const FIRST_SIGHT_DIRS = 1024
-for (let k = 0; k < FIRST_SIGHT_DIRS; k++) mkdirSync(join(root, `w/${k}/src`), { recursive: true })
-const firstSightCalls = (command) => {
-  const toolCalls = Array.from({ length: FIRST_SIGHT_DIRS }, (_, k) => call('bash', { command, description: 'd', workdir: `w/${k}` }))
-  const verdict = checkGuard(toolCalls[0], root)
-  if (verdict !== null) throw new Error(`bash ${JSON.stringify(command.slice(0, 80))} in w/0 is denied: ${verdict}`)
-  return toolCalls
-}
 
 /** Median wall time of one process run, over `runs` spawns. */
 function spawnMedian(command, args, input, runs) {
