@@ -208,13 +208,18 @@ pub fn guarded_beneath(dir: &Path, reach: Reach) -> Vec<PathBuf> {
 /// one holds one of these words, case aside; most words hold none, and skip the path work.
 pub fn may_name_guarded(text: &[u8]) -> bool {
     const WORDS: [&str; 5] = [CHANGES_DIR[0], PLANS_DIR[0], SDD_DIR[0], APPROVAL_FILE, ledger::FOLDER];
-    WORDS.iter().any(|word| text.windows(word.len()).any(|window| window.eq_ignore_ascii_case(word.as_bytes())))
+    WORDS.iter().any(|word| holds(text, word))
+}
+
+/// Whether `text` holds `word`, case aside.
+fn holds(text: &[u8], word: &str) -> bool {
+    text.windows(word.len()).any(|window| window.eq_ignore_ascii_case(word.as_bytes()))
 }
 
 /// Whether `path`'s text holds `word`, case aside: a component named so does (P-7), so a path
 /// without it skips the component work.
 fn holds_word(path: &Path, word: &str) -> bool {
-    path.as_os_str().as_encoded_bytes().windows(word.len()).any(|window| window.eq_ignore_ascii_case(word.as_bytes()))
+    holds(path.as_os_str().as_encoded_bytes(), word)
 }
 
 /// The guarded folders a directory holds on disk (a repository root), approval.md first.

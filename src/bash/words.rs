@@ -203,21 +203,10 @@ pub fn expand_word(group: &[Node], cx: &Context) -> Result<Expansion, Unscannabl
     let pipe = builder.pipe;
     let mut words = Vec::new();
     brace_expand(builder.toks, &mut words, cx.budget)?;
-    // One word, no braces: its values are the words, each its own alternative when several.
-    if let [toks] = words.as_mut_slice() {
-        expand_tilde(toks, cx.home);
-        let mut args = Vec::with_capacity(1);
-        substitute(toks, &builder.slots, pipe, &mut args, cx.budget);
-        let alternatives = match args.len() {
-            0 | 1 => Vec::new(),
-            _ => args.iter().map(|arg| vec![arg.clone()]).collect(),
-        };
-        return Ok(Expansion { args, alternatives });
-    }
-    let mut each = Vec::with_capacity(words.len());
+    let mut each: Vec<Vec<Arg>> = Vec::with_capacity(words.len());
     for toks in &mut words {
         expand_tilde(toks, cx.home);
-        let mut values = Vec::new();
+        let mut values = Vec::with_capacity(1);
         substitute(toks, &builder.slots, pipe, &mut values, cx.budget);
         each.push(values);
     }
@@ -229,7 +218,9 @@ pub fn expand_word(group: &[Node], cx: &Context) -> Result<Expansion, Unscannabl
             .map(|j| each.iter().filter_map(|values| values.get(j).or(values.last()).cloned()).collect())
             .collect(),
     };
-    Ok(Expansion { args: each.into_iter().flatten().collect(), alternatives })
+    // Most words have no braces: their values are the words as they are.
+    let args = if each.len() == 1 { each.pop().unwrap_or_default() } else { each.into_iter().flatten().collect() };
+    Ok(Expansion { args, alternatives })
 }
 
 /// A variable's values as they would be assigned: no brace expansion, no word splitting.

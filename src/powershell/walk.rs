@@ -442,7 +442,7 @@ impl Walker<'_> {
         // Known from the walk over the parent's children when it came that way: tree-sitter finds
         // a previous sibling by walking down from the parent again (a third of a chain's cost).
         let tail = after_tail
-            .unwrap_or_else(|| node.prev_sibling().is_some_and(|before| before.kind() == "pipeline_chain_tail"));
+            .unwrap_or_else(|| node.prev_sibling().is_some_and(|before| before.kind_id() == chain_tail_kind()));
         self.chained += usize::from(tail);
         let result = self.pipeline_elements(node, walk, scope, depth);
         self.chained -= usize::from(tail);
