@@ -1,6 +1,7 @@
 //! A plan's `**Spec:**` line, the change it names, and the hash that binds an approval to the
 //! plan's bytes (D-9, D-10).
 
+use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, Read};
@@ -107,39 +108,52 @@ pub(crate) fn hex(digest: &[u8]) -> String {
     hex
 }
 
-/// A file's bytes and their sha256, hashed while it is read.
+/// A file's bytes and their sha256.
 pub struct HashedFile {
     pub bytes: Vec<u8>,
     pub sha256: String,
 }
 
-/// Chunks of the size that stays in cache between the copy from the kernel and the hash.
-const HASH_CHUNK: usize = 64 << 10;
+/// Plans whose hash is remembered on a thread, with their whole bytes.
+const REMEMBERED_PLANS: usize = 4;
 
-/// Reads `path` once, hashing each chunk as it arrives: the plan is not walked a second time
-/// from memory to hash it.
+thread_local! {
+    /// The plans hashed last: a plan is read at every reference to it and seldom changes between
+    /// two, and the same bytes have the same hash, so a plan read again as it was is compared,
+    /// not hashed (a byte comparison costs a small part of a hash). Keyed by the bytes alone,
+    /// never by a file's times or size, so no write can go unseen.
+    static HASHED_PLANS: RefCell<Vec<HashedFile>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Reads `path` whole and hashes what was read, or takes the hash of the same bytes read before.
 pub fn read_hashed(path: &Path) -> io::Result<HashedFile> {
+    let bytes = read_whole(path)?;
+    let known = HASHED_PLANS.with_borrow_mut(|plans| {
+        let at = plans.iter().position(|plan| plan.bytes == bytes)?;
+        // The one found moves to the front, so the least recently used is dropped first.
+        let plan = plans.remove(at);
+        let sha256 = plan.sha256.clone();
+        plans.insert(0, plan);
+        Some(sha256)
+    });
+    if let Some(sha256) = known {
+        return Ok(HashedFile { bytes, sha256 });
+    }
+    let sha256 = sha256_hex(&bytes);
+    HASHED_PLANS.with_borrow_mut(|plans| {
+        plans.truncate(REMEMBERED_PLANS - 1);
+        plans.insert(0, HashedFile { bytes: bytes.clone(), sha256: sha256.clone() });
+    });
+    Ok(HashedFile { bytes, sha256 })
+}
+
+/// A file's bytes in one read when its size is right (`read_to_end` alone reads 8 KiB at a time).
+fn read_whole(path: &Path) -> io::Result<Vec<u8>> {
     let mut file = File::open(path)?;
     let expected = file.metadata().map_or(0, |meta| meta.len());
     let mut bytes = Vec::with_capacity(usize::try_from(expected).unwrap_or(0).saturating_add(1));
-    let mut hasher = Sha256::new();
-    loop {
-        // A whole chunk per read (`read_to_end` would read 8 KiB at a time here).
-        let start = bytes.len();
-        bytes.resize(start + HASH_CHUNK, 0);
-        let read = loop {
-            match file.read(bytes.get_mut(start..).unwrap_or_default()) {
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-                outcome => break outcome?,
-            }
-        };
-        bytes.truncate(start + read);
-        if read == 0 {
-            break;
-        }
-        hasher.update(bytes.get(start..).unwrap_or_default());
-    }
-    Ok(HashedFile { bytes, sha256: hex(&hasher.finalize()) })
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -208,9 +222,9 @@ mod tests {
     }
 
     #[test]
-    fn hashing_while_reading_is_hashing_what_was_read() {
+    fn a_plan_read_is_hashed_as_it_is_now() {
         let dir = tempfile::tempdir().expect("test fixture");
-        for size in [0, 1, HASH_CHUNK - 1, HASH_CHUNK, 3 * HASH_CHUNK + 7] {
+        for size in [0, 1, 8191, 8192, 3 * 65536 + 7] {
             let content: Vec<u8> = (0..size).map(|i| (i * 31 % 251) as u8).collect();
             let path = dir.path().join(format!("{size}.md"));
             std::fs::write(&path, &content).expect("test fixture");
@@ -219,6 +233,21 @@ mod tests {
             assert_eq!(read.sha256, sha256_hex(&content), "{size}");
         }
         assert!(read_hashed(&dir.path().join("missing.md")).is_err());
+        // Remembered hashes: the same bytes again, one byte changed in place (same size, and
+        // the same modification time on a coarse clock), and more plans than are remembered.
+        let path = dir.path().join("plan.md");
+        let mut content = vec![b'a'; 20_000];
+        for round in 0..2 * REMEMBERED_PLANS {
+            std::fs::write(&path, &content).expect("test fixture");
+            assert_eq!(read_hashed(&path).expect("readable").sha256, sha256_hex(&content), "{round}");
+            assert_eq!(read_hashed(&path).expect("readable").sha256, sha256_hex(&content), "{round} again");
+            content[round] = b'b';
+        }
+        for round in 0..2 * REMEMBERED_PLANS {
+            content[round] = b'a';
+            std::fs::write(&path, &content).expect("test fixture");
+            assert_eq!(read_hashed(&path).expect("readable").sha256, sha256_hex(&content), "back {round}");
+        }
     }
 
     #[test]
