@@ -149,7 +149,7 @@ pub fn read_plans(root: &Path) -> Vec<Result<ReadPlan, (String, io::Error)>> {
         .into_iter()
         .map(|(display, path)| match fs::read(&path) {
             Ok(bytes) => {
-                let change_id = plan::plan_change_id(&String::from_utf8_lossy(&bytes), root);
+                let change_id = plan::plan_change_id(&plan::text(&bytes), root);
                 Ok(ReadPlan { file: PlanFile { display, path, sha256: plan::sha256_hex(&bytes) }, change_id })
             }
             Err(error) => Err((display, error)),

@@ -15,7 +15,7 @@ pub fn check_plan_reference(root: &Path, plan_name: &str) -> Option<Denial> {
     let Ok(plan) = plan::read_hashed(&paths::plan_file(root, plan_name)) else {
         return unreadable;
     };
-    let Some(change_id) = plan::plan_change_id(&String::from_utf8_lossy(&plan.bytes), root) else {
+    let Some(change_id) = plan::plan_change_id(&plan::text(&plan.bytes), root) else {
         return unreadable;
     };
     let plan_path = format!("{}/{plan_name}.md", paths::PLANS_DIR.join("/"));
