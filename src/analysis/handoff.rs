@@ -79,12 +79,15 @@ pub enum Language {
     Jq,
 }
 
+/// The environment variables some interpreter reads options from ([`Language::options_variable`]).
+pub const OPTIONS_VARIABLES: [&str; 1] = ["NODE_OPTIONS"];
+
 impl Language {
     /// The environment variable whose words the interpreter reads as options before its command
     /// line's (`NODE_OPTIONS='--require ./x.js' node build.js`).
     pub fn options_variable(self) -> Option<&'static str> {
         match self {
-            Language::JavaScript | Language::TypeScript => Some("NODE_OPTIONS"),
+            Language::JavaScript | Language::TypeScript => Some(OPTIONS_VARIABLES[0]),
             _ => None,
         }
     }

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 use super::words::{MAX_VALUES, Positional, Value};
+use crate::analysis::handoff::OPTIONS_VARIABLES;
 use crate::analysis::scope::{Dialect, PastMaxValues, Scope};
+use crate::commands::Environment;
 
 /// Bash's [`Dialect`]: an unset variable reads as empty, and one with more values than are kept
 /// is unknown.
@@ -109,6 +111,27 @@ impl Scope<Bash> {
         child
     }
 
+    /// The variables a command's environment gives the shell it starts: none of this shell's
+    /// after `env -i`, then each one set (to a value the walk could not compute: kept as
+    /// uncomputed) or removed.
+    pub(super) fn take_environment(&mut self, environment: &Environment) {
+        if !environment.cleared && environment.changes.is_empty() {
+            return;
+        }
+        let vars = Rc::make_mut(&mut self.vars);
+        if environment.cleared {
+            vars.clear();
+        }
+        for (name, value) in &environment.changes {
+            match value {
+                Some(value) => {
+                    vars.insert(name.clone(), vec![Value { text: value.text.clone(), dynamic: value.dynamic }])
+                }
+                None => vars.remove(name),
+            };
+        }
+    }
+
     pub(super) fn links(&self) -> &[(PathBuf, PathBuf)] {
         self.defined.read().map_or(&[], |defined| defined.links.as_slice())
     }
@@ -153,7 +176,10 @@ impl Scope<Bash> {
     }
 
     pub(super) fn assign(&mut self, name: &str, values: Vec<Value>) {
-        if values.is_empty() || values.len() > MAX_VALUES || values.iter().all(|v| v.dynamic) {
+        // An interpreter's options kept uncomputed: forgotten, they would read as the inherited
+        // ones in a shell the line starts, whose text does not show how they were set (P-18).
+        let unknown = values.iter().all(|v| v.dynamic) && !OPTIONS_VARIABLES.contains(&name);
+        if values.is_empty() || values.len() > MAX_VALUES || unknown {
             self.forget(name);
         } else {
             Rc::make_mut(&mut self.vars).insert(name.to_string(), values);

@@ -1,7 +1,7 @@
 //! Editors that rewrite their file operands in place when asked: `sed -i`, `perl -i`.
 
+use super::Arg;
 use super::sink::Sink;
-use super::{Arg, Effect};
 
 /// `sed -i[SUFFIX]`, `--in-place[=SUFFIX]`: the files after the script; and what the script
 /// itself writes or runs (`w file`, `s/…/…/w file`, `e command`).
@@ -117,7 +117,7 @@ fn sed_script(text: &str, word: &Arg, sink: &mut Sink) -> bool {
                 if line.is_empty() {
                     unseen_command = true;
                 } else {
-                    sink.push(Effect::Script(line));
+                    sink.script(&line);
                 }
                 at = end;
             }

@@ -32,14 +32,19 @@ pub enum Effect {
         known_dir: bool,
     },
     Cd(Cd),
-    /// A script run by a child shell (`bash -c`, a shell reading a heredoc): scoped.
-    Script(String),
+    /// A script run by a child shell (`bash -c`, a shell reading a heredoc): scoped, with the
+    /// environment the command gives it ([`super::sink::Sink::script`]).
+    Script {
+        script: String,
+        environment: Environment,
+    },
     /// A script run by a child shell given its parameters (`bash -c '…' arg0 arg1`, `sh -s a b`);
     /// `complete` when no other parameters can follow (not under `xargs` reading unknown input).
     Run {
         script: String,
         positional: Vec<Arg>,
         complete: bool,
+        environment: Environment,
     },
     /// A symbolic link made at `link`, pointing to `target` (relative to the link's directory).
     Link {
@@ -74,6 +79,8 @@ pub enum Effect {
         /// The words after the script: its `$1`, `$2`, … (`sys.argv[1:]` for a program run by
         /// its `#!` line).
         args: Vec<Arg>,
+        /// How its environment differs from the shell's (for a script run by a shell of its own).
+        environment: Environment,
     },
     /// A makefile `make` reads (`-f FILE`, else `GNUmakefile`, `makefile`, `Makefile` where it
     /// runs): when the line wrote it, its recipes run as a script (P-18: deferred execution whose

@@ -4,7 +4,7 @@
 use super::argv::ansi_c;
 use super::options::{Item, options, prefix_spec};
 use super::sink::{Next, Sink};
-use super::{Arg, Effect, quote};
+use super::{Arg, quote};
 use crate::paths::{self, glob_matches};
 
 /// `find … -exec cmd {} ;` runs `cmd` on what it finds under its starting points; `-delete`
@@ -271,7 +271,7 @@ pub(super) fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Op
     if template.is_empty() {
         // `parallel ::: 'cmd1' 'cmd2'`: each input is a command line.
         for item in items.iter().take(MAX_INPUT_JOBS) {
-            sink.push(Effect::Script(item.text.clone()));
+            sink.script(&item.text);
         }
         return None;
     }
@@ -282,11 +282,11 @@ pub(super) fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Op
             true => template.replace(&replace, &quoted),
             false => format!("{template} {quoted}"),
         };
-        sink.push(Effect::Script(line));
+        sink.script(&line);
     }
     if items.len() > MAX_INPUT_JOBS || (inputs.is_empty() && open) {
         let all: Vec<String> = items.iter().map(|item| quote(&item.text)).collect();
-        sink.push(Effect::Script(format!("{} {}", template.replace(&replace, ""), all.join(" "))));
+        sink.script(&format!("{} {}", template.replace(&replace, ""), all.join(" ")));
     }
     None
 }

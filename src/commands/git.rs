@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use super::approval::approval_through_cli;
 use super::options::{Item, operands, options, prefix_spec, spec};
 use super::sink::{Job, Next, Sink, join};
-use super::{Arg, Effect, copies, has_wildcard, patches, quote, unknown};
+use super::{Arg, copies, has_wildcard, patches, quote, unknown};
 use crate::paths::{self, glob_matches};
 
 /// `git [-C dir] checkout|restore … -- <paths>`, `git rm`, `git mv`.
@@ -113,7 +113,7 @@ fn git_aliased(alias: Arg, rest: &[Arg], dir: &str, sink: &mut Sink) -> Next {
         let positional = std::iter::once(Arg::literal(command)).chain(rest.iter().cloned()).collect();
         let script = format!("{command} \"$@\"");
         let script = if dir.is_empty() { script } else { format!("cd {} && {script}", quote(dir)) };
-        sink.push(Effect::Run { script, positional, complete: true });
+        sink.run(&script, positional);
         return Next::with(Vec::new());
     }
     // The alias's words, then the rest, in the `-C` directory.
@@ -342,7 +342,7 @@ fn configured_commands(configs: &[Arg], sink: &mut Sink) {
             });
         if runs && !value.is_empty() {
             let script = value.strip_prefix('!').unwrap_or(value);
-            sink.push(Effect::Script(script.to_string()));
+            sink.script(script);
         }
     }
 }

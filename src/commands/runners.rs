@@ -16,7 +16,7 @@ pub(super) fn trap(args: &[Arg], sink: &mut Sink) {
     if let [action, _signal, ..] = actions.as_slice()
         && !static_is(Some(action), "-")
     {
-        sink.push(Effect::Script(action.text.clone()));
+        sink.script(&action.text);
     }
 }
 
@@ -119,15 +119,13 @@ pub(super) fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     startup.run(sink);
     let operand = args.get(at);
     let rest = args.get(at + 1..).unwrap_or_default();
-    let run =
-        |script: &str, positional: Vec<Arg>| Effect::Run { script: script.to_string(), positional, complete: true };
     if let Some(script) = command.as_ref().or_else(|| command_mode.then_some(operand).flatten()) {
         // `bash -c 'script' arg0 arg1`: the words after the script are `$0`, `$1`, …
         let words = if command.is_some() { args.get(at..).unwrap_or_default() } else { rest };
-        sink.push(run(&script.text, words.to_vec()));
+        sink.run(&script.text, words.to_vec());
     } else if let Some(file) = operand.filter(|file| file.pipe && !file.dynamic) {
         // `bash <(echo …)`: the script is what the substitution prints.
-        sink.push(run(&file.text, std::iter::once(Arg::literal("bash")).chain(rest.iter().cloned()).collect()));
+        sink.run(&file.text, std::iter::once(Arg::literal("bash")).chain(rest.iter().cloned()).collect());
     } else if let Some(file) = operand.filter(|file| !stdin_mode && !static_is(Some(file), "-") && !is_stdin_path(file))
     {
         // `bash x.sh`: the walk reads the file.
@@ -136,9 +134,9 @@ pub(super) fn shell(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
         let zero = Arg::literal("bash");
         if stdin_mode {
             let positional = std::iter::once(zero).chain(args.get(at..).unwrap_or_default().iter().cloned());
-            sink.push(run(stdin, positional.collect()));
+            sink.run(stdin, positional.collect());
         } else if operand.is_none() || static_is(operand, "-") || operand.is_some_and(is_stdin_path) {
-            sink.push(run(stdin, std::iter::once(zero).chain(rest.iter().cloned()).collect()));
+            sink.run(stdin, std::iter::once(zero).chain(rest.iter().cloned()).collect());
         }
     }
 }
@@ -157,7 +155,8 @@ struct Startup {
 impl Startup {
     fn run(&self, sink: &mut Sink) {
         let home = std::env::var("HOME").ok().filter(|home| home.starts_with('/'));
-        let in_home = |name: &str| home.as_ref().map(|home| Arg::literal(&format!("{}/{name}", home.trim_end_matches('/'))));
+        let in_home =
+            |name: &str| home.as_ref().map(|home| Arg::literal(&format!("{}/{name}", home.trim_end_matches('/'))));
         let mut files = Vec::new();
         if self.interactive && !self.no_rc {
             files.extend(self.rcfile.clone().or_else(|| in_home(".bashrc")));
@@ -201,7 +200,7 @@ pub(super) fn make(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
             && args.get(at + 1).is_none_or(|file| file.text == "-" || file.text == "/dev/stdin")
     }) || args.iter().any(|arg| matches!(arg.text.as_str(), "-f-" | "--file=-" | "--makefile=-"));
     if from_stdin && let Some(recipes) = stdin.and_then(makefile_recipes) {
-        sink.push(Effect::Script(recipes));
+        sink.script(&recipes);
     }
     let (files, dir) = makefiles(args);
     for file in files {
@@ -267,7 +266,7 @@ pub(super) fn npm_scripts_set(args: &[Arg], sink: &mut Sink) {
             if let Some((key, command)) = setting.split_once('=')
                 && key.strip_prefix("scripts.").is_some_and(|name| !name.is_empty())
             {
-                sink.push(Effect::Script(command.to_string()));
+                sink.script(command);
             }
         }
     }

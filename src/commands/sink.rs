@@ -182,43 +182,59 @@ impl Sink<'_, '_> {
         }
     }
 
-    /// A script runs where the job runs (`sudo -D d sh -c …`), once for each `{}` of `find`.
+    /// A script a child shell runs (`bash -c`, `watch`, `flock -c`, a heredoc fed to `sh`), where
+    /// the job runs (`sudo -D d sh -c …`), once for each `{}` of `find`, with the job's environment.
+    pub fn script(&mut self, script: &str) {
+        self.script_in(script, &Environment::default());
+    }
+
+    /// [`Self::script`] with what the command itself changes in the environment on top of the
+    /// job's (`env -u A -S '…'`).
+    pub fn script_in(&mut self, script: &str, changes: &Environment) {
+        let environment = self.job.environment.then(changes);
+        if script.contains("{}") && !self.job.roots.is_empty() {
+            for root in &self.job.roots {
+                let script = self.in_dir(&script.replace("{}", &root.text));
+                self.out.push(Effect::Script { script, environment: environment.clone() });
+            }
+        } else {
+            let script = self.in_dir(script);
+            self.out.push(Effect::Script { script, environment });
+        }
+    }
+
+    /// A script a child shell runs with its parameters `positional` (`$0` first), as [`Self::script`].
+    pub fn run(&mut self, script: &str, positional: Vec<Arg>) {
+        let complete = !self.job.open;
+        let environment = self.job.environment.clone();
+        let uses_roots = (script.contains("{}") || positional.iter().any(|arg| arg.text.contains("{}")))
+            && !self.job.roots.is_empty();
+        if !uses_roots {
+            let script = self.in_dir(script);
+            self.out.push(Effect::Run { script, positional, complete, environment });
+            return;
+        }
+        for root in &self.job.roots {
+            let positional = positional
+                .iter()
+                .map(|arg| Arg {
+                    text: arg.text.replace("{}", &root.text),
+                    dynamic: arg.dynamic || root.dynamic,
+                    ..arg.clone()
+                })
+                .collect();
+            let script = self.in_dir(&script.replace("{}", &root.text));
+            self.out.push(Effect::Run { script, positional, complete, environment: environment.clone() });
+        }
+    }
+
+    /// A script run in the job's directory.
+    fn in_dir(&self, script: &str) -> String {
+        if self.job.dir.is_empty() { script.to_string() } else { format!("cd {} && {script}", quote(&self.job.dir)) }
+    }
+
     pub fn push(&mut self, effect: Effect) {
-        let located = |script: &str| {
-            if self.job.dir.is_empty() {
-                script.to_string()
-            } else {
-                format!("cd {} && {script}", quote(&self.job.dir))
-            }
-        };
-        let rooted = |text: &str, root: &Arg| text.replace("{}", &root.text);
         match effect {
-            Effect::Script(script) if script.contains("{}") && !self.job.roots.is_empty() => {
-                for root in &self.job.roots {
-                    self.out.push(Effect::Script(located(&rooted(&script, root))));
-                }
-            }
-            Effect::Script(script) => self.out.push(Effect::Script(located(&script))),
-            Effect::Run { script, positional, complete } => {
-                let complete = complete && !self.job.open;
-                let uses_roots = (script.contains("{}") || positional.iter().any(|arg| arg.text.contains("{}")))
-                    && !self.job.roots.is_empty();
-                if !uses_roots {
-                    self.out.push(Effect::Run { script: located(&script), positional, complete });
-                    return;
-                }
-                for root in &self.job.roots {
-                    let positional = positional
-                        .iter()
-                        .map(|arg| Arg {
-                            text: rooted(&arg.text, root),
-                            dynamic: arg.dynamic || root.dynamic,
-                            ..arg.clone()
-                        })
-                        .collect();
-                    self.out.push(Effect::Run { script: located(&rooted(&script, root)), positional, complete });
-                }
-            }
             Effect::Link { link, target } => {
                 for link in self.located(&link) {
                     self.out.push(Effect::Link { link, target: target.clone() });
@@ -233,7 +249,8 @@ impl Sink<'_, '_> {
             return;
         }
         for path in self.located(script) {
-            self.out.push(Effect::RunFile { path, this_shell, by_shebang, args: args.to_vec() });
+            let environment = self.job.environment.clone();
+            self.out.push(Effect::RunFile { path, this_shell, by_shebang, args: args.to_vec(), environment });
         }
     }
 }

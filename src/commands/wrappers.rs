@@ -5,7 +5,7 @@ use super::approval::{is_cli, package_bin};
 use super::effects::Environment;
 use super::options::{Item, Spec, Valued, options, prefix_spec, spec, static_is, value_of};
 use super::sink::{Next, Sink};
-use super::{Arg, Effect, quote};
+use super::{Arg, quote};
 
 /// A command that runs the command after its options, and after [`Before`] operands.
 pub(super) struct Wrapper {
@@ -228,10 +228,10 @@ fn env(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
             script.push(' ');
             script.push_str(&arg.text);
         }
-        match dir {
-            Some(dir) => sink.push(Effect::Script(format!("cd {} && {script}", quote(&dir.text)))),
-            None => sink.push(Effect::Script(script)),
+        if let Some(dir) = dir {
+            script = format!("cd {} && {script}", quote(&dir.text));
         }
+        sink.script_in(&script, &environment);
         return None;
     }
     Some(vec![Next { dir, environment, ..Next::at(start + 1) }])
@@ -248,7 +248,7 @@ fn watch(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     }
     let words: Vec<&str> = args.get(start..).unwrap_or_default().iter().map(|arg| arg.text.as_str()).collect();
     if !words.is_empty() {
-        sink.push(Effect::Script(words.join(" ")));
+        sink.script(&words.join(" "));
     }
     None
 }
@@ -275,7 +275,7 @@ fn flock(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     }
     match command {
         Some(script) => {
-            sink.push(Effect::Script(script.text));
+            sink.script(&script.text);
             None
         }
         None => Some(vec![Next::at(start + 2)]),
@@ -305,11 +305,11 @@ fn script(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next
         None => {}
     }
     if let Some(command) = command {
-        sink.push(Effect::Script(command.text));
+        sink.script(&command.text);
     } else if files.len() > 1 {
         return Some(vec![Next::with(files.split_off(1))]);
     } else if let Some(stdin) = stdin {
-        sink.push(Effect::Script(stdin.to_string()));
+        sink.script(stdin);
     }
     None
 }
@@ -319,7 +319,7 @@ fn su(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     let long = ["command", "session-command", "shell", "group", "supp-group", "whitelist-environment"];
     options(args, &spec("cCsgGw", &long), |item| {
         if let Item::Short('c' | 'C', script) | Item::Long("command" | "session-command", Some(script)) = item {
-            sink.push(Effect::Script(script.text));
+            sink.script(&script.text);
         }
     });
     None
@@ -338,7 +338,7 @@ fn runuser(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
         _ => {}
     });
     match command {
-        Some(script) => sink.push(Effect::Script(script.text)),
+        Some(script) => sink.script(&script.text),
         None if user => return Some(vec![Next::at(start + 1)]),
         None => return su(args, sink),
     }
@@ -353,7 +353,7 @@ fn npx(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
         _ => {}
     });
     if let Some(call) = call {
-        sink.push(Effect::Script(call.text));
+        sink.script(&call.text);
         return None;
     }
     let command = args.get(start)?;

@@ -5,9 +5,11 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use super::{Walk, Walker};
-use crate::analysis::fs;
 use crate::analysis::answer::Proof;
-use crate::analysis::handoff::{Analyses, Invocation, MAX_PATCH_BYTES, MAX_SCRIPT_FILE_BYTES, Source, Strip};
+use crate::analysis::fs;
+use crate::analysis::handoff::{
+    Analyses, Invocation, MAX_PATCH_BYTES, MAX_SCRIPT_FILE_BYTES, OPTIONS_VARIABLES, Source, Strip,
+};
 use crate::analysis::moves;
 use crate::analysis::scope::Scope;
 use crate::bash::state::Bash;
@@ -55,13 +57,14 @@ impl Walker<'_> {
                 Effect::WriteTree { dir, name, known_dir } => {
                     self.write_tree(&dir, name.as_ref(), known_dir, walk, scope)
                 }
-                Effect::Script(script) => {
-                    let mut child = scope.child(None);
+                Effect::Script { script, environment } => {
+                    let mut child = child_shell(scope, None, &environment, walk.source);
                     self.script_apart(&script, &mut child, walk)?;
                 }
-                Effect::Run { script, positional, complete } => {
+                Effect::Run { script, positional, complete, environment } => {
                     let values = positional.into_iter().map(|arg| Value { text: arg.text, dynamic: arg.dynamic });
-                    let mut child = scope.child(Some(Positional { values: values.collect(), complete }));
+                    let positional = Positional { values: values.collect(), complete };
+                    let mut child = child_shell(scope, Some(positional), &environment, walk.source);
                     self.script_apart(&script, &mut child, walk)?;
                 }
                 Effect::Link { link, target } => {
@@ -96,9 +99,10 @@ impl Walker<'_> {
                         }
                     }
                 }
-                Effect::RunFile { path, this_shell, by_shebang, args } => {
+                Effect::RunFile { path, this_shell, by_shebang, args, environment } => {
                     let this_shell = this_shell && !only_new;
-                    self.run_file(&path.text, ScriptRun { this_shell, by_shebang, args: &args }, walk, scope)?;
+                    let run = ScriptRun { this_shell, by_shebang, args: &args, environment: &environment };
+                    self.run_file(&path.text, run, walk, scope)?;
                 }
                 Effect::PowerShell(script) => {
                     for target in self.analyses.powershell(&script, &scope.base)? {
@@ -179,7 +183,8 @@ impl Walker<'_> {
             (Source::File(path), None) => self.file_text(path, &base),
             (Source::Nothing, None) => return Ok(!options_write),
         };
-        let text = text.map(|text| if invocation.prelude.is_empty() { text } else { format!("{}{text}", invocation.prelude) });
+        let text =
+            text.map(|text| if invocation.prelude.is_empty() { text } else { format!("{}{text}", invocation.prelude) });
         let answer = self.analyses.program(invocation.language, text.as_deref(), &invocation.args, &base);
         let proven = answer.proof == Proof::Proven;
         for location in answer.locations {
@@ -200,7 +205,13 @@ impl Walker<'_> {
     /// `source` without arguments), its arguments as `$1`, `$2`, …, or judged as a program when its
     /// `#!` line names another language. A file this walk cannot read is judged by what the
     /// command line shows: each argument that is guarded, a tree written there (P-18).
-    fn run_file(&mut self, path: &str, run: ScriptRun, walk: &Walk, scope: &mut Scope<Bash>) -> Result<(), Unscannable> {
+    fn run_file(
+        &mut self,
+        path: &str,
+        run: ScriptRun,
+        walk: &Walk,
+        scope: &mut Scope<Bash>,
+    ) -> Result<(), Unscannable> {
         if walk.nesting >= MAX_SCRIPT_NESTING {
             return Ok(());
         }
@@ -239,8 +250,10 @@ impl Walker<'_> {
             return self.script(&text, scope, walk.nesting + 1);
         }
         let zero = Value { text: path.to_string(), dynamic: false };
-        let values = std::iter::once(zero).chain(run.args.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }));
-        let mut child = scope.child(Some(Positional { values: values.collect(), complete: true }));
+        let values = std::iter::once(zero)
+            .chain(run.args.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }));
+        let positional = Positional { values: values.collect(), complete: true };
+        let mut child = child_shell(scope, Some(positional), run.environment, walk.source);
         self.script_apart(&text, &mut child, walk)
     }
 
@@ -664,21 +677,43 @@ fn cd_destination(dir: &Arg, scope: &Scope<Bash>) -> PathBuf {
     paths::absolute(&dir.text, &scope.base)
 }
 
-/// The one value the line gave a shell variable, when the walk knows it exactly.
-/// How a script file runs: in this shell (`source`), by its `#!` line (`./x`), with arguments.
+/// How a script file runs: in this shell (`source`), by its `#!` line (`./x`), with arguments,
+/// with the environment its command gives a shell of its own.
 struct ScriptRun<'a> {
     this_shell: bool,
     by_shebang: bool,
     args: &'a [Arg],
+    environment: &'a Environment,
 }
 
+/// The scope of a shell a command starts with `environment` (`NODE_OPTIONS=… bash -c '…'`,
+/// `env -i sh x.sh`): the variables it gets, and an interpreter's options as a program run here
+/// with that environment would read them, which the child's own text cannot tell (P-18).
+fn child_shell(
+    scope: &Scope<Bash>,
+    positional: Option<Positional>,
+    environment: &Environment,
+    source: &str,
+) -> Scope<Bash> {
+    let mut child = scope.child(positional);
+    child.take_environment(environment);
+    for variable in OPTIONS_VARIABLES {
+        let value = match options_of(variable, environment, source, scope) {
+            Some(words) if words.is_empty() && !child.vars.contains_key(variable) => continue,
+            Some(words) => Value { text: words.join(" "), dynamic: false },
+            None => Value { text: UNKNOWN_OPTIONS.to_string(), dynamic: true },
+        };
+        Rc::make_mut(&mut child.vars).insert(variable.to_string(), vec![value]);
+    }
+    child
+}
+
+/// The text of options the walk could not compute, as a child shell gets them.
+const UNKNOWN_OPTIONS: &str = "\u{1}";
+
 /// `argv` with the options an interpreter reads from its environment put after its name, as it
-/// reads them: `NODE_OPTIONS` as the command gets it (assigned before it,
-/// `env NODE_OPTIONS=…`), else as the shell has it (set in the line or exported before it) unless
-/// the way to the command removed it (`env -u NODE_OPTIONS`, `env -i`). A value the walk could not
-/// compute may hold a preload ([`crate::analysis::handoff::Language::unknown_options`]), unless what it could not compute
-/// is only the options the shell inherited (`"$NODE_OPTIONS --max-old-space-size=4096"`), which
-/// every program the shell starts gets alike.
+/// reads them ([`options_of`]). Options the walk could not compute may hold a preload
+/// ([`crate::analysis::handoff::Language::unknown_options`]).
 fn with_options_from_environment(
     mut argv: Vec<String>,
     environment: &Environment,
@@ -688,67 +723,118 @@ fn with_options_from_environment(
 ) -> Vec<String> {
     let Some(language) = analyses.program_run(&argv, None).map(|run| run.language) else { return argv };
     let Some(variable) = language.options_variable() else { return argv };
-    let options = match environment.variable(variable) {
-        Variable::Set(value) => options_in(variable, &value.text, value.dynamic, scope),
-        Variable::Shell => match scope.vars.get(variable).map(Vec::as_slice) {
-            Some([value]) => options_in(variable, &value.text, value.dynamic, scope),
-            Some(_) => None,
-            // Never set in the line, or set to what the walk could not keep (`export
-            // NODE_OPTIONS=$(cat f)`): only the text tells them apart.
-            None if sets_variable(source, variable, scope) => None,
-            None => Some(Vec::new()),
-        },
-        Variable::Unset => Some(Vec::new()),
-    };
-    let options = options.unwrap_or_else(|| language.unknown_options().iter().map(|option| option.to_string()).collect());
+    let options = options_of(variable, environment, source, scope)
+        .unwrap_or_else(|| language.unknown_options().iter().map(|option| option.to_string()).collect());
     let at = argv.len().min(1);
     argv.splice(at..at, options);
     argv
 }
 
-/// The words of an options variable's value; `None` when a part the walk could not compute is
-/// anything but the variable as the shell inherited it (`"$NODE_OPTIONS --max-old-space-size=1"`).
-fn options_in(variable: &str, text: &str, dynamic: bool, scope: &Scope<Bash>) -> Option<Vec<String>> {
-    let inherited = |word: &str| {
-        let name = word.strip_prefix("${").and_then(|rest| rest.strip_suffix('}')).or_else(|| word.strip_prefix('$'));
-        name == Some(variable) && !scope.vars.contains_key(variable)
-    };
-    let mut words = Vec::new();
-    for word in text.split_whitespace() {
-        match word {
-            _ if !dynamic => words.push(word.to_string()),
-            _ if inherited(word) => {}
-            _ if word.contains(['$', '`', '\u{1}']) => return None,
-            _ => words.push(word.to_string()),
-        }
+/// The words of the options variable `variable` a command run with `environment` gets: as
+/// assigned on the way to it (`NODE_OPTIONS=… node`, `env NODE_OPTIONS=…`), else as the shell has
+/// it (set in the line or exported before it) unless the way removed it (`env -u NODE_OPTIONS`,
+/// `env -i`); `None` when the walk could not compute them.
+fn options_of(variable: &str, environment: &Environment, source: &str, scope: &Scope<Bash>) -> Option<Vec<String>> {
+    match environment.variable(variable) {
+        Variable::Set(value) => value_options(variable, &value.text, value.dynamic, source),
+        Variable::Shell => match scope.vars.get(variable).map(Vec::as_slice) {
+            Some([value]) => value_options(variable, &value.text, value.dynamic, source),
+            Some(_) => None,
+            // Never set in the line, or set in a way the walk did not follow (`read
+            // NODE_OPTIONS`): only the text tells them apart.
+            None => inherited_options(source, variable),
+        },
+        Variable::Unset => Some(Vec::new()),
+    }
+}
+
+/// The words of a value of an options variable. Where it holds the variable's earlier value
+/// (`"$NODE_OPTIONS --max-old-space-size=4096"`), that is the options the shell inherited, which
+/// every program it starts gets alike, and those the line's text adds to them.
+fn value_options(variable: &str, text: &str, dynamic: bool, source: &str) -> Option<Vec<String>> {
+    let Options { mut words, extends } = options_in(variable, text, dynamic)?;
+    if extends {
+        words.extend(inherited_options(source, variable)?);
     }
     Some(words)
 }
 
-/// Whether the line may give `variable` a value the walk could not keep: any mention of its name
-/// other than reading it (`$NODE_OPTIONS`, `${NODE_OPTIONS:-}`) or an assignment that only adds
-/// words to the inherited value (`export NODE_OPTIONS="$NODE_OPTIONS --max-old-space-size=1"`).
-fn sets_variable(source: &str, variable: &str, scope: &Scope<Bash>) -> bool {
-    source.match_indices(variable).any(|(at, _)| {
+/// An options variable's value, word by word.
+struct Options {
+    words: Vec<String>,
+    /// It holds the variable's earlier value ([`reads_itself`]).
+    extends: bool,
+}
+
+/// The words of an options variable's value; `None` when a part the walk could not compute is
+/// anything but the variable's earlier value.
+fn options_in(variable: &str, text: &str, dynamic: bool) -> Option<Options> {
+    let mut options = Options { words: Vec::new(), extends: false };
+    for word in text.split_whitespace() {
+        match word {
+            _ if !dynamic => options.words.push(word.to_string()),
+            _ if reads_itself(word, variable) => options.extends = true,
+            _ if word.contains(['$', '`', '\u{1}']) => return None,
+            _ => options.words.push(word.to_string()),
+        }
+    }
+    Some(options)
+}
+
+/// `$NODE_OPTIONS`, `${NODE_OPTIONS}`, or with an empty default (`${NODE_OPTIONS:-}`,
+/// `${NODE_OPTIONS-''}`): the variable's value and nothing else. The walk reads the default
+/// forms as an empty word where the line did not set the variable; the line's text, which
+/// [`inherited_options`] reads, still spells them.
+fn reads_itself(word: &str, variable: &str) -> bool {
+    if let Some(braced) = word.strip_prefix("${").and_then(|rest| rest.strip_suffix('}')) {
+        let default = braced.strip_prefix(variable);
+        return default.is_some_and(|default| EMPTY_DEFAULTS.contains(&default));
+    }
+    word.strip_prefix('$') == Some(variable)
+}
+
+/// What may follow a variable's name in `${…}` for its value or, unset, nothing.
+const EMPTY_DEFAULTS: [&str; 7] = ["", "-", ":-", "-''", ":-''", "-\"\"", ":-\"\""];
+
+/// Where the walk holds no value of the options variable `variable`: the words the line's text
+/// adds to the inherited value (`export NODE_OPTIONS="$NODE_OPTIONS --max-old-space-size=1"`);
+/// `None` when it may give it a value the walk could not keep (`read NODE_OPTIONS`,
+/// `NODE_OPTIONS=$(cat f)`, `${NODE_OPTIONS:=…}`). Reading it (`$NODE_OPTIONS`,
+/// `${NODE_OPTIONS:-x}`), `export` and `unset` add nothing.
+fn inherited_options(source: &str, variable: &str) -> Option<Vec<String>> {
+    let mut added = Vec::new();
+    for (at, _) in source.match_indices(variable) {
         let before = source.get(..at).and_then(|text| text.chars().next_back());
         let after = source.get(at + variable.len()..).unwrap_or_default();
         let keyword = source.get(..at).unwrap_or_default().trim_end().rsplit([' ', ';', '&', '|', '\n']).next();
         match (before, after.strip_prefix('=')) {
-            // `${NODE_OPTIONS:=…}` assigns.
-            (Some('{'), _) if after.starts_with(":=") || after.starts_with('=') => true,
-            (Some('$' | '{'), _) => false,
-            // `unset NODE_OPTIONS`, `export NODE_OPTIONS`: no value of the line's own.
-            (_, None) if matches!(keyword, Some("unset" | "export")) => false,
+            (Some('{'), _) if after.starts_with(":=") || after.starts_with('=') => return None,
+            (Some('$' | '{'), _) => {}
+            (_, None) if matches!(keyword, Some("unset" | "export")) => {}
             (_, Some(value)) => {
-                let value = match value.strip_prefix('"') {
-                    Some(quoted) => quoted.split('"').next().unwrap_or_default(),
-                    None => value.split([' ', '\t', ';', '&', '|', '\n']).next().unwrap_or_default(),
-                };
-                value.contains('\\') || options_in(variable, value, true, scope).is_none()
+                let options = assigned_options(variable, value)?;
+                if options.extends {
+                    added.extend(options.words);
+                }
             }
-            _ => true,
+            _ => return None,
         }
-    })
+    }
+    Some(added)
+}
+
+/// The value an assignment's text gives an options variable (what follows `NODE_OPTIONS=`),
+/// quoted or not; `None` when the text alone cannot tell.
+fn assigned_options(variable: &str, text: &str) -> Option<Options> {
+    let (value, dynamic) = match text.chars().next() {
+        Some('\'') => (text.get(1..).unwrap_or_default().split('\'').next().unwrap_or_default(), false),
+        Some('"') => (text.get(1..).unwrap_or_default().split('"').next().unwrap_or_default(), true),
+        _ => (text.split([' ', '\t', ';', '&', '|', '\n']).next().unwrap_or_default(), true),
+    };
+    if dynamic && value.contains('\\') {
+        return None;
+    }
+    options_in(variable, value, dynamic)
 }
 
 fn assigned(scope: &Scope<Bash>, name: &str) -> Option<String> {

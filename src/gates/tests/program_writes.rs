@@ -227,6 +227,14 @@ fn node_options_the_walk_cannot_compute_are_an_unknown_preload() {
         "export NODE_OPTIONS=$(cat opts.txt); node tools/read.js",
         "read -r NODE_OPTIONS < opts.txt; export NODE_OPTIONS; node tools/read.js",
         ": \"${NODE_OPTIONS:=$(cat opts.txt)}\"; export NODE_OPTIONS; node tools/read.js",
+        // Read into the variable, then extended: the value read may hold a preload.
+        "read -r NODE_OPTIONS < opts.txt; NODE_OPTIONS=\"$NODE_OPTIONS --max-old-space-size=4096\" node tools/read.js",
+        // A default that is not empty counts its words, the walk's or the text's.
+        "NODE_OPTIONS=\"${NODE_OPTIONS:-'--require ./tools/evil.js'}\" node tools/read.js",
+        "export NODE_OPTIONS=\"${NODE_OPTIONS:-'-r ./tools/evil.js'} --max-old-space-size=$m\"; node tools/read.js",
+        // Words added to the inherited options count as the line's own.
+        "export NODE_OPTIONS=\"$NODE_OPTIONS --require ./tools/evil.js\"; node tools/read.js",
+        "export NODE_OPTIONS=\"${NODE_OPTIONS:-} -r ./tools/evil.js\"; node tools/read.js",
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
     }
@@ -236,11 +244,63 @@ fn node_options_the_walk_cannot_compute_are_an_unknown_preload() {
         // Only the inherited options are unknown, as they are for every node the shell runs.
         "NODE_OPTIONS=\"$NODE_OPTIONS --max-old-space-size=4096\" node tools/read.js",
         "NODE_OPTIONS=\"${NODE_OPTIONS:-} --max-old-space-size=4096\" node tools/read.js",
+        "NODE_OPTIONS=\"${NODE_OPTIONS-} --max-old-space-size=4096\" node tools/read.js docs/superpowers/plans/p.md",
         "export NODE_OPTIONS=\"$NODE_OPTIONS --max-old-space-size=4096\"; node tools/read.js",
+        "export NODE_OPTIONS=\"${NODE_OPTIONS:-} --max-old-space-size=4096\"; node tools/read.js",
+        "export NODE_OPTIONS=\"${NODE_OPTIONS-} --max-old-space-size=4096\"; node tools/read.js",
+        // Read by the text where the walk did not keep the value: the command's own, or
+        // extended with what the walk could not compute but the text shows is no preload.
+        "NODE_OPTIONS=\"${NODE_OPTIONS:-} --max-old-space-size=4096\" npx tsc; node tools/read.js",
+        "NODE_OPTIONS=\"${NODE_OPTIONS-''} --max-old-space-size=4096\" npx tsc; node tools/read.js",
         "echo \"$NODE_OPTIONS\"; unset NODE_OPTIONS; node tools/read.js",
         "node tools/read.js",
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
+
+/// A shell a command starts gets the command's environment (P-18): `NODE_OPTIONS` assigned
+/// before it, given by `env` or `sudo`, or set where the walk could not compute it, reaches every
+/// node that shell runs, whether from `-c`, a heredoc, a pipe or a script file.
+#[test]
+fn node_options_reach_the_programs_of_a_shell_the_command_starts() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("tools")).unwrap();
+    std::fs::write(repo.path("tools/evil.js"), "require('fs').appendFileSync('docs/superpowers/plans/p.md', 'x')\n").unwrap();
+    std::fs::write(repo.path("tools/read.js"), "console.log(require('fs').readFileSync('docs/superpowers/plans/p.md', 'utf8'))\n").unwrap();
+    std::fs::write(repo.path("tools/run.sh"), "node tools/read.js\n").unwrap();
+    let preload = "NODE_OPTIONS='--require ./tools/evil.js'";
+    for line in [
+        format!("{preload} bash -c 'node -e 0 docs/superpowers/plans/p.md'"),
+        format!("{preload} bash -c 'node tools/read.js'"),
+        format!("env {preload} sh -c 'node tools/read.js'"),
+        format!("sudo {preload} bash -c 'node tools/read.js'"),
+        format!("env -i {preload} bash -c 'bash -c \"node tools/read.js\"'"),
+        format!("{preload} bash <<'EOF'\nnode tools/read.js\nEOF"),
+        format!("echo 'node tools/read.js' | {preload} bash -s"),
+        format!("{preload} bash tools/run.sh"),
+        format!("{preload} watch -n 1 node tools/read.js"),
+        "o=$(cat opts.txt); NODE_OPTIONS=\"$o\" bash -c 'node tools/read.js'".to_string(),
+        "export NODE_OPTIONS=$(cat opts.txt); bash -c 'node tools/read.js'".to_string(),
+        "NODE_OPTIONS=$(cat opts.txt) bash -c 'export NODE_OPTIONS=\"$NODE_OPTIONS --max-old-space-size=1\"; node tools/read.js'".to_string(),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    for line in [
+        "NODE_OPTIONS=--max-old-space-size=4096 bash -c 'node tools/read.js'".to_string(),
+        "NODE_OPTIONS=\"$NODE_OPTIONS --max-old-space-size=4096\" bash -c 'node tools/read.js'".to_string(),
+        "NODE_OPTIONS=\"${NODE_OPTIONS:-} --max-old-space-size=4096\" sh -c 'node tools/read.js'".to_string(),
+        "export NODE_OPTIONS=\"$NODE_OPTIONS --max-old-space-size=4096\"; bash -c 'node tools/read.js'".to_string(),
+        format!("export {preload}; env -u NODE_OPTIONS bash -c 'node tools/read.js'"),
+        format!("export {preload}; env -i bash -c 'node tools/read.js'"),
+        format!("{preload} env -i PATH=/usr/bin sh -c 'node tools/read.js'"),
+        format!("{preload} bash -c 'unset NODE_OPTIONS; node tools/read.js'"),
+        "NODE_OPTIONS=--max-old-space-size=4096 bash tools/run.sh".to_string(),
+        // Nothing guarded named: not the gates' business.
+        format!("{preload} bash -c 'node -e 0'"),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(&line)), None, "{line}");
     }
 }
 

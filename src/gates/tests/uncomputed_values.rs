@@ -67,8 +67,19 @@ fn directories_chosen_by_cdpath_home_oldpwd_or_a_glob_are_followed() {
         let read = line.replace("touch", "cat");
         assert_eq!(check(&repo, "bash", &bash(&read)), None, "{read}");
     }
+    // Assigned to the shell a command starts, they choose its directories alike.
+    for line in [
+        "CDPATH=docs/superpowers bash -c 'cd plans >/dev/null; touch new.md'",
+        "HOME=docs/superpowers/plans bash -c 'cd; touch new.md'",
+        "env HOME=docs/superpowers/plans sh -c 'cd; touch new.md'",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+        let read = line.replace("touch", "cat");
+        assert_eq!(check(&repo, "bash", &bash(&read)), None, "{read}");
+    }
     // A CDPATH entry that holds no such folder leaves `cd` where bash leaves it.
     assert_eq!(check(&repo, "bash", &bash("CDPATH=/nonexistent\ncd src 2>/dev/null\ntouch new.md")), None);
+    assert_eq!(check(&repo, "bash", &bash("CDPATH=/nonexistent bash -c 'cd src 2>/dev/null; touch new.md'")), None);
     assert_eq!(check(&repo, "bash", &bash("for d in src/*/; do touch \"${d}x.md\"; done")), None);
 }
 
