@@ -15,13 +15,27 @@ pub struct Move {
     pub to: PathBuf,
     /// How many targets the line had found before it: only later ones can follow it.
     pub after: usize,
+    /// Not a change that may have failed but one of the places a change the walk could not
+    /// compute may have gone (`to` stands for it, `from` is such a place): it holds whatever
+    /// chain the change heads.
+    pub uncomputed: bool,
 }
 
 /// Records a change from `from` to `to`, made once `found` targets were found: each change once,
 /// at its first occurrence; one past [`MAX_MOVES`] is kept so that [`from_every_directory`] refuses.
 pub fn record_move(moves: &mut Vec<Move>, from: &Path, to: &Path, found: usize) {
+    push_move(moves, from, to, found, false);
+}
+
+/// Records that a change the walk could not compute, which it stands for by `to`, may have gone
+/// to `place` (P-18): what is written beneath `to` is also taken as written beneath `place`.
+pub fn record_uncomputed_move(moves: &mut Vec<Move>, place: &Path, to: &Path, found: usize) {
+    push_move(moves, place, to, found, true);
+}
+
+fn push_move(moves: &mut Vec<Move>, from: &Path, to: &Path, found: usize, uncomputed: bool) {
     if from != to && moves.len() <= MAX_MOVES && !moves.iter().any(|m| m.from == from && m.to == to) {
-        moves.push(Move { from: from.to_path_buf(), to: to.to_path_buf(), after: found });
+        moves.push(Move { from: from.to_path_buf(), to: to.to_path_buf(), after: found, uncomputed });
     }
 }
 

@@ -11,6 +11,9 @@ use crate::analysis::handoff::OPTIONS_VARIABLES;
 use crate::analysis::scope::{Dialect, PastMaxValues, Scope};
 use crate::commands::Environment;
 
+/// The variables whose value the walk keeps even when it could not compute it.
+const KEPT_UNCOMPUTED: [&str; 6] = [OPTIONS_VARIABLES[0], "HOME", "OLDPWD", "PWD", "CDPATH", "TMPDIR"];
+
 /// Bash's [`Dialect`]: an unset variable reads as empty, and one with more values than are kept
 /// is unknown.
 #[derive(Debug)]
@@ -176,9 +179,10 @@ impl Scope<Bash> {
     }
 
     pub(super) fn assign(&mut self, name: &str, values: Vec<Value>) {
-        // An interpreter's options kept uncomputed: forgotten, they would read as the inherited
-        // ones in a shell the line starts, whose text does not show how they were set (P-18).
-        let unknown = values.iter().all(|v| v.dynamic) && !OPTIONS_VARIABLES.contains(&name);
+        // Variables that would otherwise be read from elsewhere are kept uncomputed (P-18):
+        // forgotten, an interpreter's options would read as the inherited ones in a shell the
+        // line starts, and `$HOME`, `~`, `cd -` or `$TMPDIR` as the process's or the walk's own.
+        let unknown = values.iter().all(|v| v.dynamic) && !KEPT_UNCOMPUTED.contains(&name);
         if values.is_empty() || values.len() > MAX_VALUES || unknown {
             self.forget(name);
         } else {

@@ -382,7 +382,7 @@ impl Walker<'_> {
             // What ran inside the chain ran only if the `cd` succeeded: only later writes can
             // follow its failure.
             let found = self.targets.len();
-            for change in self.moves.get_mut(changes).into_iter().flatten() {
+            for change in self.moves.get_mut(changes).into_iter().flatten().filter(|change| !change.uncomputed) {
                 change.after = change.after.max(found);
             }
             self.sure.pop();

@@ -205,7 +205,7 @@ pub fn expand_word(group: &[Node], cx: &Context) -> Result<Expansion, Unscannabl
     brace_expand(builder.toks, &mut words, cx.budget)?;
     let mut each: Vec<Vec<Arg>> = Vec::with_capacity(words.len());
     for toks in &mut words {
-        expand_tilde(toks, cx.home);
+        expand_tilde(toks, &mut builder.slots, cx);
         let mut values = Vec::with_capacity(1);
         substitute(toks, &builder.slots, pipe, &mut values, cx.budget);
         each.push(values);
@@ -227,7 +227,7 @@ pub fn expand_word(group: &[Node], cx: &Context) -> Result<Expansion, Unscannabl
 pub fn value(node: Node, cx: &Context) -> Vec<Value> {
     let mut builder = Builder::new();
     build(&[node], cx, &mut builder);
-    expand_tilde(&mut builder.toks, cx.home);
+    expand_tilde(&mut builder.toks, &mut builder.slots, cx);
     let mut args = Vec::new();
     substitute(&builder.toks, &builder.slots, false, &mut args, cx.budget);
     args.into_iter().map(|arg| Value { text: arg.text, dynamic: arg.dynamic }).collect()
@@ -295,16 +295,32 @@ fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
     match (count, named[1], named[2]) {
         (1, _, _) => cx.lookup(name),
         (2 | 3, Some(operator), default) if matches!(cx.text(operator), "-" | ":-" | "=" | ":=") => {
-            cx.lookup(name).or_else(|| {
-                let default = match default {
+            let default = || {
+                let text = match default {
                     None => String::new(),
                     Some(default) => static_text(default, cx)?,
                 };
-                Some(vec![Value { text: default, dynamic: false }])
-            })
+                Some(Value { text, dynamic: false })
+            };
+            match cx.lookup(name) {
+                None => Some(vec![default()?]),
+                Some(values) if cx.text(operator).starts_with(':') => or_default_where_empty(values, default),
+                Some(values) => Some(values),
+            }
         }
         _ => None,
     }
+}
+
+/// `${NAME:-default}` of NAME's values: the default where NAME is empty, and beside a value
+/// the walk could not compute, which may be empty.
+fn or_default_where_empty(values: Vec<Value>, default: impl FnOnce() -> Option<Value>) -> Option<Vec<Value>> {
+    let may_be_empty = values.iter().any(|value| value.dynamic || value.text.is_empty());
+    let mut kept: Vec<Value> = values.into_iter().filter(|value| value.dynamic || !value.text.is_empty()).collect();
+    if may_be_empty {
+        kept.push(default()?);
+    }
+    Some(kept)
 }
 
 /// `${NAME/pattern/replacement}` (and `//`, `/#`, `/%`) of each known value, when the pattern and
@@ -458,6 +474,9 @@ fn substitution_output(node: Node, cx: &Context) -> Option<String> {
         return None;
     }
     let name = command.child_by_field_name("name").map(|name| cx.text(name))?;
+    if name.rsplit('/').next() == Some("mktemp") {
+        return temporary_name(command, cx);
+    }
     if !matches!(name.rsplit('/').next(), Some("echo" | "printf")) {
         return None;
     }
@@ -481,6 +500,27 @@ fn substitution_output(node: Node, cx: &Context) -> Option<String> {
     let output = super::printed::printed(&argv)?;
     let output = if node_kind(node) == "command_substitution" { output.trim_end_matches('\n') } else { &output };
     cx.budget.charge(output.len()).then(|| output.to_string())
+}
+
+/// What `mktemp` prints given no template and no folder (`mktemp`, `mktemp -d`, `-q`, `-u`): a
+/// new name in the temporary folder, `$TMPDIR` as the line has it, which cannot be a guarded
+/// location; its random part is shown as `X`s. `None` for any other form, which may name a
+/// folder of the line's choosing (`mktemp -d docs/superpowers/plans/XXXX`).
+fn temporary_name(command: Node, cx: &Context) -> Option<String> {
+    for (child, field) in command.children() {
+        match field {
+            Some("name") => {}
+            Some("argument") if matches!(cx.text(child), "-d" | "-q" | "-u" | "-dq" | "-qd" | "--directory" | "--quiet") => {}
+            _ if child.is_named() => return None,
+            _ => {}
+        }
+    }
+    let folder = match cx.lookup("TMPDIR").as_deref() {
+        Some([folder]) if !folder.dynamic && !folder.text.is_empty() => folder.text.clone(),
+        Some(_) => return None,
+        None => temporary_folder().text,
+    };
+    Some(format!("{}/tmp.XXXXXXXXXX", folder.trim_end_matches('/')))
 }
 
 /// Most nodes of a command substitution searched for glob words.
@@ -577,12 +617,22 @@ fn unescape_double_quoted(text: &str, builder: &mut Builder) {
     }
 }
 
-fn expand_tilde(toks: &mut Vec<Tok>, home: &Home) {
-    if toks.first() == Some(&Tok::Ch('~', true))
-        && matches!(toks.get(1), None | Some(Tok::Ch('/', _)))
-        && let Some(home) = home.get()
-    {
-        toks.splice(0..1, home.chars().map(|c| Tok::Ch(c, false)));
+/// A leading `~` (alone or before `/`) is `$HOME` as the shell has it: the line's own value, even
+/// a relative one (`HOME=docs; rm ~/x`), else the process's absolute one. Several possible
+/// values, or one the walk could not compute, stand in a slot of their own.
+fn expand_tilde(toks: &mut Vec<Tok>, slots: &mut Vec<Slot>, cx: &Context) {
+    if toks.first() != Some(&Tok::Ch('~', true)) || !matches!(toks.get(1), None | Some(Tok::Ch('/', _))) {
+        return;
+    }
+    match cx.lookup("HOME").as_deref() {
+        None => {}
+        Some([home]) if !home.dynamic => {
+            toks.splice(0..1, home.text.chars().map(|c| Tok::Ch(c, false)));
+        }
+        Some(homes) => {
+            toks[0] = Tok::Slot(slots.len());
+            slots.push(Slot { values: homes.to_vec(), placeholder: "~".to_string() });
+        }
     }
 }
 

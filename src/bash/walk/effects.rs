@@ -119,7 +119,7 @@ impl Walker<'_> {
                 Effect::Eval(script) => self.script(&script, scope, walk.nesting + 1)?,
                 Effect::Forget(name) => scope.forget(&name),
                 Effect::Cd(cd) => {
-                    self.cd(cd, scope);
+                    self.cd(cd, walk, scope);
                     if self.isolated == 0
                         && let Some(states) = &mut self.states
                     {
@@ -288,21 +288,57 @@ impl Walker<'_> {
         fs::read_text_file(&path, MAX_SCRIPT_FILE_BYTES)
     }
 
-    fn cd(&mut self, cd: Cd, scope: &mut Scope<Bash>) {
+    fn cd(&mut self, cd: Cd, walk: &Walk, scope: &mut Scope<Bash>) {
         let from = scope.base.clone();
-        self.move_to(cd, scope);
+        let uncomputed = self.move_to(cd, scope) == Destination::Uncomputed;
         // A cd sets $OLDPWD: one the line assigned no longer holds.
         if scope.oldpwd.as_ref() == Some(&from) && scope.vars.contains_key("OLDPWD") {
             Rc::make_mut(&mut scope.vars).remove("OLDPWD");
         }
         moves::record_move(&mut self.moves, &from, &scope.base, self.targets.len());
+        if uncomputed {
+            // P-18: a directory the walk could not compute may be any guarded folder the line
+            // names; what is written beneath it is also taken as written beneath each.
+            for folder in self.named_folders(walk, &from) {
+                moves::record_uncomputed_move(&mut self.moves, &folder, &scope.base, self.targets.len());
+            }
+        }
     }
 
-    fn move_to(&self, cd: Cd, scope: &mut Scope<Bash>) {
+    /// The guarded locations the script names and the folders holding them, absolute from `base`:
+    /// where a directory change the walk could not compute may go.
+    fn named_folders(&mut self, walk: &Walk, base: &Path) -> Vec<PathBuf> {
+        let mut folders: Vec<PathBuf> = Vec::new();
+        for location in self.named_locations(walk).iter() {
+            let location = paths::absolute(location, base);
+            // `docs/superpowers/plans/*` (any plan) is no folder; the folder holding it is.
+            let pattern = location.file_name().is_some_and(|name| name.as_encoded_bytes().contains(&b'*'));
+            let itself = (!pattern).then(|| location.clone());
+            for folder in [location.parent().map(Path::to_path_buf), itself].into_iter().flatten() {
+                if !folders.contains(&folder) {
+                    folders.push(folder);
+                }
+            }
+        }
+        folders
+    }
+
+    fn move_to(&self, cd: Cd, scope: &mut Scope<Bash>) -> Destination {
         match cd {
+            Cd::To(dir) | Cd::Push(Some(dir)) if dir.dynamic && !dir.glob => {
+                scope.cd(paths::absolute(&dir.text, &scope.base));
+                return Destination::Uncomputed;
+            }
             Cd::To(dir) => {
                 let to = cd_destination(&dir, scope);
                 scope.cd(to);
+                if searched(&dir) && uncomputed(scope, "CDPATH") {
+                    return Destination::Uncomputed;
+                }
+            }
+            Cd::Home if uncomputed(scope, "HOME") => {
+                scope.cd(scope.base.join("${HOME}"));
+                return Destination::Uncomputed;
             }
             Cd::Home => {
                 if let Some(home) = assigned(scope, "HOME") {
@@ -310,6 +346,10 @@ impl Walker<'_> {
                 } else if let Some(home) = self.home.get() {
                     scope.cd(PathBuf::from(home));
                 }
+            }
+            Cd::Back if uncomputed(scope, "OLDPWD") => {
+                scope.cd(scope.base.join("${OLDPWD}"));
+                return Destination::Uncomputed;
             }
             Cd::Back => {
                 if let Some(back) = assigned(scope, "OLDPWD") {
@@ -336,6 +376,7 @@ impl Walker<'_> {
             }
             Cd::ForgetStack => crate::bash::popd::forget_stack(scope),
         }
+        Destination::Known
     }
 
     /// `BASH_ENV=f cmd`, `env BASH_ENV=f cmd` (and `ENV`, which `sh` reads): a shell the command
@@ -408,8 +449,6 @@ impl Walker<'_> {
         self.script_apart(&text, &mut child, walk)
     }
 
-    /// A write whose target the walk could not compute (P-18): it may be any guarded location the
-    /// script names, in any spelling [`paths::everything_named`] sees.
     /// Every guarded location the script names, as written, a change's approval.md included
     /// when it names the changes folder (P-18's reading of a value the walk could not compute,
     /// handed to a program that may fill it with a tree).
@@ -419,6 +458,8 @@ impl Walker<'_> {
         }
     }
 
+    /// A write whose target the walk could not compute (P-18): it may be any guarded location the
+    /// script names, in any spelling [`paths::everything_named`] sees.
     pub(super) fn uncomputed(&mut self, arg: &Arg, walk: &Walk, scope: &Scope<Bash>) {
         for location in self.uncomputed_locations(arg, walk).iter() {
             self.add(&location.to_string_lossy(), &scope.base, scope.links());
@@ -663,8 +704,7 @@ fn cd_destination(dir: &Arg, scope: &Scope<Bash>) -> PathBuf {
     {
         return paths::absolute(&guarded, &scope.base);
     }
-    let searched = !dir.text.starts_with(['/', '.']) && !dir.dynamic;
-    if let Some(cdpath) = assigned(scope, "CDPATH").filter(|_| searched) {
+    if let Some(cdpath) = assigned(scope, "CDPATH").filter(|_| searched(dir)) {
         let found = cdpath
             .split(':')
             .filter(|entry| !entry.is_empty())
@@ -835,6 +875,24 @@ fn assigned_options(variable: &str, text: &str) -> Option<Options> {
         return None;
     }
     options_in(variable, value, dynamic)
+}
+
+/// Whether the walk knows where a directory change went.
+#[derive(PartialEq, Eq)]
+enum Destination {
+    Known,
+    /// Through a value the walk could not compute (`cd "$d"`, `cd` with such a `$HOME`).
+    Uncomputed,
+}
+
+/// Whether bash looks `dir` up through `$CDPATH`: a name, not a path from `/` or `.`.
+fn searched(dir: &Arg) -> bool {
+    !dir.text.starts_with(['/', '.']) && !dir.dynamic
+}
+
+/// Whether the line gave `name` a value the walk could not compute, or several.
+fn uncomputed(scope: &Scope<Bash>, name: &str) -> bool {
+    scope.vars.get(name).is_some_and(|values| !matches!(values.as_slice(), [value] if !value.dynamic))
 }
 
 fn assigned(scope: &Scope<Bash>, name: &str) -> Option<String> {

@@ -84,6 +84,56 @@ fn directories_chosen_by_cdpath_home_oldpwd_or_a_glob_are_followed() {
 }
 
 #[test]
+fn a_tilde_is_home_as_the_line_sets_it_even_relative() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    for line in [
+        "HOME=docs/superpowers/plans\ntouch ~/new.md",
+        "export HOME=docs/superpowers/plans; touch ~/new.md",
+        "HOME=docs/superpowers/plans bash -c 'touch ~/new.md'",
+        "HOME=docs/superpowers/plans; x=~/new.md; touch \"$x\"",
+        // A value the walk cannot compute, or either of two, may be the plan folder the line names.
+        "HOME=$(pwd)/docs/superpowers/plans; touch ~/new.md",
+        "for HOME in src docs/superpowers/plans; do touch ~/new.md; done",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+        let read = line.replace("touch", "cat");
+        assert_eq!(check(&repo, "bash", &bash(&read)), None, "{read}");
+    }
+    // A home the line sets elsewhere takes a write elsewhere; `~user` and a quoted `~` are words.
+    for line in [
+        "HOME=src; touch ~/docs/superpowers/plans.md",
+        "HOME=docs/superpowers/plans; HOME=src; touch ~/new.md",
+        "HOME=docs/superpowers/plans; touch '~/new.md'",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
+
+#[test]
+fn a_default_counts_where_the_variable_is_empty() {
+    let repo = Repo::new();
+    repo.change("c");
+    for line in [
+        "x=; touch \"${x:-docs/superpowers/plans/new.md}\"",
+        "x=''; echo y > ${x:=docs/superpowers/plans/new.md}",
+        "x=\"$(cat /tmp/name)\"; touch \"${x:-docs/superpowers/plans/new.md}\"",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+        let read = line.replace("touch", "cat").replace("echo y >", "cat");
+        assert_eq!(check(&repo, "bash", &bash(&read)), None, "{read}");
+    }
+    // Set and empty without the colon, or set to something else: the default is not used.
+    for line in [
+        "x=; touch \"${x-docs/superpowers/plans/new.md}\" 2>/dev/null",
+        "x=src/a.md; touch \"${x:-docs/superpowers/plans/new.md}\"",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
+
+#[test]
 fn a_loop_over_an_ordinary_folder_writes_no_approval_md() {
     let repo = Repo::new();
     repo.change("c");
@@ -352,4 +402,35 @@ fn the_temporary_folder_variables_name_the_systems_temporary_folder() {
     }
     // Set by the line, it is what the line says.
     assert!(check(&repo, "bash", &bash("TMPDIR=docs/superpowers/plans; echo x > \"$TMPDIR/p.md\"")).is_some());
+}
+
+#[test]
+fn a_directory_the_walk_cannot_compute_may_be_any_guarded_folder_the_line_names() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    for line in [
+        "d=$(echo docs/superpowers/plans | tr a a); cd \"$d\"; touch new.md",
+        "cd \"$(dirname docs/superpowers/plans/p.md)\" && touch new.md",
+        "pushd \"$(dirname docs/superpowers/plans/p.md)\" && touch new.md",
+        "HOME=$(pwd)/docs/superpowers/plans; cd; touch new.md",
+        "HOME=$(pwd)/docs/superpowers/plans; touch $HOME/new.md",
+        "OLDPWD=$(pwd)/docs/superpowers/plans; cd -; touch new.md",
+        "TMPDIR=$(pwd)/docs/superpowers/plans; touch $TMPDIR/new.md",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+        let read = line.replace("touch", "cat");
+        assert_eq!(check(&repo, "bash", &bash(&read)), None, "{read}");
+    }
+    // A new temporary folder is none of them; reading, archiving and committing write nothing
+    // there.
+    for line in [
+        "cd \"$(mktemp -d)\" && cp \"$OLDPWD/docs/superpowers/plans/p.md\" .",
+        "cd $(mktemp -d) && tar -czf plans.tgz -C \"$OLDPWD\" docs/superpowers/plans",
+        "cd \"$(git rev-parse --show-toplevel)\" && git add docs/superpowers/plans/p.md && git commit -m plan",
+        "cd \"$(dirname docs/superpowers/plans/p.md)\" && wc -l p.md > /tmp/n",
+        "cd \"$(cat /tmp/dir)\" && touch notes.md",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
 }
