@@ -29,12 +29,48 @@ thread_local! {
 pub trait Fields<'t> {
     /// The child in field `name`, as [`Node::child_by_field_name`] finds it.
     fn field(&self, name: &'static str) -> Option<Node<'t>>;
+
+    /// The node's kind, as [`Node::kind`] names it, from a table of the grammar's names:
+    /// `Node::kind` measures and validates the name as UTF-8 on every call.
+    fn kind_name(&self) -> &'t str;
 }
 
 impl<'t> Fields<'t> for Node<'t> {
     fn field(&self, name: &'static str) -> Option<Node<'t>> {
         field_id(&self.language(), name).and_then(|id| self.child_by_field_id(id))
     }
+
+    fn kind_name(&self) -> &'t str {
+        let id = usize::from(self.kind_id());
+        let known = KIND_NAMES.with(|tables| {
+            let mut tables = tables.try_borrow_mut().ok()?;
+            let language = self.language();
+            let at = match tables.iter().position(|(known, _)| *known == *language) {
+                Some(at) => at,
+                None => {
+                    tables.push((language.clone(), kind_names(&language)));
+                    tables.len() - 1
+                }
+            };
+            tables.get(at)?.1.get(id).copied()
+        });
+        // The error symbols are numbered past the table.
+        known.unwrap_or_else(|| self.kind())
+    }
+}
+
+thread_local! {
+    /// Each grammar's kind names by number, made once per thread and grammar.
+    static KIND_NAMES: RefCell<Vec<(Language, &'static [&'static str])>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The names of `language`'s kinds by number. Kept for the life of the process: a few kilobytes
+/// a grammar and thread, the grammars being static themselves.
+fn kind_names(language: &Language) -> &'static [&'static str] {
+    let count = u16::try_from(language.node_kind_count()).unwrap_or(u16::MAX);
+    let names: Vec<&'static str> =
+        (0..count).map(|id| &*Box::leak(language.node_kind_for_id(id).unwrap_or_default().into())).collect();
+    Box::leak(names.into_boxed_slice())
 }
 
 /// The first slot of `name`'s pair: the literals' addresses lie close together, so they are
@@ -98,5 +134,29 @@ mod tests {
             }
         }
         assert!(checked > 20, "{checked} fields found");
+    }
+
+    /// Every node's kind from the table is its kind by name, error nodes included, in each
+    /// grammar the programs are read with.
+    #[test]
+    fn a_kind_from_the_table_is_the_kind_by_name() {
+        let trees = [
+            parsed(tree_sitter_python::LANGUAGE.into(), "x = f(a, b=c)\ndef g(y): return y.z\nif (:\n"),
+            parsed(tree_sitter_javascript::LANGUAGE.into(), "x = f(a, {b: c}); function g(y) { return y.z } )("),
+            parsed(tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(), "let x: number = f<T>(a) as any; }{"),
+        ];
+        let mut errors = 0;
+        for _ in 0..2 {
+            for tree in &trees {
+                let mut stack = vec![tree.root_node()];
+                while let Some(node) = stack.pop() {
+                    assert_eq!(node.kind_name(), node.kind());
+                    errors += usize::from(node.is_error());
+                    let mut cursor = node.walk();
+                    stack.extend(node.children(&mut cursor));
+                }
+            }
+        }
+        assert!(errors >= 3, "{errors} error nodes seen");
     }
 }

@@ -459,7 +459,7 @@ fn parse(
 /// The value inside a TypeScript type assertion (`p as string`, `p!`, `p satisfies T`, `<T>p`),
 /// which the program computes as if the type were not there.
 fn type_erased(node: Node) -> Option<Node> {
-    match node.kind() {
+    match node.kind_name() {
         "as_expression" | "satisfies_expression" | "non_null_expression" => node.named_child(0),
         "type_assertion" => last_named(node),
         _ => None,
@@ -502,7 +502,7 @@ impl<'t> Reader<'t, '_> {
 
     fn collect_local_functions(&mut self, nodes: &[Node]) {
         for node in nodes {
-            let declared = match node.kind() {
+            let declared = match node.kind_name() {
                 "function_declaration"
                 | "generator_function_declaration"
                 | "class_declaration"
@@ -510,7 +510,7 @@ impl<'t> Reader<'t, '_> {
                 "variable_declarator" => node
                     .field("value")
                     .filter(|value| {
-                        matches!(value.kind(), "arrow_function" | "function_expression" | "function" | "class")
+                        matches!(value.kind_name(), "arrow_function" | "function_expression" | "function" | "class")
                     })
                     .and(node.field("name")),
                 _ => None,
@@ -522,7 +522,7 @@ impl<'t> Reader<'t, '_> {
     }
 
     fn visit(&mut self, node: Node) {
-        match node.kind() {
+        match node.kind_name() {
             "variable_declarator" => {
                 if let (Some(name), value) = (node.field("name"), node.field("value")) {
                     self.bind(name, value);
@@ -550,7 +550,7 @@ impl<'t> Reader<'t, '_> {
 
     /// `x = value`, `const {a: b} = value`, `process.env.X = value`.
     fn bind(&mut self, name: Node, value: Option<Node>) {
-        match name.kind() {
+        match name.kind_name() {
             "identifier" | "member_expression" => {
                 let key = self.source(name).to_string();
                 let Some(value) = value else {
@@ -581,7 +581,7 @@ impl<'t> Reader<'t, '_> {
         let module = value.and_then(|v| self.required(v));
         let mut cursor = pattern.walk();
         for child in pattern.named_children(&mut cursor) {
-            let (property, local) = match child.kind() {
+            let (property, local) = match child.kind_name() {
                 "shorthand_property_identifier_pattern" => (self.source(child).to_string(), child),
                 "pair_pattern" => {
                     let (Some(key), Some(local)) =
@@ -589,7 +589,7 @@ impl<'t> Reader<'t, '_> {
                     else {
                         continue;
                     };
-                    let local = match local.kind() {
+                    let local = match local.kind_name() {
                         "assignment_pattern" => local.field("left").unwrap_or(local),
                         _ => local,
                     };
@@ -603,7 +603,7 @@ impl<'t> Reader<'t, '_> {
                 _ => continue,
             };
             let local_name = self.source(local).to_string();
-            if local.kind() == "object_pattern" {
+            if local.kind_name() == "object_pattern" {
                 self.destructure(local, None);
                 continue;
             }
@@ -621,16 +621,16 @@ impl<'t> Reader<'t, '_> {
         let spec = self.eval(source, 0).unwrap_or_default();
         self.load(&spec);
         let mut cursor = node.walk();
-        for clause in node.named_children(&mut cursor).filter(|c| c.kind() == "import_clause") {
+        for clause in node.named_children(&mut cursor).filter(|c| c.kind_name() == "import_clause") {
             let mut inner = clause.walk();
             for part in clause.named_children(&mut inner) {
-                match part.kind() {
+                match part.kind_name() {
                     "identifier" => {
                         self.modules.insert(self.source(part).to_string(), spec.clone());
                     }
                     "namespace_import" => {
                         let mut names = part.walk();
-                        if let Some(name) = part.named_children(&mut names).find(|n| n.kind() == "identifier") {
+                        if let Some(name) = part.named_children(&mut names).find(|n| n.kind_name() == "identifier") {
                             self.modules.insert(self.source(name).to_string(), spec.clone());
                         }
                     }
@@ -663,7 +663,7 @@ impl<'t> Reader<'t, '_> {
         if let Some(inner) = type_erased(node) {
             return self.required(inner);
         }
-        match node.kind() {
+        match node.kind_name() {
             "call_expression" => {
                 let function = node.field("function")?;
                 if self.source(function) != "require" {
@@ -688,7 +688,7 @@ impl<'t> Reader<'t, '_> {
         if let Some(inner) = type_erased(node) {
             return self.function_name(inner);
         }
-        match node.kind() {
+        match node.kind_name() {
             "identifier" => {
                 let name = self.source(node);
                 Some(self.aliases.get(name).cloned().unwrap_or_else(|| name.to_string()))
@@ -700,7 +700,7 @@ impl<'t> Reader<'t, '_> {
             "call_expression" => {
                 // `fs.writeFileSync.bind(fs)`
                 let function = node.field("function")?;
-                (function.kind() == "member_expression" && self.function_name(function).as_deref() == Some("bind"))
+                (function.kind_name() == "member_expression" && self.function_name(function).as_deref() == Some("bind"))
                     .then(|| self.function_name(function.field("object")?))
                     .flatten()
             }
@@ -709,13 +709,13 @@ impl<'t> Reader<'t, '_> {
     }
 
     fn call(&mut self, node: Node) {
-        let field = if node.kind() == "new_expression" { "constructor" } else { "function" };
+        let field = if node.kind_name() == "new_expression" { "constructor" } else { "function" };
         let Some(callee) = node.field(field) else { return };
         let Some(args_node) = node.field("arguments") else {
             // `new Foo` without arguments.
             return self.judge_call(callee, Vec::new());
         };
-        if args_node.kind() == "template_string" {
+        if args_node.kind_name() == "template_string" {
             return self.tagged(callee, args_node);
         }
         self.judge_call(callee, arguments(node));
@@ -735,12 +735,12 @@ impl<'t> Reader<'t, '_> {
 
     fn judge_call<'n>(&mut self, callee: Node<'n>, args: Vec<Node<'n>>) {
         let (callee, args) = self.unwrap_call_apply(callee, args);
-        match callee.kind() {
+        match callee.kind_name() {
             "import" => return self.unsure(),
             "arrow_function" | "function_expression" | "function" => return,
             "parenthesized_expression"
                 if last_named(callee)
-                    .is_some_and(|n| matches!(n.kind(), "arrow_function" | "function_expression" | "function")) =>
+                    .is_some_and(|n| matches!(n.kind_name(), "arrow_function" | "function_expression" | "function")) =>
             {
                 return;
             }
@@ -786,22 +786,22 @@ impl<'t> Reader<'t, '_> {
 
     /// `f.call(this, a)` is `f(a)`; `f.apply(this, [a])` is `f(a)`; `f.bind(this, a)(b)` is `f(a, b)`.
     fn unwrap_call_apply<'n>(&self, callee: Node<'n>, args: Vec<Node<'n>>) -> (Node<'n>, Vec<Node<'n>>) {
-        if callee.kind() == "member_expression" {
+        if callee.kind_name() == "member_expression" {
             let property = callee.field("property").map(|p| self.source(p));
             let object = callee.field("object");
             match (property, object) {
                 (Some("call"), Some(object)) => return (object, args.into_iter().skip(1).collect()),
                 (Some("apply"), Some(object)) => {
-                    let spread = args.get(1).filter(|a| a.kind() == "array").map(|a| named(*a)).unwrap_or_default();
+                    let spread = args.get(1).filter(|a| a.kind_name() == "array").map(|a| named(*a)).unwrap_or_default();
                     return (object, spread);
                 }
                 _ => {}
             }
         }
-        if callee.kind() == "call_expression" {
+        if callee.kind_name() == "call_expression" {
             let function = callee.field("function");
             let bind = function
-                .filter(|f| f.kind() == "member_expression")
+                .filter(|f| f.kind_name() == "member_expression")
                 .filter(|f| f.field("property").is_some_and(|p| self.source(p) == "bind"));
             if let Some(object) = bind.and_then(|f| f.field("object")) {
                 let bound: Vec<Node> = arguments(callee).into_iter().skip(1).chain(args).collect();
@@ -861,10 +861,10 @@ impl<'t> Reader<'t, '_> {
         let Some(first) = args.first() else { return };
         let line = if LINE_RUNNERS.contains(&name) {
             self.eval(*first, 0)
-        } else if first.kind() == "array" {
+        } else if first.kind_name() == "array" {
             self.argv(named(*first))
         } else {
-            let rest = args.get(1).filter(|a| a.kind() == "array").map(|a| named(*a)).unwrap_or_default();
+            let rest = args.get(1).filter(|a| a.kind_name() == "array").map(|a| named(*a)).unwrap_or_default();
             self.argv(std::iter::once(*first).chain(rest).collect())
         };
         match line {
@@ -893,7 +893,7 @@ impl<'t> Reader<'t, '_> {
         if let Some(inner) = type_erased(node) {
             return self.eval(inner, depth + 1);
         }
-        let value = match node.kind() {
+        let value = match node.kind_name() {
             "string" => Some(string_content(node, self.text)),
             "template_string" => self.template(node, depth),
             "number" => Some(self.source(node).to_string()),
@@ -926,7 +926,7 @@ impl<'t> Reader<'t, '_> {
         let part = |child: Node| {
             self.eval(child, depth + 1).or_else(|| self.holed(child, depth + 1)).unwrap_or_else(|| HOLE.to_string())
         };
-        let value = match node.kind() {
+        let value = match node.kind_name() {
             "binary_expression" if node.field("operator").is_some_and(|o| self.source(o) == "+") => {
                 part(node.field("left")?) + &part(node.field("right")?)
             }
@@ -934,7 +934,7 @@ impl<'t> Reader<'t, '_> {
                 let mut cursor = node.walk();
                 let mut out = String::new();
                 for child in node.named_children(&mut cursor) {
-                    match child.kind() {
+                    match child.kind_name() {
                         "string_fragment" => out.push_str(self.source(child)),
                         "escape_sequence" => out.push_str(&unescape(self.source(child))),
                         _ => out.push_str(&child.named_child(0).map(part).unwrap_or_else(|| HOLE.to_string())),
@@ -952,7 +952,7 @@ impl<'t> Reader<'t, '_> {
         let mut out = String::new();
         let mut cursor = node.walk();
         for part in node.named_children(&mut cursor) {
-            match part.kind() {
+            match part.kind_name() {
                 "string_fragment" => out.push_str(self.source(part)),
                 "escape_sequence" => out.push_str(&unescape(self.source(part))),
                 "template_substitution" => out.push_str(&self.eval(part.named_child(0)?, depth + 1)?),
@@ -971,7 +971,7 @@ impl<'t> Reader<'t, '_> {
         let name = self.function_name(function)?;
         let object = function.field("object");
         match name.as_str() {
-            "join" if object.is_some_and(|o| o.kind() == "array") => {
+            "join" if object.is_some_and(|o| o.kind_name() == "array") => {
                 let items: Option<Vec<String>> = named(object?).into_iter().map(|i| self.eval(i, depth + 1)).collect();
                 let separator = match args.first() {
                     Some(sep) => self.eval(*sep, depth + 1)?,
@@ -1013,7 +1013,7 @@ fn arguments(call: Node) -> Vec<Node> {
 
 fn named(node: Node) -> Vec<Node> {
     let mut cursor = node.walk();
-    node.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect()
+    node.named_children(&mut cursor).filter(|n| n.kind_name() != "comment").collect()
 }
 
 fn last_named(node: Node) -> Option<Node> {
@@ -1025,7 +1025,7 @@ fn string_content(node: Node, text: &str) -> String {
     let mut cursor = node.walk();
     for part in node.named_children(&mut cursor) {
         let piece = text.get(part.byte_range()).unwrap_or_default();
-        match part.kind() {
+        match part.kind_name() {
             "escape_sequence" => out.push_str(&unescape(piece)),
             _ => out.push_str(piece),
         }

@@ -52,7 +52,7 @@ pub fn analyze(text: &str) -> Findings {
     if root.has_error() {
         program.unsure();
     }
-    program.count_sites(root, 0);
+    program.count_sites(root);
     program.visit(root, 0);
     program.finish()
 }
@@ -163,7 +163,7 @@ impl<'s> Program<'s> {
         if self.spent(depth) {
             return;
         }
-        match node.kind() {
+        match node.kind_name() {
             "identifier" => self.site(node, weight),
             "subscript" => {
                 if let Some(value) = node.field("value") {
@@ -180,12 +180,32 @@ impl<'s> Program<'s> {
         }
     }
 
-    fn count_sites(&mut self, node: Node, depth: usize) {
-        if self.spent(depth) {
-            return;
+    /// Counts the binding sites of the tree under `root`, in one walk of one cursor (a cursor for
+    /// each node's children cost a third of the count).
+    fn count_sites(&mut self, root: Node) {
+        let mut cursor = root.walk();
+        let mut depth = 0;
+        loop {
+            if self.spent(depth) {
+                return;
+            }
+            self.count_site(cursor.node(), depth);
+            if cursor.goto_first_child() {
+                depth += 1;
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if depth == 0 || !cursor.goto_parent() {
+                    return;
+                }
+                depth -= 1;
+            }
         }
+    }
+
+    fn count_site(&mut self, node: Node, depth: usize) {
         let field = |name: &'static str| node.field(name);
-        match node.kind() {
+        match node.kind_name() {
             "assignment" => {
                 if let Some(left) = field("left") {
                     self.target_sites(left, 1, depth + 1);
@@ -217,20 +237,16 @@ impl<'s> Program<'s> {
             "import_statement" | "import_from_statement" => self.import_sites(node),
             "call" => {
                 // `cmd.append(x)`: the list has more than one value.
-                if let Some(function) = field("function").filter(|f| f.kind() == "attribute")
+                if let Some(function) = field("function").filter(|f| f.kind_name() == "attribute")
                     && let (Some(object), Some(method)) =
                         (function.field("object"), function.field("attribute"))
-                    && object.kind() == "identifier"
+                    && object.kind_name() == "identifier"
                     && tables::MUTATORS.contains(&self.text_of(method))
                 {
                     self.mutated.insert(self.text_of(object));
                 }
             }
             _ => {}
-        }
-        let mut cursor = node.walk();
-        for child in node.children(&mut cursor) {
-            self.count_sites(child, depth + 1);
         }
     }
 
@@ -245,7 +261,7 @@ impl<'s> Program<'s> {
     fn import_sites(&mut self, node: Node) {
         let mut cursor = node.walk();
         for name in node.children_by_field_name("name", &mut cursor) {
-            if name.kind() == "dotted_name"
+            if name.kind_name() == "dotted_name"
                 && let Some(first) = name.named_child(0)
             {
                 let module = node.field("module_name").unwrap_or(first);
@@ -262,7 +278,7 @@ impl<'s> Program<'s> {
         if self.spent(depth) {
             return;
         }
-        match node.kind() {
+        match node.kind_name() {
             "comment" => {}
             "import_statement" => self.import(node),
             "import_from_statement" => self.import_from(node),
@@ -281,7 +297,7 @@ impl<'s> Program<'s> {
             }
             "with_item" => {
                 let value = node.field("value");
-                match value.filter(|value| value.kind() == "as_pattern") {
+                match value.filter(|value| value.kind_name() == "as_pattern") {
                     Some(pattern) => {
                         let value = pattern.named_child(0).map_or(V::Unknown, |inner| self.eval(inner, depth + 1));
                         if let Some(alias) = pattern.field("alias") {
@@ -361,7 +377,7 @@ impl<'s> Program<'s> {
     fn import(&mut self, node: Node) {
         let mut cursor = node.walk();
         for name in node.children_by_field_name("name", &mut cursor) {
-            match name.kind() {
+            match name.kind_name() {
                 "aliased_import" => {
                     let module = name.field("name").map(|n| self.text_of(n)).unwrap_or_default();
                     self.imported(module);
@@ -393,12 +409,12 @@ impl<'s> Program<'s> {
         let module = self.text_of(module);
         self.imported(module);
         let mut cursor = node.walk();
-        if node.children(&mut cursor).any(|child| child.kind() == "wildcard_import") {
+        if node.children(&mut cursor).any(|child| child.kind_name() == "wildcard_import") {
             self.star = true;
         }
         let mut cursor = node.walk();
         for name in node.children_by_field_name("name", &mut cursor) {
-            let (original, alias) = match name.kind() {
+            let (original, alias) = match name.kind_name() {
                 "aliased_import" => (name.field("name"), name.field("alias")),
                 _ => (Some(name), Some(name)),
             };
@@ -427,7 +443,7 @@ impl<'s> Program<'s> {
     fn eval_parameters(&mut self, node: Node, depth: usize) {
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
-            match child.kind() {
+            match child.kind_name() {
                 "default_parameter" | "typed_default_parameter" => {
                     self.eval_field(child, "value", depth);
                 }
@@ -448,7 +464,7 @@ impl<'s> Program<'s> {
 
     /// Binds `target` to `value`: a name, `os.environ['X']`, or the parts of an unpacking.
     fn store(&mut self, target: Node, value: V, depth: usize) {
-        match target.kind() {
+        match target.kind_name() {
             "identifier" => {
                 self.vars.insert(self.text_of(target), value);
             }
@@ -474,7 +490,7 @@ impl<'s> Program<'s> {
     }
 
     fn store_pattern(&mut self, target: Node, value: V, depth: usize) {
-        if target.kind() == "identifier" {
+        if target.kind_name() == "identifier" {
             self.vars.insert(self.text_of(target), value);
             return;
         }
@@ -495,7 +511,7 @@ impl<'s> Program<'s> {
         if self.spent(depth) {
             return V::Unknown;
         }
-        let value = match node.kind() {
+        let value = match node.kind_name() {
             "string" => self.string(node, depth),
             "concatenated_string" => {
                 let mut out = V::Str(String::new());
@@ -588,7 +604,7 @@ impl<'s> Program<'s> {
         let mut out = String::new();
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
-            match child.kind() {
+            match child.kind_name() {
                 "string_content" => {
                     let text = self.text_of(child);
                     if raw { out.push_str(text) } else { unescape(text, &mut out) }
@@ -627,7 +643,7 @@ impl<'s> Program<'s> {
         for child in node.named_children(&mut cursor) {
             let value = self.eval(child, depth + 1);
             self.passed(&value);
-            if child.kind() == "list_splat" || items.len() >= MAX_LIST_ITEMS {
+            if child.kind_name() == "list_splat" || items.len() >= MAX_LIST_ITEMS {
                 return V::Unknown;
             }
             items.push(value);
@@ -687,7 +703,7 @@ impl<'s> Program<'s> {
         let Some(list) = node.field("arguments") else { return args };
         let mut cursor = list.walk();
         for child in list.named_children(&mut cursor) {
-            match child.kind() {
+            match child.kind_name() {
                 "keyword_argument" => {
                     let name = child.field("name").map(|n| self.text_of(n).to_string());
                     let value = self.eval_field(child, "value", depth);
