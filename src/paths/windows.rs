@@ -8,6 +8,21 @@
 /// its trailing dots and blanks, and the last one its NTFS stream (`approval.md.`, `approval.md::$DATA` are
 /// `approval.md`). Case is folded where the guarded locations are matched.
 pub fn from_windows(text: &str) -> String {
+    if is_posix_already(text) {
+        return text.to_string();
+    }
+    respelled(text)
+}
+
+/// Whether [`from_windows`] leaves `text` as it is: no backslash, drive, stream or device prefix,
+/// and no component Windows would trim (most paths a PowerShell call names).
+fn is_posix_already(text: &str) -> bool {
+    !text.contains(['\\', ':'])
+        && !text.starts_with("//")
+        && text.split('/').all(|component| matches!(component, "." | "..") || !component.ends_with(['.', ' ']))
+}
+
+fn respelled(text: &str) -> String {
     let slashed = text.replace('\\', "/");
     let mut rest = slashed.as_str();
     for device in ["//?/", "//./"] {
@@ -42,11 +57,20 @@ pub fn from_windows(text: &str) -> String {
 mod tests {
     use std::path::{Path, PathBuf};
 
-    use super::from_windows;
+    use proptest::prelude::*;
+
+    use super::{from_windows, respelled};
     use crate::paths::{absolute, is_approval_file, plans_root};
 
     fn p(s: &str) -> PathBuf {
         PathBuf::from(s)
+    }
+
+    proptest! {
+        #[test]
+        fn a_path_left_as_it_is_is_the_path_respelled(text in "[a-zA-Z./ :\\\\?]{0,12}") {
+            prop_assert_eq!(from_windows(&text), respelled(&text));
+        }
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod definitions;
 mod hashtables;
 mod targets;
 
+use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -86,7 +87,8 @@ fn walk_from(
         copy_left: MAX_REACHED_COPY_BYTES,
         conditional: 0,
         moves: Vec::new(),
-        everything_named: crate::paths::everything_named(command, crate::paths::Dialect::PowerShell),
+        command,
+        everything_named: OnceCell::new(),
         chained: 0,
         walked_sibling: None,
         stack_unsure: false,
@@ -183,9 +185,12 @@ struct Walker<'a> {
     /// How many blocks (branches, loops, script blocks, function bodies) the walk is in: an
     /// assignment there may not run, so the variable keeps its earlier values too.
     conditional: usize,
+    /// The whole call's text.
+    command: &'a str,
     /// Every guarded location the call names ([`crate::paths::everything_named`]): where a write
-    /// the walk cannot compute may land (P-18).
-    everything_named: Vec<PathBuf>,
+    /// the walk cannot compute may land (P-18). Read once it is needed: most calls write nothing
+    /// uncomputed.
+    everything_named: OnceCell<Rc<[PathBuf]>>,
     /// How many pipeline chains after `&&` or `||` the walk is in: they may not run.
     chained: usize,
     /// The child [`Self::children`] hands to [`Self::node`] next, and whether a `&&`/`||` comes

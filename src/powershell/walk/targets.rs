@@ -67,7 +67,11 @@ impl Walker<'_> {
     /// A write whose target the walk could not compute (P-18): it may be any guarded location the
     /// call names, in any spelling [`paths::everything_named`] sees.
     pub(super) fn uncomputed(&mut self, base: &Path) {
-        for location in self.everything_named.clone() {
+        let named = self
+            .everything_named
+            .get_or_init(|| paths::everything_named(self.command, paths::Dialect::PowerShell).into())
+            .clone();
+        for location in named.iter() {
             self.add_absolute(paths::absolute(location, base));
         }
     }
