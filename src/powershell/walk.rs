@@ -93,6 +93,7 @@ fn walk_from(
         walked_sibling: None,
         stack_unsure: false,
         start_base: state.base.clone(),
+        uncomputed_locations: Vec::new(),
     };
     let mut scope = Session { scope: state.clone(), own: true };
     walker.script(command, &mut scope, 0)?;
@@ -201,6 +202,9 @@ struct Walker<'a> {
     stack_unsure: bool,
     /// Where the call starts.
     start_base: PathBuf,
+    /// Locations the walk went to through a value it could not compute whose text does not show
+    /// it (`Set-Location ((Get-Content f) + 'docs')`): what is relative there is uncomputed too.
+    uncomputed_locations: Vec<PathBuf>,
 }
 
 /// One parsed script: its text and how deep it is nested.

@@ -434,3 +434,20 @@ fn a_directory_the_walk_cannot_compute_may_be_any_guarded_folder_the_line_names(
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
     }
 }
+
+#[test]
+fn a_powershell_location_reached_through_an_uncomputed_value_is_uncomputed() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    for line in [
+        "$d = (Get-Content f) + 'docs/superpowers/plans'; Set-Location $d; New-Item new.md",
+        "Push-Location ((Get-Content f) + 'docs/superpowers/plans'); Set-Content new.md x",
+    ] {
+        assert_eq!(check(&repo, "pwsh", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+        let read = line.replace("New-Item new.md", "Get-Content new.md").replace("Set-Content new.md x", "Get-Content new.md");
+        assert_eq!(check(&repo, "pwsh", &bash(&read)), None, "{read}");
+    }
+    let elsewhere = "$d = (Get-Content f) + 'src'; Set-Location $d; New-Item new.md";
+    assert_eq!(check(&repo, "pwsh", &bash(elsewhere)), None);
+}

@@ -16,6 +16,10 @@ use crate::powershell::cmdlets::{self, Bound, Element, Kind};
 use crate::powershell::words;
 use crate::powershell::{cmd, invocation};
 
+/// Locations reached through uncomputed values that the walk keeps apart (beyond, their
+/// text alone tells).
+const MAX_UNCOMPUTED_LOCATIONS: usize = 16;
+
 impl Walker<'_> {
     pub(super) fn cmdlet(
         &mut self,
@@ -180,6 +184,7 @@ impl Walker<'_> {
                 self.note_location_change(walk, scope);
                 let wildcard = !bound.has("literalpath");
                 let to = bound.values("path").into_iter().chain(bound.values("literalpath")).next().cloned();
+                let dynamic = to.as_ref().is_some_and(|to| to.dynamic);
                 let to = match to {
                     Some(to) if to.text == "-" || to.text == "+" => return Ok(None),
                     Some(to) => location(&to.text, &base, wildcard),
@@ -187,6 +192,9 @@ impl Walker<'_> {
                     None => None,
                 };
                 if let Some(to) = to {
+                    if dynamic && self.uncomputed_locations.len() < MAX_UNCOMPUTED_LOCATIONS {
+                        self.uncomputed_locations.push(to.clone());
+                    }
                     if kind == Kind::PushLocation {
                         scope.stack.push(base);
                     }

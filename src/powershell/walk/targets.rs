@@ -61,7 +61,7 @@ impl Walker<'_> {
     /// Only what it added to where the call started counts (that folder may hold `$` or `(`).
     fn computed_location(&self, base: &Path) -> bool {
         let added = base.strip_prefix(&self.start_base).unwrap_or(base);
-        computed(&added.to_string_lossy())
+        computed(&added.to_string_lossy()) || self.uncomputed_locations.iter().any(|location| base.starts_with(location))
     }
 
     /// A write whose target the walk could not compute (P-18): it may be any guarded location the
