@@ -12,6 +12,7 @@ use super::patsub::{Replace, Substitution};
 use super::tree::{Node, node_kind};
 use super::{MAX_WORD_EXPANSION, Unscannable};
 use crate::analysis::budget::Budget;
+use crate::analysis::fs;
 use crate::analysis::values::{TEMPORARY_FOLDER_VARIABLES, temporary_folder};
 pub use crate::analysis::values::{MAX_VALUES, Value, Vars};
 pub use crate::commands::{Arg, ansi_c};
@@ -474,8 +475,10 @@ fn substitution_output(node: Node, cx: &Context) -> Option<String> {
         return None;
     }
     let name = command.child_by_field_name("name").map(|name| cx.text(name))?;
-    if name.rsplit('/').next() == Some("mktemp") {
-        return temporary_name(command, cx);
+    match name.rsplit('/').next() {
+        Some("mktemp") => return temporary_name(command, cx),
+        Some("git") => return repository_root(command, cx),
+        _ => {}
     }
     if !matches!(name.rsplit('/').next(), Some("echo" | "printf")) {
         return None;
@@ -522,6 +525,32 @@ fn temporary_name(command: Node, cx: &Context) -> Option<String> {
     };
     Some(format!("{}/tmp.XXXXXXXXXX", folder.trim_end_matches('/')))
 }
+
+/// What `git rev-parse --show-toplevel` prints: the nearest folder from where it runs up that
+/// holds `.git` (a folder, or a worktree's file), as the analysis's file-system questions find
+/// it. `None` for any other `git` command or form, or outside a repository.
+fn repository_root(command: Node, cx: &Context) -> Option<String> {
+    let mut arguments = Vec::new();
+    for (child, field) in command.children() {
+        match field {
+            Some("name") => {}
+            Some("argument") => arguments.push(cx.text(child)),
+            _ if child.is_named() => return None,
+            _ => {}
+        }
+    }
+    if arguments != ["rev-parse", "--show-toplevel"] {
+        return None;
+    }
+    let root = cx.pwd.ancestors().find(|dir| {
+        let git = dir.join(".git");
+        fs::is_dir(&git) || fs::read_regular_file(&git, MAX_GIT_FILE_BYTES).is_some()
+    })?;
+    Some(root.to_string_lossy().into_owned())
+}
+
+/// A worktree's `.git` file holds one `gitdir:` line.
+const MAX_GIT_FILE_BYTES: u64 = 4096;
 
 /// Most nodes of a command substitution searched for glob words.
 const MAX_SUBSTITUTION_NODES: usize = 256;

@@ -433,6 +433,17 @@ fn a_directory_the_walk_cannot_compute_may_be_any_guarded_folder_the_line_names(
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
     }
+    // The repository's root is where `.git` is: outside one, `git rev-parse --show-toplevel`
+    // prints nothing the walk knows.
+    let summary = "cd \"$(git rev-parse --show-toplevel)\" && cat docs/superpowers/plans/p.md > summary.md";
+    assert_eq!(check(&repo, "bash", &bash(summary)).as_deref(), Some(NEEDS_SPEC));
+    std::fs::create_dir_all(repo.path(".git")).unwrap();
+    assert_eq!(check(&repo, "bash", &bash(summary)), None);
+    let plan = "cd \"$(git rev-parse --show-toplevel)\" && touch docs/superpowers/plans/new.md";
+    assert_eq!(check(&repo, "bash", &bash(plan)).as_deref(), Some(NEEDS_SPEC));
+    std::fs::create_dir_all(repo.path("src/deep")).unwrap();
+    let from_below = "cd src/deep && cd \"$(git rev-parse --show-toplevel)\" && touch docs/superpowers/plans/new.md";
+    assert_eq!(check(&repo, "bash", &bash(from_below)).as_deref(), Some(NEEDS_SPEC));
 }
 
 #[test]
