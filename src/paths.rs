@@ -204,6 +204,16 @@ pub fn guarded_beneath(dir: &Path, reach: Reach) -> Vec<PathBuf> {
     found
 }
 
+/// The guarded locations a command may write in `dir` by writing where it runs, naming nothing:
+/// in a guarded folder (the plans folder or one in it, a change, the changes folder,
+/// `.superpowers/sdd` or one in it) what it may create there; nothing in a folder that merely
+/// holds one (`docs/`) or lies in a change (`openspec/changes/c/specs`).
+pub fn guarded_here(dir: &Path) -> Vec<PathBuf> {
+    let components = normal_components(dir);
+    let is_folder = GUARDED_FOLDERS.iter().any(|(folder, _)| ends_with_folder(&components, folder, folder.len()));
+    if is_folder || is_guarded(dir) || is_change_dir(dir) { guarded_beneath(dir, Reach::Named) } else { Vec::new() }
+}
+
 /// Could a path with this text (or one beneath it) name a guarded location lexically? Every
 /// one holds one of these words, case aside; most words hold none, and skip the path work.
 pub fn may_name_guarded(text: &[u8]) -> bool {

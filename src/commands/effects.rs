@@ -23,6 +23,9 @@ pub enum Effect {
     /// An unknown command names this path (P-12): the guarded locations it is or holds, by its
     /// name ([`paths::Reach::Named`]); anything else is not a target.
     WriteNamed(Arg),
+    /// An unknown command runs in `dir` (the job's directory, `.` where the walk is): in a
+    /// guarded folder it may write there without naming anything (P-18, [`paths::guarded_here`]).
+    RunsIn(Arg),
     /// A whole tree is written at `dir/name` (`dir` itself when `name` is `None` or `dir` is not a
     /// directory): a recursive copy, move, sync, extract or checkout. Its targets are the guarded
     /// files the tree can create ([`paths::Reach::Tree`]).

@@ -158,6 +158,12 @@ impl Sink<'_, '_> {
         }
     }
 
+    /// An unknown command runs where the job runs.
+    pub fn runs_here(&mut self) {
+        let here = if self.job.dir.is_empty() { "." } else { self.job.dir.as_str() };
+        self.out.push(Effect::RunsIn(Arg::literal(here)));
+    }
+
     /// A whole tree written at `dir/name`, or merged into `dir` (`name` `None`).
     pub fn write_tree(&mut self, dir: &Arg, name: Option<&Arg>, known_dir: bool) {
         if dir.pipe || dir.text.is_empty() {

@@ -22,6 +22,7 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
     if name == "alias" || outputs_only(name, args, sink) {
         return;
     }
+    sink.runs_here();
     let mut candidates = Vec::new();
     for arg in args {
         candidates.clear();

@@ -410,8 +410,9 @@ impl Walker<'_> {
             "script_block_expression" | "statement_block" => self.block(node, walk, scope, depth),
             "function_statement" => self.function_statement(node, walk, scope, depth),
             "ERROR" => {
-                // Inside a command's arguments an error node is argument text (`$env:X\y`).
-                if node.parent().is_none_or(|parent| parent.kind() != "command_elements") {
+                // Inside a command's arguments an error node is argument text (`$env:X\y`,
+                // `$PWD.Path/x.md`), unless it lies in statements of their own (`$(…)`, `{…}`).
+                if !in_arguments(node) {
                     self.unparsed(node, walk, scope)?;
                 }
                 self.children(node, walk, scope, depth)
@@ -727,4 +728,19 @@ impl Walker<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether `node` lies in a command's arguments, not in statements nested there.
+fn in_arguments(node: Node) -> bool {
+    let mut up = node.parent();
+    while let Some(parent) = up {
+        match parent.kind() {
+            "command_elements" => return true,
+            "statement_list" | "script_block" | "sub_expression" | "program" | "script_block_expression" => {
+                return false;
+            }
+            _ => up = parent.parent(),
+        }
+    }
+    false
 }

@@ -54,6 +54,14 @@ impl Walker<'_> {
                     }
                     self.add_reached(paths::absolute(&arg.text, &scope.base), paths::Reach::Named, scope);
                 }
+                Effect::RunsIn(dir) => {
+                    let here = paths::absolute(&dir.text, &scope.base);
+                    if paths::may_name_guarded(here.as_os_str().as_encoded_bytes()) {
+                        for target in paths::guarded_here(&here) {
+                            self.add_path(target, scope.links());
+                        }
+                    }
+                }
                 Effect::WriteTree { dir, name, known_dir } => {
                     self.write_tree(&dir, name.as_ref(), known_dir, walk, scope)
                 }

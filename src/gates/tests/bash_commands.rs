@@ -326,3 +326,35 @@ fn bash_channels_doing_ordinary_work_are_allowed() {
         assert_eq!(check(&repo, "bash", &bash(command)), None, "{command}");
     }
 }
+
+#[test]
+fn an_unknown_command_run_in_a_guarded_folder_may_write_there() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    std::fs::create_dir_all(repo.path(".superpowers/sdd/p")).unwrap();
+    for (line, denial) in [
+        ("cd docs/superpowers/plans && mytool", Some(NEEDS_SPEC)),
+        ("(cd docs/superpowers/plans; mytool --fix)", Some(NEEDS_SPEC)),
+        ("cd openspec/changes/c && mytool", Some(ONLY_APPROVE)),
+        ("sudo -D openspec/changes/c mytool", Some(ONLY_APPROVE)),
+        ("cd .superpowers/sdd/p && mytool", None),
+    ] {
+        match denial {
+            Some(text) => assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(text), "{line}"),
+            None => assert!(check(&repo, "bash", &bash(line)).is_some(), "{line}"),
+        }
+    }
+    // Known readers there, an unknown command in a folder that only holds one or lies in a
+    // change, and one elsewhere in a line that names them, write nothing guarded.
+    for line in [
+        "cd docs/superpowers/plans && ls && wc -l *.md && git log --oneline -- .",
+        "cd openspec/changes/c && cat design.md && grep -n TODO tasks.md",
+        "cd docs && mkdocs build",
+        "mkdir -p openspec/changes/c/specs && cd openspec/changes/c/specs && mytool",
+        "cat docs/superpowers/plans/p.md | mytool",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
+
