@@ -54,8 +54,8 @@ impl ToolArgs for Call {
 }
 
 /// A case: calls judged before the count (a warm-up), then the counted calls. Every case is
-/// preceded by one bash and one PowerShell call of its own, so the parsers' one-time setup is not
-/// counted.
+/// preceded by one bash, one PowerShell, one python3 and one node call of its own, so the
+/// parsers' (and their tables') one-time setup is not counted.
 struct Case {
     warm_up: Vec<Call>,
     calls: Vec<Call>,
@@ -223,7 +223,12 @@ fn run(args: &[String]) -> Result<(), String> {
     let root = PathBuf::from(root);
     repository(&root)?;
     let case = case(name, &bash_corpus, &pwsh_corpus)?;
-    let setup = [Call::bash(": warm-up"), Call::new("pwsh", &[("command", "Write-Output warm-up".into())])];
+    let setup = [
+        Call::bash(": warm-up"),
+        Call::new("pwsh", &[("command", "Write-Output warm-up".into())]),
+        Call::bash("python3 -c 'print(1)' warm-up"),
+        Call::bash("node -e 'console.log(1)' warm-up"),
+    ];
     judge(&setup, &root);
     judge(&case.warm_up, &root);
     let refused = judge_measured(&case.calls, &root);

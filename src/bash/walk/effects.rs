@@ -55,11 +55,14 @@ impl Walker<'_> {
                     self.add_reached(paths::absolute(&arg.text, &scope.base), paths::Reach::Named, scope);
                 }
                 Effect::RunsIn(dir) => {
-                    let here = paths::absolute(&dir.text, &scope.base);
-                    if paths::may_name_guarded(here.as_os_str().as_encoded_bytes()) {
-                        for target in paths::guarded_here(&here) {
-                            self.add_path(target, scope.links());
-                        }
+                    // As for a name: no guarded word in either, none where it runs.
+                    if !paths::may_name_guarded(dir.text.as_bytes())
+                        && !paths::may_name_guarded(scope.base.as_os_str().as_encoded_bytes())
+                    {
+                        continue;
+                    }
+                    for target in paths::guarded_here(&paths::absolute(&dir.text, &scope.base)) {
+                        self.add_path(target, scope.links());
                     }
                 }
                 Effect::WriteTree { dir, name, known_dir } => {
