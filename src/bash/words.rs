@@ -478,6 +478,7 @@ fn substitution_output(node: Node, cx: &Context) -> Option<String> {
     match name.rsplit('/').next() {
         Some("mktemp") => return temporary_name(command, cx),
         Some("git") => return repository_root(command, cx),
+        Some(tool @ ("pwd" | "dirname" | "basename")) => return path_output(tool, command, cx),
         _ => {}
     }
     if !matches!(name.rsplit('/').next(), Some("echo" | "printf")) {
@@ -524,6 +525,62 @@ fn temporary_name(command: Node, cx: &Context) -> Option<String> {
         None => temporary_folder().text,
     };
     Some(format!("{}/tmp.XXXXXXXXXX", folder.trim_end_matches('/')))
+}
+
+/// What `pwd`, `dirname NAME…` and `basename NAME [SUFFIX]` print of words the walk knows: where
+/// the walk is (unless the line set `PWD`), each name without its last component, the last
+/// component without the suffix. `None` with options, globs or words the walk could not compute.
+fn path_output(tool: &str, command: Node, cx: &Context) -> Option<String> {
+    let inner = Context { outputs: false, ..*cx };
+    let mut words = Vec::new();
+    for (child, field) in command.children() {
+        match field {
+            Some("name") => {}
+            Some("argument") => expand(&[child], &inner, &mut words).ok()?,
+            _ if child.is_named() => return None,
+            _ => {}
+        }
+    }
+    if words.iter().any(|word| word.dynamic || word.glob || word.text.starts_with('-')) {
+        return None;
+    }
+    let names: Vec<&str> = words.iter().map(|word| word.text.as_str()).collect();
+    let output = match (tool, names.as_slice()) {
+        ("pwd", []) if !cx.vars.contains_key("PWD") => cx.pwd.to_string_lossy().into_owned(),
+        ("dirname", [_, ..]) => names.iter().map(|name| dirname(name)).collect::<Vec<_>>().join("\n"),
+        ("basename", [name]) => basename(name, ""),
+        ("basename", [name, suffix]) => basename(name, suffix),
+        _ => return None,
+    };
+    cx.budget.charge(output.len()).then_some(output)
+}
+
+/// `dirname`'s answer for one name, as GNU coreutils gives it.
+fn dirname(name: &str) -> String {
+    let trimmed = name.trim_end_matches('/');
+    if trimmed.is_empty() {
+        return if name.is_empty() { "." } else { "/" }.to_string();
+    }
+    match trimmed.rfind('/') {
+        None => ".".to_string(),
+        Some(at) => match trimmed.get(..at).unwrap_or_default().trim_end_matches('/') {
+            "" => "/".to_string(),
+            parent => parent.to_string(),
+        },
+    }
+}
+
+/// `basename`'s answer for one name and suffix, as GNU coreutils gives it.
+fn basename(name: &str, suffix: &str) -> String {
+    let trimmed = name.trim_end_matches('/');
+    if trimmed.is_empty() {
+        return if name.is_empty() { "" } else { "/" }.to_string();
+    }
+    let last = trimmed.rsplit('/').next().unwrap_or(trimmed);
+    match last.strip_suffix(suffix) {
+        Some(stem) if !suffix.is_empty() && !stem.is_empty() => stem.to_string(),
+        _ => last.to_string(),
+    }
 }
 
 /// What `git rev-parse --show-toplevel` prints: the nearest folder from where it runs up that
@@ -888,6 +945,23 @@ fn advance(choice: &mut [usize], used: &[usize], slots: &[Slot]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The answers of the coreutils on this machine are the ground truth.
+    #[test]
+    fn dirname_and_basename_answer_as_the_coreutils_do() {
+        let names = ["", "/", "//", "a", "a/", "a/b", "a//b//", "/a", "/a/b/", "docs/superpowers/plans/p.md", "./x", "../x/"];
+        let run = |tool: &str, args: &[&str]| {
+            let out = std::process::Command::new(tool).args(args).output().expect("coreutils");
+            String::from_utf8(out.stdout).expect("utf-8").trim_end_matches('\n').to_string()
+        };
+        for name in names {
+            assert_eq!(dirname(name), run("dirname", &[name]), "dirname {name:?}");
+            assert_eq!(basename(name, ""), run("basename", &[name]), "basename {name:?}");
+            for suffix in [".md", "p.md", "b", "/"] {
+                assert_eq!(basename(name, suffix), run("basename", &[name, suffix]), "basename {name:?} {suffix:?}");
+            }
+        }
+    }
 
     #[test]
     fn ansi_c_escapes() {

@@ -94,7 +94,7 @@ fn a_tilde_is_home_as_the_line_sets_it_even_relative() {
         "HOME=docs/superpowers/plans bash -c 'touch ~/new.md'",
         "HOME=docs/superpowers/plans; x=~/new.md; touch \"$x\"",
         // A value the walk cannot compute, or either of two, may be the plan folder the line names.
-        "HOME=$(pwd)/docs/superpowers/plans; touch ~/new.md",
+        "HOME=$(cat /tmp/root)/docs/superpowers/plans; touch ~/new.md",
         "for HOME in src docs/superpowers/plans; do touch ~/new.md; done",
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
@@ -413,10 +413,10 @@ fn a_directory_the_walk_cannot_compute_may_be_any_guarded_folder_the_line_names(
         "d=$(echo docs/superpowers/plans | tr a a); cd \"$d\"; touch new.md",
         "cd \"$(dirname docs/superpowers/plans/p.md)\" && touch new.md",
         "pushd \"$(dirname docs/superpowers/plans/p.md)\" && touch new.md",
-        "HOME=$(pwd)/docs/superpowers/plans; cd; touch new.md",
-        "HOME=$(pwd)/docs/superpowers/plans; touch $HOME/new.md",
-        "OLDPWD=$(pwd)/docs/superpowers/plans; cd -; touch new.md",
-        "TMPDIR=$(pwd)/docs/superpowers/plans; touch $TMPDIR/new.md",
+        "HOME=$(cat /tmp/root)/docs/superpowers/plans; cd; touch new.md",
+        "HOME=$(cat /tmp/root)/docs/superpowers/plans; touch $HOME/new.md",
+        "OLDPWD=$(cat /tmp/root)/docs/superpowers/plans; cd -; touch new.md",
+        "TMPDIR=$(cat /tmp/root)/docs/superpowers/plans; touch $TMPDIR/new.md",
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
         let read = line.replace("touch", "cat");
@@ -433,12 +433,28 @@ fn a_directory_the_walk_cannot_compute_may_be_any_guarded_folder_the_line_names(
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
     }
-    // The repository's root is where `.git` is: outside one, `git rev-parse --show-toplevel`
-    // prints nothing the walk knows.
-    let summary = "cd \"$(git rev-parse --show-toplevel)\" && cat docs/superpowers/plans/p.md > summary.md";
-    assert_eq!(check(&repo, "bash", &bash(summary)).as_deref(), Some(NEEDS_SPEC));
+    // `pwd`, `dirname` and `basename` of known words print known paths.
+    for line in [
+        "cd \"$(pwd)/docs/superpowers/plans\" && touch new.md",
+        "cp /tmp/x \"$(dirname docs/superpowers/plans/p.md)/new.md\"",
+        "f=/tmp/p.md; cp \"$f\" \"docs/superpowers/plans/$(basename \"$f\" .md)-2.md\"",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    for line in [
+        "TMPDIR=$(pwd)/tmp; cat docs/superpowers/plans/p.md > $TMPDIR/p.md",
+        "f=docs/superpowers/plans/p.md; cp \"$f\" \"/tmp/$(basename \"$f\")\"",
+        "cd \"$(dirname docs/superpowers/plans/p.md)\" && cat p.md > /tmp/p.md",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+    // The repository's root is where `.git` is; another form of the command prints nothing the
+    // walk knows.
     std::fs::create_dir_all(repo.path(".git")).unwrap();
+    let summary = "cd \"$(git rev-parse --show-toplevel)\" && cat docs/superpowers/plans/p.md > summary.md";
     assert_eq!(check(&repo, "bash", &bash(summary)), None);
+    let elsewhere = summary.replace("git rev-parse", "git -C /tmp/other rev-parse");
+    assert_eq!(check(&repo, "bash", &bash(&elsewhere)).as_deref(), Some(NEEDS_SPEC));
     let plan = "cd \"$(git rev-parse --show-toplevel)\" && touch docs/superpowers/plans/new.md";
     assert_eq!(check(&repo, "bash", &bash(plan)).as_deref(), Some(NEEDS_SPEC));
     std::fs::create_dir_all(repo.path("src/deep")).unwrap();
