@@ -476,13 +476,11 @@ fn substitution_output(node: Node, cx: &Context) -> Option<String> {
     }
     let name = command.child_by_field_name("name").map(|name| cx.text(name))?;
     match name.rsplit('/').next() {
-        Some("mktemp") => return temporary_name(command, cx),
-        Some("git") => return repository_root(command, cx),
-        Some(tool @ ("pwd" | "dirname" | "basename")) => return path_output(tool, command, cx),
-        _ => {}
-    }
-    if !matches!(name.rsplit('/').next(), Some("echo" | "printf")) {
-        return None;
+        Some("echo" | "printf") => {}
+        Some("mktemp") => return temporary_name(&argument_nodes(command)?, cx),
+        Some("git") => return repository_root(&argument_nodes(command)?, cx),
+        Some(tool @ ("pwd" | "dirname" | "basename")) => return path_output(tool, &argument_nodes(command)?, cx),
+        _ => return None,
     }
     let inner = Context { outputs: false, ..*cx };
     let mut argv = Vec::new();
@@ -506,18 +504,31 @@ fn substitution_output(node: Node, cx: &Context) -> Option<String> {
     cx.budget.charge(output.len()).then(|| output.to_string())
 }
 
+/// The argument nodes of a command that has nothing else: `None` with a prefix assignment
+/// (`TMPDIR=… mktemp`) or a redirection, which may change what it prints.
+fn argument_nodes(command: Node) -> Option<Vec<Node>> {
+    let mut arguments = Vec::new();
+    for (child, field) in command.children() {
+        match field {
+            Some("name") => {}
+            Some("argument") => arguments.push(child),
+            _ if child.is_named() => return None,
+            _ => {}
+        }
+    }
+    Some(arguments)
+}
+
 /// What `mktemp` prints given no template and no folder (`mktemp`, `mktemp -d`, `-q`, `-u`): a
 /// new name in the temporary folder, `$TMPDIR` as the line has it, which cannot be a guarded
 /// location; its random part is shown as `X`s. `None` for any other form, which may name a
 /// folder of the line's choosing (`mktemp -d docs/superpowers/plans/XXXX`).
-fn temporary_name(command: Node, cx: &Context) -> Option<String> {
-    for (child, field) in command.children() {
-        match field {
-            Some("name") => {}
-            Some("argument") if matches!(cx.text(child), "-d" | "-q" | "-u" | "-dq" | "-qd" | "--directory" | "--quiet") => {}
-            _ if child.is_named() => return None,
-            _ => {}
-        }
+fn temporary_name(arguments: &[Node], cx: &Context) -> Option<String> {
+    let plain = |argument: &Node| {
+        matches!(cx.text(*argument), "-d" | "-q" | "-u" | "-dq" | "-qd" | "--directory" | "--quiet")
+    };
+    if !arguments.iter().all(plain) {
+        return None;
     }
     let folder = match cx.lookup("TMPDIR").as_deref() {
         Some([folder]) if !folder.dynamic && !folder.text.is_empty() => folder.text.clone(),
@@ -530,16 +541,11 @@ fn temporary_name(command: Node, cx: &Context) -> Option<String> {
 /// What `pwd`, `dirname NAME…` and `basename NAME [SUFFIX]` print of words the walk knows: where
 /// the walk is (unless the line set `PWD`), each name without its last component, the last
 /// component without the suffix. `None` with options, globs or words the walk could not compute.
-fn path_output(tool: &str, command: Node, cx: &Context) -> Option<String> {
+fn path_output(tool: &str, arguments: &[Node], cx: &Context) -> Option<String> {
     let inner = Context { outputs: false, ..*cx };
     let mut words = Vec::new();
-    for (child, field) in command.children() {
-        match field {
-            Some("name") => {}
-            Some("argument") => expand(&[child], &inner, &mut words).ok()?,
-            _ if child.is_named() => return None,
-            _ => {}
-        }
+    for argument in arguments {
+        expand(std::slice::from_ref(argument), &inner, &mut words).ok()?;
     }
     if words.iter().any(|word| word.dynamic || word.glob || word.text.starts_with('-')) {
         return None;
@@ -586,17 +592,9 @@ fn basename(name: &str, suffix: &str) -> String {
 /// What `git rev-parse --show-toplevel` prints: the nearest folder from where it runs up that
 /// holds `.git` (a folder, or a worktree's file), as the analysis's file-system questions find
 /// it. `None` for any other `git` command or form, or outside a repository.
-fn repository_root(command: Node, cx: &Context) -> Option<String> {
-    let mut arguments = Vec::new();
-    for (child, field) in command.children() {
-        match field {
-            Some("name") => {}
-            Some("argument") => arguments.push(cx.text(child)),
-            _ if child.is_named() => return None,
-            _ => {}
-        }
-    }
-    if arguments != ["rev-parse", "--show-toplevel"] {
+fn repository_root(arguments: &[Node], cx: &Context) -> Option<String> {
+    let texts: Vec<&str> = arguments.iter().map(|argument| cx.text(*argument)).collect();
+    if texts != ["rev-parse", "--show-toplevel"] {
         return None;
     }
     let root = cx.pwd.ancestors().find(|dir| {

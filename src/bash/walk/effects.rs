@@ -45,26 +45,15 @@ impl Walker<'_> {
                         self.add(&name.text, &dir, scope.links());
                     }
                 }
-                Effect::WriteNamed(arg) => {
-                    // `..` only removes components: no guarded word in either, none in the path.
-                    if !paths::may_name_guarded(arg.text.as_bytes())
-                        && !paths::may_name_guarded(scope.base.as_os_str().as_encoded_bytes())
-                    {
-                        continue;
-                    }
+                Effect::WriteNamed(arg) if may_be_guarded(&arg, scope) => {
                     self.add_reached(paths::absolute(&arg.text, &scope.base), paths::Reach::Named, scope);
                 }
-                Effect::RunsIn(dir) => {
-                    // As for a name: no guarded word in either, none where it runs.
-                    if !paths::may_name_guarded(dir.text.as_bytes())
-                        && !paths::may_name_guarded(scope.base.as_os_str().as_encoded_bytes())
-                    {
-                        continue;
-                    }
+                Effect::RunsIn(dir) if may_be_guarded(&dir, scope) => {
                     for target in paths::guarded_here(&paths::absolute(&dir.text, &scope.base)) {
                         self.add_path(target, scope.links());
                     }
                 }
+                Effect::WriteNamed(_) | Effect::RunsIn(_) => {}
                 Effect::WriteTree { dir, name, known_dir } => {
                     self.write_tree(&dir, name.as_ref(), known_dir, walk, scope)
                 }
@@ -886,6 +875,12 @@ fn assigned_options(variable: &str, text: &str) -> Option<Options> {
         return None;
     }
     options_in(variable, value, dynamic)
+}
+
+/// Whether `arg`, taken from the walk's directory, may be or hold a guarded location: `..` only
+/// removes components, so with no guarded word in either, none is in the path.
+fn may_be_guarded(arg: &Arg, scope: &Scope<Bash>) -> bool {
+    paths::may_name_guarded(arg.text.as_bytes()) || paths::may_name_guarded(scope.base.as_os_str().as_encoded_bytes())
 }
 
 /// Whether the walk knows where a directory change went.
