@@ -199,14 +199,16 @@ pub(super) fn make(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
         matches!(arg.text.as_str(), "-f" | "--file" | "--makefile")
             && args.get(at + 1).is_none_or(|file| file.text == "-" || file.text == "/dev/stdin")
     }) || args.iter().any(|arg| matches!(arg.text.as_str(), "-f-" | "--file=-" | "--makefile=-"));
-    if from_stdin && let Some(recipes) = stdin.and_then(makefile_recipes) {
-        sink.script(&recipes);
+    let recipes = stdin.filter(|_| from_stdin).and_then(makefile_recipes);
+    if let Some(recipes) = &recipes {
+        sink.script(recipes);
     }
     let (files, dir) = makefiles(args);
     for file in files {
         sink.push(Effect::Makefile { file, dir: dir.clone() });
     }
-    super::unknown::analyze("make", args, stdin, sink);
+    // A makefile read on stdin is judged as the script it runs, not as words naming paths.
+    super::unknown::analyze("make", args, stdin.filter(|_| recipes.is_none()), sink);
 }
 
 /// The makefiles `make` reads from files (each `-f FILE`, else the default names, in the `-C`

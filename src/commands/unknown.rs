@@ -1,17 +1,17 @@
-//! Commands the writer table does not know (P-11, P-12): an unknown command that is not known to
-//! be read-only writes every guarded location its words name, and one whose words carry the CLI's
-//! name followed by `approve` writes approval.md, whatever runs it.
+//! Commands the writer table does not know (P-11, P-12, P-18): an unknown command that is not
+//! known to be read-only writes every guarded location that reaches it — named by its words, by
+//! what it reads on standard input (a heredoc, a here-string, the words of the command piping into
+//! it), by the variables its command line sets, or being where it runs — and one whose words carry
+//! the CLI's name followed by `approve` writes approval.md, whatever runs it.
 
 use super::Arg;
 use super::approval::approval_through_cli;
 use super::argv::{has_wildcard, is_separator, path_tokens};
+use super::feeders::fed_words;
 use super::options::{Item, operands, options, spec};
 use super::readonly::is_read_only;
 use super::sink::Sink;
 use crate::paths::{self, glob_matches};
-
-/// Editors and databases that read their commands on standard input (`ed plan.md <<< w`).
-const STDIN_COMMANDS: &[&str] = &["ed", "red", "ex", "vi", "vim", "nvim", "view", "sqlite3", "duckdb"];
 
 /// The unknown command `name` with its arguments and standard input.
 pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
@@ -24,7 +24,8 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
     }
     sink.runs_here();
     let mut candidates = Vec::new();
-    for arg in args {
+    let set_by_its_line = set_by_its_line(sink);
+    for arg in args.iter().chain(&set_by_its_line) {
         candidates.clear();
         path_candidates(&arg.text, &mut candidates);
         for &candidate in &candidates {
@@ -36,9 +37,9 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
             }
         }
     }
-    if STDIN_COMMANDS.contains(&name)
-        && let Some(stdin) = stdin
-    {
+    // What it reads may tell it where to write (`ed plan.md <<< w`, `ls plans/*.md | mytool`):
+    // the guarded locations its input names are given to it as much as its words are (P-18).
+    if let Some(stdin) = stdin {
         for word in stdin.split(char::is_whitespace) {
             candidates.clear();
             path_candidates(word, &mut candidates);
@@ -47,6 +48,14 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
             }
         }
     }
+    for fed in fed_words(sink.job.producer) {
+        sink.write_named(fed);
+    }
+}
+
+/// The values the command's line gives its environment (`P=plans/p.md mytool`, `env P=… mytool`).
+fn set_by_its_line(sink: &Sink) -> Vec<Arg> {
+    sink.job.environment.changes.iter().filter_map(|(_, value)| value.clone()).collect()
 }
 
 /// A pattern the command expands itself (`prettier --write 'docs/**/*.md'`): the directory

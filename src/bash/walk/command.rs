@@ -56,14 +56,25 @@ impl Walker<'_> {
         let (argv, variants) = self.expand_variants(&words, walk, scope)?;
         let piped = self.piped_file.take();
         let assigned = self.prefix_assignments(&prefix, walk, scope);
+        let mut producer = upstream.producer;
         let stdin_text = match stdin {
             Some(node) => Some(self.stdin_text(node, walk, scope)?),
             // A program read from a file on stdin (`python3 < s.py`, `cat s.py | python3`).
-            None => match self.input_file(&files, walk, scope)?.or_else(|| piped.clone()) {
+            None => match self.input_file(&files, walk, scope)? {
                 Some(file) if !file.dynamic && !file.glob && self.runs_its_input(&argv) => {
                     self.file_text(&file.text, &scope.base)
                 }
-                _ => upstream.text,
+                // `mytool < plan.md` reads what `cat plan.md | mytool` would.
+                Some(file) => {
+                    producer = vec![Arg::literal("<"), file];
+                    None
+                }
+                None => match piped.clone() {
+                    Some(file) if !file.dynamic && !file.glob && self.runs_its_input(&argv) => {
+                        self.file_text(&file.text, &scope.base)
+                    }
+                    _ => upstream.text,
+                },
             },
         };
         self.startup_files(&assigned, &argv, walk, scope)?;
@@ -72,7 +83,7 @@ impl Walker<'_> {
         }
         let environment = command_environment(&assigned);
         let mut effects = Vec::new();
-        let producer = &upstream.producer;
+        let producer = &producer;
         commands::analyze_fed(&argv, stdin_text.as_deref(), producer, &environment, self.analyses, &mut effects);
         if effects.iter().any(|effect| matches!(effect, Effect::Patch(_))) {
             let input = self.input_file(&files, walk, scope)?.or(piped);

@@ -57,26 +57,16 @@ impl Walker<'_> {
             let body = heredoc.children().find(|(child, _)| node_kind(child) == "heredoc_body");
             return Ok(Input { text: body.map(|(body, _)| walk.text(body).to_string()), producer: Vec::new() });
         }
-        let mut previous = None;
+        let mut earlier = Vec::new();
         for (child, _) in pipeline.children() {
             if child.id() == element.id() {
                 break;
             }
             if child.is_named() {
-                previous = Some(child);
+                earlier.push(child);
             }
         }
-        let previous = match previous {
-            Some(statement) if node_kind(statement) == "redirected_statement" => {
-                statement.child_by_field_name("body").filter(|body| node_kind(body) == "command")
-            }
-            other => other,
-        };
-        let Some(previous) = previous.filter(|p| node_kind(p) == "command" && walk.counts(*p)) else {
-            return Ok(Input::default());
-        };
-        let words = command_words(previous);
-        let argv = self.expand_words(&words, walk, scope)?;
+        let Some(argv) = self.stage_words(earlier.pop(), walk, scope)? else { return Ok(Input::default()) };
         // `cat x.patch | git apply`: the file a patch reads through the pipe.
         if let [cat, file] = argv.as_slice()
             && cat.text == "cat"
@@ -90,7 +80,35 @@ impl Walker<'_> {
         if let Some(text) = prints.then(printed).flatten() {
             return Ok(Input { text: Some(text), producer: Vec::new() });
         }
-        Ok(Input { text: None, producer: argv })
+        // `find plans | sort | xargs rm`: a stage may pass on lines of what it reads, so the words
+        // of the stages before it may reach the command too.
+        let mut producer = argv;
+        let mut stage = producer.first().map(|name| name.text.clone());
+        while stage.as_deref().is_some_and(passes_lines_on) && producer.len() < MAX_PRODUCER_WORDS {
+            let Some(before) = self.stage_words(earlier.pop(), walk, scope)? else { break };
+            stage = before.first().map(|name| name.text.clone());
+            producer.extend(before);
+        }
+        Ok(Input { text: None, producer })
+    }
+
+    /// The expanded words of one pipeline stage, when it is a simple command the walk counts.
+    fn stage_words(
+        &self,
+        stage: Option<Node>,
+        walk: &Walk,
+        scope: &Scope<Bash>,
+    ) -> Result<Option<Vec<Arg>>, Unscannable> {
+        let command = match stage {
+            Some(statement) if node_kind(statement) == "redirected_statement" => {
+                statement.child_by_field_name("body").filter(|body| node_kind(body) == "command")
+            }
+            other => other,
+        };
+        match command.filter(|c| node_kind(c) == "command" && walk.counts(*c)) {
+            Some(command) => Ok(Some(self.expand_words(&command_words(command), walk, scope)?)),
+            None => Ok(None),
+        }
     }
 
     /// The known text a `while` loop reads: its own here-string or heredoc, or what the pipeline
@@ -276,4 +294,29 @@ impl Walker<'_> {
         }
         Ok(())
     }
+}
+
+/// The most words a command's producer is followed back through filters for.
+const MAX_PRODUCER_WORDS: usize = 256;
+
+/// Whether what `name` prints may hold the lines it reads (a filter, or a command the walk does
+/// not know), so a path a stage before it printed may come out of it. Counts, digests and
+/// encodings do not: `cat plan.md | wc -l` prints a number.
+fn passes_lines_on(name: &str) -> bool {
+    const DROP_WHAT_THEY_READ: [&str; 13] = [
+        "b2sum",
+        "base32",
+        "base64",
+        "cksum",
+        "gzip",
+        "md5sum",
+        "od",
+        "sha1sum",
+        "sha256sum",
+        "sha512sum",
+        "wc",
+        "xxd",
+        "zstd",
+    ];
+    !DROP_WHAT_THEY_READ.contains(&name.rsplit('/').next().unwrap_or(name))
 }

@@ -345,16 +345,52 @@ fn an_unknown_command_run_in_a_guarded_folder_may_write_there() {
             None => assert!(check(&repo, "bash", &bash(line)).is_some(), "{line}"),
         }
     }
-    // Known readers there, an unknown command in a folder that only holds one or lies in a
-    // change, and one elsewhere in a line that names them, write nothing guarded.
+    // Known readers there, and an unknown command in a folder that only holds one or lies in a
+    // change, write nothing guarded.
     for line in [
         "cd docs/superpowers/plans && ls && wc -l *.md && git log --oneline -- .",
         "cd openspec/changes/c && cat design.md && grep -n TODO tasks.md",
         "cd docs && mkdocs build",
         "mkdir -p openspec/changes/c/specs && cd openspec/changes/c/specs && mytool",
-        "cat docs/superpowers/plans/p.md | mytool",
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
     }
 }
 
+
+#[test]
+fn an_unknown_command_writes_the_guarded_locations_its_input_and_environment_name() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    for (line, denial) in [
+        // Standard input: the words of an unknown producer, a here-string, a heredoc, printed text.
+        ("cat docs/superpowers/plans/p.md | mytool", NEEDS_SPEC),
+        ("ls openspec/changes/c/approval.md | mytool --fix", ONLY_APPROVE),
+        ("find openspec/changes/c -name approval.md | sort | mytool", ONLY_APPROVE),
+        ("mytool <<< openspec/changes/c/approval.md", ONLY_APPROVE),
+        ("mytool <<'E'\nfix openspec/changes/c/approval.md\nE", ONLY_APPROVE),
+        ("echo docs/superpowers/plans/p.md | mytool", NEEDS_SPEC),
+        ("printf '%s\\n' openspec/changes/c/approval.md | sudo mytool", ONLY_APPROVE),
+        // The variables its command line sets.
+        ("TARGET=openspec/changes/c/approval.md mytool", ONLY_APPROVE),
+        ("env OUT=docs/superpowers/plans/p.md mytool", NEEDS_SPEC),
+        ("sudo OUT=openspec/changes/c/approval.md mytool", ONLY_APPROVE),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(denial), "{line}");
+    }
+    // No guarded location reaches the unknown command: named only where a known command reads it,
+    // in a variable its command line does not set, or fed only to a filter before it.
+    for line in [
+        "watch -n 5 'git status'; flock /tmp/l cargo build; strace -o /tmp/t ls docs/superpowers/plans",
+        "wc -l docs/superpowers/plans/p.md && mytool",
+        "cat docs/superpowers/plans/p.md | wc -l | mytool",
+        "cat openspec/changes/c/approval.md | grep -c Approved",
+        "mytool <<< 'no guarded path here' && cat openspec/changes/c/approval.md",
+        "OUT=report.txt mytool && sha256sum docs/superpowers/plans/p.md",
+        "git diff -- docs/superpowers/plans | less",
+        "gh pr create --title t --body-file - <<'E'\nApproved in openspec/changes/c/approval.md\nE",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
