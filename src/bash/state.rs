@@ -43,6 +43,9 @@ impl Dialect for Bash {
     }
 }
 
+/// The most exported names one line's state remembers; later ones are not.
+const MAX_EXPORTED: usize = 64;
+
 /// The state a line can define besides variables and directories.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Defined {
@@ -55,6 +58,8 @@ pub struct Defined {
     pub(super) links: Vec<(PathBuf, PathBuf)>,
     /// The known text a loop reads (`while read f; do …; done <<< A`, `echo A | while read …`).
     pub(super) input: Option<Rc<str>>,
+    /// Variables the line exported (`export P=…`, `declare -x P`): the commands it starts see them.
+    pub(super) exported: Vec<String>,
 }
 
 /// A value scopes share, allocated when first written: most command lines define nothing.
@@ -80,7 +85,8 @@ impl Defined {
         let links: usize =
             self.links.iter().map(|(link, target)| link.as_os_str().len() + target.as_os_str().len()).sum();
         let input = self.input.as_ref().map_or(0, |input| input.len());
-        functions + aliases + links + input
+        let exported: usize = self.exported.iter().map(String::len).sum();
+        functions + aliases + links + input + exported
     }
 }
 
@@ -111,7 +117,21 @@ impl Scope<Bash> {
         if !self.links().is_empty() {
             child.defined.make_mut().links = self.links().to_vec();
         }
+        if !self.exported().is_empty() {
+            child.defined.make_mut().exported = self.exported().to_vec();
+        }
         child
+    }
+
+    /// The variables the line exported, by name.
+    pub(super) fn exported(&self) -> &[String] {
+        self.defined.read().map_or(&[], |defined| defined.exported.as_slice())
+    }
+
+    pub(super) fn export(&mut self, name: &str) {
+        if !self.exported().iter().any(|exported| exported == name) && self.exported().len() < MAX_EXPORTED {
+            self.defined.make_mut().exported.push(name.to_string());
+        }
     }
 
     /// The variables a command's environment gives the shell it starts: none of this shell's

@@ -449,6 +449,18 @@ impl Walker<'_> {
                     self.startup_variable(walk.text(name), walk, scope)?;
                 }
             }
+            "declaration_command" if exports(node, walk) => {
+                for (child, _) in node.children() {
+                    let name = match node_kind(child) {
+                        "variable_assignment" => child.child_by_field_name("name"),
+                        "variable_name" => Some(child),
+                        _ => None,
+                    };
+                    if let Some(name) = name {
+                        scope.export(walk.text(name));
+                    }
+                }
+            }
             "unset_command" => {
                 for (child, _) in node.children() {
                     if matches!(node_kind(child), "word" | "variable_name") {
@@ -570,6 +582,12 @@ fn backquoted(text: &str) -> Vec<&str> {
         }
     }
     found
+}
+
+/// Whether `node` is `export`, or `declare`, `typeset` or `local` with the `-x` attribute.
+fn exports(node: Node, walk: &Walk) -> bool {
+    let mut words = node.children().map(|(child, _)| walk.text(child));
+    words.next() == Some("export") || words.any(|word| word.starts_with('-') && word.contains('x'))
 }
 
 /// Whether `node` is `declare`, `typeset` or `local` with the `-n` (nameref) attribute.

@@ -48,12 +48,15 @@ impl Walker<'_> {
                 Effect::WriteNamed(arg) if may_be_guarded(&arg, scope) => {
                     self.add_reached(paths::absolute(&arg.text, &scope.base), paths::Reach::Named, scope);
                 }
-                Effect::RunsIn(dir) if may_be_guarded(&dir, scope) => {
-                    for target in paths::guarded_here(&paths::absolute(&dir.text, &scope.base)) {
-                        self.add_path(target, scope.links());
+                Effect::RunsIn(dir) => {
+                    if may_be_guarded(&dir, scope) {
+                        for target in paths::guarded_here(&paths::absolute(&dir.text, &scope.base)) {
+                            self.add_path(target, scope.links());
+                        }
                     }
+                    self.exported_to_it(scope);
                 }
-                Effect::WriteNamed(_) | Effect::RunsIn(_) => {}
+                Effect::WriteNamed(_) => {}
                 Effect::WriteTree { dir, name, known_dir } => {
                     self.write_tree(&dir, name.as_ref(), known_dir, walk, scope)
                 }
@@ -129,6 +132,19 @@ impl Walker<'_> {
             }
         }
         Ok(())
+    }
+
+    /// An unknown command sees the variables the line exported: the guarded locations their
+    /// values name reach it as its words' do (`export OUT=plans/p.md; mytool`).
+    fn exported_to_it(&mut self, scope: &Scope<Bash>) {
+        for name in scope.exported() {
+            for value in scope.vars.get(name).into_iter().flatten() {
+                if may_be_guarded(&Arg::literal(&value.text), scope) {
+                    let named = paths::absolute(&value.text, &scope.base);
+                    self.add_reached(named, paths::Reach::Named, scope);
+                }
+            }
+        }
     }
 
     /// A whole tree written at `dir/name`, or merged into `dir` (`name` `None`): the guarded

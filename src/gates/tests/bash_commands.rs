@@ -376,6 +376,10 @@ fn an_unknown_command_writes_the_guarded_locations_its_input_and_environment_nam
         ("TARGET=openspec/changes/c/approval.md mytool", ONLY_APPROVE),
         ("env OUT=docs/superpowers/plans/p.md mytool", NEEDS_SPEC),
         ("sudo OUT=openspec/changes/c/approval.md mytool", ONLY_APPROVE),
+        // The variables the line exported.
+        ("export OUT=openspec/changes/c/approval.md; mytool", ONLY_APPROVE),
+        ("declare -x OUT=docs/superpowers/plans/p.md && mytool", NEEDS_SPEC),
+        ("OUT=openspec/changes/c/approval.md; export OUT; (mytool)", ONLY_APPROVE),
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(denial), "{line}");
     }
@@ -388,6 +392,8 @@ fn an_unknown_command_writes_the_guarded_locations_its_input_and_environment_nam
         "cat openspec/changes/c/approval.md | grep -c Approved",
         "mytool <<< 'no guarded path here' && cat openspec/changes/c/approval.md",
         "OUT=report.txt mytool && sha256sum docs/superpowers/plans/p.md",
+        "OUT=openspec/changes/c/approval.md; cat \"$OUT\"; mytool",
+        "export OUT=openspec/changes/c/approval.md; cat \"$OUT\"",
         "git diff -- docs/superpowers/plans | less",
         "gh pr create --title t --body-file - <<'E'\nApproved in openspec/changes/c/approval.md\nE",
     ] {
