@@ -401,7 +401,8 @@ fn wildcards_and_locations_the_walk_cannot_compute_reach_the_guarded_folders() {
 fn a_script_file_is_read_and_walked_whatever_runs_it() {
     let repo = repo();
     std::fs::create_dir_all(repo.path("tools")).unwrap();
-    std::fs::write(repo.path("tools/w.ps1"), "\u{feff}Set-Content -Path docs/superpowers/plans/x.md -Value y\n").unwrap();
+    std::fs::write(repo.path("tools/w.ps1"), "\u{feff}Set-Content -Path docs/superpowers/plans/x.md -Value y\n")
+        .unwrap();
     std::fs::write(repo.path("tools/r.ps1"), "Get-Content docs/superpowers/plans/x.md | Measure-Object\n").unwrap();
     let plain = check(&repo, "pwsh", &pwsh("Set-Content -Path docs/superpowers/plans/x.md -Value y"));
     assert!(plain.is_some());
@@ -411,8 +412,14 @@ fn a_script_file_is_read_and_walked_whatever_runs_it() {
     for line in ["pwsh -File tools/w.ps1", "pwsh -NoProfile -File ./tools/w.ps1", "pwsh tools/w.ps1"] {
         assert_eq!(check(&repo, "bash", &Args::default().with("command", line)), plain, "bash: {line}");
     }
-    assert!(check(&repo, "bash", &Args::default().with("command", "pwsh -File tools/gone.ps1 docs/superpowers/plans/x.md")).is_some());
-    assert_allowed(&repo, &["./tools/r.ps1", "& ./tools/r.ps1", "pwsh -File tools/r.ps1", "./tools/gone.ps1 src/x.txt"]);
+    assert!(
+        check(&repo, "bash", &Args::default().with("command", "pwsh -File tools/gone.ps1 docs/superpowers/plans/x.md"))
+            .is_some()
+    );
+    assert_allowed(
+        &repo,
+        &["./tools/r.ps1", "& ./tools/r.ps1", "pwsh -File tools/r.ps1", "./tools/gone.ps1 src/x.txt"],
+    );
     assert_eq!(check(&repo, "bash", &Args::default().with("command", "pwsh -File tools/r.ps1")), None);
 }
 
@@ -425,7 +432,8 @@ fn a_script_files_param_block_binds_the_calls_arguments() {
     std::fs::create_dir_all(repo.path("tools")).unwrap();
     let write = "[CmdletBinding()]\nparam(\n    [string]$Target,\n    [string]$Value = 'y'\n)\nSet-Content -Path $Target -Value $Value\n";
     std::fs::write(repo.path("tools/w.ps1"), write).unwrap();
-    std::fs::write(repo.path("tools/d.ps1"), "param($Target = 'docs/superpowers/plans/x.md')\nSet-Content $Target y\n").unwrap();
+    std::fs::write(repo.path("tools/d.ps1"), "param($Target = 'docs/superpowers/plans/x.md')\nSet-Content $Target y\n")
+        .unwrap();
     std::fs::write(repo.path("tools/r.ps1"), "param($Target)\nGet-Content $Target | Measure-Object\n").unwrap();
     let prints = "param([switch]$Quiet, $Target)\nWrite-Output \"checking $Target\"\nSet-Content -Path build/log.txt -Value $Target\n";
     std::fs::write(repo.path("tools/p.ps1"), prints).unwrap();
@@ -529,4 +537,34 @@ fn a_script_path_in_a_persistent_pwsh_is_a_call_of_the_script() {
     assert_eq!(in_shell("$q = 'src/x.txt'"), None);
     assert_eq!(in_shell("./tools/w.ps1 $q"), None);
     assert!(crate::analysis::persistent::drop_shell(&shell));
+}
+
+#[test]
+fn a_program_reads_what_the_pipeline_and_the_environment_give_it() {
+    let repo = repo();
+    assert_refused_as_plain(
+        &repo,
+        "Set-Content openspec/changes/c/approval.md x",
+        &[
+            "'openspec/changes/c/approval.md' | mytool",
+            "Get-ChildItem openspec/changes/c/approval.md | mytool.exe --fix",
+            "Get-Content openspec/changes/c/approval.md | Sort-Object | mytool",
+            "$env:OUT = 'openspec/changes/c/approval.md'; mytool",
+        ],
+    );
+    assert_refused_as_plain(
+        &repo,
+        "Set-Content docs/superpowers/plans/x.md x",
+        &["Get-Content docs/superpowers/plans/x.md | mytool", "$env:PLAN = 'docs/superpowers/plans/x.md'; & mytool"],
+    );
+    assert_allowed(
+        &repo,
+        &[
+            "Get-Content docs/superpowers/plans/x.md | grep -c Spec",
+            "Get-Content openspec/changes/c/approval.md | Select-String Approved",
+            "'notes.md' | mytool",
+            "$env:OUT = 'report.txt'; mytool; Get-FileHash docs/superpowers/plans/x.md",
+            "$out = 'openspec/changes/c/approval.md'; Get-Content $out; mytool",
+        ],
+    );
 }

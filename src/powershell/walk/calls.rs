@@ -402,7 +402,7 @@ impl Walker<'_> {
                 }
                 let output = self.cmdlet(&cmdlet, kind, &bound, walk, scope, piped)?;
                 if NATIVE_ON_UNIX.contains(&unqualified.to_ascii_lowercase().as_str()) {
-                    self.program(name, &program_words(elements), scope)?;
+                    self.program(name, &program_words(elements), piped, scope)?;
                 }
                 Ok(output)
             }
@@ -416,7 +416,7 @@ impl Walker<'_> {
                 Ok(None)
             }
             None => {
-                self.program(name, &program_words(elements), scope)?;
+                self.program(name, &program_words(elements), piped, scope)?;
                 Ok(None)
             }
         }

@@ -380,11 +380,42 @@ impl Walker<'_> {
         }
     }
 
-    /// A program: judged by the bash writer table on the same words.
-    pub(super) fn program(&mut self, name: &str, args: &[String], scope: &Session) -> Result<(), Unscannable> {
+    /// A program: judged by the bash writer table on the same words, reading what the pipeline
+    /// gives it (`piped`) on its standard input: the values the walk knows, and for one it could
+    /// not compute, every guarded location the call names (P-18).
+    pub(super) fn program(
+        &mut self,
+        name: &str,
+        args: &[String],
+        piped: Option<&[Value]>,
+        scope: &Session,
+    ) -> Result<(), Unscannable> {
         let program = basename(name);
         let program = program.strip_suffix(".exe").unwrap_or(program);
-        let mut line = bash_quote(program);
+        let mut line = String::new();
+        if let Some(piped) = piped {
+            line.push_str("printf '%s\\n'");
+            for value in piped.iter().filter(|value| !value.dynamic) {
+                line.push(' ');
+                line.push_str(&bash_quote(&as_path_word(&value.text)));
+            }
+            if piped.iter().any(|value| value.dynamic) {
+                for location in self.named_by_call().iter() {
+                    line.push(' ');
+                    line.push_str(&bash_quote(&location.to_string_lossy()));
+                }
+            }
+            line.push_str(" | ");
+        }
+        // `$env:OUT = 'plans/p.md'; mytool`: the program's environment holds what the call set.
+        for (key, values) in scope.vars.iter() {
+            let Some(name) = key.strip_prefix("env:") else { continue };
+            let mut named = values.iter().filter(|value| paths::may_name_guarded(value.text.as_bytes()));
+            if let Some(value) = named.next_back() {
+                line.push_str(&format!("{}={} ", name.to_ascii_uppercase(), bash_quote(&as_path_word(&value.text))));
+            }
+        }
+        line.push_str(&bash_quote(program));
         for arg in args {
             line.push(' ');
             line.push_str(&bash_quote(&as_path_word(arg)));
@@ -424,7 +455,7 @@ impl Walker<'_> {
                 None => {
                     let mut at_base = Session { own: false, ..scope.clone() };
                     at_base.base = base.clone();
-                    self.program(first, rest, &at_base)?;
+                    self.program(first, rest, None, &at_base)?;
                 }
             }
         }

@@ -2,6 +2,7 @@
 //! matched against the guarded locations, and each location change recorded.
 
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use super::Walker;
 use crate::analysis::moves;
@@ -61,19 +62,24 @@ impl Walker<'_> {
     /// Only what it added to where the call started counts (that folder may hold `$` or `(`).
     fn computed_location(&self, base: &Path) -> bool {
         let added = base.strip_prefix(&self.start_base).unwrap_or(base);
-        computed(&added.to_string_lossy()) || self.uncomputed_locations.iter().any(|location| base.starts_with(location))
+        computed(&added.to_string_lossy())
+            || self.uncomputed_locations.iter().any(|location| base.starts_with(location))
     }
 
     /// A write whose target the walk could not compute (P-18): it may be any guarded location the
     /// call names, in any spelling [`paths::everything_named`] sees.
     pub(super) fn uncomputed(&mut self, base: &Path) {
-        let named = self
-            .everything_named
-            .get_or_init(|| paths::everything_named(self.command, paths::Dialect::PowerShell).into())
-            .clone();
-        for location in named.iter() {
+        for location in self.named_by_call().iter() {
             self.add_absolute(paths::absolute(location, base));
         }
+    }
+
+    /// Every guarded location the call names, in any spelling [`paths::everything_named`] sees.
+    pub(super) fn named_by_call(&self) -> Rc<[PathBuf]> {
+        let named = self
+            .everything_named
+            .get_or_init(|| paths::everything_named(self.command, paths::Dialect::PowerShell).into());
+        Rc::clone(named)
     }
 
     /// A location change ([`moves::from_every_directory`]).
