@@ -34,6 +34,14 @@ impl Engine<'_> {
         }
     }
 
+    /// A function the program defines in a way the grammar's [`Grammar::definitions`] keywords
+    /// do not show (R's `show <- function(p) …`): its calls are read where it is defined.
+    ///
+    /// [`Grammar::definitions`]: super::Grammar::definitions
+    pub fn define(&mut self, name: &str) {
+        self.defined.insert(name.to_string());
+    }
+
     /// Called for an identifier no rule judged: unsure when it is a call nothing proves.
     pub(super) fn prove_call(&mut self, at: usize) {
         if !self.grammar.unknown_calls_unproven || !self.findings.sure {
@@ -136,10 +144,11 @@ impl Engine<'_> {
             .and_then(|q| self.token(q))
             .filter(|q| q.kind == Kind::Ident)
             .map(|q| self.var_name(&q.text));
+        // R's names hold dots (`read.csv`): an entry is the whole name before it is an owner's.
         let listed = |list: &[&str]| {
-            list.iter().any(|entry| match entry.rsplit_once('.') {
-                Some((owner, last)) => last == name && qualifier == Some(owner),
-                None => *entry == name,
+            list.iter().any(|entry| {
+                *entry == name
+                    || entry.rsplit_once('.').is_some_and(|(owner, last)| last == name && qualifier == Some(owner))
             })
         };
         let grammar = self.grammar;
@@ -291,8 +300,47 @@ mod tests {
     }
 
     #[test]
+    fn r_unknown_calls_packages_and_rebound_names_write_what_the_program_names() {
+        for program in [
+            "writeBin('x', 'docs/superpowers/plans/p.md')",
+            "library(fs)\nprint('openspec/changes/c/approval.md')",
+            "print(fs::basename('docs/superpowers/plans/p.md'))",
+            "base:::print('docs/superpowers/plans/p.md')",
+            "cat <- writeBin\ncat('x', 'docs/superpowers/plans/p.md')",
+            "o <- list(print = writeBin)\no$print('x', 'docs/superpowers/plans/p.md')",
+            "`writeBin`('x', 'docs/superpowers/plans/p.md')",
+            "\"writeBin\"('x', 'docs/superpowers/plans/p.md')",
+            "list(writeBin)[[1]]('x', 'docs/superpowers/plans/p.md')",
+            "digest <- 'fs'\nlibrary(digest, character.only = TRUE)\nprint('docs/superpowers/plans/p.md')",
+            "lapply('docs/superpowers/plans/p.md', file.remove)",
+            "writeLines('x', sprintf('docs/superpowers/%s/p.md', 'plans'))",
+            "show <- function(p) writeLines('x', p)\nshow('docs/superpowers/plans/p.md')",
+            "cat('x', file = 'openspec/changes/c/approval.md')",
+        ] {
+            assert!(refused(Language::R, program), "{program}");
+        }
+        let piped = judge(Language::R, Some("readLines(pipe('rm x.md'))"), &[], Path::new("/repo"));
+        assert_eq!(piped.commands, ["rm x.md"]);
+        for program in [
+            "print(readLines('docs/superpowers/plans/p.md'))",
+            "cat(readLines('docs/superpowers/plans/p.md'), sep = '\\n')",
+            "cat(tools::md5sum('docs/superpowers/plans/p.md'))",
+            "library(digest)\nprint(digest::digest('docs/superpowers/plans/p.md', file = TRUE))",
+            "print(list.files('docs/superpowers/plans', pattern = '\\\\.md$'))",
+            "if (file.exists('openspec/changes/c/approval.md')) cat(nchar(paste0('a', 'b')))",
+            "x <- readLines('docs/superpowers/plans/p.md')\nprint(length(grep('Spec', x)))",
+            "show <- function(p) print(basename(p))\nshow('docs/superpowers/plans/p.md')",
+            "writeLines(readLines('docs/superpowers/plans/p.md'), '/tmp/copy.md')",
+        ] {
+            assert!(!refused(Language::R, program), "{program}");
+        }
+    }
+
+    #[test]
     fn an_unknown_call_in_a_program_naming_nothing_guarded_is_not_judged() {
-        for language in [Language::Perl, Language::Ruby, Language::Php, Language::Lua, Language::Tcl] {
+        for language in
+            [Language::Perl, Language::Ruby, Language::Php, Language::Lua, Language::Tcl, Language::R]
+        {
             assert!(writes(language, "frobnicate('out.txt')").is_empty(), "{language:?}");
         }
     }
