@@ -337,9 +337,36 @@ mod tests {
     }
 
     #[test]
+    fn sqlite_unknown_dot_commands_and_functions_write_what_the_program_names() {
+        for program in [
+            ".load ./ext\nselect * from t where name = 'docs/superpowers/plans/p.md';",
+            ".cd docs/superpowers/plans\n.output p.md",
+            ".read more.sql\nselect 'openspec/changes/c/approval.md';",
+            "select load_extension('./ext'), 'docs/superpowers/plans/p.md';",
+            "select frobnicate('docs/superpowers/plans/p.md');",
+            "SELECT WriteFile('docs/superpowers/plans/p.md', x) FROM t;",
+            "create virtual table z using zipfile('docs/superpowers/plans/p.zip');",
+            ".log openspec/changes/c/approval.md",
+            "vacuum into 'openspec/changes/c/approval.md';",
+        ] {
+            assert!(refused(Language::Sqlite, program), "{program}");
+        }
+        for program in [
+            ".headers on\n.mode csv\nselect readfile('docs/superpowers/plans/p.md');",
+            "select sha3(readfile('docs/superpowers/plans/p.md'), 256);",
+            "select name from fsdir('docs/superpowers/plans') order by name;",
+            ".tables\n.schema\nSELECT COUNT(*), upper(name) FROM plans WHERE name LIKE 'docs/superpowers/plans/%';",
+            "create table t(name varchar(10)); insert into t(name) values ('docs/superpowers/plans/p.md');",
+            ".dump\n.quit",
+        ] {
+            assert!(!refused(Language::Sqlite, program), "{program}");
+        }
+    }
+
+    #[test]
     fn an_unknown_call_in_a_program_naming_nothing_guarded_is_not_judged() {
         for language in
-            [Language::Perl, Language::Ruby, Language::Php, Language::Lua, Language::Tcl, Language::R]
+            [Language::Perl, Language::Ruby, Language::Php, Language::Lua, Language::Tcl, Language::R, Language::Sqlite]
         {
             assert!(writes(language, "frobnicate('out.txt')").is_empty(), "{language:?}");
         }
