@@ -364,10 +364,37 @@ mod tests {
     }
 
     #[test]
+    fn applescript_words_outside_the_read_only_table_write_what_the_script_names() {
+        for program in [
+            "tell application \"Terminal\" to do script \"echo x > docs/superpowers/plans/p.md\"",
+            "set s to \"docs/superpowers/plans/p.md\"\nrun script s",
+            "tell application \"TextEdit\" to get name of document \"docs/superpowers/plans/p.md\"",
+            "tell application \"Finder\" to set name of file \"docs/superpowers/plans/p.md\" to \"q.md\"",
+            "tell application \"System Events\" to keystroke \"docs/superpowers/plans/p.md\"",
+            "tell application \"Finder\" to delete folder \"docs/superpowers/plans\"",
+            "set p to \"docs/superpowers/plans/p.md\"\ntell application \"Finder\" to delete (POSIX file p)",
+            "set f to open for access POSIX file \"openspec/changes/c/approval.md\" with write permission",
+        ] {
+            assert!(refused(Language::AppleScript, program), "{program}");
+        }
+        let shouted = judge(Language::AppleScript, Some("DO SHELL SCRIPT \"touch x.md\""), &[], Path::new("/repo"));
+        assert_eq!(shouted.commands, ["touch x.md"]);
+        for program in [
+            "display dialog (read POSIX file \"docs/superpowers/plans/p.md\")",
+            "set p to \"docs/superpowers/plans/p.md\"\nset t to read (POSIX file p)\nreturn t",
+            "tell application \"Finder\" to get name of every file of folder (POSIX file \"docs/superpowers/plans\")",
+            "on show(p)\ndisplay dialog p\nend show\nshow(\"docs/superpowers/plans/p.md\")",
+            "return POSIX path of \"docs/superpowers/plans/p.md\"",
+            "do shell script \"shasum -a 256 \" & quoted form of \"docs/superpowers/plans/p.md\"",
+        ] {
+            assert!(!refused(Language::AppleScript, program), "{program}");
+        }
+    }
+
+    #[test]
     fn an_unknown_call_in_a_program_naming_nothing_guarded_is_not_judged() {
-        for language in
-            [Language::Perl, Language::Ruby, Language::Php, Language::Lua, Language::Tcl, Language::R, Language::Sqlite]
-        {
+        let languages = [Language::Perl, Language::Ruby, Language::Php, Language::Lua, Language::Tcl];
+        for language in languages.into_iter().chain([Language::R, Language::AppleScript, Language::Sqlite]) {
             assert!(writes(language, "frobnicate('out.txt')").is_empty(), "{language:?}");
         }
     }
