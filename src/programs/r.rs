@@ -146,7 +146,7 @@ impl Bindings {
             let arrow = |back: usize| at.checked_sub(back).and_then(|b| tokens.get(b)).is_some_and(|b| b.is("->"));
             let rightward = arrow(1) || before.is_some_and(|b| b.is(">")) && arrow(2);
             let is_function = value
-                .and_then(|offset| after(offset))
+                .and_then(after)
                 .is_some_and(|t| FUNCTION_STARTS.iter().any(|f| t.text == *f));
             let list = if is_function { &mut bound.functions } else { &mut bound.values };
             if (value.is_some() || rightward) && !list.contains(&token.text) {
