@@ -39,6 +39,9 @@ describe('checkGuard: programs get the gates’ own texts', () => {
       `perl -e 'open(my $f, ">", "docs/superpowers/plans/x.md")'`,
       `ruby -e 'File.write("docs/superpowers/plans/x.md", "x")'`,
       `awk 'BEGIN { print "x" > "docs/superpowers/plans/x.md" }'`,
+      `Rscript -e 'writeBin(charToRaw("x"), "docs/superpowers/plans/x.md")'`,
+      `osascript -e 'tell application "Terminal" to do script "touch docs/superpowers/plans/x.md"'`,
+      `sqlite3 -readonly data.db ".load ./ext" "select 'docs/superpowers/plans/x.md'"`,
     ]) {
       assert.equal(checkGuard(bash(command), repo.root), NEEDS_SPEC, command)
     }
@@ -53,6 +56,9 @@ describe('checkGuard: programs get the gates’ own texts', () => {
       `php -r 'file_put_contents("openspec/changes/feat/approval.md", "x");'`,
       `sqlite3 data.db "VACUUM INTO 'openspec/changes/feat/approval.md'"`,
       `yq -i '.a = 1' openspec/changes/feat/approval.md`,
+      `Rscript -e 'fs::file_touch("openspec/changes/feat/approval.md")'`,
+      `osascript -e 'tell application "Finder" to set name of file "openspec/changes/feat/approval.md" to "x"'`,
+      `sqlite3 -readonly data.db "select load_extension('./x'), 'openspec/changes/feat/approval.md'"`,
     ]) {
       assert.equal(checkGuard(bash(command), repo.root), ONLY_APPROVE, command)
     }
@@ -78,6 +84,12 @@ describe('checkGuard: programs get the gates’ own texts', () => {
       `ruby -e 'puts File.read("openspec/changes/feat/approval.md")'`,
       `awk '/Spec/ { print FILENAME": "$0 }' docs/superpowers/plans/p.md`,
       `sqlite3 -readonly data.db "select * from plans"`,
+      `sqlite3 -readonly data.db ".headers on" "select sha3(readfile('docs/superpowers/plans/p.md'))"`,
+      `Rscript -e 'print(tools::md5sum("docs/superpowers/plans/p.md"))'`,
+      `Rscript -e 'cat(readLines("docs/superpowers/plans/p.md"), sep = "\\n")'`,
+      `Rscript -e 'print(list.files("docs/superpowers/plans"))'`,
+      `osascript -e 'display dialog (read POSIX file "docs/superpowers/plans/p.md")'`,
+      `osascript -e 'tell application "Finder" to get name of every file of folder (POSIX file "docs/superpowers/plans")'`,
       `jq . package.json`,
       `python3 - <<'EOF'\ntext = open('docs/superpowers/plans/p.md').read()\nopen('/tmp/plan-copy.md', 'w').write(text)\nEOF`,
     ]) {

@@ -1,11 +1,16 @@
-//! AppleScript (`osascript`): `do shell script …` runs a command (joined by `&`); a file opened
-//! `with write permission`, and Finder's `delete`/`move`/`duplicate`, write the files the script
-//! names. `osascript -l JavaScript` is read as JavaScript.
+//! AppleScript (`osascript`): `do shell script …` runs a command (joined by `&`), judged by the
+//! bash walker; when the script uses a writing word (`write`, `delete`, `move`, `duplicate`,
+//! `make`, `eof`), every `file "…"` it names is written and every `folder`, `disk` or `alias` gets
+//! a tree. Under P-18's inverted default the script is proven only when every other word is in
+//! [`READ_WORDS`], a name it binds (`set x to`, `repeat with x`, a handler and its parameters),
+//! `open for access`, `set` of a plain variable, or `application "Finder"`/`"System Events"`:
+//! anything else (`do script`, `run script`, `keystroke`, another application, `set name of …`)
+//! leaves it unproven. `osascript -l JavaScript` is read as JavaScript.
 
-use std::path::Path;
+use std::collections::HashSet;
 
 use super::engine::{Engine, Grammar};
-use super::lex::{Interpolation, Quote, Syntax, quote};
+use super::lex::{Interpolation, Kind, Quote, Syntax, Token, quote};
 use super::{Findings, Invocation, Language, MAX_PROGRAM_TOKENS, Source};
 
 const QUOTES: &[Quote] = &[quote("\"", "\"", true, Interpolation::None)];
@@ -16,38 +21,126 @@ const SYNTAX: Syntax =
 const GRAMMAR: Grammar = Grammar { concat: &[("&", "")], ..Grammar::NONE };
 
 /// Words that make a script write the files it names.
-const WRITING_WORDS: [&str; 6] = ["write", "delete", "move", "duplicate", "make", "eof"];
+const WRITING_WORDS: &[&str] = &["write", "delete", "move", "duplicate", "make", "eof"];
+
+/// The references a writing script writes: a file, or a tree at a folder, disk or alias.
+const REFERENCES: &[(&str, bool)] = &[("file", false), ("folder", true), ("disk", true), ("alias", true)];
+
+/// Words that write no file and start nothing (P-18): dialogs and notifications, reading a file,
+/// the references and properties Finder and System Events read, and the language's own words.
+const READ_WORDS: &[&str] = &[
+    "display", "dialog", "alert", "notification", "message", "buttons", "button", "default", "answer",
+    "with", "title", "subtitle", "icon", "giving", "up", "after", "hidden", "returned", "return", "get",
+    "to", "of", "in", "the", "a", "an", "as", "is", "not", "and", "or", "if", "then", "else", "end",
+    "tell", "repeat", "times", "while", "until", "from", "by", "thru", "through", "try", "on", "error",
+    "number", "exit", "true", "false", "missing", "value", "read", "file", "posix", "path", "alias",
+    "folder", "disk", "item", "items", "every", "name", "exists", "count", "contents", "list", "string",
+    "text", "integer", "real", "record", "quoted", "form", "log", "me", "my", "it", "its", "result",
+    "length", "character", "characters", "word", "words", "paragraph", "paragraphs", "first", "last",
+    "some", "whose", "where", "contains", "contain", "starts", "begins", "ends", "equal", "equals", "than",
+    "greater", "less", "considering", "ignoring", "case", "white", "space", "applescript", "delimiters",
+    "s", "for", "access", "close", "permission", "home", "desktop", "documents", "container", "parent",
+    "kind", "size", "modification", "creation", "date", "current", "short", "long", "offset", "id",
+    "class", "type", "new", "at", "properties", "extension", "displayed", "using", "delimiter", "run",
+    "beginning", "starting", "local", "global", "property", "temporary",
+];
+
+/// The applications a script may tell: the ones whose read-only words above are all they do.
+const KNOWN_APPLICATIONS: &[&str] = &["Finder", "System Events"];
 
 pub fn analyze(text: &str) -> Findings {
     let Some(tokens) = super::lex::tokens(text, &SYNTAX, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };
+    // AppleScript's words ignore case (`DO SHELL SCRIPT`).
+    let tokens: Vec<Token> = tokens
+        .into_iter()
+        .map(|mut token| {
+            if token.kind == Kind::Ident {
+                token.text.make_ascii_lowercase();
+            }
+            token
+        })
+        .collect();
     let mut engine = Engine::new(&tokens, &GRAMMAR);
     engine.run();
     let writes = tokens.iter().any(|t| WRITING_WORDS.iter().any(|w| t.is_ident(w)));
-    for (at, token) in tokens.iter().enumerate() {
+    let bound = bound_names(&tokens);
+    let mut proven = true;
+    let mut at = 0;
+    while let Some(token) = tokens.get(at) {
         let next = |offset: usize| tokens.get(at + offset);
+        let word = |offset: usize, text: &str| next(offset).is_some_and(|t| t.is_ident(text));
         // `do shell script "cmd" & x`
-        if token.is_ident("do")
-            && next(1).is_some_and(|t| t.is_ident("shell"))
-            && next(2).is_some_and(|t| t.is_ident("script"))
-        {
+        if word(0, "do") && word(1, "shell") && word(2, "script") {
             let mut pos = at + 3;
             let end = engine.statement_end(pos);
             let command = engine.expr(&mut pos, end, 0);
             engine.command(&command);
+            at += 3;
+            continue;
         }
-        // `POSIX file "…"`, `file "…"`: a file the script names; written when it writes.
-        if writes && token.is_ident("file") && next(1).is_some_and(|t| t.is_str()) {
+        if writes
+            && let Some(&(_, tree)) = REFERENCES.iter().find(|(class, _)| token.is_ident(class))
+            && next(1).is_some_and(|t| t.is_str() || t.kind == Kind::Ident && !READ_WORDS.contains(&t.text.as_str()))
+        {
             let mut pos = at + 1;
             let end = engine.statement_end(pos);
             let path = engine.expr(&mut pos, end, 0);
-            engine.write(path);
+            if tree { engine.write_tree(path) } else { engine.write(path) }
         }
+        proven &= token.kind != Kind::Ident || proven_word(&tokens, at, &bound);
+        at += 1;
     }
-    if writes && tokens.iter().any(|t| t.is_ident("alias") || t.is_ident("POSIX")) && engine.findings.writes.is_empty()
-    {
+    let targets = engine.findings.writes.len() + engine.findings.trees.len();
+    // A writing word whose target the script does not show (`delete (POSIX file p)` of a variable).
+    if !proven || writes && targets == 0 {
         engine.findings.sure = false;
     }
     engine.finish()
+}
+
+/// Whether identifier `at` is a word P-18 proves: read-only, bound by the script, a writing
+/// word (judged by the references above), or one of the phrases whose parts are checked here.
+fn proven_word(tokens: &[Token], at: usize, bound: &HashSet<&str>) -> bool {
+    let Some(token) = tokens.get(at) else { return false };
+    let next = |offset: usize| tokens.get(at + offset);
+    match token.text.as_str() {
+        "application" | "app" => next(1).is_some_and(|name| {
+            name.is_str() && KNOWN_APPLICATIONS.iter().any(|known| known.eq_ignore_ascii_case(&name.text))
+        }),
+        // `set x to …`, `set {a, b} to …`: a variable; `set name of f to …` writes a property.
+        "set" => next(1).is_some_and(|target| {
+            target.is("{") || WRITING_WORDS.contains(&target.text.as_str()) || next(2).is_some_and(|t| t.is_ident("to"))
+        }),
+        // `open for access f` opens a file (written only `with write permission`, a writing word).
+        "open" => next(1).is_some_and(|t| t.is_ident("for")) && next(2).is_some_and(|t| t.is_ident("access")),
+        word => READ_WORDS.contains(&word) || WRITING_WORDS.contains(&word) || bound.contains(word),
+    }
+}
+
+/// The names a script binds: `set x to`, `set {a, b} to`, `repeat with x`, `global`/`local`/
+/// `property` names, and a handler's line (`on show(p)`, `to show(p)`, `on run argv`).
+fn bound_names(tokens: &[Token]) -> HashSet<&str> {
+    let mut names = HashSet::new();
+    for (at, token) in tokens.iter().enumerate() {
+        let rest = tokens.get(at + 1..).unwrap_or_default();
+        let line = || rest.iter().take_while(|t| !t.line_start);
+        let first = || rest.iter().take(1);
+        let bound = match token.text.as_str() {
+            _ if token.kind != Kind::Ident => Vec::new(),
+            "on" | "to" if token.line_start => idents(line()),
+            "global" | "local" | "property" => idents(line().take_while(|t| !t.is(":"))),
+            "set" if rest.first().is_some_and(|t| t.is("{")) => idents(rest.iter().take_while(|t| !t.is("}"))),
+            "set" => idents(first()),
+            "repeat" if rest.first().is_some_and(|t| t.is_ident("with")) => idents(rest.iter().skip(1).take(1)),
+            _ => Vec::new(),
+        };
+        names.extend(bound);
+    }
+    names
+}
+
+fn idents<'t>(tokens: impl Iterator<Item = &'t Token>) -> Vec<&'t str> {
+    tokens.filter(|t| t.kind == Kind::Ident).map(|t| t.text.as_str()).collect()
 }
 
 pub fn invocation(args: &[String], stdin: Option<&str>) -> Invocation {
@@ -84,6 +177,5 @@ pub fn invocation(args: &[String], stdin: Option<&str>) -> Invocation {
             _ => (super::stdin_source(stdin), Vec::new()),
         }
     };
-    let _ = Path::new("");
     Invocation { language, source, args: program_args, writes: Vec::new(), trees: Vec::new(), prelude: String::new() }
 }

@@ -401,6 +401,11 @@ impl Engine<'_> {
         self.record(value, false);
     }
 
+    /// A directory the program fills with a tree.
+    pub fn write_tree(&mut self, value: Val) {
+        self.record(value, true);
+    }
+
     /// A path written, as a file or a tree.
     fn record(&mut self, value: Val, tree: bool) {
         match value {

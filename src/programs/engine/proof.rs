@@ -34,6 +34,14 @@ impl Engine<'_> {
         }
     }
 
+    /// A function the program defines in a way the grammar's [`Grammar::definitions`] keywords
+    /// do not show (R's `show <- function(p) …`): its calls are read where it is defined.
+    ///
+    /// [`Grammar::definitions`]: super::Grammar::definitions
+    pub fn define(&mut self, name: &str) {
+        self.defined.insert(name.to_string());
+    }
+
     /// Called for an identifier no rule judged: unsure when it is a call nothing proves.
     pub(super) fn prove_call(&mut self, at: usize) {
         if !self.grammar.unknown_calls_unproven || !self.findings.sure {
@@ -136,10 +144,11 @@ impl Engine<'_> {
             .and_then(|q| self.token(q))
             .filter(|q| q.kind == Kind::Ident)
             .map(|q| self.var_name(&q.text));
+        // R's names hold dots (`read.csv`): an entry is the whole name before it is an owner's.
         let listed = |list: &[&str]| {
-            list.iter().any(|entry| match entry.rsplit_once('.') {
-                Some((owner, last)) => last == name && qualifier == Some(owner),
-                None => *entry == name,
+            list.iter().any(|entry| {
+                *entry == name
+                    || entry.rsplit_once('.').is_some_and(|(owner, last)| last == name && qualifier == Some(owner))
             })
         };
         let grammar = self.grammar;
@@ -291,8 +300,101 @@ mod tests {
     }
 
     #[test]
+    fn r_unknown_calls_packages_and_rebound_names_write_what_the_program_names() {
+        for program in [
+            "writeBin('x', 'docs/superpowers/plans/p.md')",
+            "library(fs)\nprint('openspec/changes/c/approval.md')",
+            "print(fs::basename('docs/superpowers/plans/p.md'))",
+            "base:::print('docs/superpowers/plans/p.md')",
+            "cat <- writeBin\ncat('x', 'docs/superpowers/plans/p.md')",
+            "o <- list(print = writeBin)\no$print('x', 'docs/superpowers/plans/p.md')",
+            "`writeBin`('x', 'docs/superpowers/plans/p.md')",
+            "\"writeBin\"('x', 'docs/superpowers/plans/p.md')",
+            "list(writeBin)[[1]]('x', 'docs/superpowers/plans/p.md')",
+            "digest <- 'fs'\nlibrary(digest, character.only = TRUE)\nprint('docs/superpowers/plans/p.md')",
+            "lapply('docs/superpowers/plans/p.md', file.remove)",
+            "writeLines('x', sprintf('docs/superpowers/%s/p.md', 'plans'))",
+            "show <- function(p) writeLines('x', p)\nshow('docs/superpowers/plans/p.md')",
+            "cat('x', file = 'openspec/changes/c/approval.md')",
+        ] {
+            assert!(refused(Language::R, program), "{program}");
+        }
+        let piped = judge(Language::R, Some("readLines(pipe('rm x.md'))"), &[], Path::new("/repo"));
+        assert_eq!(piped.commands, ["rm x.md"]);
+        for program in [
+            "print(readLines('docs/superpowers/plans/p.md'))",
+            "cat(readLines('docs/superpowers/plans/p.md'), sep = '\\n')",
+            "cat(tools::md5sum('docs/superpowers/plans/p.md'))",
+            "library(digest)\nprint(digest::digest('docs/superpowers/plans/p.md', file = TRUE))",
+            "print(list.files('docs/superpowers/plans', pattern = '\\\\.md$'))",
+            "if (file.exists('openspec/changes/c/approval.md')) cat(nchar(paste0('a', 'b')))",
+            "x <- readLines('docs/superpowers/plans/p.md')\nprint(length(grep('Spec', x)))",
+            "show <- function(p) print(basename(p))\nshow('docs/superpowers/plans/p.md')",
+            "writeLines(readLines('docs/superpowers/plans/p.md'), '/tmp/copy.md')",
+        ] {
+            assert!(!refused(Language::R, program), "{program}");
+        }
+    }
+
+    #[test]
+    fn sqlite_unknown_dot_commands_and_functions_write_what_the_program_names() {
+        for program in [
+            ".load ./ext\nselect * from t where name = 'docs/superpowers/plans/p.md';",
+            ".cd docs/superpowers/plans\n.output p.md",
+            ".read more.sql\nselect 'openspec/changes/c/approval.md';",
+            "select load_extension('./ext'), 'docs/superpowers/plans/p.md';",
+            "select frobnicate('docs/superpowers/plans/p.md');",
+            "SELECT WriteFile('docs/superpowers/plans/p.md', x) FROM t;",
+            "create virtual table z using zipfile('docs/superpowers/plans/p.zip');",
+            ".log openspec/changes/c/approval.md",
+            "vacuum into 'openspec/changes/c/approval.md';",
+        ] {
+            assert!(refused(Language::Sqlite, program), "{program}");
+        }
+        for program in [
+            ".headers on\n.mode csv\nselect readfile('docs/superpowers/plans/p.md');",
+            "select sha3(readfile('docs/superpowers/plans/p.md'), 256);",
+            "select name from fsdir('docs/superpowers/plans') order by name;",
+            ".tables\n.schema\nSELECT COUNT(*), upper(name) FROM plans WHERE name LIKE 'docs/superpowers/plans/%';",
+            "create table t(name varchar(10)); insert into t(name) values ('docs/superpowers/plans/p.md');",
+            ".dump\n.quit",
+        ] {
+            assert!(!refused(Language::Sqlite, program), "{program}");
+        }
+    }
+
+    #[test]
+    fn applescript_words_outside_the_read_only_table_write_what_the_script_names() {
+        for program in [
+            "tell application \"Terminal\" to do script \"echo x > docs/superpowers/plans/p.md\"",
+            "set s to \"docs/superpowers/plans/p.md\"\nrun script s",
+            "tell application \"TextEdit\" to get name of document \"docs/superpowers/plans/p.md\"",
+            "tell application \"Finder\" to set name of file \"docs/superpowers/plans/p.md\" to \"q.md\"",
+            "tell application \"System Events\" to keystroke \"docs/superpowers/plans/p.md\"",
+            "tell application \"Finder\" to delete folder \"docs/superpowers/plans\"",
+            "set p to \"docs/superpowers/plans/p.md\"\ntell application \"Finder\" to delete (POSIX file p)",
+            "set f to open for access POSIX file \"openspec/changes/c/approval.md\" with write permission",
+        ] {
+            assert!(refused(Language::AppleScript, program), "{program}");
+        }
+        let shouted = judge(Language::AppleScript, Some("DO SHELL SCRIPT \"touch x.md\""), &[], Path::new("/repo"));
+        assert_eq!(shouted.commands, ["touch x.md"]);
+        for program in [
+            "display dialog (read POSIX file \"docs/superpowers/plans/p.md\")",
+            "set p to \"docs/superpowers/plans/p.md\"\nset t to read (POSIX file p)\nreturn t",
+            "tell application \"Finder\" to get name of every file of folder (POSIX file \"docs/superpowers/plans\")",
+            "on show(p)\ndisplay dialog p\nend show\nshow(\"docs/superpowers/plans/p.md\")",
+            "return POSIX path of \"docs/superpowers/plans/p.md\"",
+            "do shell script \"shasum -a 256 \" & quoted form of \"docs/superpowers/plans/p.md\"",
+        ] {
+            assert!(!refused(Language::AppleScript, program), "{program}");
+        }
+    }
+
+    #[test]
     fn an_unknown_call_in_a_program_naming_nothing_guarded_is_not_judged() {
-        for language in [Language::Perl, Language::Ruby, Language::Php, Language::Lua, Language::Tcl] {
+        let languages = [Language::Perl, Language::Ruby, Language::Php, Language::Lua, Language::Tcl];
+        for language in languages.into_iter().chain([Language::R, Language::AppleScript, Language::Sqlite]) {
             assert!(writes(language, "frobnicate('out.txt')").is_empty(), "{language:?}");
         }
     }
