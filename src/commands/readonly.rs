@@ -32,6 +32,7 @@ const READERS: &[&str] = &[
     "du",
     "echo",
     "egrep",
+    "envsubst",
     "exit",
     "expand",
     "export",
@@ -52,6 +53,7 @@ const READERS: &[&str] = &[
     "less",
     "ll",
     "local",
+    "logger",
     "look",
     "ls",
     "lsattr",
@@ -59,6 +61,7 @@ const READERS: &[&str] = &[
     "man",
     "md5",
     "md5sum",
+    "mdcat",
     "mkdir",
     "more",
     "most",
@@ -67,6 +70,9 @@ const READERS: &[&str] = &[
     "numfmt",
     "od",
     "paste",
+    "pbcopy",
+    "pbpaste",
+    "pr",
     "printenv",
     "printf",
     "pwd",
@@ -89,21 +95,28 @@ const READERS: &[&str] = &[
     "stat",
     "strings",
     "sum",
+    "systemd-cat",
     "tac",
     "tail",
     "test",
     "tr",
     "tree",
     "true",
+    "ts",
     "type",
     "typeset",
     "unexpand",
     "unset",
+    "vale",
     "wait",
     "wc",
     "wdiff",
     "whereis",
     "which",
+    "wl-copy",
+    "wl-paste",
+    "xclip",
+    "xsel",
     "xzcat",
     "zcat",
     "zgrep",
@@ -124,8 +137,10 @@ const FORMATTERS: &[&str] = &[
     "ruff",
     "dprint",
     "mdformat",
+    "codespell",
 ];
-const WRITE_FLAGS: &[&str] = &["--write", "-w", "--fix", "--apply", "--apply-unsafe", "-o", "--output", "--inplace"];
+const WRITE_FLAGS: &[&str] =
+    &["--write", "-w", "--write-changes", "--fix", "--apply", "--apply-unsafe", "-o", "--output", "--inplace"];
 /// `mdformat` writes unless `--check`; `ruff format`, `dprint fmt`, `biome format --write` write.
 const WRITING_SUBCOMMANDS: &[&str] = &["format", "fmt"];
 
@@ -155,12 +170,33 @@ pub fn is_read_only(name: &str, args: &[Arg]) -> bool {
         }
         "yq" => !has_word(args, &["-i", "--inplace"]),
         "awk" | "gawk" | "mawk" | "nawk" => !args.iter().any(|arg| awk_writes(&arg.text)),
+        _ if COMPRESSORS.contains(&name) => only_standard_output(args),
         "openspec" => first.is_some_and(|sub| OPENSPEC_READERS.contains(&sub)),
         // gh talks to GitHub; only its clone and downloads write local files.
         "gh" | "glab" => !args.iter().any(|arg| matches!(arg.text.as_str(), "clone" | "download" | "checkout")),
         _ => false,
     }
 }
+
+/// Compressors: they replace the files they are given, but write only standard output when told
+/// to (`-c`, also in a bundle: `-dc`), when only listing or testing, or when given no file.
+const COMPRESSORS: &[&str] =
+    &["brotli", "bunzip2", "bzip2", "gunzip", "gzip", "lz4", "lzma", "pigz", "unlzma", "unxz", "unzstd", "xz", "zstd"];
+
+fn only_standard_output(args: &[Arg]) -> bool {
+    let short = |arg: &Arg, flag: char| {
+        arg.text.strip_prefix('-').is_some_and(|flags| !flags.starts_with('-') && flags.contains(flag))
+    };
+    if has_word(args, &["-o", "--output", "--rm"]) {
+        return false;
+    }
+    let to_stdout = args.iter().any(|arg| {
+        short(arg, 'c') || short(arg, 'l') || short(arg, 't') || has_word(std::slice::from_ref(arg), STDOUT_WORDS)
+    });
+    to_stdout || !args.iter().any(|arg| !arg.text.starts_with('-'))
+}
+
+const STDOUT_WORDS: &[&str] = &["--stdout", "--to-stdout", "--list", "--test"];
 
 /// An awk program or option that writes files or runs commands.
 fn awk_writes(text: &str) -> bool {
@@ -176,5 +212,18 @@ mod tests {
         assert!(READERS.windows(2).all(|pair| matches!(pair, [a, b] if a < b)));
         assert!(is_read_only("cat", &[]) && is_read_only("sha256sum", &[]) && is_read_only("[", &[]));
         assert!(!is_read_only("sponge", &[]) && !is_read_only("yq", &[Arg::literal("-i")]));
+    }
+
+    #[test]
+    fn a_compressor_reads_when_it_writes_only_standard_output() {
+        let args = |words: &[&str]| words.iter().map(|word| Arg::literal(word)).collect::<Vec<_>>();
+        for words in [&[][..], &["-c", "p.md"], &["-dc", "p.md.gz"], &["-9c"], &["--stdout", "p.md"], &["-l", "p.gz"]] {
+            assert!(is_read_only("gzip", &args(words)), "gzip {words:?}");
+        }
+        for words in
+            [&["p.md"][..], &["-k", "p.md"], &["-d", "p.md.gz"], &["-c", "-o", "out", "p.md"], &["--rm", "-c", "p"]]
+        {
+            assert!(!is_read_only("zstd", &args(words)), "zstd {words:?}");
+        }
     }
 }

@@ -396,6 +396,13 @@ fn an_unknown_command_writes_the_guarded_locations_its_input_and_environment_nam
         "export OUT=openspec/changes/c/approval.md; cat \"$OUT\"",
         "git diff -- docs/superpowers/plans | less",
         "gh pr create --title t --body-file - <<'E'\nApproved in openspec/changes/c/approval.md\nE",
+        // Readers of standard input: the clipboard, a pager, a linter, a compressor writing stdout.
+        "cat openspec/changes/c/approval.md | pbcopy",
+        "cat docs/superpowers/plans/p.md | xclip -selection clipboard",
+        "cat docs/superpowers/plans/p.md | vale --ext=.md",
+        "cat openspec/changes/c/approval.md | gzip -c > /tmp/approval.md.gz",
+        "tar -cf - docs/superpowers/plans | zstd -19 > /tmp/plans.tar.zst",
+        "gzip -dc /tmp/plans.gz | head",
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
     }
