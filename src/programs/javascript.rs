@@ -1,11 +1,12 @@
-//! JavaScript (node, deno, bun): `fs` writes (sync, callback and promise forms), `Deno.*`,
-//! `Bun.write`, `child_process`, `Bun.spawn`, zx's `$\`…\``; paths joined by `+`, template
-//! literals, `path.join`/`path.resolve`. A program that loads this package writes approval.md
-//! unless it provably calls only read-only exports.
+//! JavaScript (node, deno, bun), read by its tree-sitter grammar ([`tree`]): `fs` writes (sync,
+//! callback and promise forms), `Deno.*`, `Bun.write`, `child_process`, `Bun.spawn`; paths joined
+//! by `+`, template literals, `path.join`/`path.resolve`. Its tokens find zx's `$\`…\`` commands
+//! and the modules it loads: a program that loads this package writes approval.md unless it
+//! provably calls only read-only exports.
 
 use std::path::Path;
 
-use super::engine::{Engine, Grammar, Op, Receiver, Rule, Val, rule};
+use super::engine::{Engine, Grammar, Val};
 use super::lex::{Interpolation, Kind, Quote, Syntax, Token, quote};
 use super::{Cli, Findings, Invocation, Language, MAX_PROGRAM_TOKENS, Source, parse_cli, simple};
 use crate::paths;
@@ -29,102 +30,6 @@ const SYNTAX: Syntax = Syntax {
     ..Syntax::PLAIN
 };
 
-const FS: &[&str] = &[
-    "fs",
-    "fsp",
-    "promises",
-    "fse",
-    "fsPromises",
-    "Deno",
-    "Bun",
-    "fs/promises",
-    "node:fs",
-    "node:fs/promises",
-    "fs-extra",
-];
-const CHILD: &[&str] = &["child_process", "cp", "childProcess", "child", "proc", "node:child_process"];
-
-const RULES: &[Rule] = &[
-    rule("writeFile", Receiver::Any, Op::Write(&[0])),
-    rule("writeFileSync", Receiver::Any, Op::Write(&[0])),
-    rule("appendFile", Receiver::Any, Op::Write(&[0])),
-    rule("appendFileSync", Receiver::Any, Op::Write(&[0])),
-    rule("createWriteStream", Receiver::Any, Op::Write(&[0])),
-    rule("outputFile", Receiver::Any, Op::Write(&[0])),
-    rule("outputFileSync", Receiver::Any, Op::Write(&[0])),
-    rule("writeJson", Receiver::Any, Op::Write(&[0])),
-    rule("writeJsonSync", Receiver::Any, Op::Write(&[0])),
-    rule("outputJson", Receiver::Any, Op::Write(&[0])),
-    rule("truncate", Receiver::Module(FS), Op::Write(&[0])),
-    rule("truncateSync", Receiver::Any, Op::Write(&[0])),
-    rule("unlink", Receiver::Module(FS), Op::Write(&[0])),
-    rule("unlinkSync", Receiver::Any, Op::Write(&[0])),
-    rule("rm", Receiver::Module(FS), Op::Write(&[0])),
-    rule("rmSync", Receiver::Any, Op::Write(&[0])),
-    rule("rmdir", Receiver::Module(FS), Op::Write(&[0])),
-    rule("rmdirSync", Receiver::Any, Op::Write(&[0])),
-    rule("remove", Receiver::Only(FS), Op::Write(&[0])),
-    rule("removeSync", Receiver::Any, Op::Write(&[0])),
-    rule("mkdir", Receiver::Module(FS), Op::Write(&[0])),
-    rule("mkdirSync", Receiver::Any, Op::Write(&[0])),
-    rule("copyFile", Receiver::Any, Op::Write(&[1])),
-    rule("copyFileSync", Receiver::Any, Op::Write(&[1])),
-    rule("cp", Receiver::Module(FS), Op::Write(&[1])),
-    rule("cpSync", Receiver::Any, Op::Write(&[1])),
-    rule("copy", Receiver::Only(FS), Op::Write(&[1])),
-    rule("copySync", Receiver::Any, Op::Write(&[1])),
-    rule("move", Receiver::Only(FS), Op::Write(&[0, 1])),
-    rule("moveSync", Receiver::Any, Op::Write(&[0, 1])),
-    rule("rename", Receiver::Module(FS), Op::Write(&[0, 1])),
-    rule("renameSync", Receiver::Any, Op::Write(&[0, 1])),
-    rule("link", Receiver::Module(FS), Op::Write(&[0, 1])),
-    rule("linkSync", Receiver::Any, Op::Write(&[0, 1])),
-    rule("symlink", Receiver::Module(FS), Op::Write(&[1])),
-    rule("symlinkSync", Receiver::Any, Op::Write(&[1])),
-    rule("open", Receiver::Only(FS), Op::Open { path: 0, mode: 1, named: "" }),
-    rule("openSync", Receiver::Any, Op::Open { path: 0, mode: 1, named: "" }),
-    rule("writeTextFile", Receiver::Any, Op::Write(&[0])),
-    rule("writeTextFileSync", Receiver::Any, Op::Write(&[0])),
-    rule("writeFile", Receiver::Any, Op::Write(&[0])),
-    rule("create", Receiver::Only(&["Deno"]), Op::Write(&[0])),
-    rule("write", Receiver::Only(&["Bun"]), Op::Write(&[0])),
-    rule("exec", Receiver::Module(CHILD), Op::Run(0)),
-    rule("execSync", Receiver::Module(CHILD), Op::Run(0)),
-    rule("execFile", Receiver::Module(CHILD), Op::RunArgv),
-    rule("execFileSync", Receiver::Module(CHILD), Op::RunArgv),
-    rule("spawn", Receiver::Module(CHILD), Op::RunArgv),
-    rule("spawnSync", Receiver::Module(CHILD), Op::RunArgv),
-    rule("spawn", Receiver::Only(&["Bun"]), Op::RunArgv),
-    rule("spawnSync", Receiver::Only(&["Bun"]), Op::RunArgv),
-    rule("fork", Receiver::Module(CHILD), Op::Opaque),
-    rule("Command", Receiver::Only(&["Deno"]), Op::RunArgv),
-    rule("run", Receiver::Only(&["Deno"]), Op::Opaque),
-    rule("execa", Receiver::Any, Op::RunArgv),
-    rule("execaSync", Receiver::Any, Op::RunArgv),
-    rule("execaCommand", Receiver::Any, Op::Run(0)),
-    rule("execaCommandSync", Receiver::Any, Op::Run(0)),
-    rule("chdir", Receiver::Only(&["process"]), Op::Chdir(0)),
-    rule("eval", Receiver::Bare, Op::Opaque),
-    rule("Function", Receiver::Bare, Op::Opaque),
-    rule("runInThisContext", Receiver::Any, Op::Opaque),
-    rule("runInNewContext", Receiver::Any, Op::Opaque),
-    rule("runInContext", Receiver::Any, Op::Opaque),
-    rule("Script", Receiver::Only(&["vm"]), Op::Opaque),
-    rule("dlopen", Receiver::Any, Op::Opaque),
-];
-
-const GRAMMAR: Grammar = Grammar {
-    rules: RULES,
-    concat: &[("+", "")],
-    joins: &["path.join", "path.resolve", "posix.join", "posix.resolve", "join", "resolve"],
-    concats: &["concat"],
-    identities: &["normalize", "toString", "fileURLToPath", "String", "trim", "realpathSync"],
-    assignments: &["="],
-    members: &["?."],
-    dot_member: true,
-    ..Grammar::NONE
-};
-
 /// The exports of this package that write nothing (`sealApprovals` and `writeApproval` write the
 /// ledger and approval.md; `dropShell` is left out because nothing needs it from a command line).
 const READ_ONLY_EXPORTS: [&str; 8] = [
@@ -140,8 +45,9 @@ const READ_ONLY_EXPORTS: [&str; 8] = [
 
 pub fn analyze(text: &str, dir: &Path, flavor: Flavor) -> Findings {
     let Some(tokens) = super::lex::tokens(text, &SYNTAX, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };
-    let mut engine = Engine::new(&tokens, &GRAMMAR);
-    engine.run();
+    // The calls are read by the grammar (`tree::check`); the tokens still find zx's commands and
+    // the modules the program loads.
+    let mut engine = Engine::new(&tokens, &Grammar::NONE);
     for (at, token) in tokens.iter().enumerate() {
         // zx: $`command`
         if token.is_ident("$") && tokens.get(at + 1).is_some_and(Token::is_str) {

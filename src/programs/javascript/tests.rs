@@ -194,13 +194,17 @@ fn typescript_is_read_by_its_own_grammar_with_the_types_erased() {
         format!("import * as fs from 'fs';\nconst p: string = '{APPROVAL}';\nfs.writeFileSync(p, 'x');"),
         format!("import {{ appendFileSync as w }} from 'node:fs';\nw('{APPROVAL}' as string, 'x');"),
         format!("import fs from 'fs';\nconst p = ('{APPROVAL}' satisfies string)!;\nfs.rmSync(<string>p);"),
-        format!("import fs from 'fs';\ninterface Opts {{ path: string }}\nconst o: Opts = {{ path: '' }};\nfs.writeFileSync('{APPROVAL}', JSON.stringify(o));"),
+        format!(
+            "import fs from 'fs';\ninterface Opts {{ path: string }}\nconst o: Opts = {{ path: '' }};\nfs.writeFileSync('{APPROVAL}', JSON.stringify(o));"
+        ),
         format!("import fs from 'fs';\nconst App = () => <div>{{fs.writeFileSync('{APPROVAL}', 'x')}}</div>;"),
     ] {
         let written = typescript(&program).written();
         assert!(written.iter().any(|w| w.ends_with("approval.md")), "{program}: {written:?}");
     }
-    let read = format!("import {{ readFileSync }} from 'fs';\nconst text: string = readFileSync('{APPROVAL}', 'utf8');\nconsole.log(text.length as number);");
+    let read = format!(
+        "import {{ readFileSync }} from 'fs';\nconst text: string = readFileSync('{APPROVAL}', 'utf8');\nconsole.log(text.length as number);"
+    );
     let verdict = typescript(&read);
     assert!(verdict.written().is_empty(), "{read}");
 }
@@ -218,4 +222,27 @@ fn typescript_runners_and_script_names_choose_typescript() {
     assert_eq!(language(&["node", "--experimental-strip-types", "x.mts"]), Some(Language::TypeScript));
     assert_eq!(language(&["bun", "x.tsx"]), Some(Language::TypeScript));
     assert_eq!(language(&["node", "x.js"]), Some(Language::JavaScript));
+}
+
+#[test]
+fn a_case_changed_string_is_computed() {
+    writes_approval("require('fs').writeFileSync('OPENSPEC/CHANGES/C/APPROVAL.MD'.toLowerCase(), 'x')");
+    writes_approval("const p = 'openspec/changes/c/approval.md'.toUpperCase().toLowerCase(); require('fs').rmSync(p)");
+    writes_nothing_guarded("require('fs').writeFileSync('NOTES.TXT'.toLowerCase(), 'x')");
+    // A reading command given the lowered path is proven: nothing is left uncomputed.
+    let read =
+        "require('child_process').execFileSync('git', ['log', '--', 'OPENSPEC/CHANGES/C/APPROVAL.MD'.toLowerCase()])";
+    writes_nothing_guarded(read);
+    assert_eq!(commands(read), ["git log -- openspec/changes/c/approval.md"]);
+}
+
+#[test]
+fn an_argv_runners_options_are_no_argument_of_the_command() {
+    let read = format!(
+        "require('child_process').execFileSync('git', ['log', '--oneline', '--', '{APPROVAL}'], {{ stdio: 'inherit' }})"
+    );
+    writes_nothing_guarded(&read);
+    assert_eq!(commands(&read), [format!("git log --oneline -- {APPROVAL}")]);
+    let remove = format!("require('child_process').execFileSync('rm', ['-f', '{APPROVAL}'], {{ stdio: 'inherit' }})");
+    assert_eq!(commands(&remove), [format!("rm -f {APPROVAL}")]);
 }

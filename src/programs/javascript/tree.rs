@@ -963,7 +963,7 @@ impl<'t> Reader<'t, '_> {
     }
 
     /// `path.join(a, b)`, `path.resolve(…)`, `a.concat(b)`, `[a, b].join('/')`, `String(a)`,
-    /// `a.toString()`, `a.trim()`.
+    /// `a.toString()`, `a.trim()`, `a.toLowerCase()`, `a.toUpperCase()`.
     fn eval_call(&self, node: Node, depth: usize) -> Option<String> {
         let function = node.field("function")?;
         let args = arguments(node);
@@ -986,6 +986,8 @@ impl<'t> Reader<'t, '_> {
             "concat" => Some(self.eval(object?, depth + 1)? + &values()?.concat()),
             "String" | "fileURLToPath" => self.eval(*args.first()?, depth + 1),
             "toString" | "trim" => self.eval(object?, depth + 1),
+            "toLowerCase" | "toLocaleLowerCase" => Some(self.eval(object?, depth + 1)?.to_lowercase()),
+            "toUpperCase" | "toLocaleUpperCase" => Some(self.eval(object?, depth + 1)?.to_uppercase()),
             _ => None,
         }
     }
