@@ -51,15 +51,7 @@ const KNOWN_APPLICATIONS: &[&str] = &["Finder", "System Events"];
 pub fn analyze(text: &str) -> Findings {
     let Some(tokens) = super::lex::tokens(text, &SYNTAX, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };
     // AppleScript's words ignore case (`DO SHELL SCRIPT`).
-    let tokens: Vec<Token> = tokens
-        .into_iter()
-        .map(|mut token| {
-            if token.kind == Kind::Ident {
-                token.text.make_ascii_lowercase();
-            }
-            token
-        })
-        .collect();
+    let tokens = super::lex::lowercase_identifiers(tokens);
     let mut engine = Engine::new(&tokens, &GRAMMAR);
     engine.run();
     let writes = tokens.iter().any(|t| WRITING_WORDS.iter().any(|w| t.is_ident(w)));

@@ -100,6 +100,14 @@ impl Token {
 const TWO_CHAR_PUNCT: [&str; 16] =
     ["==", "!=", "<=", ">=", ">>", "<<", "=>", "->", "::", "..", "&&", "||", "+=", ".=", "=~", "<-"];
 
+/// `tokens` with every identifier in lower case, for a language whose names ignore case.
+pub fn lowercase_identifiers(mut tokens: Vec<Token>) -> Vec<Token> {
+    for token in tokens.iter_mut().filter(|token| token.kind == Kind::Ident) {
+        token.text.make_ascii_lowercase();
+    }
+    tokens
+}
+
 /// Tokens of `text`, at most `max_tokens` of them (`None` past the cap).
 pub fn tokens(text: &str, syntax: &Syntax, max_tokens: usize) -> Option<Vec<Token>> {
     let mut lexer = Lexer { text, at: 0, syntax, out: Vec::new(), line_start: true };

@@ -7,7 +7,7 @@
 //! program unproven: every guarded location it or the database operand names counts as written.
 
 use super::engine::{Engine, Grammar, Op, Receiver, Rule, Val, rule};
-use super::lex::{Interpolation, Kind, Quote, Syntax, Token, quote};
+use super::lex::{Interpolation, Quote, Syntax, quote};
 use super::{Findings, Invocation, Language, MAX_PROGRAM_TOKENS, Source};
 
 const QUOTES: &[Quote] = &[quote("'", "'", false, Interpolation::None), quote("\"", "\"", false, Interpolation::None)];
@@ -94,15 +94,7 @@ pub fn analyze(text: &str) -> Findings {
     }
     let Some(tokens) = super::lex::tokens(&sql, &SYNTAX, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };
     // SQL's names are not case-sensitive (`WriteFile(…)` is `writefile(…)`).
-    let tokens: Vec<Token> = tokens
-        .into_iter()
-        .map(|mut token| {
-            if token.kind == Kind::Ident {
-                token.text.make_ascii_lowercase();
-            }
-            token
-        })
-        .collect();
+    let tokens = super::lex::lowercase_identifiers(tokens);
     let mut engine = Engine::new(&tokens, &GRAMMAR);
     engine.findings = findings;
     engine.run();
