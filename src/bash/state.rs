@@ -128,9 +128,12 @@ impl Scope<Bash> {
         self.defined.read().map_or(&[], |defined| defined.exported.as_slice())
     }
 
+    /// Kept sorted, so that two shells that exported the same names are the same state.
     pub(super) fn export(&mut self, name: &str) {
-        if !self.exported().iter().any(|exported| exported == name) && self.exported().len() < MAX_EXPORTED {
-            self.defined.make_mut().exported.push(name.to_string());
+        if let Err(at) = self.exported().binary_search_by(|exported| exported.as_str().cmp(name))
+            && self.exported().len() < MAX_EXPORTED
+        {
+            self.defined.make_mut().exported.insert(at, name.to_string());
         }
     }
 
@@ -152,6 +155,12 @@ impl Scope<Bash> {
                 }
                 None => vars.remove(name),
             };
+        }
+        // In the environment of the shell started, so of what that shell starts in turn.
+        for (name, value) in &environment.changes {
+            if value.is_some() {
+                self.export(name);
+            }
         }
     }
 

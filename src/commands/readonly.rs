@@ -95,7 +95,6 @@ const READERS: &[&str] = &[
     "stat",
     "strings",
     "sum",
-    "systemd-cat",
     "tac",
     "tail",
     "test",
@@ -114,9 +113,7 @@ const READERS: &[&str] = &[
     "whereis",
     "which",
     "wl-copy",
-    "wl-paste",
     "xclip",
-    "xsel",
     "xzcat",
     "zcat",
     "zgrep",
@@ -179,24 +176,51 @@ pub fn is_read_only(name: &str, args: &[Arg]) -> bool {
 }
 
 /// Compressors: they replace the files they are given, but write only standard output when told
-/// to (`-c`, also in a bundle: `-dc`), when only listing or testing, or when given no file.
+/// to (`-c`, also in a bundle: `-dc`) or when given no file. Only options that take no value and
+/// name no file keep them readers: `-S .x`, `-o`, `--rm`, `--files`, lz4's `-l` or `-m` do not.
 const COMPRESSORS: &[&str] =
     &["brotli", "bunzip2", "bzip2", "gunzip", "gzip", "lz4", "lzma", "pigz", "unlzma", "unxz", "unzstd", "xz", "zstd"];
 
-fn only_standard_output(args: &[Arg]) -> bool {
-    let short = |arg: &Arg, flag: char| {
-        arg.text.strip_prefix('-').is_some_and(|flags| !flags.starts_with('-') && flags.contains(flag))
-    };
-    if has_word(args, &["-o", "--output", "--rm"]) {
-        return false;
-    }
-    let to_stdout = args.iter().any(|arg| {
-        short(arg, 'c') || short(arg, 'l') || short(arg, 't') || has_word(std::slice::from_ref(arg), STDOUT_WORDS)
-    });
-    to_stdout || !args.iter().any(|arg| !arg.text.starts_with('-'))
-}
+/// The short options every compressor above reads the same way and that take no value:
+/// decompress, to stdout, keep, force, quiet, verbose, a level.
+const PLAIN_SHORT: &str = "cdkfqv123456789";
+const PLAIN_LONG: &[&str] = &[
+    "--stdout",
+    "--to-stdout",
+    "--decompress",
+    "--uncompress",
+    "--keep",
+    "--force",
+    "--quiet",
+    "--verbose",
+    "--fast",
+    "--best",
+];
 
-const STDOUT_WORDS: &[&str] = &["--stdout", "--to-stdout", "--list", "--test"];
+fn only_standard_output(args: &[Arg]) -> bool {
+    let mut to_stdout = false;
+    let mut operands = false;
+    for arg in args {
+        match arg.text.strip_prefix('-') {
+            // `-`: standard input.
+            Some("") => {}
+            Some(long) if long.starts_with('-') => {
+                if !PLAIN_LONG.contains(&arg.text.as_str()) {
+                    return false;
+                }
+                to_stdout |= matches!(arg.text.as_str(), "--stdout" | "--to-stdout");
+            }
+            Some(flags) => {
+                if !flags.chars().all(|flag| PLAIN_SHORT.contains(flag)) {
+                    return false;
+                }
+                to_stdout |= flags.contains('c');
+            }
+            None => operands = true,
+        }
+    }
+    to_stdout || !operands
+}
 
 /// An awk program or option that writes files or runs commands.
 fn awk_writes(text: &str) -> bool {
@@ -217,12 +241,22 @@ mod tests {
     #[test]
     fn a_compressor_reads_when_it_writes_only_standard_output() {
         let args = |words: &[&str]| words.iter().map(|word| Arg::literal(word)).collect::<Vec<_>>();
-        for words in [&[][..], &["-c", "p.md"], &["-dc", "p.md.gz"], &["-9c"], &["--stdout", "p.md"], &["-l", "p.gz"]] {
+        for words in [&[][..], &["-c", "p.md"], &["-dc", "p.md.gz"], &["-9c"], &["--stdout", "p.md"], &["-d"], &["-"]] {
             assert!(is_read_only("gzip", &args(words)), "gzip {words:?}");
         }
-        for words in
-            [&["p.md"][..], &["-k", "p.md"], &["-d", "p.md.gz"], &["-c", "-o", "out", "p.md"], &["--rm", "-c", "p"]]
-        {
+        for words in [
+            &["p.md"][..],
+            &["-k", "p.md"],
+            &["-d", "p.md.gz"],
+            &["-c", "-o", "out", "p.md"],
+            &["-co", "p.md", "README.md"],
+            &["--rm", "-c", "p"],
+            &["-S.tgz", "p.md"],
+            &["-l", "README.md", "p.md"],
+            &["--files"],
+            &["--filelist=list"],
+            &["-j", "-c", "p"],
+        ] {
             assert!(!is_read_only("zstd", &args(words)), "zstd {words:?}");
         }
     }

@@ -7,7 +7,6 @@
 use super::Arg;
 use super::approval::approval_through_cli;
 use super::argv::{has_wildcard, is_separator, path_tokens};
-use super::feeders::fed_words;
 use super::options::{Item, operands, options, spec};
 use super::readonly::is_read_only;
 use super::sink::Sink;
@@ -24,8 +23,10 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
     }
     sink.runs_here();
     let mut candidates = Vec::new();
-    let set_by_its_line = set_by_its_line(sink);
-    for arg in args.iter().chain(&set_by_its_line) {
+    // What its command line sets, and the words of the command piping into it, reach it as its
+    // own words do (`OUT=plans/p.md mytool`, `ls plans/p.md | mytool`), from where it runs.
+    let given: Vec<Arg> = set_by_its_line(sink).into_iter().chain(fed(sink.job.producer)).collect();
+    for arg in args.iter().chain(&given) {
         candidates.clear();
         path_candidates(&arg.text, &mut candidates);
         for &candidate in &candidates {
@@ -37,8 +38,8 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
             }
         }
     }
-    // What it reads may tell it where to write (`ed plan.md <<< w`, `ls plans/*.md | mytool`):
-    // the guarded locations its input names are given to it as much as its words are (P-18).
+    // What it reads may tell it where to write (`ed plan.md <<< w`): the guarded locations its
+    // input names are given to it as much as its words are (P-18).
     if let Some(stdin) = stdin {
         for word in stdin.split(char::is_whitespace) {
             candidates.clear();
@@ -48,9 +49,11 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
             }
         }
     }
-    for fed in fed_words(sink.job.producer) {
-        sink.write_named(fed);
-    }
+}
+
+/// The words of the command piping into this one (after its name), but what it was piped itself.
+fn fed(producer: &[Arg]) -> impl Iterator<Item = Arg> + '_ {
+    producer.get(1..).unwrap_or_default().iter().filter(|arg| !arg.pipe).cloned()
 }
 
 /// The values the command's line gives its environment (`P=plans/p.md mytool`, `env P=… mytool`).

@@ -49,6 +49,10 @@ pub fn analyze(text: &str, dir: &Path, flavor: Flavor) -> Findings {
     // the modules the program loads.
     let mut engine = Engine::new(&tokens, &Grammar::NONE);
     for (at, token) in tokens.iter().enumerate() {
+        // What an unproven program names is what it may write (`judged`).
+        if token.is_str() {
+            engine.note(&Val::Str(token.text.clone()));
+        }
         // zx: $`command`
         if token.is_ident("$") && tokens.get(at + 1).is_some_and(Token::is_str) {
             let command = tokens.get(at + 1).map(|t| t.text.clone()).unwrap_or_default();

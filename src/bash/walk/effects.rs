@@ -137,13 +137,20 @@ impl Walker<'_> {
     /// An unknown command sees the variables the line exported: the guarded locations their
     /// values name reach it as its words' do (`export OUT=plans/p.md; mytool`).
     fn exported_to_it(&mut self, scope: &Scope<Bash>) {
+        let mut named = Vec::new();
         for name in scope.exported() {
             for value in scope.vars.get(name).into_iter().flatten() {
-                if may_be_guarded(&Arg::literal(&value.text), scope) {
-                    let named = paths::absolute(&value.text, &scope.base);
-                    self.add_reached(named, paths::Reach::Named, scope);
+                // A value holding more than a path (`--out=plans/p.md`, `a.md plans/p.md`).
+                if value.text.contains(|c: char| c.is_whitespace() || c == '=') {
+                    named.extend(paths::everything_named(&value.text, paths::Dialect::Bash));
+                } else if may_be_guarded(&Arg::literal(&value.text), scope) {
+                    named.push(paths::absolute(&value.text, &scope.base));
                 }
             }
+        }
+        for location in named {
+            let location = paths::absolute(&location, &scope.base);
+            self.add_reached(location, paths::Reach::Named, scope);
         }
     }
 

@@ -357,7 +357,6 @@ fn an_unknown_command_run_in_a_guarded_folder_may_write_there() {
     }
 }
 
-
 #[test]
 fn an_unknown_command_writes_the_guarded_locations_its_input_and_environment_name() {
     let repo = Repo::new();
@@ -380,6 +379,18 @@ fn an_unknown_command_writes_the_guarded_locations_its_input_and_environment_nam
         ("export OUT=openspec/changes/c/approval.md; mytool", ONLY_APPROVE),
         ("declare -x OUT=docs/superpowers/plans/p.md && mytool", NEEDS_SPEC),
         ("OUT=openspec/changes/c/approval.md; export OUT; (mytool)", ONLY_APPROVE),
+        ("export OPTS=--out=openspec/changes/c/approval.md; mytool", ONLY_APPROVE),
+        ("export FILES=\"a.md openspec/changes/c/approval.md\"; mytool", ONLY_APPROVE),
+        ("OUT=openspec/changes/c/approval.md bash -c mytool", ONLY_APPROVE),
+        // A producer's words read as the command's own: from where it runs, option values too.
+        ("cd docs/superpowers && cat plans/p.md | mytool", NEEDS_SPEC),
+        ("cat docs//superpowers/plans/p.md | mytool", NEEDS_SPEC),
+        ("diff --from-file=openspec/changes/c/approval.md x | mytool", ONLY_APPROVE),
+        // Commands that run one or write a file with some option are no readers.
+        ("systemd-cat rm -f openspec/changes/c/approval.md", ONLY_APPROVE),
+        ("xsel -b -l openspec/changes/c/approval.md", ONLY_APPROVE),
+        ("zstd -co openspec/changes/c/approval.md README.md", ONLY_APPROVE),
+        ("gzip -S.tgz openspec/changes/c/approval.md", ONLY_APPROVE),
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(denial), "{line}");
     }

@@ -550,6 +550,9 @@ fn a_program_reads_what_the_pipeline_and_the_environment_give_it() {
             "Get-ChildItem openspec/changes/c/approval.md | mytool.exe --fix",
             "Get-Content openspec/changes/c/approval.md | Sort-Object | mytool",
             "$env:OUT = 'openspec/changes/c/approval.md'; mytool",
+            "${env:my-var} = 'openspec/changes/c/approval.md'; mytool",
+            "${env:#} = 'openspec/changes/c/approval.md'; mytool",
+            "if ($c) { $env:OUT = 'openspec/changes/c/approval.md' } else { $env:OUT = 'notes.md' }; mytool",
         ],
     );
     assert_refused_as_plain(

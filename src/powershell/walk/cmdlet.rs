@@ -407,16 +407,26 @@ impl Walker<'_> {
             }
             line.push_str(" | ");
         }
-        // `$env:OUT = 'plans/p.md'; mytool`: the program's environment holds what the call set.
+        // `$env:OUT = 'plans/p.md'; mytool`: the program's environment holds what the call set,
+        // every value a variable may have. A name bash cannot assign (`${env:my-var}`) gives its
+        // values as words, which the program is judged on all the same.
+        let mut environment: Vec<(&str, &str)> = Vec::new();
         for (key, values) in scope.vars.iter() {
             let Some(name) = key.strip_prefix("env:") else { continue };
-            let mut named = values.iter().filter(|value| paths::may_name_guarded(value.text.as_bytes()));
-            if let Some(value) = named.next_back() {
-                line.push_str(&format!("{}={} ", name.to_ascii_uppercase(), bash_quote(&as_path_word(&value.text))));
+            let named = values.iter().filter(|value| paths::may_name_guarded(value.text.as_bytes()));
+            environment.extend(named.map(|value| (name, value.text.as_str())));
+        }
+        environment.sort_unstable();
+        let mut words: Vec<String> = Vec::new();
+        for (name, value) in &environment {
+            if is_shell_name(name) {
+                line.push_str(&format!("{}={} ", name.to_ascii_uppercase(), bash_quote(&as_path_word(value))));
+            } else {
+                words.push(value.to_string());
             }
         }
         line.push_str(&bash_quote(program));
-        for arg in args {
+        for arg in args.iter().chain(&words) {
             line.push(' ');
             line.push_str(&bash_quote(&as_path_word(arg)));
         }
@@ -561,4 +571,12 @@ fn runs_nothing_else(script: &str) -> bool {
 
 fn texts(values: &[&Value]) -> Vec<String> {
     values.iter().map(|value| value.text.clone()).collect()
+}
+
+/// Whether `name` can be assigned in bash (`NAME=value cmd`): a letter or `_`, then letters,
+/// digits or `_`.
+fn is_shell_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }

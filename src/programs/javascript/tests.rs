@@ -246,3 +246,11 @@ fn an_argv_runners_options_are_no_argument_of_the_command() {
     let remove = format!("require('child_process').execFileSync('rm', ['-f', '{APPROVAL}'], {{ stdio: 'inherit' }})");
     assert_eq!(commands(&remove), [format!("rm -f {APPROVAL}")]);
 }
+
+#[test]
+fn an_unproven_program_writes_every_guarded_location_it_names() {
+    writes_approval(&format!(
+        "const fs = require('fs'); fs.writeFileSync('docs/superpowers/plans/p.md', 'x'); fs[process.argv[1]]('{APPROVAL}', 'ok')"
+    ));
+    writes_approval(&format!("globalThis.Bun.write('{APPROVAL}', 'x')"));
+}

@@ -767,7 +767,9 @@ impl<'t> Reader<'t, '_> {
         if matches!(name.as_str(), "open" | "openSync") {
             return self.open(&args);
         }
-        if (name == "write" && receiver == "Bun") || (name == "create" && receiver == "Deno") {
+        // `Bun.write`, `globalThis.Bun.write`, `Deno.create`.
+        let global = |object: &str| receiver == object || receiver.strip_suffix(object).is_some_and(|r| r.ends_with('.'));
+        if (name == "write" && global("Bun")) || (name == "create" && global("Deno")) {
             return self.writes(&args, &[0], None);
         }
         if self.is_runner(&name, receiver) {
