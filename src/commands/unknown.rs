@@ -25,7 +25,7 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
     let mut candidates = Vec::new();
     // What its command line sets, and the words of the command piping into it, reach it as its
     // own words do (`OUT=plans/p.md mytool`, `ls plans/p.md | mytool`), from where it runs.
-    let given: Vec<Arg> = set_by_its_line(sink).into_iter().chain(fed(sink.job.producer)).collect();
+    let given: Vec<Arg> = set_by_its_line(sink).chain(fed(sink.job.producer)).collect();
     for arg in args.iter().chain(&given) {
         candidates.clear();
         path_candidates(&arg.text, &mut candidates);
@@ -57,8 +57,8 @@ fn fed(producer: &[Arg]) -> impl Iterator<Item = Arg> + '_ {
 }
 
 /// The values the command's line gives its environment (`P=plans/p.md mytool`, `env P=… mytool`).
-fn set_by_its_line(sink: &Sink) -> Vec<Arg> {
-    sink.job.environment.changes.iter().filter_map(|(_, value)| value.clone()).collect()
+fn set_by_its_line<'s>(sink: &'s Sink) -> impl Iterator<Item = Arg> + 's {
+    sink.job.environment.changes.iter().filter_map(|(_, value)| value.clone())
 }
 
 /// A pattern the command expands itself (`prettier --write 'docs/**/*.md'`): the directory

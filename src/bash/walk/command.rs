@@ -60,22 +60,22 @@ impl Walker<'_> {
         let stdin_text = match stdin {
             Some(node) => Some(self.stdin_text(node, walk, scope)?),
             // A program read from a file on stdin (`python3 < s.py`, `cat s.py | python3`).
-            None => match self.input_file(&files, walk, scope)? {
-                Some(file) if !file.dynamic && !file.glob && self.runs_its_input(&argv) => {
-                    self.file_text(&file.text, &scope.base)
-                }
-                // `mytool < plan.md` reads what `cat plan.md | mytool` would.
-                Some(file) => {
-                    producer = vec![Arg::literal("<"), file];
-                    None
-                }
-                None => match piped.clone() {
+            None => {
+                let redirected = self.input_file(&files, walk, scope)?;
+                match redirected.clone().or_else(|| piped.clone()) {
                     Some(file) if !file.dynamic && !file.glob && self.runs_its_input(&argv) => {
                         self.file_text(&file.text, &scope.base)
                     }
-                    _ => upstream.text,
-                },
-            },
+                    // `mytool < plan.md` reads what `cat plan.md | mytool` would.
+                    _ => match redirected {
+                        Some(file) => {
+                            producer = vec![Arg::literal("<"), file];
+                            None
+                        }
+                        None => upstream.text,
+                    },
+                }
+            }
         };
         self.startup_files(&assigned, &argv, walk, scope)?;
         if self.shell_state(&argv, &assigned, stdin_text.as_deref(), walk, scope)? {

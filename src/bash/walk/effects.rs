@@ -45,11 +45,11 @@ impl Walker<'_> {
                         self.add(&name.text, &dir, scope.links());
                     }
                 }
-                Effect::WriteNamed(arg) if may_be_guarded(&arg, scope) => {
+                Effect::WriteNamed(arg) if may_be_guarded(&arg.text, scope) => {
                     self.add_reached(paths::absolute(&arg.text, &scope.base), paths::Reach::Named, scope);
                 }
                 Effect::RunsIn(dir) => {
-                    if may_be_guarded(&dir, scope) {
+                    if may_be_guarded(&dir.text, scope) {
                         for target in paths::guarded_here(&paths::absolute(&dir.text, &scope.base)) {
                             self.add_path(target, scope.links());
                         }
@@ -143,8 +143,8 @@ impl Walker<'_> {
                 // A value holding more than a path (`--out=plans/p.md`, `a.md plans/p.md`).
                 if value.text.contains(|c: char| c.is_whitespace() || c == '=') {
                     named.extend(paths::everything_named(&value.text, paths::Dialect::Bash));
-                } else if may_be_guarded(&Arg::literal(&value.text), scope) {
-                    named.push(paths::absolute(&value.text, &scope.base));
+                } else if may_be_guarded(&value.text, scope) {
+                    named.push(PathBuf::from(&value.text));
                 }
             }
         }
@@ -900,10 +900,10 @@ fn assigned_options(variable: &str, text: &str) -> Option<Options> {
     options_in(variable, value, dynamic)
 }
 
-/// Whether `arg`, taken from the walk's directory, may be or hold a guarded location: `..` only
+/// Whether `path`, taken from the walk's directory, may be or hold a guarded location: `..` only
 /// removes components, so with no guarded word in either, none is in the path.
-fn may_be_guarded(arg: &Arg, scope: &Scope<Bash>) -> bool {
-    paths::may_name_guarded(arg.text.as_bytes()) || paths::may_name_guarded(scope.base.as_os_str().as_encoded_bytes())
+fn may_be_guarded(path: &str, scope: &Scope<Bash>) -> bool {
+    paths::may_name_guarded(path.as_bytes()) || paths::may_name_guarded(scope.base.as_os_str().as_encoded_bytes())
 }
 
 /// Whether the walk knows where a directory change went.

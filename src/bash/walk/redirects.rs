@@ -83,10 +83,12 @@ impl Walker<'_> {
         // `find plans | sort | xargs rm`: a stage may pass on lines of what it reads, so the words
         // of the stages before it may reach the command too.
         let mut producer = argv;
-        let mut stage = producer.first().map(|name| name.text.clone());
-        while stage.as_deref().is_some_and(passes_lines_on) && producer.len() < MAX_PRODUCER_WORDS {
+        // Where the words of the stage last added start: its name.
+        let mut stage = 0;
+        while producer.get(stage).is_some_and(|name| passes_lines_on(&name.text)) && producer.len() < MAX_PRODUCER_WORDS
+        {
             let Some(before) = self.stage_words(earlier.pop(), walk, scope)? else { break };
-            stage = before.first().map(|name| name.text.clone());
+            stage = producer.len();
             producer.extend(before);
         }
         Ok(Input { text: None, producer })
