@@ -60,6 +60,10 @@ pub struct Defined {
     pub(super) input: Option<Rc<str>>,
     /// Variables the line exported (`export P=…`, `declare -x P`): the commands it starts see them.
     pub(super) exported: Vec<String>,
+    /// `set -a` is on: every variable the line assigns from here is exported.
+    pub(super) exports_assignments: bool,
+    /// More names were exported than [`MAX_EXPORTED`]: every variable counts as exported.
+    pub(super) exports_everything: bool,
 }
 
 /// A value scopes share, allocated when first written: most command lines define nothing.
@@ -117,8 +121,13 @@ impl Scope<Bash> {
         if !self.links().is_empty() {
             child.defined.make_mut().links = self.links().to_vec();
         }
-        if !self.exported().is_empty() {
-            child.defined.make_mut().exported = self.exported().to_vec();
+        if let Some(defined) = self.defined.read()
+            && (!defined.exported.is_empty() || defined.exports_assignments || defined.exports_everything)
+        {
+            let inherited = child.defined.make_mut();
+            inherited.exported = defined.exported.clone();
+            inherited.exports_assignments = defined.exports_assignments;
+            inherited.exports_everything = defined.exports_everything;
         }
         child
     }
@@ -128,12 +137,31 @@ impl Scope<Bash> {
         self.defined.read().map_or(&[], |defined| defined.exported.as_slice())
     }
 
+    /// Whether every variable counts as exported (more were exported than the state keeps).
+    pub(super) fn exports_everything(&self) -> bool {
+        self.defined.read().is_some_and(|defined| defined.exports_everything)
+    }
+
+    /// Whether `set -a` is on, so that an assignment exports its variable.
+    pub(super) fn exports_assignments(&self) -> bool {
+        self.defined.read().is_some_and(|defined| defined.exports_assignments)
+    }
+
+    /// `set -a` / `set +a`.
+    pub(super) fn set_exports_assignments(&mut self, on: bool) {
+        if on != self.exports_assignments() {
+            self.defined.make_mut().exports_assignments = on;
+        }
+    }
+
     /// Kept sorted, so that two shells that exported the same names are the same state.
     pub(super) fn export(&mut self, name: &str) {
-        if let Err(at) = self.exported().binary_search_by(|exported| exported.as_str().cmp(name))
-            && self.exported().len() < MAX_EXPORTED
-        {
-            self.defined.make_mut().exported.insert(at, name.to_string());
+        if let Err(at) = self.exported().binary_search_by(|exported| exported.as_str().cmp(name)) {
+            if self.exported().len() < MAX_EXPORTED {
+                self.defined.make_mut().exported.insert(at, name.to_string());
+            } else if !self.exports_everything() {
+                self.defined.make_mut().exports_everything = true;
+            }
         }
     }
 

@@ -214,6 +214,10 @@ impl<'t> Node<'t> {
         self.entry().error
     }
 
+    pub fn parent(&self) -> Option<Node<'t>> {
+        self.at(self.entry().parent)
+    }
+
     pub fn next_sibling(&self) -> Option<Node<'t>> {
         self.at(self.entry().next_sibling)
     }

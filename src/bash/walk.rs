@@ -304,11 +304,7 @@ impl Walker<'_> {
         match kind {
             "heredoc_body" => {
                 // A quoted delimiter makes the body plain data; otherwise its substitutions run.
-                let quoted = parent.is_some_and(|heredoc| {
-                    heredoc.children().any(|(child, _)| {
-                        node_kind(child) == "heredoc_start" && walk.text(child).contains(['\'', '"', '\\'])
-                    })
-                });
+                let quoted = redirects::quoted_heredoc(node, walk);
                 frame.skip = quoted;
                 // A body without `$(…)` is one token: its backquotes are scanned here.
                 if !quoted && node.child_count() == 0 {
@@ -424,7 +420,8 @@ impl Walker<'_> {
                 };
                 let sure_popd = statement.is_none().then(|| self.sure_popd(node, ancestors, walk, scope)).flatten();
                 let (moves_before, scripts_before) = (self.moves.len(), self.scripts);
-                self.command(node, statement.map(|p| p.node), upstream, walk, scope)?;
+                let redirected = statement.map(|p| p.node).or_else(|| redirection_of_its_list(node, ancestors));
+                self.command(node, redirected, upstream, walk, scope)?;
                 if let Some(sure) = sure_popd {
                     self.popped(sure, moves_before);
                 }
@@ -446,6 +443,9 @@ impl Walker<'_> {
             "variable_assignment" if parent.is_some_and(|p| node_kind(p.node) != "command") => {
                 self.assignment(node, walk, scope);
                 if let Some(name) = node.child_by_field_name("name") {
+                    if scope.exports_assignments() {
+                        scope.export(walk.text(name));
+                    }
                     self.startup_variable(walk.text(name), walk, scope)?;
                 }
             }
@@ -471,35 +471,6 @@ impl Walker<'_> {
                     }
                 }
             }
-            "redirected_statement" => {
-                // `a && b > f`: tree-sitter hangs the redirection on the list; bash gives it to
-                // the last command, which runs after the others.
-                if let Some(body) =
-                    node.child_by_field_name("body").filter(|b| matches!(node_kind(b), "list" | "pipeline"))
-                {
-                    let parts = self.redirections(node, walk);
-                    let mut ignored = Vec::new();
-                    let written_before = self.targets.len();
-                    for file in &parts.files {
-                        self.redirect(*file, walk, scope, &mut ignored)?;
-                    }
-                    // `mkdir -p d && printf … > d/hook`: the text the last command shows.
-                    if let Some(command) = last_command(body).filter(|_| self.targets.len() > written_before) {
-                        let argv = self.expand_words(&command_words(command), walk, scope)?;
-                        let stdin = match parts.stdin {
-                            Some(stdin) => Some(self.stdin_text(stdin, walk, scope)?),
-                            None => None,
-                        };
-                        self.record_shown(&argv, stdin.as_deref(), written_before);
-                    }
-                    if let (Some(stdin), Some(command)) = (parts.stdin, last_command(body)) {
-                        self.fed_command(command, stdin, walk, scope)?;
-                    }
-                    if let Some(command) = last_command(body) {
-                        self.fed_patch(command, &parts.files, walk, scope)?;
-                    }
-                }
-            }
             _ => {}
         }
         if let Some(saved) = &frame.restore {
@@ -521,7 +492,8 @@ impl Walker<'_> {
 #[derive(Default)]
 struct Input {
     text: Option<String>,
-    /// The words of the producer, when what it prints is unknown.
+    /// The words of the producer, when what it prints is unknown; the first names it (`<` for a
+    /// file, the kind of a compound stage).
     producer: Vec<Arg>,
 }
 
@@ -536,13 +508,19 @@ fn ignores_what_it_reads(command: Node, walk: &Walk) -> bool {
     FILTERS.binary_search(&name).is_ok()
 }
 
-/// The command that runs last in a list or pipeline.
-fn last_command<'t>(mut node: Node<'t>) -> Option<Node<'t>> {
-    for _ in 0..MAX_TREE_DEPTH {
+/// The statement whose redirections tree-sitter hangs on the list or pipeline `command` ends
+/// (`a && b < f`, `cd x && a 2>&1 | tee f`): bash gives them to that last command.
+fn redirection_of_its_list<'t>(command: Node<'t>, ancestors: &[Frame<'t>]) -> Option<Node<'t>> {
+    let mut child = command;
+    for frame in ancestors.iter().rev() {
+        let node = frame.node;
         match node_kind(node) {
-            "command" => return Some(node),
-            "list" | "pipeline" => node = node.named_children().last()?,
-            "redirected_statement" => node = node.child_by_field_name("body")?,
+            "list" | "pipeline" if node.named_children().last().is_some_and(|last| last.id() == child.id()) => {
+                child = node;
+            }
+            "redirected_statement" if child.id() != command.id() && child.field() == Some("body") => {
+                return Some(node);
+            }
             _ => return None,
         }
     }

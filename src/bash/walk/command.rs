@@ -56,26 +56,17 @@ impl Walker<'_> {
         let (argv, variants) = self.expand_variants(&words, walk, scope)?;
         let piped = self.piped_file.take();
         let assigned = self.prefix_assignments(&prefix, walk, scope);
-        let mut producer = upstream.producer;
-        let stdin_text = match stdin {
-            Some(node) => Some(self.stdin_text(node, walk, scope)?),
-            // A program read from a file on stdin (`python3 < s.py`, `cat s.py | python3`).
-            None => {
-                let redirected = self.input_file(&files, walk, scope)?;
-                match redirected.clone().or_else(|| piped.clone()) {
-                    Some(file) if !file.dynamic && !file.glob && self.runs_its_input(&argv) => {
-                        self.file_text(&file.text, &scope.base)
-                    }
-                    // `mytool < plan.md` reads what `cat plan.md | mytool` would.
-                    _ => match redirected {
-                        Some(file) => {
-                            producer = vec![Arg::literal("<"), file];
-                            None
-                        }
-                        None => upstream.text,
-                    },
+        let redirected = self.input_file(&files, walk, scope)?;
+        let Input { text: stdin_text, producer } = match (stdin, &redirected) {
+            (Some(node), _) => Input { text: Some(self.stdin_text(node, walk, scope)?), producer: Vec::new() },
+            (None, Some((file, spelled))) => self.read_from((file, *spelled), &argv, walk, scope)?,
+            // A program read through a pipe from a file (`cat s.py | python3`).
+            (None, None) => match piped.as_ref().filter(|file| !file.dynamic && !file.glob) {
+                Some(file) if self.runs_its_input(&argv) => {
+                    Input { text: self.file_text(&file.text, &scope.base), producer: upstream.producer }
                 }
-            }
+                _ => upstream,
+            },
         };
         self.startup_files(&assigned, &argv, walk, scope)?;
         if self.shell_state(&argv, &assigned, stdin_text.as_deref(), walk, scope)? {
@@ -86,7 +77,7 @@ impl Walker<'_> {
         let producer = &producer;
         commands::analyze_fed(&argv, stdin_text.as_deref(), producer, &environment, self.analyses, &mut effects);
         if effects.iter().any(|effect| matches!(effect, Effect::Patch(_))) {
-            let input = self.input_file(&files, walk, scope)?.or(piped);
+            let input = redirected.map(|(file, _)| file).or(piped);
             for effect in &mut effects {
                 if let Effect::Patch(read) = effect
                     && read.file.is_none()
@@ -128,7 +119,7 @@ impl Walker<'_> {
 
     /// Whether the command runs what its standard input holds: an interpreter reading its program
     /// there (`python3`, `node -`), or a shell given no script (`bash`, `sh -s`).
-    fn runs_its_input(&self, argv: &[Arg]) -> bool {
+    pub(super) fn runs_its_input(&self, argv: &[Arg]) -> bool {
         let words: Vec<String> = argv.iter().map(|arg| arg.text.clone()).collect();
         let Some((name, args)) = words.split_first() else { return false };
         let shell = matches!(name.rsplit('/').next(), Some("sh" | "bash" | "dash" | "zsh" | "ksh"));
@@ -209,6 +200,9 @@ impl Walker<'_> {
                 Ok(true)
             }
             "set" => {
+                if let Some(on) = allexport(args) {
+                    scope.set_exports_assignments(on);
+                }
                 if let Some(at) = args.iter().position(|arg| !arg.dynamic && arg.text == "--") {
                     let zero = scope.positional().and_then(|p| p.values.first().cloned());
                     let mut values = vec![zero.unwrap_or(Value { text: "bash".to_string(), dynamic: false })];
@@ -368,6 +362,30 @@ fn shown_text(argv: &[Arg], stdin: Option<&str>) -> Option<String> {
 /// The environment the assignments before a command give it (`NODE_OPTIONS='-r ./x.js' node
 /// build.js`), which is the command's, not the shell's: a value the walk could not compute
 /// exactly is kept as uncomputed.
+/// What `set`'s options say of `allexport`: on (`-a`, `-ea`, `-o allexport`), off (`+a`,
+/// `+o allexport`), or nothing.
+fn allexport(args: &[Arg]) -> Option<bool> {
+    let mut said = None;
+    let mut words = args.iter().take_while(|arg| arg.text != "--");
+    while let Some(arg) = words.next() {
+        let text = arg.text.as_str();
+        let on = match text.chars().next() {
+            Some('-') => true,
+            Some('+') => false,
+            _ => continue,
+        };
+        let flags = text.get(1..).unwrap_or_default();
+        if flags.contains('a') {
+            said = Some(on);
+        }
+        // `-o` takes the next word (`set -euo allexport`).
+        if flags.ends_with('o') && words.next().is_some_and(|option| option.text == "allexport") {
+            said = Some(on);
+        }
+    }
+    said
+}
+
 fn command_environment(assigned: &[(String, Vec<Value>)]) -> Environment {
     let changes = assigned.iter().map(|(name, values)| {
         let value = match values.as_slice() {

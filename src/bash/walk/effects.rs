@@ -138,8 +138,12 @@ impl Walker<'_> {
     /// values name reach it as its words' do (`export OUT=plans/p.md; mytool`).
     fn exported_to_it(&mut self, scope: &Scope<Bash>) {
         let mut named = Vec::new();
-        for name in scope.exported() {
-            for value in scope.vars.get(name).into_iter().flatten() {
+        let values = match scope.exports_everything() {
+            true => scope.vars.values().collect::<Vec<_>>(),
+            false => scope.exported().iter().filter_map(|name| scope.vars.get(name)).collect(),
+        };
+        for values in values {
+            for value in values {
                 // A value holding more than a path (`--out=plans/p.md`, `a.md plans/p.md`).
                 if value.text.contains(|c: char| c.is_whitespace() || c == '=') {
                     named.extend(paths::everything_named(&value.text, paths::Dialect::Bash));

@@ -1,14 +1,14 @@
 //! Redirections and what a command reads: the files a redirection writes, a heredoc or
 //! here-string, what the pipeline element before it prints, and the `<` file a patch reads.
 
-use super::{Frame, Input, Redirections, Walk, Walker, command_words, word_groups};
+use super::{Frame, Input, MAX_TREE_DEPTH, Redirections, Walk, Walker, command_words, word_groups};
 use crate::analysis::scope::Scope;
 use crate::bash::Unscannable;
 use crate::bash::printed;
 use crate::bash::state::Bash;
 use crate::bash::tree::{Node, node_kind};
 use crate::bash::words::Arg;
-use crate::commands::{self, Effect};
+use crate::commands;
 use crate::paths;
 
 impl Walker<'_> {
@@ -55,7 +55,11 @@ impl Walker<'_> {
     ) -> Result<Input, Unscannable> {
         if let Some(heredoc) = outer.filter(|outer| node_kind(outer) == "heredoc_redirect") {
             let body = heredoc.children().find(|(child, _)| node_kind(child) == "heredoc_body");
-            return Ok(Input { text: body.map(|(body, _)| walk.text(body).to_string()), producer: Vec::new() });
+            let text = match body {
+                Some((body, _)) => Some(self.heredoc_text(body, walk, scope)?),
+                None => None,
+            };
+            return Ok(Input { text, producer: Vec::new() });
         }
         let mut earlier = Vec::new();
         for (child, _) in pipeline.children() {
@@ -66,51 +70,127 @@ impl Walker<'_> {
                 earlier.push(child);
             }
         }
-        let Some(argv) = self.stage_words(earlier.pop(), walk, scope)? else { return Ok(Input::default()) };
-        // `cat x.patch | git apply`: the file a patch reads through the pipe.
-        if let [cat, file] = argv.as_slice()
-            && cat.text == "cat"
-            && !cat.dynamic
-        {
-            self.piped_file.replace(Some(file.clone()));
-        }
-        // Only a line with `echo` or `printf` in it can print known text.
-        let prints = argv.iter().any(|arg| matches!(arg.text.rsplit('/').next(), Some("echo" | "printf")));
-        let printed = || commands::printing_command(&argv).and_then(|words| printed::printed(&words));
-        if let Some(text) = prints.then(printed).flatten() {
-            return Ok(Input { text: Some(text), producer: Vec::new() });
+        let Some(last) = earlier.pop() else { return Ok(Input::default()) };
+        let mut producer = Vec::new();
+        match self.stage_words(last, walk, scope)? {
+            Some(argv) => {
+                // `cat x.patch | git apply`: the file a patch reads through the pipe.
+                if let [cat, file] = argv.as_slice()
+                    && cat.text == "cat"
+                    && !cat.dynamic
+                {
+                    self.piped_file.replace(Some(file.clone()));
+                }
+                // Only a line with `echo` or `printf` in it can print known text.
+                let prints = argv.iter().any(|arg| matches!(arg.text.rsplit('/').next(), Some("echo" | "printf")));
+                let printed = || commands::printing_command(&argv).and_then(|words| printed::printed(&words));
+                if let Some(text) = prints.then(printed).flatten() {
+                    return Ok(Input { text: Some(text), producer: Vec::new() });
+                }
+                let passes_on = argv.first().is_some_and(|name| passes_lines_on(&name.text));
+                producer = argv;
+                if !passes_on {
+                    return Ok(Input { text: None, producer });
+                }
+            }
+            None => {
+                // The first word names the producer; a compound stage has no name to give.
+                producer.push(Arg::literal(node_kind(last)));
+                self.printed_words(last, walk, scope, &mut producer, 0)?;
+            }
         }
         // `find plans | sort | xargs rm`: a stage may pass on lines of what it reads, so the words
         // of the stages before it may reach the command too.
-        let mut producer = argv;
-        // Where the words of the stage last added start: its name.
-        let mut stage = 0;
-        while producer.get(stage).is_some_and(|name| passes_lines_on(&name.text)) && producer.len() < MAX_PRODUCER_WORDS
-        {
-            let Some(before) = self.stage_words(earlier.pop(), walk, scope)? else { break };
-            stage = producer.len();
-            producer.extend(before);
-        }
+        self.stages_printed(earlier, walk, scope, &mut producer, 0)?;
         Ok(Input { text: None, producer })
     }
 
-    /// The expanded words of one pipeline stage, when it is a simple command the walk counts.
-    fn stage_words(
+    /// The expanded words of one pipeline stage, when it is a simple command the walk counts,
+    /// with the file its `<` reads (`cat < plan.md` prints what `cat plan.md` does).
+    fn stage_words(&self, stage: Node, walk: &Walk, scope: &Scope<Bash>) -> Result<Option<Vec<Arg>>, Unscannable> {
+        let (command, statement) = match node_kind(stage) {
+            "redirected_statement" => (stage.child_by_field_name("body"), Some(stage)),
+            _ => (Some(stage), None),
+        };
+        let Some(command) = command.filter(|c| node_kind(c) == "command" && walk.counts(*c)) else { return Ok(None) };
+        let mut argv = self.expand_words(&command_words(command), walk, scope)?;
+        if let Some(statement) = statement
+            && let Some((file, _)) = self.input_file(&self.redirections(statement, walk).files, walk, scope)?
+        {
+            argv.push(file);
+        }
+        Ok(Some(argv))
+    }
+
+    /// The stages of a pipeline, from the last back for as long as a stage may pass on what the
+    /// one before it prints: the words of each, for a command they feed.
+    fn stages_printed(
         &self,
-        stage: Option<Node>,
+        mut stages: Vec<Node>,
         walk: &Walk,
         scope: &Scope<Bash>,
-    ) -> Result<Option<Vec<Arg>>, Unscannable> {
-        let command = match stage {
-            Some(statement) if node_kind(statement) == "redirected_statement" => {
-                statement.child_by_field_name("body").filter(|body| node_kind(body) == "command")
+        words: &mut Vec<Arg>,
+        depth: usize,
+    ) -> Result<(), Unscannable> {
+        while let Some(stage) = stages.pop() {
+            if words.len() >= MAX_PRODUCER_WORDS {
+                break;
             }
-            other => other,
-        };
-        match command.filter(|c| node_kind(c) == "command" && walk.counts(*c)) {
-            Some(command) => Ok(Some(self.expand_words(&command_words(command), walk, scope)?)),
-            None => Ok(None),
+            match self.stage_words(stage, walk, scope)? {
+                Some(argv) => {
+                    let passes_on = argv.first().is_some_and(|name| passes_lines_on(&name.text));
+                    words.extend(argv);
+                    if !passes_on {
+                        break;
+                    }
+                }
+                // A group, a subshell or a loop may print what it reads too.
+                None => self.printed_words(stage, walk, scope, words, depth + 1)?,
+            }
         }
+        Ok(())
+    }
+
+    /// The words of the commands whose output `node` may print, for a command it feeds
+    /// (`for f in …; do echo "$f"; done | mytool`): a simple command's, a pipeline's last stages
+    /// as [`Self::stages_printed`] follows them, every statement of a group, subshell, loop or
+    /// branch, and the values a `for` loop gives its variable.
+    fn printed_words(
+        &self,
+        node: Node,
+        walk: &Walk,
+        scope: &Scope<Bash>,
+        words: &mut Vec<Arg>,
+        depth: usize,
+    ) -> Result<(), Unscannable> {
+        if depth >= MAX_TREE_DEPTH || words.len() >= MAX_PRODUCER_WORDS || !walk.counts(node) {
+            return Ok(());
+        }
+        match node_kind(node) {
+            "command" | "redirected_statement" => {
+                if let Some(argv) = self.stage_words(node, walk, scope)? {
+                    words.extend(argv);
+                } else if let Some(body) = node.child_by_field_name("body") {
+                    self.printed_words(body, walk, scope, words, depth + 1)?;
+                }
+            }
+            "pipeline" => self.stages_printed(node.named_children().collect(), walk, scope, words, depth + 1)?,
+            "for_statement" => {
+                let values: Vec<Node> =
+                    node.children().filter(|(_, field)| *field == Some("value")).map(|(value, _)| value).collect();
+                words.extend(self.expand_words(&values, walk, scope)?);
+                if let Some(body) = node.child_by_field_name("body") {
+                    self.printed_words(body, walk, scope, words, depth + 1)?;
+                }
+            }
+            kind if PRINT_WHAT_THEIR_STATEMENTS_PRINT.contains(&kind) => {
+                for child in node.named_children() {
+                    self.printed_words(child, walk, scope, words, depth + 1)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
     }
 
     /// The known text a `while` loop reads: its own here-string or heredoc, or what the pipeline
@@ -153,27 +233,48 @@ impl Walker<'_> {
         }
     }
 
-    /// The file a command's `<` redirection reads, when it has one.
+    /// The file a command's `<` redirection reads, with the node it is spelled by (a process
+    /// substitution, `< <(…)`): of several, the last, as bash reads.
     pub(super) fn input_file<'t>(
         &self,
         files: &[Node<'t>],
         walk: &Walk,
         scope: &Scope<Bash>,
-    ) -> Result<Option<Arg>, Unscannable> {
-        for &file in files.iter().filter(|f| walk.counts(**f)) {
-            let parts = file.children();
-            if !parts.clone().any(|(child, _)| node_kind(child) == "<") {
-                continue;
-            }
-            let destinations: Vec<Node> =
-                parts.filter(|(_, field)| *field == Some("destination")).map(|(child, _)| child).collect();
-            if let Some(group) = word_groups(&destinations, walk.source).next() {
-                let mut args = Vec::new();
-                self.expand(group, walk, scope, &mut args)?;
-                return Ok(args.into_iter().next());
-            }
+    ) -> Result<Option<(Arg, Node<'t>)>, Unscannable> {
+        let reads = |file: &&Node| walk.counts(**file) && file.children().any(|(child, _)| node_kind(child) == "<");
+        let Some(file) = files.iter().filter(reads).max_by_key(|file| file.start_byte()) else { return Ok(None) };
+        let destinations: Vec<Node> =
+            file.children().filter(|(_, field)| *field == Some("destination")).map(|(child, _)| child).collect();
+        let Some(group) = word_groups(&destinations, walk.source).next() else { return Ok(None) };
+        let mut args = Vec::new();
+        self.expand(group, walk, scope, &mut args)?;
+        Ok(args.into_iter().next().zip(group.first().copied()))
+    }
+
+    /// What a command reads from its `<` file: the program it runs (`python3 < s.py`), the text a
+    /// process substitution prints, or else the file or the substitution's commands as a producer
+    /// whose output is unknown (`mytool < plan.md` reads what `cat plan.md | mytool` would).
+    pub(super) fn read_from(
+        &self,
+        (file, spelled): (&Arg, Node),
+        argv: &[Arg],
+        walk: &Walk,
+        scope: &Scope<Bash>,
+    ) -> Result<Input, Unscannable> {
+        if file.pipe && !file.dynamic {
+            return Ok(Input { text: Some(file.text.clone()), producer: Vec::new() });
         }
-        Ok(None)
+        if file.pipe {
+            let mut producer = vec![Arg::literal("<(…)")];
+            if node_kind(spelled) == "process_substitution" {
+                self.printed_words(spelled, walk, scope, &mut producer, 0)?;
+            }
+            return Ok(Input { text: None, producer });
+        }
+        if !file.dynamic && !file.glob && self.runs_its_input(argv) {
+            return Ok(Input { text: self.file_text(&file.text, &scope.base), producer: Vec::new() });
+        }
+        Ok(Input { text: None, producer: vec![Arg::literal("<"), file.clone()] })
     }
 
     /// A heredoc body as it reaches the command, or a here-string's word.
@@ -183,6 +284,9 @@ impl Walker<'_> {
         walk: &Walk,
         scope: &Scope<Bash>,
     ) -> Result<String, Unscannable> {
+        if node_kind(node) == "heredoc_body" {
+            return self.heredoc_text(node, walk, scope);
+        }
         if node_kind(node) != "herestring_redirect" {
             return Ok(walk.text(node).to_string());
         }
@@ -192,6 +296,34 @@ impl Walker<'_> {
             self.expand(&[word], walk, scope, &mut args)?;
         }
         Ok(args.into_iter().map(|arg| arg.text).collect::<Vec<_>>().join(" "))
+    }
+
+    /// A heredoc body as the command reads it: with a quoted delimiter as written, else with its
+    /// expansions' values in place (`<<E` … `$out` … `E`).
+    pub(super) fn heredoc_text(&self, body: Node, walk: &Walk, scope: &Scope<Bash>) -> Result<String, Unscannable> {
+        if quoted_heredoc(body, walk) || body.child_count() == 0 {
+            return Ok(walk.text(body).to_string());
+        }
+        let mut text = String::with_capacity(body.end_byte() - body.start_byte());
+        let mut from = body.start_byte();
+        for (child, _) in body.children() {
+            if !matches!(
+                node_kind(child),
+                "simple_expansion" | "expansion" | "command_substitution" | "arithmetic_expansion"
+            ) {
+                continue;
+            }
+            text.push_str(walk.source.get(from..child.start_byte()).unwrap_or_default());
+            let mut values = Vec::new();
+            self.expand(&[child], walk, scope, &mut values)?;
+            for (at, value) in values.iter().enumerate() {
+                text.push_str(if at == 0 { "" } else { " " });
+                text.push_str(&value.text);
+            }
+            from = child.end_byte();
+        }
+        text.push_str(walk.source.get(from..body.end_byte()).unwrap_or_default());
+        Ok(text)
     }
 
     /// A file redirection: its target when it writes; words after the target (`echo > f x`) are
@@ -252,51 +384,34 @@ impl Walker<'_> {
         }
         Ok(())
     }
-
-    /// `cd x && bash <<'EOF' … EOF` as tree-sitter reads it: the heredoc on the list. The last
-    /// command reads it; only what it runs or writes is new.
-    pub(super) fn fed_command<'t>(
-        &mut self,
-        command: Node<'t>,
-        stdin: Node<'t>,
-        walk: &mut Walk,
-        scope: &mut Scope<Bash>,
-    ) -> Result<(), Unscannable> {
-        let mut words = command_words(command);
-        words.retain(|word| walk.counts(*word));
-        let argv = self.expand_words(&words, walk, scope)?;
-        let text = self.stdin_text(stdin, walk, scope)?;
-        let mut effects = Vec::new();
-        commands::analyze(&argv, Some(&text), self.analyses, &mut effects);
-        self.apply(effects, walk, scope, true)
-    }
-
-    /// `cd x && patch -p1 < f` as tree-sitter reads it: the `<` on the list. Only a patch the
-    /// last command applies is new.
-    pub(super) fn fed_patch<'t>(
-        &mut self,
-        command: Node<'t>,
-        files: &[Node<'t>],
-        walk: &mut Walk,
-        scope: &mut Scope<Bash>,
-    ) -> Result<(), Unscannable> {
-        let Some(input) = self.input_file(files, walk, scope)? else { return Ok(()) };
-        let mut words = command_words(command);
-        words.retain(|word| walk.counts(*word));
-        let argv = self.expand_words(&words, walk, scope)?;
-        let mut effects = Vec::new();
-        commands::analyze(&argv, None, self.analyses, &mut effects);
-        for effect in effects {
-            if let Effect::Patch(mut read) = effect
-                && read.file.is_none()
-            {
-                read.file = Some(input.clone());
-                self.patch(read, scope);
-            }
-        }
-        Ok(())
-    }
 }
+
+/// Whether the heredoc `body` belongs to has a quoted delimiter (`<<'E'`, `<<\E`): then its
+/// body is plain data, with nothing expanded or run.
+pub(super) fn quoted_heredoc(body: Node, walk: &Walk) -> bool {
+    body.parent().is_some_and(|heredoc| {
+        heredoc
+            .children()
+            .any(|(child, _)| node_kind(child) == "heredoc_start" && walk.text(child).contains(['\'', '"', '\\']))
+    })
+}
+
+/// Statements whose output is what the statements inside them print.
+const PRINT_WHAT_THEIR_STATEMENTS_PRINT: [&str; 13] = [
+    "c_style_for_statement",
+    "case_item",
+    "case_statement",
+    "compound_statement",
+    "do_group",
+    "elif_clause",
+    "else_clause",
+    "if_statement",
+    "list",
+    "negated_command",
+    "process_substitution",
+    "subshell",
+    "while_statement",
+];
 
 /// The most words a command's producer is followed back through filters for.
 const MAX_PRODUCER_WORDS: usize = 256;

@@ -358,6 +358,52 @@ fn an_unknown_command_run_in_a_guarded_folder_may_write_there() {
 }
 
 #[test]
+fn what_reaches_an_unknown_command_through_lists_groups_loops_and_substitutions() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    for (line, denial) in [
+        // A `<` that tree-sitter hangs on the list or pipeline is the last command's.
+        ("true && mytool < openspec/changes/c/approval.md", ONLY_APPROVE),
+        ("cd openspec/changes/c && mytool < approval.md", ONLY_APPROVE),
+        ("git status && mytool <<< openspec/changes/c/approval.md", ONLY_APPROVE),
+        // Of several `<`, bash reads the last.
+        ("mytool < /dev/null < openspec/changes/c/approval.md", ONLY_APPROVE),
+        // A producer stage's own `<` file.
+        ("cat < openspec/changes/c/approval.md | mytool", ONLY_APPROVE),
+        ("sort < docs/superpowers/plans/p.md | uniq | mytool", NEEDS_SPEC),
+        // A process substitution on standard input: what it prints, or its commands' words.
+        ("mytool < <(echo openspec/changes/c/approval.md)", ONLY_APPROVE),
+        ("mytool < <(ls docs/superpowers/plans/p.md)", NEEDS_SPEC),
+        // A group, a subshell or a loop before the pipe.
+        ("for f in openspec/changes/c/approval.md; do echo \"$f\"; done | mytool", ONLY_APPROVE),
+        ("{ echo openspec/changes/c/approval.md; } | mytool", ONLY_APPROVE),
+        ("( cd docs; ls superpowers/plans/p.md ) | sort | mytool", NEEDS_SPEC),
+        ("if true; then cat openspec/changes/c/approval.md; fi | mytool", ONLY_APPROVE),
+        // An unquoted heredoc reaches the command expanded.
+        ("P=openspec/changes/c/approval.md; mytool <<E\nfix $P\nE", ONLY_APPROVE),
+        ("d=docs/superpowers; mytool <<E | tee /tmp/log\n${d}/plans/p.md\nE", NEEDS_SPEC),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(denial), "{line}");
+    }
+    for line in [
+        "true && wc -l < openspec/changes/c/approval.md",
+        "cd openspec/changes/c && grep -c Approved < approval.md",
+        "mytool < openspec/changes/c/approval.md < /dev/null",
+        "cat < openspec/changes/c/approval.md | wc -l | mytool",
+        "mytool < <(echo report.txt)",
+        "for f in a.md b.md; do echo \"$f\"; done | mytool",
+        "{ echo hi; cat openspec/changes/c/approval.md | wc -l; } | mytool",
+        "( ls docs/superpowers/plans ) | head -3",
+        "if true; then echo ok; fi | mytool && cat openspec/changes/c/approval.md",
+        // A quoted delimiter keeps the body as written.
+        "P=openspec/changes/c/approval.md; mytool <<'E'\nfix $P\nE",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
+
+#[test]
 fn an_unknown_command_writes_the_guarded_locations_its_input_and_environment_name() {
     let repo = Repo::new();
     repo.change("c");
@@ -382,6 +428,9 @@ fn an_unknown_command_writes_the_guarded_locations_its_input_and_environment_nam
         ("export OPTS=--out=openspec/changes/c/approval.md; mytool", ONLY_APPROVE),
         ("export FILES=\"a.md openspec/changes/c/approval.md\"; mytool", ONLY_APPROVE),
         ("OUT=openspec/changes/c/approval.md bash -c mytool", ONLY_APPROVE),
+        // `set -a` exports what is assigned after it; past the names kept, every variable counts.
+        ("set -a; OUT=openspec/changes/c/approval.md; mytool", ONLY_APPROVE),
+        ("set -euo allexport; P=docs/superpowers/plans/p.md; (mytool)", NEEDS_SPEC),
         // A producer's words read as the command's own: from where it runs, option values too.
         ("cd docs/superpowers && cat plans/p.md | mytool", NEEDS_SPEC),
         ("cat docs//superpowers/plans/p.md | mytool", NEEDS_SPEC),
@@ -405,6 +454,9 @@ fn an_unknown_command_writes_the_guarded_locations_its_input_and_environment_nam
         "OUT=report.txt mytool && sha256sum docs/superpowers/plans/p.md",
         "OUT=openspec/changes/c/approval.md; cat \"$OUT\"; mytool",
         "export OUT=openspec/changes/c/approval.md; cat \"$OUT\"",
+        "OUT=openspec/changes/c/approval.md; set -a; mytool",
+        "set -a; set +a; OUT=openspec/changes/c/approval.md; mytool",
+        "set -eu; OUT=openspec/changes/c/approval.md; mytool",
         "git diff -- docs/superpowers/plans | less",
         "gh pr create --title t --body-file - <<'E'\nApproved in openspec/changes/c/approval.md\nE",
         // Readers of standard input: the clipboard, a pager, a linter, a compressor writing stdout.
@@ -417,4 +469,8 @@ fn an_unknown_command_writes_the_guarded_locations_its_input_and_environment_nam
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
     }
+    // Past the exported names a line's state keeps, every variable counts as exported.
+    let many: String = (0..70).map(|n| format!("export V{n}=x; ")).collect();
+    let line = format!("{many}OUT=openspec/changes/c/approval.md; mytool");
+    assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(ONLY_APPROVE));
 }
