@@ -132,6 +132,9 @@ pub struct Grammar {
     pub variable_calls: bool,
     /// Named constants and their values (`DIRECTORY_SEPARATOR`).
     pub constants: &'static [(&'static str, &'static str)],
+    /// The parameters of a rule's callee in order, `...` among them, for R's argument matching
+    /// (exact names, unique prefixes, then positions); a rule's positions are their indices.
+    pub formals: &'static [(&'static str, &'static [&'static str])],
 }
 
 impl Grammar {
@@ -165,5 +168,6 @@ impl Grammar {
         globs: &[],
         variable_calls: false,
         constants: &[],
+        formals: &[],
     };
 }
