@@ -168,6 +168,14 @@ impl Engine<'_> {
                 }
                 self.command(&Val::List(argv));
             }
+            Op::RunPasted { program, words, outputs, env } => {
+                self.run_pasted(&args, program, words, env);
+                for &output in outputs {
+                    let Some(arg) = positional(&args, output).filter(|arg| !self.is_keyword(arg)) else { continue };
+                    let value = self.argument(arg);
+                    self.write(value);
+                }
+            }
             Op::Chdir(position) => {
                 let value = positional(&args, position).map(|arg| self.argument(arg));
                 match value {
@@ -424,6 +432,30 @@ impl Engine<'_> {
         if args.iter().any(|arg| self.forwards_dots(arg)) {
             self.findings.sure = false;
         }
+    }
+
+    /// `system2(program, words)`: `'program' word word…`, the words as the shell reads them.
+    fn run_pasted(&mut self, args: &[Argument], program: usize, words: usize, env: usize) {
+        let program = positional(args, program).map(|arg| self.argument(arg));
+        let words = positional(args, words).map(|arg| self.argument(arg)).unwrap_or(Val::List(Vec::new()));
+        let words: Option<Vec<String>> = match words {
+            Val::Str(word) => Some(vec![word]),
+            Val::List(items) => items.iter().map(|item| item.text().map(str::to_string)).collect(),
+            _ => None,
+        };
+        match (program, words) {
+            (Some(Val::Str(program)), Some(words)) if positional(args, env).is_none() => {
+                let line = std::iter::once(shell_word(&program)).chain(words).collect::<Vec<_>>().join(" ");
+                self.command(&Val::Str(line));
+            }
+            _ => self.findings.sure = false,
+        }
+    }
+
+    /// An argument that is one of the language's keywords (`TRUE`, `NULL`).
+    fn is_keyword(&self, arg: &Argument) -> bool {
+        let tokens = self.tokens.get(arg.start..arg.end).unwrap_or_default();
+        matches!(tokens, [word] if word.kind == Kind::Ident && self.grammar.keywords.contains(&word.text.as_str()))
     }
 
     /// `f(...)`: the argument is the caller's `...`.
