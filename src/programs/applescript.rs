@@ -4,8 +4,8 @@
 //! a tree. Under P-18's inverted default the script is proven only when every other word is in
 //! [`READ_WORDS`], a name it binds (`set x to`, `repeat with x`, a handler and its parameters),
 //! `open for access`, `set` of a plain variable, or `application "Finder"`/`"System Events"`:
-//! anything else (`do script`, `run script`, `keystroke`, another application, `set name of …`)
-//! leaves it unproven. `osascript -l JavaScript` is read as JavaScript.
+//! anything else (`do script`, `run script`, `keystroke`, another application, `set name of …`,
+//! `set name to …` inside a `tell` to a file or other object) leaves it unproven. `osascript -l JavaScript` is read as JavaScript.
 
 use std::collections::HashSet;
 
@@ -56,6 +56,7 @@ pub fn analyze(text: &str) -> Findings {
     engine.run();
     let writes = tokens.iter().any(|t| WRITING_WORDS.iter().any(|w| t.is_ident(w)));
     let bound = bound_names(&tokens);
+    let object_tells = object_tells(&tokens);
     let mut proven = true;
     let mut at = 0;
     while let Some(token) = tokens.get(at) {
@@ -79,7 +80,8 @@ pub fn analyze(text: &str) -> Findings {
             let path = engine.expr(&mut pos, end, 0);
             if tree { engine.write_tree(path) } else { engine.write(path) }
         }
-        proven &= token.kind != Kind::Ident || proven_word(&tokens, at, &bound);
+        let object_told = object_tells.get(at).copied().unwrap_or(true);
+        proven &= token.kind != Kind::Ident || proven_word(&tokens, at, &bound, object_told);
         at += 1;
     }
     let targets = engine.findings.writes.len() + engine.findings.trees.len();
@@ -92,16 +94,21 @@ pub fn analyze(text: &str) -> Findings {
 
 /// Whether identifier `at` is a word P-18 proves: read-only, bound by the script, a writing
 /// word (judged by the references above), or one of the phrases whose parts are checked here.
-fn proven_word(tokens: &[Token], at: usize, bound: &HashSet<&str>) -> bool {
+/// `object_told`: the innermost `tell` around it targets an object, not an application.
+fn proven_word(tokens: &[Token], at: usize, bound: &HashSet<&str>, object_told: bool) -> bool {
     let Some(token) = tokens.get(at) else { return false };
     let next = |offset: usize| tokens.get(at + offset);
     match token.text.as_str() {
         "application" | "app" => next(1).is_some_and(|name| {
             name.is_str() && KNOWN_APPLICATIONS.iter().any(|known| known.eq_ignore_ascii_case(&name.text))
         }),
-        // `set x to …`, `set {a, b} to …`: a variable; `set name of f to …` writes a property.
+        // `set x to …`, `set {a, b} to …`: a variable; `set name of f to …` writes a property, and
+        // so does `set name to …` told to a file (the object's terms come before the script's).
         "set" => next(1).is_some_and(|target| {
-            target.is("{") || WRITING_WORDS.contains(&target.text.as_str()) || next(2).is_some_and(|t| t.is_ident("to"))
+            let to = |offset: usize| next(offset).is_some_and(|t| t.is_ident("to"));
+            WRITING_WORDS.contains(&target.text.as_str())
+                || target.is_ident("my") && to(3)
+                || !object_told && (target.is("{") || to(2))
         }),
         // `open for access f` opens a file (written only `with write permission`, a writing word).
         "open" => next(1).is_some_and(|t| t.is_ident("for")) && next(2).is_some_and(|t| t.is_ident("access")),
@@ -122,6 +129,7 @@ fn bound_names(tokens: &[Token]) -> HashSet<&str> {
             "on" | "to" if token.line_start => idents(line()),
             "global" | "local" | "property" => idents(line().take_while(|t| !t.is(":"))),
             "set" if rest.first().is_some_and(|t| t.is("{")) => idents(rest.iter().take_while(|t| !t.is("}"))),
+            "set" if rest.first().is_some_and(|t| t.is_ident("my")) => idents(rest.iter().skip(1).take(1)),
             "set" => idents(first()),
             "repeat" if rest.first().is_some_and(|t| t.is_ident("with")) => idents(rest.iter().skip(1).take(1)),
             _ => Vec::new(),
@@ -129,6 +137,70 @@ fn bound_names(tokens: &[Token]) -> HashSet<&str> {
         names.extend(bound);
     }
     names
+}
+
+/// For each token, whether the innermost `tell` around it targets an object (`tell file "…"`,
+/// `tell disk item p`, `tell f`) rather than an application or the script. A `tell … to` applies
+/// to the rest of its line (continued by `¬`), a `tell` block up to its `end tell`.
+fn object_tells(tokens: &[Token]) -> Vec<bool> {
+    let mut blocks: Vec<bool> = Vec::new();
+    let mut on_line: Vec<bool> = Vec::new();
+    let mut told = Vec::with_capacity(tokens.len());
+    for (at, token) in tokens.iter().enumerate() {
+        if new_line(tokens, at) {
+            on_line.clear();
+        }
+        if token.is_ident("tell") && after(tokens, at, "end") {
+            blocks.pop();
+        } else if token.is_ident("tell") {
+            let target = tokens.get(at + 1..).unwrap_or_default();
+            let object = !is_application(target);
+            if tell_to(tokens, at).is_some() { on_line.push(object) } else { blocks.push(object) }
+        }
+        told.push(on_line.last().or(blocks.last()).copied().unwrap_or(false));
+    }
+    told
+}
+
+/// Whether the token before `at` is the word `word`.
+fn after(tokens: &[Token], at: usize, word: &str) -> bool {
+    at.checked_sub(1).and_then(|b| tokens.get(b)).is_some_and(|b| b.is_ident(word))
+}
+
+/// A line break that ends a statement (one after `¬` continues it).
+fn new_line(tokens: &[Token], at: usize) -> bool {
+    let continued = at.checked_sub(1).and_then(|b| tokens.get(b)).is_some_and(|b| b.is("¬"));
+    tokens.get(at).is_some_and(|t| t.line_start) && !continued
+}
+
+/// The `to` of `tell TARGET to STATEMENT`, on the tell's line and outside brackets (`tell (a
+/// reference to f)` and `a reference to f` are targets).
+fn tell_to(tokens: &[Token], tell: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for at in tell + 1.. {
+        let token = tokens.get(at)?;
+        if new_line(tokens, at) {
+            return None;
+        }
+        match token.text.as_str() {
+            "(" | "{" | "[" if token.kind == Kind::Punct => depth += 1,
+            ")" | "}" | "]" if token.kind == Kind::Punct => depth = depth.saturating_sub(1),
+            "to" if depth == 0 && token.kind == Kind::Ident && !after(tokens, at, "reference") => return Some(at),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `application "Finder"`, `app id "com.apple.finder"`, `current application`, `me`: not an
+/// object whose properties a bare `set` could change (`application file "x"` is one).
+fn is_application(target: &[Token]) -> bool {
+    let word = |at: usize, text: &str| target.get(at).is_some_and(|t| t.is_ident(text));
+    let skip = usize::from(word(0, "the"));
+    let named = target.get(skip + 1).is_some_and(|t| t.is_str() || t.is_ident("id"));
+    (word(skip, "application") || word(skip, "app")) && named
+        || word(skip, "current") && word(skip + 1, "application")
+        || word(skip, "me")
 }
 
 fn idents<'t>(tokens: impl Iterator<Item = &'t Token>) -> Vec<&'t str> {

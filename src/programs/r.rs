@@ -38,7 +38,7 @@ const RULES: &[Rule] = &[
     rule("dir.create", Receiver::Any, Op::Write(&[0])),
     rule("download.file", Receiver::Any, Op::WriteNamed("destfile", 1)),
     rule("system", Receiver::Any, Op::Run(0)),
-    rule("system2", Receiver::Any, Op::RunArgv),
+    rule("system2", Receiver::Any, Op::RunPasted { program: 0, words: 1, outputs: &[2, 3], env: 6 }),
     rule("shell", Receiver::Any, Op::Run(0)),
     rule("pipe", Receiver::Any, Op::Run(0)),
     rule("setwd", Receiver::Any, Op::Chdir(0)),
@@ -46,6 +46,87 @@ const RULES: &[Rule] = &[
     rule("source", Receiver::Any, Op::Opaque),
     rule("do.call", Receiver::Any, Op::Opaque),
 ];
+
+/// The writers' and runners' parameters, for R's matching of named arguments by prefix
+/// (`writeLines(x, co = p)`) and of positions around them. After `...` only the exact name
+/// matches: `cat(x, fi = p)` prints `p`.
+const FORMALS: &[(&str, &[&str])] = &[
+    ("writeLines", &["text", "con", "sep", "useBytes"]),
+    ("cat", &["...", "file", "sep", "fill", "labels", "append"]),
+    ("write", &["x", "file", "ncolumns", "append", "sep"]),
+    // write.csv(...) hands its arguments to write.table.
+    ("write.csv", WRITE_TABLE),
+    ("write.csv2", WRITE_TABLE),
+    ("write.table", WRITE_TABLE),
+    ("saveRDS", &["object", "file", "ascii", "version", "compress", "refhook"]),
+    (
+        "save",
+        &[
+            "...",
+            "list",
+            "file",
+            "ascii",
+            "version",
+            "envir",
+            "compress",
+            "compression_level",
+            "eval.promises",
+            "precheck",
+        ],
+    ),
+    ("dput", &["x", "file", "control"]),
+    ("sink", &["file", "append", "type", "split"]),
+    ("file", &["description", "open", "blocking", "encoding", "raw", "method"]),
+    ("file.create", &["...", "showWarnings"]),
+    ("file.remove", &["..."]),
+    ("unlink", &["x", "recursive", "force", "expand"]),
+    ("file.rename", &["from", "to"]),
+    ("file.copy", &["from", "to", "overwrite", "recursive", "copy.mode", "copy.date"]),
+    ("file.symlink", &["from", "to"]),
+    ("file.link", &["from", "to"]),
+    ("file.append", &["file1", "file2"]),
+    ("dir.create", &["path", "showWarnings", "recursive", "mode"]),
+    ("download.file", &["url", "destfile", "method", "quiet", "mode", "cacheOK", "extra", "headers", "..."]),
+    (
+        "system",
+        &[
+            "command",
+            "intern",
+            "ignore.stdout",
+            "ignore.stderr",
+            "wait",
+            "input",
+            "show.output.on.console",
+            "minimized",
+            "invisible",
+            "timeout",
+            "receive.console.signals",
+        ],
+    ),
+    (
+        "system2",
+        &[
+            "command",
+            "args",
+            "stdout",
+            "stderr",
+            "stdin",
+            "input",
+            "env",
+            "wait",
+            "minimized",
+            "invisible",
+            "timeout",
+            "receive.console.signals",
+        ],
+    ),
+    ("shell", &["cmd", "shell", "flag", "intern", "wait", "translate", "mustWork", "..."]),
+    ("pipe", &["description", "open", "encoding"]),
+    ("setwd", &["dir"]),
+];
+
+const WRITE_TABLE: &[&str] =
+    &["x", "file", "append", "quote", "sep", "eol", "na", "dec", "row.names", "col.names", "qmethod", "fileEncoding"];
 
 /// Calls that write no file and start nothing (P-18): reads, tests of files, listings, hashes,
 /// output to the console, and the computations of strings, numbers and lists.
@@ -94,6 +175,8 @@ const GRAMMAR: Grammar = Grammar {
     lowers: &["tolower"],
     formats: &["sprintf"],
     globs: &["Sys.glob"],
+    list_makers: &["c"],
+    formals: FORMALS,
     ..Grammar::NONE
 };
 
@@ -102,6 +185,7 @@ const FUNCTION_STARTS: &[&str] = &["function", "\\"];
 
 pub fn analyze(text: &str) -> Findings {
     let Some(tokens) = super::lex::tokens(text, &SYNTAX, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };
+    let tokens = quoted_argument_names(tokens);
     let bound = Bindings::of(&tokens);
     let mut engine = Engine::new(&tokens, &GRAMMAR);
     for name in &bound.functions {
@@ -114,6 +198,24 @@ pub fn analyze(text: &str) -> Findings {
         engine.findings.sure = false;
     }
     engine.finish()
+}
+
+/// `f("con" = p)` names the argument `con`, as `f(con = p)` does.
+fn quoted_argument_names(mut tokens: Vec<Token>) -> Vec<Token> {
+    let names: Vec<usize> = (1..tokens.len())
+        .filter(|&at| {
+            let token = |at: usize| tokens.get(at);
+            token(at).is_some_and(Token::is_str)
+                && token(at - 1).is_some_and(|t| t.is("(") || t.is(","))
+                && token(at + 1).is_some_and(|t| t.is("="))
+        })
+        .collect();
+    for at in names {
+        if let Some(name) = tokens.get_mut(at) {
+            name.kind = Kind::Ident;
+        }
+    }
+    tokens
 }
 
 /// The names a program assigns: those given a function only, and those given anything else.

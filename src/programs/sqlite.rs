@@ -7,10 +7,16 @@
 //! program unproven: every guarded location it or the database operand names counts as written.
 
 use super::engine::{Engine, Grammar, Op, Receiver, Rule, Val, rule};
-use super::lex::{Interpolation, Quote, Syntax, quote};
+use super::lex::{Interpolation, Kind, Quote, Syntax, Token, quote};
 use super::{Findings, Invocation, Language, MAX_PROGRAM_TOKENS, Source};
 
-const QUOTES: &[Quote] = &[quote("'", "'", false, Interpolation::None), quote("\"", "\"", false, Interpolation::None)];
+// `'…'` is a string; `"…"`, `` `…` `` and `[…]` quote an identifier (which a `(` makes a call).
+const QUOTES: &[Quote] = &[
+    quote("'", "'", false, Interpolation::None),
+    quote("\"", "\"", false, Interpolation::None),
+    quote("`", "`", false, Interpolation::None),
+    quote("[", "]", false, Interpolation::None),
+];
 
 const SYNTAX: Syntax =
     Syntax { line_comments: &["--"], block_comments: &[("/*", "*/")], quotes: QUOTES, ..Syntax::PLAIN };
@@ -94,7 +100,7 @@ pub fn analyze(text: &str) -> Findings {
     }
     let Some(tokens) = super::lex::tokens(&sql, &SYNTAX, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };
     // SQL's names are not case-sensitive (`WriteFile(…)` is `writefile(…)`).
-    let tokens = super::lex::lowercase_identifiers(tokens);
+    let tokens = super::lex::lowercase_identifiers(free_form(quoted_calls(tokens)));
     let mut engine = Engine::new(&tokens, &GRAMMAR);
     engine.findings = findings;
     engine.run();
@@ -117,6 +123,31 @@ pub fn analyze(text: &str) -> Findings {
         }
     }
     engine.finish()
+}
+
+/// A quoted name before `(` is the function it quotes: SQL has no call of a string, and sqlite
+/// calls `"writefile"(…)`, `` `writefile`(…) `` and `[writefile](…)` as `writefile(…)`.
+fn quoted_calls(mut tokens: Vec<Token>) -> Vec<Token> {
+    let calls: Vec<usize> = tokens
+        .windows(2)
+        .enumerate()
+        .filter(|(_, pair)| pair.first().is_some_and(Token::is_str) && pair.get(1).is_some_and(|t| t.is("(")))
+        .map(|(at, _)| at)
+        .collect();
+    for at in calls {
+        if let Some(name) = tokens.get_mut(at) {
+            name.kind = Kind::Ident;
+        }
+    }
+    tokens
+}
+
+/// SQL ends a statement at `;`, never at a line break: `writefile\n(…)` is still a call.
+fn free_form(mut tokens: Vec<Token>) -> Vec<Token> {
+    for token in &mut tokens {
+        token.line_start = false;
+    }
+    tokens
 }
 
 /// One dot command (without its `.`).

@@ -46,7 +46,10 @@ impl Engine<'_> {
         let Some(rule) = self.grammar.rules.iter().find(|rule| rule.name == name.text && applies(rule)) else {
             return false;
         };
-        let args = if parenthesized { self.arguments(at + 1) } else { self.bare_arguments(at + 1) };
+        let mut args = if parenthesized { self.arguments(at + 1) } else { self.bare_arguments(at + 1) };
+        if let Some(&(_, formals)) = self.grammar.formals.iter().find(|(callee, _)| *callee == name.text) {
+            self.match_formals(&mut args, formals);
+        }
         let receiver_range = if expression_receiver {
             start.checked_sub(1).and_then(|dot| self.receiver_start(dot).map(|from| (from, dot)))
         } else {
@@ -164,6 +167,14 @@ impl Engine<'_> {
                     }
                 }
                 self.command(&Val::List(argv));
+            }
+            Op::RunPasted { program, words, outputs, env } => {
+                self.run_pasted(&args, program, words, env);
+                for &output in outputs {
+                    let Some(arg) = positional(&args, output).filter(|arg| !self.is_keyword(arg)) else { continue };
+                    let value = self.argument(arg);
+                    self.write(value);
+                }
             }
             Op::Chdir(position) => {
                 let value = positional(&args, position).map(|arg| self.argument(arg));
@@ -383,9 +394,75 @@ impl Engine<'_> {
             _ => None,
         };
         match named {
-            Some(name) => args.push(Argument { name: Some(name), start: start + 2, end }),
-            None => args.push(Argument { name: None, start, end }),
+            Some(name) => args.push(Argument { name: Some(name), position: None, start: start + 2, end }),
+            None => {
+                let position = args.iter().filter(|a| a.name.is_none()).count();
+                args.push(Argument { name: None, position: Some(position), start, end });
+            }
         }
+    }
+
+    /// R's argument matching: exact names first, then a name that is the prefix of one formal
+    /// before `...` (`co =` is `con =`), then the unnamed arguments in order into the formals
+    /// left before `...`. An argument forwarding `...` could fill any formal: unsure.
+    fn match_formals(&mut self, args: &mut [Argument], formals: &[&str]) {
+        let dots = formals.iter().position(|formal| *formal == "...").unwrap_or(formals.len());
+        let mut taken = vec![false; formals.len()];
+        for arg in args.iter_mut() {
+            let exact = arg.name.as_deref().and_then(|name| formals.iter().position(|formal| *formal == name));
+            arg.position = exact.filter(|&position| position != dots && take(&mut taken, position));
+        }
+        for arg in args.iter_mut().filter(|arg| arg.position.is_none()) {
+            let Some(name) = arg.name.as_deref() else { continue };
+            let mut prefixed = formals
+                .iter()
+                .enumerate()
+                .take(dots)
+                .filter(|(position, formal)| formal.starts_with(name) && taken.get(*position) == Some(&false));
+            // A prefix of two formals is an error in R: the call fails before it writes.
+            if let (Some((position, formal)), None) = (prefixed.next(), prefixed.next()) {
+                arg.name = Some((*formal).to_string());
+                arg.position = Some(position).filter(|&position| take(&mut taken, position));
+            }
+        }
+        let mut free = (0..dots).filter(|position| taken.get(*position) == Some(&false));
+        for arg in args.iter_mut().filter(|arg| arg.name.is_none()) {
+            arg.position = free.next();
+        }
+        if args.iter().any(|arg| self.forwards_dots(arg)) {
+            self.findings.sure = false;
+        }
+    }
+
+    /// `system2(program, words)`: `'program' word word…`, the words as the shell reads them.
+    fn run_pasted(&mut self, args: &[Argument], program: usize, words: usize, env: usize) {
+        let program = positional(args, program).map(|arg| self.argument(arg));
+        let words = positional(args, words).map(|arg| self.argument(arg)).unwrap_or(Val::List(Vec::new()));
+        let words: Option<Vec<String>> = match words {
+            Val::Str(word) => Some(vec![word]),
+            Val::List(items) => items.iter().map(|item| item.text().map(str::to_string)).collect(),
+            _ => None,
+        };
+        match (program, words) {
+            (Some(Val::Str(program)), Some(words)) if positional(args, env).is_none() => {
+                let line = std::iter::once(shell_word(&program)).chain(words).collect::<Vec<_>>().join(" ");
+                self.command(&Val::Str(line));
+            }
+            _ => self.findings.sure = false,
+        }
+    }
+
+    /// An argument that is one of the language's keywords (`TRUE`, `NULL`).
+    fn is_keyword(&self, arg: &Argument) -> bool {
+        let tokens = self.tokens.get(arg.start..arg.end).unwrap_or_default();
+        matches!(tokens, [word] if word.kind == Kind::Ident && self.grammar.keywords.contains(&word.text.as_str()))
+    }
+
+    /// `f(...)`: the argument is the caller's `...`.
+    fn forwards_dots(&self, arg: &Argument) -> bool {
+        let text: String =
+            self.tokens.get(arg.start..arg.end).unwrap_or_default().iter().map(|t| t.text.as_str()).collect();
+        text == "..."
     }
 
     /// The argument at `position` filled with a tree.
@@ -455,8 +532,13 @@ impl Engine<'_> {
     }
 }
 
+/// Marks the formal at `position` filled; false when it already was.
+fn take(taken: &mut [bool], position: usize) -> bool {
+    taken.get_mut(position).is_some_and(|slot| !std::mem::replace(slot, true))
+}
+
 pub(super) fn positional(args: &[Argument], position: usize) -> Option<&Argument> {
-    args.iter().filter(|a| a.name.is_none()).nth(position)
+    args.iter().find(|a| a.position == Some(position))
 }
 
 pub(super) fn named_argument<'x>(args: &'x [Argument], name: &str) -> Option<&'x Argument> {

@@ -173,6 +173,13 @@ impl<'a> Engine<'a> {
                 _ => Val::Unknown,
             };
         }
+        if known(self.grammar.list_makers) {
+            let flat = args.into_iter().flat_map(|arg| match arg {
+                Val::List(items) => items,
+                item => vec![item],
+            });
+            return Val::List(flat.collect());
+        }
         if known(self.grammar.lowers) {
             return lowered(args.into_iter().next().unwrap_or(Val::Unknown));
         }

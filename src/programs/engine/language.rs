@@ -47,6 +47,10 @@ pub enum Op {
     Run(usize),
     /// Runs a program and its arguments given as separate arguments or a list after it.
     RunArgv,
+    /// R's `system2`: the program at `program` (quoted) and the words at `words` pasted after it
+    /// unquoted, as a shell line; the arguments at `outputs` (`stdout`, `stderr`) are files
+    /// written unless a keyword (`TRUE`, `FALSE`, `NULL`); an `env` at `env` is unsure.
+    RunPasted { program: usize, words: usize, outputs: &'static [usize], env: usize },
     /// Changes the directory relative paths resolve against.
     Chdir(usize),
     /// Runs code the analysis cannot see (`eval`, `exec`, reflection).
@@ -132,6 +136,11 @@ pub struct Grammar {
     pub variable_calls: bool,
     /// Named constants and their values (`DIRECTORY_SEPARATOR`).
     pub constants: &'static [(&'static str, &'static str)],
+    /// Calls whose value is the list of their arguments, flattened (R's `c(…)`).
+    pub list_makers: &'static [&'static str],
+    /// The parameters of a rule's callee in order, `...` among them, for R's argument matching
+    /// (exact names, unique prefixes, then positions); a rule's positions are their indices.
+    pub formals: &'static [(&'static str, &'static [&'static str])],
 }
 
 impl Grammar {
@@ -165,5 +174,7 @@ impl Grammar {
         globs: &[],
         variable_calls: false,
         constants: &[],
+        list_makers: &[],
+        formals: &[],
     };
 }

@@ -21,9 +21,11 @@ pub use self::value::{COMPUTED_PART, Val, copied_into, guarded_matches, push_new
 use super::lex::{Kind, Token};
 use super::{Findings, MAX_ANALYSIS_WORK};
 
-/// One argument of a call: its name when passed by keyword, and its tokens.
+/// One argument of a call: its name when passed by keyword, the position of the parameter it
+/// fills, and its tokens.
 struct Argument {
     name: Option<String>,
+    position: Option<usize>,
     start: usize,
     end: usize,
 }

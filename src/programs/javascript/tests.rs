@@ -254,3 +254,38 @@ fn an_unproven_program_writes_every_guarded_location_it_names() {
     ));
     writes_approval(&format!("globalThis.Bun.write('{APPROVAL}', 'x')"));
 }
+
+#[test]
+fn a_bun_file_written_or_deleted_is_its_path() {
+    writes_approval(&format!("await Bun.file('{APPROVAL}').delete()"));
+    writes_approval(&format!("await Bun.file('{APPROVAL}').unlink()"));
+    writes_approval(&format!("await Bun.file('{APPROVAL}').write('x')"));
+    writes_approval(&format!("const w = Bun.file('{APPROVAL}').writer(); w.write('x'); w.end()"));
+    writes_approval(&format!("const f = Bun.file('{APPROVAL}'); await f.delete()"));
+    writes_approval(&format!("await Bun.write(Bun.file('{APPROVAL}'), 'x')"));
+    assert_eq!(writes(&format!("const f = globalThis.Bun.file('{APPROVAL}'); await f.write('x')")), [APPROVAL]);
+    writes_nothing_guarded("await Bun.file('notes.txt').delete()");
+    writes_nothing_guarded(&format!("console.log(await Bun.file('{APPROVAL}').text())"));
+    writes_nothing_guarded(&format!("const f = Bun.file('{APPROVAL}'); console.log(f.size, await f.exists())"));
+    // A Map's delete is no file's.
+    writes_nothing_guarded(&format!("const m = new Map([['{APPROVAL}', 1]]); m.delete('{APPROVAL}')"));
+}
+
+#[test]
+fn a_writer_whose_path_the_arguments_do_not_show_is_unproven() {
+    writes_approval(&format!("const fs = require('fs'); const a = ['{APPROVAL}', 'x']; fs.writeFileSync(...a)"));
+    writes_approval(&format!("const fs = require('fs'); const a = ['{APPROVAL}', 'x']; fs.writeFileSync.apply(fs, a)"));
+    writes_approval(&format!("const fs = require('fs'); const a = ['x.md', '{APPROVAL}']; fs.copyFileSync(...a)"));
+    writes_approval(&format!("const fs = require('fs'); fs.rmSync(); console.log('{APPROVAL}')"));
+    writes_approval(&format!("const fs = require('fs'); const a = ['{APPROVAL}', 'w']; fs.openSync(...a)"));
+    writes_approval(&format!("const cp = require('child_process'); const a = ['{APPROVAL}']; cp.spawnSync('rm', a)"));
+    writes_approval(&format!("const cp = require('child_process'); cp.spawnSync('rm', ...[['{APPROVAL}']])"));
+    // The same calls with their paths in place are judged by them.
+    writes_nothing_guarded(&format!(
+        "const fs = require('fs'); fs.writeFileSync('out.txt', ...['x']); console.log('{APPROVAL}')"
+    ));
+    writes_nothing_guarded(&format!("const fs = require('fs'); fs.openSync('{APPROVAL}'); fs.rmSync('out.txt')"));
+    writes_nothing_guarded(&format!(
+        "require('child_process').spawnSync('ls', {{ stdio: 'inherit' }}); console.log('{APPROVAL}')"
+    ));
+}

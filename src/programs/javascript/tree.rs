@@ -96,6 +96,9 @@ const WRITERS: &[(&str, &[usize])] = &[
     ("writeTextFileSync", &[0]),
 ];
 
+/// Methods of a `Bun.file(p)` that write or remove p.
+const BUN_FILE_WRITERS: &[&str] = &["write", "writer", "delete", "unlink"];
+
 /// Writers whose destination (their second argument) gets a whole tree: a directory copied or
 /// moved onto or into it (`fs.cpSync(src, dst, {recursive: true})`, fs-extra's `copy`).
 const TREE_WRITERS: &[&str] = &["cp", "cpSync", "copy", "copySync", "move", "moveSync", "rename", "renameSync"];
@@ -411,6 +414,7 @@ pub fn check(text: &str, dir: &Path, flavor: Flavor, findings: &mut Findings) ->
         modules: HashMap::new(),
         local: Vec::new(),
         cwd: String::new(),
+        bun_files: Vec::new(),
     };
     let nodes = in_source_order(tree.root_node());
     reader.collect_local_functions(&nodes);
@@ -480,6 +484,8 @@ struct Reader<'t, 'f> {
     local: Vec<String>,
     /// The directory `process.chdir` moved to.
     cwd: String,
+    /// Names bound to a `Bun.file(…)` (their paths are in `vars`).
+    bun_files: Vec<String>,
 }
 
 impl<'t> Reader<'t, '_> {
@@ -567,6 +573,10 @@ impl<'t> Reader<'t, '_> {
                     _ => {
                         self.aliases.remove(&key);
                     }
+                }
+                self.bun_files.retain(|file| *file != key);
+                if self.bun_file(value).is_some() {
+                    self.bun_files.push(key.clone());
                 }
                 let string = self.eval(value, 0);
                 self.vars.insert(key, string);
@@ -760,6 +770,14 @@ impl<'t> Reader<'t, '_> {
                 None => self.unsure(),
             };
         }
+        if BUN_FILE_WRITERS.contains(&name.as_str())
+            && let Some(path) = callee.field("object").and_then(|file| self.bun_file(file))
+        {
+            return match path {
+                Some(path) if !path.is_empty() => self.write(path, false),
+                _ => self.unsure(),
+            };
+        }
         if let Some((_, indices)) = WRITERS.iter().find(|(writer, _)| *writer == name) {
             let tree_at = TREE_WRITERS.contains(&name.as_str()).then_some(1);
             return self.writes(&args, indices, tree_at);
@@ -768,7 +786,7 @@ impl<'t> Reader<'t, '_> {
             return self.open(&args);
         }
         // `Bun.write`, `globalThis.Bun.write`, `Deno.create`.
-        let global = |object: &str| receiver == object || receiver.strip_suffix(object).is_some_and(|r| r.ends_with('.'));
+        let global = |object: &str| is_global(receiver, object);
         if (name == "write" && global("Bun")) || (name == "create" && global("Deno")) {
             return self.writes(&args, &[0], None);
         }
@@ -828,10 +846,41 @@ impl<'t> Reader<'t, '_> {
             || name != "exec"
     }
 
-    /// The arguments at `indices` written; the one at `tree_at` as a tree.
+    /// `Bun.file(p)` (or a name bound to one): `Some` of its path, `None` inside when unknown.
+    fn bun_file(&self, node: Node) -> Option<Option<String>> {
+        if let Some(inner) = type_erased(node) {
+            return self.bun_file(inner);
+        }
+        match node.kind_name() {
+            "call_expression" => {
+                let function = node.field("function")?;
+                let receiver = function.field("object").map(|o| self.source(o))?;
+                let file = function.field("property").is_some_and(|p| self.source(p) == "file");
+                (file && is_global(receiver, "Bun"))
+                    .then(|| arguments(node).first().and_then(|path| self.eval(*path, 0)))
+            }
+            "identifier" => {
+                let name = self.source(node);
+                self.bun_files.iter().any(|file| file == name).then(|| self.vars.get(name).cloned().flatten())
+            }
+            "parenthesized_expression" | "await_expression" => self.bun_file(last_named(node)?),
+            _ => None,
+        }
+    }
+
+    /// The arguments at `indices` written; the one at `tree_at` as a tree. A path the arguments
+    /// do not show (`w()`, `w(...a)`, `w.apply(fs, a)`) could be any: unsure.
     fn writes(&mut self, args: &[Node], indices: &[usize], tree_at: Option<usize>) {
+        let spread = args.iter().position(|a| a.kind_name() == "spread_element");
         for index in indices {
-            let Some(arg) = args.get(*index) else { continue };
+            if spread.is_some_and(|spread| spread <= *index) {
+                self.unsure();
+                continue;
+            }
+            let Some(arg) = args.get(*index) else {
+                self.unsure();
+                continue;
+            };
             match self.eval(*arg, 0).or_else(|| self.holed(*arg, 0)) {
                 Some(path) if !path.is_empty() => self.write(path, tree_at == Some(*index)),
                 _ => self.unsure(),
@@ -841,6 +890,9 @@ impl<'t> Reader<'t, '_> {
 
     /// `open(P)` and `open(P, 'r')` read; any other mode writes.
     fn open(&mut self, args: &[Node]) {
+        if args.iter().take(2).any(|a| a.kind_name() == "spread_element") {
+            return self.unsure();
+        }
         let mode = args.get(1).map(|m| self.eval(*m, 0));
         let reads = match mode {
             None => true,
@@ -860,14 +912,21 @@ impl<'t> Reader<'t, '_> {
     }
 
     fn run(&mut self, name: &str, args: &[Node]) {
-        let Some(first) = args.first() else { return };
+        let Some(first) = args.first() else { return self.unsure() };
         let line = if LINE_RUNNERS.contains(&name) {
             self.eval(*first, 0)
         } else if first.kind_name() == "array" {
             self.argv(named(*first))
         } else {
-            let rest = args.get(1).filter(|a| a.kind_name() == "array").map(|a| named(*a)).unwrap_or_default();
-            self.argv(std::iter::once(*first).chain(rest).collect())
+            // `spawn(cmd, [args], options)` or `spawn(cmd, options)`; arguments in a name or a
+            // spread are words the analysis does not see.
+            let rest = match args.get(1) {
+                Some(list) if list.kind_name() == "array" => Some(named(*list)),
+                Some(options) if options.kind_name() == "object" => Some(Vec::new()),
+                Some(_) => None,
+                None => Some(Vec::new()),
+            };
+            rest.and_then(|rest| self.argv(std::iter::once(*first).chain(rest).collect()))
         };
         match line {
             Some(line) => self.command(line),
@@ -987,12 +1046,19 @@ impl<'t> Reader<'t, '_> {
             }
             "concat" => Some(self.eval(object?, depth + 1)? + &values()?.concat()),
             "String" | "fileURLToPath" => self.eval(*args.first()?, depth + 1),
+            // `Bun.write(Bun.file(p), …)` writes p.
+            "file" if object.is_some_and(|o| is_global(self.source(o), "Bun")) => self.eval(*args.first()?, depth + 1),
             "toString" | "trim" => self.eval(object?, depth + 1),
             "toLowerCase" | "toLocaleLowerCase" => Some(self.eval(object?, depth + 1)?.to_lowercase()),
             "toUpperCase" | "toLocaleUpperCase" => Some(self.eval(object?, depth + 1)?.to_uppercase()),
             _ => None,
         }
     }
+}
+
+/// `Bun` or `globalThis.Bun` (any owner before the last `.`).
+fn is_global(receiver: &str, object: &str) -> bool {
+    receiver == object || receiver.strip_suffix(object).is_some_and(|r| r.ends_with('.'))
 }
 
 fn is_known(function: &str) -> bool {
