@@ -27,6 +27,12 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
     // own words do (`OUT=plans/p.md mytool`, `ls plans/p.md | mytool`), from where it runs.
     let given: Vec<Arg> = set_by_its_line(sink).chain(fed(sink.job.producer)).collect();
     for arg in args.iter().chain(&given) {
+        // A process substitution whose output is known is a file holding that text; what it
+        // holds reaches the command as its input does (`mytool <(echo plans/p.md)`).
+        if arg.pipe && !arg.dynamic {
+            read_names(&arg.text, sink);
+            continue;
+        }
         candidates.clear();
         path_candidates(&arg.text, &mut candidates);
         for &candidate in &candidates {
@@ -41,12 +47,18 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
     // What it reads may tell it where to write (`ed plan.md <<< w`): the guarded locations its
     // input names are given to it as much as its words are (P-18).
     if let Some(stdin) = stdin {
-        for word in stdin.split(char::is_whitespace) {
-            candidates.clear();
-            path_candidates(word, &mut candidates);
-            for &candidate in &candidates {
-                sink.write_named(Arg::literal(candidate));
-            }
+        read_names(stdin, sink);
+    }
+}
+
+/// The paths a text the command reads names, as words given to it.
+fn read_names(text: &str, sink: &mut Sink) {
+    let mut candidates = Vec::new();
+    for word in text.split(char::is_whitespace) {
+        candidates.clear();
+        path_candidates(word, &mut candidates);
+        for &candidate in &candidates {
+            sink.write_named(Arg::literal(candidate));
         }
     }
 }

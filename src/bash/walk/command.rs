@@ -57,7 +57,10 @@ impl Walker<'_> {
         let piped = self.piped_file.take();
         let assigned = self.prefix_assignments(&prefix, walk, scope);
         let redirected = self.input_file(&files, walk, scope)?;
-        let Input { text: stdin_text, producer } = match (stdin, &redirected) {
+        // Of a heredoc or here-string and a `<` file, bash opens both in order: the later is read.
+        let stdin =
+            stdin.filter(|node| redirected.as_ref().is_none_or(|(_, spelled)| opened_at(*node) > spelled.start_byte()));
+        let Input { text: stdin_text, mut producer } = match (stdin, &redirected) {
             (Some(node), _) => Input { text: Some(self.stdin_text(node, walk, scope)?), producer: Vec::new() },
             (None, Some((file, spelled))) => self.read_from((file, *spelled), &argv, walk, scope)?,
             // A program read through a pipe from a file (`cat s.py | python3`).
@@ -68,6 +71,7 @@ impl Walker<'_> {
                 _ => upstream,
             },
         };
+        self.substitutions_read(&words, walk, scope, &mut producer)?;
         self.startup_files(&assigned, &argv, walk, scope)?;
         if self.shell_state(&argv, &assigned, stdin_text.as_deref(), walk, scope)? {
             return Ok(());
@@ -240,6 +244,15 @@ impl Walker<'_> {
             },
             _ => Ok(false),
         }
+    }
+}
+
+/// Where the redirection that gives a command `stdin` is written: a heredoc's body comes after
+/// the line, but its `<<` is where bash opens it.
+fn opened_at(stdin: Node) -> usize {
+    match node_kind(stdin) {
+        "heredoc_body" => stdin.parent().map_or(stdin.start_byte(), |redirect| redirect.start_byte()),
+        _ => stdin.start_byte(),
     }
 }
 

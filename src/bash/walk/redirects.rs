@@ -72,6 +72,7 @@ impl Walker<'_> {
         }
         let Some(last) = earlier.pop() else { return Ok(Input::default()) };
         let mut producer = Vec::new();
+        let mut decoding = 0;
         match self.stage_words(last, walk, scope)? {
             Some(argv) => {
                 // `cat x.patch | git apply`: the file a patch reads through the pipe.
@@ -87,10 +88,12 @@ impl Walker<'_> {
                 if let Some(text) = prints.then(printed).flatten() {
                     return Ok(Input { text: Some(text), producer: Vec::new() });
                 }
-                let passes_on = argv.first().is_some_and(|name| passes_lines_on(&name.text));
+                let coded = coding(&argv);
                 producer = argv;
-                if !passes_on {
-                    return Ok(Input { text: None, producer });
+                match coded {
+                    Coding::Drops | Coding::Encodes => return Ok(Input { text: None, producer }),
+                    Coding::Decodes => decoding = 1,
+                    Coding::Passes => {}
                 }
             }
             None => {
@@ -101,7 +104,7 @@ impl Walker<'_> {
         }
         // `find plans | sort | xargs rm`: a stage may pass on lines of what it reads, so the words
         // of the stages before it may reach the command too.
-        self.stages_printed(earlier, walk, scope, &mut producer, 0)?;
+        self.stages_printed(earlier, walk, scope, &mut producer, decoding, 0)?;
         Ok(Input { text: None, producer })
     }
 
@@ -114,7 +117,8 @@ impl Walker<'_> {
         };
         let Some(command) = command.filter(|c| node_kind(c) == "command" && walk.counts(*c)) else { return Ok(None) };
         let mut argv = self.expand_words(&command_words(command), walk, scope)?;
-        if let Some(statement) = statement
+        // A count or digest of its standard input prints no name (`wc -l < plan.md`).
+        if let Some(statement) = statement.filter(|_| !matches!(coding(&argv), Coding::Drops))
             && let Some((file, _)) = self.input_file(&self.redirections(statement, walk).files, walk, scope)?
         {
             argv.push(file);
@@ -123,13 +127,15 @@ impl Walker<'_> {
     }
 
     /// The stages of a pipeline, from the last back for as long as a stage may pass on what the
-    /// one before it prints: the words of each, for a command they feed.
+    /// one before it prints: the words of each, for a command they feed. `decoding` counts the
+    /// decoders met on the way back, each undoing an encoder before it (`base64 | base64 -d`).
     fn stages_printed(
         &self,
         mut stages: Vec<Node>,
         walk: &Walk,
         scope: &Scope<Bash>,
         words: &mut Vec<Arg>,
+        mut decoding: usize,
         depth: usize,
     ) -> Result<(), Unscannable> {
         while let Some(stage) = stages.pop() {
@@ -138,7 +144,18 @@ impl Walker<'_> {
             }
             match self.stage_words(stage, walk, scope)? {
                 Some(argv) => {
-                    let passes_on = argv.first().is_some_and(|name| passes_lines_on(&name.text));
+                    let passes_on = match coding(&argv) {
+                        Coding::Decodes => {
+                            decoding += 1;
+                            true
+                        }
+                        Coding::Encodes if decoding > 0 => {
+                            decoding -= 1;
+                            true
+                        }
+                        Coding::Encodes | Coding::Drops => false,
+                        Coding::Passes => true,
+                    };
                     words.extend(argv);
                     if !passes_on {
                         break;
@@ -174,7 +191,7 @@ impl Walker<'_> {
                     self.printed_words(body, walk, scope, words, depth + 1)?;
                 }
             }
-            "pipeline" => self.stages_printed(node.named_children().collect(), walk, scope, words, depth + 1)?,
+            "pipeline" => self.stages_printed(node.named_children().collect(), walk, scope, words, 0, depth + 1)?,
             "for_statement" => {
                 let values: Vec<Node> =
                     node.children().filter(|(_, field)| *field == Some("value")).map(|(value, _)| value).collect();
@@ -275,6 +292,29 @@ impl Walker<'_> {
             return Ok(Input { text: self.file_text(&file.text, &scope.base), producer: Vec::new() });
         }
         Ok(Input { text: None, producer: vec![Arg::literal("<"), file.clone()] })
+    }
+
+    /// What a command reads from the process substitutions among its words (`mytool <(ls plans)`):
+    /// the words of the commands each runs, added to its producer's, as it reads what they print.
+    pub(super) fn substitutions_read(
+        &self,
+        words: &[Node],
+        walk: &Walk,
+        scope: &Scope<Bash>,
+        producer: &mut Vec<Arg>,
+    ) -> Result<(), Unscannable> {
+        let reads = |node: &Node| {
+            node_kind(node) == "process_substitution" && node.child(0).is_some_and(|open| node_kind(open) == "<(")
+        };
+        for word in words {
+            for substitution in std::iter::once(*word).chain(word.named_children()).filter(reads) {
+                if producer.is_empty() {
+                    producer.push(Arg::literal("<(…)"));
+                }
+                self.printed_words(substitution, walk, scope, producer, 0)?;
+            }
+        }
+        Ok(())
     }
 
     /// A heredoc body as it reaches the command, or a here-string's word.
@@ -416,24 +456,37 @@ const PRINT_WHAT_THEIR_STATEMENTS_PRINT: [&str; 13] = [
 /// The most words a command's producer is followed back through filters for.
 const MAX_PRODUCER_WORDS: usize = 256;
 
-/// Whether what `name` prints may hold the lines it reads (a filter, or a command the walk does
-/// not know), so a path a stage before it printed may come out of it. Counts, digests and
-/// encodings do not: `cat plan.md | wc -l` prints a number.
-fn passes_lines_on(name: &str) -> bool {
-    const DROP_WHAT_THEY_READ: [&str; 13] = [
-        "b2sum",
-        "base32",
-        "base64",
-        "cksum",
-        "gzip",
-        "md5sum",
-        "od",
-        "sha1sum",
-        "sha256sum",
-        "sha512sum",
-        "wc",
-        "xxd",
-        "zstd",
-    ];
-    !DROP_WHAT_THEY_READ.contains(&name.rsplit('/').next().unwrap_or(name))
+/// What a pipeline stage does to the lines it reads, as far as a path in them may come out.
+enum Coding {
+    /// A filter, or a command the walk does not know: a path a stage before it printed may come out.
+    Passes,
+    /// Counts and digests: `cat plan.md | wc -l` prints a number.
+    Drops,
+    /// An encoding, which only a later decoder undoes.
+    Encodes,
+    /// A decoder prints what an encoder before it read (`ls plans | gzip | gzip -d | xargs rm`).
+    Decodes,
+}
+
+fn coding(argv: &[Arg]) -> Coding {
+    const DIGESTS: [&str; 8] = ["b2sum", "cksum", "md5sum", "od", "sha1sum", "sha256sum", "sha512sum", "wc"];
+    const CODECS: [&str; 7] = ["base32", "base64", "bzip2", "gzip", "xxd", "xz", "zstd"];
+    let Some((name, args)) = argv.split_first() else { return Coding::Passes };
+    let name = name.text.rsplit('/').next().unwrap_or(&name.text);
+    if DIGESTS.contains(&name) {
+        return Coding::Drops;
+    }
+    if !CODECS.contains(&name) {
+        return Coding::Passes;
+    }
+    // `-d`/`--decode` (`-D` on macOS's base64), and xxd's `-r`, possibly in a bundle (`-dc`).
+    let decode = if name == "xxd" { 'r' } else { 'd' };
+    let decodes = args.iter().any(|arg| match arg.text.strip_prefix("--") {
+        Some(long) => matches!(long, "decode" | "decompress" | "uncompress" | "revert"),
+        None => arg
+            .text
+            .strip_prefix('-')
+            .is_some_and(|short| short.contains(decode) || (name == "base64" && short.contains('D'))),
+    });
+    if decodes { Coding::Decodes } else { Coding::Encodes }
 }

@@ -404,6 +404,40 @@ fn what_reaches_an_unknown_command_through_lists_groups_loops_and_substitutions(
 }
 
 #[test]
+fn what_reaches_an_unknown_command_through_argument_substitutions_decoders_and_the_last_stdin() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    for (line, denial) in [
+        // A process substitution among its words is a file holding what it prints.
+        ("mytool <(echo openspec/changes/c/approval.md)", ONLY_APPROVE),
+        ("mytool --in=<(ls docs/superpowers/plans/p.md)", NEEDS_SPEC),
+        ("mytool x <(cat openspec/changes/c/approval.md | sort)", ONLY_APPROVE),
+        // Of a heredoc or here-string and a `<` file, the later is read.
+        ("mytool <<E < openspec/changes/c/approval.md\nhi\nE", ONLY_APPROVE),
+        ("mytool < /dev/null <<< openspec/changes/c/approval.md", ONLY_APPROVE),
+        // A decoder prints what an encoder before it read.
+        ("ls openspec/changes/c/approval.md | base64 | base64 -d | xargs rm", ONLY_APPROVE),
+        ("ls docs/superpowers/plans | gzip -c | gzip -dc | sort | mytool", NEEDS_SPEC),
+        ("ls openspec/changes/c/approval.md | xxd | xxd -r | mytool", ONLY_APPROVE),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(denial), "{line}");
+    }
+    for line in [
+        "diff <(cat openspec/changes/c/approval.md) /tmp/old",
+        "mytool <(echo report.txt) && cat openspec/changes/c/approval.md",
+        "mytool <(wc -l < openspec/changes/c/approval.md)",
+        "tee >(mytool) < openspec/changes/c/approval.md > /dev/null",
+        "mytool < openspec/changes/c/approval.md <<< hi",
+        "mytool <<E < /dev/null\nopenspec/changes/c/approval.md\nE",
+        "ls openspec/changes/c/approval.md | base64 | mytool",
+        "cat openspec/changes/c/approval.md | sha256sum | base64 -d | mytool",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
+
+#[test]
 fn an_unknown_command_writes_the_guarded_locations_its_input_and_environment_name() {
     let repo = Repo::new();
     repo.change("c");
