@@ -40,7 +40,7 @@ use std::borrow::Cow;
 pub use argv::{Arg, ansi_c, has_wildcard};
 pub use effects::{BASENAME_STRIP, Cd, Effect, Environment, PatchRead, Variable};
 pub use feeders::fed_words;
-pub use runners::makefile_recipes;
+pub use runners::makefile_shell;
 use options::{operands, spec, static_is};
 use sink::{Job, Next, Sink};
 

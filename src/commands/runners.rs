@@ -191,24 +191,24 @@ pub(super) fn source(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     }
 }
 
-/// `make -f -` reading its makefile from a heredoc or here-string: the recipe lines are run by
-/// the shell (P-18), judged as that script. The rest is judged as an unknown command.
+/// `make -f -` reading its makefile from a heredoc or here-string: the shell text it runs
+/// ([`makefile_shell`]) is judged as that script (P-18). The rest is judged as an unknown command.
 pub(super) fn make(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     // `-f -`; tree-sitter-bash leaves the `-` before a heredoc out of the command's words.
     let from_stdin = args.iter().enumerate().any(|(at, arg)| {
         matches!(arg.text.as_str(), "-f" | "--file" | "--makefile")
             && args.get(at + 1).is_none_or(|file| file.text == "-" || file.text == "/dev/stdin")
     }) || args.iter().any(|arg| matches!(arg.text.as_str(), "-f-" | "--file=-" | "--makefile=-"));
-    let recipes = stdin.filter(|_| from_stdin).and_then(makefile_recipes);
-    if let Some(recipes) = &recipes {
-        sink.script(recipes);
+    let script = stdin.filter(|_| from_stdin).and_then(makefile_shell);
+    if let Some(script) = &script {
+        sink.script(script);
     }
     let (files, dir) = makefiles(args);
     for file in files {
         sink.push(Effect::Makefile { file, dir: dir.clone() });
     }
     // A makefile read on stdin is judged as the script it runs, not as words naming paths.
-    super::unknown::analyze("make", args, stdin.filter(|_| recipes.is_none()), sink);
+    super::unknown::analyze("make", args, stdin.filter(|_| script.is_none()), sink);
 }
 
 /// The makefiles `make` reads from files (each `-f FILE`, else the default names, in the `-C`
@@ -248,15 +248,60 @@ fn makefiles(args: &[Arg]) -> (Vec<Arg>, Option<Arg>) {
     (files, dir)
 }
 
-/// A makefile's recipe lines (a tab first, `@`/`-`/`+` dropped), as one script; `None` without
-/// any.
-pub fn makefile_recipes(makefile: &str) -> Option<String> {
-    let recipes: Vec<&str> = makefile
-        .lines()
-        .filter_map(|line| line.strip_prefix('\t'))
-        .map(|line| line.trim_start_matches(['@', '-', '+']))
-        .collect();
-    (!recipes.is_empty()).then(|| recipes.join("\n"))
+/// The shell text a makefile runs, as one script: its recipes (a line with a tab first, or after
+/// a rule's `;`, with `@`/`-`/`+` dropped), and the commands its other lines run while make reads them (`$(shell …)`,
+/// `VAR != …`); `None` without any.
+pub fn makefile_shell(makefile: &str) -> Option<String> {
+    let mut script: Vec<&str> = Vec::new();
+    for line in makefile.lines() {
+        if let Some(recipe) = line.strip_prefix('\t') {
+            script.push(recipe.trim_start_matches(['@', '-', '+']));
+            continue;
+        }
+        shell_calls(line, &mut script);
+        // `all: ; cmd`: a rule's recipe may follow it on its line.
+        if let Some((rule, after)) = line.split_once(':')
+            && !rule.contains('=')
+            && !after.starts_with(['=', ':'])
+            && let Some((_, recipe)) = after.split_once(';')
+        {
+            script.push(recipe.trim_start().trim_start_matches(['@', '-', '+']));
+        }
+        if let Some((name, command)) = line.split_once("!=")
+            && !name.contains(['=', '$', ':'])
+        {
+            script.push(command);
+        }
+    }
+    (!script.is_empty()).then(|| script.join("\n"))
+}
+
+/// The commands of the `$(shell …)` and `${shell …}` calls in a makefile line, nested included.
+fn shell_calls<'l>(line: &'l str, found: &mut Vec<&'l str>) {
+    for (open, close) in [("$(shell", ')'), ("${shell", '}')] {
+        let opening = if close == ')' { '(' } else { '{' };
+        let mut rest = line;
+        while let Some(at) = rest.find(open) {
+            let body = &rest[at + open.len()..];
+            if !body.starts_with(char::is_whitespace) {
+                rest = body;
+                continue;
+            }
+            let mut depth = 1usize;
+            let end = body.char_indices().find_map(|(index, ch)| {
+                if ch == opening {
+                    depth += 1;
+                } else if ch == close {
+                    depth -= 1;
+                }
+                (depth == 0).then_some(index)
+            });
+            let command = &body[..end.unwrap_or(body.len())];
+            found.push(command);
+            shell_calls(command, found);
+            rest = &body[end.map_or(body.len(), |end| end + 1)..];
+        }
+    }
 }
 
 /// `npm pkg set scripts.<name>=<command>`: the command a later `npm run <name>` runs, judged as

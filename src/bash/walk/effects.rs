@@ -83,12 +83,12 @@ impl Walker<'_> {
                     // Only a makefile this line wrote: one on disk is the repository's own.
                     let path = paths::absolute(&file.text, &scope.base);
                     let written = self.files.iter().find(|(written, _)| *written == path).map(|(_, text)| text.clone());
-                    if let Some(recipes) = written.as_deref().and_then(crate::commands::makefile_recipes) {
+                    if let Some(script) = written.as_deref().and_then(crate::commands::makefile_shell) {
                         let mut child = scope.child(None);
                         if let Some(dir) = dir {
                             child.base = paths::absolute(&dir.text, &scope.base);
                         }
-                        self.script_apart(&recipes, &mut child, walk)?;
+                        self.script_apart(&script, &mut child, walk)?;
                     }
                 }
                 Effect::Program { argv, stdin, dir, uncomputed, environment } => {

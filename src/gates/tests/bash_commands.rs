@@ -420,6 +420,10 @@ fn what_reaches_an_unknown_command_through_argument_substitutions_decoders_and_t
         ("ls openspec/changes/c/approval.md | base64 | base64 -d | xargs rm", ONLY_APPROVE),
         ("ls docs/superpowers/plans | gzip -c | gzip -dc | sort | mytool", NEEDS_SPEC),
         ("ls openspec/changes/c/approval.md | xxd | xxd -r | mytool", ONLY_APPROVE),
+        // A makefile on stdin runs its `$(shell …)`, `!=` and same-line recipes as it is read.
+        ("make -f - <<'E'\nX := $(shell rm openspec/changes/c/approval.md)\nall: ;\nE", ONLY_APPROVE),
+        ("make -f - <<'E'\nX != touch docs/superpowers/plans/p.md\nall: ;\nE", NEEDS_SPEC),
+        ("make -f - <<'E'\nall: ; cp /tmp/a openspec/changes/c/approval.md\nE", ONLY_APPROVE),
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(denial), "{line}");
     }
@@ -432,6 +436,7 @@ fn what_reaches_an_unknown_command_through_argument_substitutions_decoders_and_t
         "mytool <<E < /dev/null\nopenspec/changes/c/approval.md\nE",
         "ls openspec/changes/c/approval.md | base64 | mytool",
         "cat openspec/changes/c/approval.md | sha256sum | base64 -d | mytool",
+        "make -f - <<'E'\nN := $(shell wc -l < docs/superpowers/plans/p.md)\nall: ; @echo $(N)\nE",
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
     }
