@@ -1,5 +1,6 @@
 //! What `echo` and `printf` print given known words, and the escapes they decode.
 
+use crate::analysis::formats::{self, Printf};
 use crate::commands::{Arg, ansi_c};
 
 /// What `echo` or `printf` print given these words, when every word is known.
@@ -19,7 +20,7 @@ pub fn printed(argv: &[Arg]) -> Option<String> {
             };
             let (format, rest) = args.split_first()?;
             let rest: Vec<&str> = rest.iter().map(|arg| arg.text.as_str()).collect();
-            Some(printf(&format.text, &rest))
+            printf(&format.text, &rest)
         }
         _ => None,
     }
@@ -93,64 +94,61 @@ fn echo_escapes(text: &str) -> (String, bool) {
     (out, false)
 }
 
-/// printf's output: the format reused until the arguments are consumed, `%s`/`%b`/`%d`…
-/// filled with the arguments as text, the format's escapes decoded.
-fn printf(format: &str, args: &[&str]) -> String {
+/// printf's output: the format reused until the arguments are consumed, each conversion
+/// printing its argument ([`formats`]), the format's escapes decoded; `None` where a conversion
+/// does not print exactly its argument's text (`%f`, `%x` of `0x1f`, …).
+fn printf(format: &str, args: &[&str]) -> Option<String> {
+    let pieces = formats::printf_pieces(format);
     let mut out = String::new();
     let mut next = 0;
     // Each round consumes at least one argument, so this ends.
     for _ in 0..=args.len() {
         let before = next;
-        if printf_once(format, args, &mut next, &mut out) {
+        if printf_once(&pieces, args, &mut next, &mut out)? {
             break;
         }
         if next >= args.len() || next == before {
             break;
         }
     }
-    out
+    Some(out)
 }
 
 /// One pass of the format; `true` when `%b`'s `\c` ended all output.
-fn printf_once(format: &str, args: &[&str], next: &mut usize, out: &mut String) -> bool {
+fn printf_once(pieces: &[Printf], args: &[&str], next: &mut usize, out: &mut String) -> Option<bool> {
     let mut literal = String::new();
-    let mut chars = format.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            literal.push(c);
-            if c == '\\' {
-                literal.extend(chars.next());
-            }
-            continue;
-        }
-        out.push_str(&ansi_c(&literal));
-        literal.clear();
-        // Flags, width and precision do not change which characters are printed, only padding.
-        while chars.peek().is_some_and(|d| matches!(d, '-' | '+' | ' ' | '#' | '0'..='9' | '.' | '*')) {
-            chars.next();
-        }
-        let Some(conversion) = chars.next() else {
-            out.push('%');
-            break;
-        };
-        if conversion == '%' {
-            out.push('%');
-            continue;
-        }
+    let mut take = || {
         let arg = args.get(*next).copied().unwrap_or_default();
         *next += 1;
-        match conversion {
+        arg
+    };
+    for piece in pieces {
+        let conversion = match piece {
+            Printf::Text(text) => {
+                literal.push_str(text);
+                continue;
+            }
+            Printf::Conversion(conversion) => conversion,
+        };
+        out.push_str(&ansi_c(&literal));
+        literal.clear();
+        let stars: Vec<&str> = (0..conversion.stars()).map(|_| take()).collect();
+        let arg = take();
+        match conversion.letter {
             'b' => {
                 let (decoded, stopped) = echo_escapes(arg);
-                out.push_str(&decoded);
+                out.push_str(&conversion.print_text(&decoded, &stars)?);
                 if stopped {
-                    return true;
+                    return Some(true);
                 }
             }
-            'c' => out.extend(arg.chars().next()),
-            _ => out.push_str(arg),
+            // `%q` quotes what the shell would: the same text when nothing needs quoting.
+            'q' if arg.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+=:@%,".contains(&b)) && !arg.is_empty() => {
+                out.push_str(&conversion.print_text(arg, &stars)?);
+            }
+            _ => out.push_str(&conversion.print(arg, &stars)?),
         }
     }
     out.push_str(&ansi_c(&literal));
-    false
+    Some(false)
 }

@@ -8,6 +8,7 @@
 use std::path::Path;
 
 use crate::analysis::Unscannable;
+use crate::analysis::formats::{self, Composite};
 use crate::analysis::values::{MAX_VALUES, TEMPORARY_FOLDER_VARIABLES, Value, Vars, temporary_folder};
 
 /// What evaluation reads from the walk.
@@ -123,13 +124,10 @@ fn format(left: &[char], right: &[char], cx: &Context, depth: usize) -> Result<V
     let mut values = Vec::new();
     for format in formats {
         let mut built = vec![Value { text: String::new(), dynamic: format.dynamic }];
-        for piece in format_pieces(&format.text) {
+        for piece in formats::composite_pieces(&format.text) {
             let part = match piece {
-                FormatPiece::Text(text) => vec![Value::literal(&text)],
-                FormatPiece::Item(index, text) => match index.and_then(|index| arguments.get(index)) {
-                    Some(argument) => argument.clone(),
-                    None => vec![Value::unknown(&text)],
-                },
+                Composite::Text(text) => vec![Value::literal(text)],
+                Composite::Field(item) => format_item(item, &arguments),
             };
             built = product(&built, &part)?;
         }
@@ -141,38 +139,33 @@ fn format(left: &[char], right: &[char], cx: &Context, depth: usize) -> Result<V
     Ok(values)
 }
 
-enum FormatPiece {
-    Text(String),
-    /// `{N}`, `{N,width}`, `{N:format}`: the index (`None` when it is not a number) and the text.
-    Item(Option<usize>, String),
-}
-
-/// A .NET composite format cut into text and items.
-fn format_pieces(format: &str) -> Vec<FormatPiece> {
-    let mut pieces = Vec::new();
-    let mut text = String::new();
-    let mut chars = format.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '{' if chars.peek() == Some(&'{') => {
-                chars.next();
-                text.push('{');
-            }
-            '}' if chars.peek() == Some(&'}') => {
-                chars.next();
-                text.push('}');
-            }
-            '{' => {
-                let item: String = chars.by_ref().take_while(|&c| c != '}').collect();
-                let index = item.split([',', ':']).next().unwrap_or_default().trim().parse().ok();
-                pieces.push(FormatPiece::Text(std::mem::take(&mut text)));
-                pieces.push(FormatPiece::Item(index, format!("{{{item}}}")));
-            }
-            _ => text.push(c),
-        }
+/// The values of a format item `{N[,alignment][:format]}`: argument `N`'s, padded to the
+/// alignment (negative: on the right); an item with a format string (`{0:x}` prints a number in
+/// hexadecimal), past [`formats::MAX_WIDTH`], or whose argument the walk does not have keeps its
+/// text, unknown.
+fn format_item(item: &str, arguments: &[Vec<Value>]) -> Vec<Value> {
+    let unknown = || vec![Value::unknown(&format!("{{{item}}}"))];
+    let (index, alignment) = match item.split_once(',') {
+        Some((index, alignment)) => (index, Some(alignment.trim())),
+        None => (item, None),
+    };
+    let (Ok(index), false) = (index.trim().parse::<usize>(), item.contains(':')) else { return unknown() };
+    let Some(argument) = arguments.get(index) else { return unknown() };
+    let Some(alignment) = alignment else { return argument.clone() };
+    let Ok(width) = alignment.parse::<i64>() else { return unknown() };
+    let columns = usize::try_from(width.unsigned_abs()).unwrap_or(usize::MAX);
+    if columns > formats::MAX_WIDTH {
+        return unknown();
     }
-    pieces.push(FormatPiece::Text(text));
-    pieces
+    let padded = |value: &Value| {
+        if value.dynamic {
+            return value.clone();
+        }
+        let padding = " ".repeat(columns.saturating_sub(value.text.chars().count()));
+        let text = if width < 0 { format!("{}{padding}", value.text) } else { format!("{padding}{}", value.text) };
+        Value { text, dynamic: value.dynamic }
+    };
+    argument.iter().map(padded).collect()
 }
 
 /// A hashtable entry: the values its key may take, and its value's.

@@ -57,6 +57,7 @@ const GRAMMAR: Grammar = Grammar {
     lowers: &["string.lower", "lower"],
     list_joins: &["table.concat"],
     formats: &["string.format"],
+    format_methods: &["format"],
     brace_lists: true,
     ..Grammar::NONE
 };

@@ -133,6 +133,8 @@ const GRAMMAR: Grammar = Grammar {
     libraries: LIBRARIES,
     lowers: &["downcase"],
     globs: &["Dir.glob"],
+    formats: &["format", "sprintf"],
+    percent_format: true,
     ..Grammar::NONE
 };
 

@@ -386,9 +386,13 @@ impl Engine<'_> {
         if start >= end {
             return;
         }
-        // `mode='w'`, `file = p`, `mode: 'w'`.
+        // `mode='w'`, `file = p`, `mode: 'w'`; not Lua's method call `p:lower()`.
         let named = match (self.token(start), self.token(start + 1)) {
-            (Some(name), Some(eq)) if name.kind == Kind::Ident && (eq.is("=") || eq.is(":")) && start + 2 < end => {
+            (Some(name), Some(eq))
+                if name.kind == Kind::Ident
+                    && (eq.is("=") || (eq.is(":") && !self.is_member(eq)))
+                    && start + 2 < end =>
+            {
                 Some(name.text.clone())
             }
             _ => None,

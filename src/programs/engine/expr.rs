@@ -1,7 +1,7 @@
 //! Expressions: the values of path expressions, as far as literals, variables and the language's
 //! path functions go.
 
-use super::value::{brace_holes, concat, percent_holes};
+use super::value::{concat, percent_filled};
 use super::{Engine, Val};
 use crate::programs::lex::{Kind, Token};
 
@@ -33,9 +33,12 @@ impl<'a> Engine<'a> {
             }
             if self.grammar.percent_format && token.is("%") {
                 *pos += 1;
-                let _arguments = self.term(pos, end, depth + 1);
+                let arguments = match self.term(pos, end, depth + 1) {
+                    Val::List(items) => items,
+                    single => vec![single],
+                };
                 value = match value {
-                    Val::Str(text) => Val::Str(percent_holes(&text)),
+                    Val::Str(text) => Val::Str(percent_filled(&text, arguments)),
                     _ => Val::Unknown,
                 };
                 continue;
@@ -104,7 +107,9 @@ impl<'a> Engine<'a> {
             return lowered(value);
         }
         match (method, value) {
-            ("format", Val::Str(text)) => Val::Str(brace_holes(&text)),
+            (format, Val::Str(text)) if self.grammar.format_methods.contains(&format) => {
+                Val::Str(percent_filled(&text, args))
+            }
             ("join", Val::Str(separator)) => match args.into_iter().next() {
                 Some(Val::List(items)) => {
                     items.into_iter().reduce(|a, b| concat(a, b, &separator)).unwrap_or(Val::Str(String::new()))
@@ -148,6 +153,15 @@ impl<'a> Engine<'a> {
         let args = self.list(pos, end, depth, ")");
         let last = names.last().copied().unwrap_or_default();
         let before_last = names.len().checked_sub(2).and_then(|at| names.get(at)).copied();
+        // `f:format(d)`, `p:lower()`: a method the grammar computes, of a variable's value.
+        if let [receiver, method] = names.as_slice()
+            && [self.grammar.format_methods, self.grammar.lowers, self.grammar.identities]
+                .iter()
+                .any(|list| list.contains(method))
+            && let Some(value) = self.vars.get(self.var_name(receiver)).cloned()
+        {
+            return self.method(value, method, args);
+        }
         // An entry is a last name (`join`) or the last two (`path.join`).
         let known = |list: &[&str]| {
             list.iter().any(|entry| {
@@ -190,7 +204,7 @@ impl<'a> Engine<'a> {
         if known(self.grammar.formats) {
             let mut args = args.into_iter();
             return match args.next() {
-                Some(Val::Str(text)) => Val::Str(super::value::percent_filled(&text, args.collect())),
+                Some(Val::Str(text)) => Val::Str(percent_filled(&text, args.collect())),
                 _ => Val::Unknown,
             };
         }

@@ -90,7 +90,7 @@ pub struct Grammar {
     pub assignments: &'static [&'static str],
     /// Characters that start a variable's name (`$x`, `@x`) and are not part of it.
     pub sigils: &'static str,
-    /// Python's `'%s/x' % name`.
+    /// Ruby's `'%s/x' % name` (a list on the right: its items in order).
     pub percent_format: bool,
     /// Perl, Ruby, Lua, R: `unlink $f`, `File.write "x", y` without parentheses.
     pub calls_without_parentheses: bool,
@@ -125,8 +125,10 @@ pub struct Grammar {
     pub list_joins: &'static [&'static str],
     /// The separator comes before the list (`implode(sep, list)`).
     pub separator_first: bool,
-    /// Calls that format with `%s` (`string.format`, `sprintf`): the format with holes.
+    /// Calls that format with `%s` (`string.format`, `sprintf`): the format filled.
     pub formats: &'static [&'static str],
+    /// Methods of a string that format it with `%s` (Lua's `('%s/p.md'):format(d)`).
+    pub format_methods: &'static [&'static str],
     /// `{a, b}` is a list (Lua's table constructor).
     pub brace_lists: bool,
     /// Calls whose value is the files their pattern matches (`glob`, `Dir.glob`): a list of the
@@ -170,6 +172,7 @@ impl Grammar {
         list_joins: &[],
         separator_first: false,
         formats: &[],
+        format_methods: &[],
         brace_lists: false,
         globs: &[],
         variable_calls: false,

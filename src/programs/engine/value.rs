@@ -1,5 +1,6 @@
 //! Values: strings with holes ([`HOLE`]) for what the program computes at run time.
 
+use crate::analysis::formats::{self, Conversion, Printf};
 use crate::programs::lex::HOLE;
 
 /// The longest string value computed; a longer one is unknown (joining the same literal a
@@ -62,78 +63,54 @@ pub(super) fn join_dir(dir: &str, path: &str) -> String {
     if dir.is_empty() { path.to_string() } else { format!("{}/{path}", dir.trim_end_matches('/')) }
 }
 
-/// `%s`, `%d`, `%(name)s` become holes.
-pub(super) fn percent_holes(text: &str) -> String {
+/// `sprintf('%s/x', d)`, `'%s/x' % d`: each conversion prints its argument (the next one, or
+/// the one its `%2$s` names) where that is exact ([`formats`]); a hole for an argument that is not
+/// a known string, a named one (`%(d)s`, `%{d}`) and anything the conversion changes inexactly.
+pub(super) fn percent_filled(format: &str, args: Vec<Val>) -> String {
     let mut out = String::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            out.push(c);
-            continue;
-        }
-        match chars.peek() {
-            Some('%') => {
-                chars.next();
-                out.push('%');
+    let mut next = 0;
+    for piece in formats::printf_pieces(format) {
+        let conversion = match piece {
+            Printf::Text(text) => {
+                out.push_str(text);
+                continue;
             }
-            Some(_) => {
-                for next in chars.by_ref() {
-                    if next.is_ascii_alphabetic() {
-                        break;
-                    }
-                }
-                out.push(HOLE);
+            Printf::Conversion(conversion) => conversion,
+        };
+        let stars: Option<Vec<&str>> = (0..conversion.stars())
+            .map(|_| {
+                next += 1;
+                args.get(next - 1).and_then(Val::text)
+            })
+            .collect();
+        let at = match conversion.index {
+            Some(index) => index.checked_sub(1),
+            None => {
+                next += 1;
+                Some(next - 1)
             }
-            None => out.push('%'),
+        };
+        let value = at.and_then(|at| args.get(at)).and_then(Val::text).filter(|_| conversion.name.is_none());
+        let printed = match (value, stars) {
+            (Some(text), Some(stars)) => printed(&conversion, text, &stars),
+            _ => None,
+        };
+        match printed {
+            Some(text) if out.len() + text.len() <= MAX_VALUE_BYTES => out.push_str(&text),
+            _ => out.push(HOLE),
         }
     }
     out
 }
 
-/// `sprintf('%s/x', d)`: each `%s`, `%d` … replaced by the next argument, a hole where that is
-/// not a known string.
-pub(super) fn percent_filled(text: &str, args: Vec<Val>) -> String {
-    let mut args = args.into_iter();
-    let holed = percent_holes(text);
-    let mut out = String::new();
-    for c in holed.chars() {
-        match (c, c == HOLE) {
-            (_, true) => match args.next() {
-                Some(Val::Str(value)) if out.len() + value.len() <= MAX_VALUE_BYTES => out.push_str(&value),
-                _ => out.push(HOLE),
-            },
-            (other, false) => out.push(other),
-        }
+/// What a conversion prints of a string value: exact, or `None`. A value with holes printed whole
+/// keeps them; cut, padded or converted, it is a hole itself.
+pub fn printed(conversion: &Conversion, text: &str, stars: &[&str]) -> Option<String> {
+    if !text.contains(HOLE) {
+        return conversion.print(text, stars);
     }
-    out
-}
-
-/// `{}`, `{0}`, `{name}` become holes (`str.format`).
-pub(super) fn brace_holes(text: &str) -> String {
-    let mut out = String::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '{' if chars.peek() == Some(&'{') => {
-                chars.next();
-                out.push('{');
-            }
-            '}' if chars.peek() == Some(&'}') => {
-                chars.next();
-                out.push('}');
-            }
-            '{' => {
-                for next in chars.by_ref() {
-                    if next == '}' {
-                        break;
-                    }
-                }
-                out.push(HOLE);
-            }
-            other => out.push(other),
-        }
-    }
-    out
+    let whole = conversion.letter == 's' && conversion.print_text(text, stars).as_deref() == Some(text);
+    whole.then(|| text.to_string())
 }
 
 /// `line` as the walker runs it when the program changed its directory to `dir` first (`dir`

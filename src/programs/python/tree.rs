@@ -14,9 +14,8 @@ use tree_sitter::{Node, Parser};
 
 use super::tables::{self, Kind, Writer};
 use crate::analysis::budget::{Budget, parse_within};
-use crate::programs::engine::{
-    COMPUTED_PART, copied_into, run_in, shell_word, writes_mode,
-};
+use crate::analysis::formats::{self, Composite, Printf};
+use crate::programs::engine::{COMPUTED_PART, copied_into, printed, run_in, shell_word, writes_mode};
 use crate::programs::fields::Fields;
 use crate::programs::lex::HOLE;
 use crate::programs::{Findings, MAX_ANALYSIS_WORK};
@@ -610,7 +609,11 @@ impl<'s> Program<'s> {
                     if raw { out.push_str(text) } else { unescape(text, &mut out) }
                 }
                 "interpolation" => {
-                    let value = child.named_child(0).map_or(V::Unknown, |inner| self.eval(inner, depth + 1));
+                    let value = match child.named_child(0) {
+                        // `{x!r}`, `{x:.5}` and `{x=}` print something other than the value.
+                        Some(inner) if !changes_its_value(child, self.source) => self.eval(inner, depth + 1),
+                        _ => V::Unknown,
+                    };
                     match value {
                         V::Str(text) | V::Path(text) => out.push_str(&text),
                         _ => out.push(HOLE),
@@ -1128,8 +1131,9 @@ fn parent_dir(path: &str) -> String {
     }
 }
 
-/// `'%s/x.md' % name`: each conversion takes the next value (a tuple's items in order), a hole
-/// when it is not a string.
+/// `'%s/x.md' % name`: each conversion prints the next value (a tuple's items in order) where
+/// that is exact ([`formats`]), a hole for a value that is not a string, a named conversion
+/// (`%(d)s`) and a conversion that changes its value (`%r`, `%f`).
 fn percent(format: &str, values: &V) -> String {
     let values: Vec<&V> = match values {
         V::List(items) => items.iter().collect(),
@@ -1137,31 +1141,54 @@ fn percent(format: &str, values: &V) -> String {
     };
     let mut next = values.into_iter();
     let mut out = String::new();
-    let mut chars = format.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            out.push(c);
-            continue;
-        }
-        if chars.peek() == Some(&'%') {
-            chars.next();
-            out.push('%');
-            continue;
-        }
-        let named = chars.peek() == Some(&'(');
-        if named {
-            for name in chars.by_ref() {
-                if name == ')' {
-                    break;
+    for piece in formats::printf_pieces(format) {
+        match piece {
+            Printf::Text(text) => out.push_str(text),
+            Printf::Conversion(conversion) => {
+                let stars: Option<Vec<&str>> = (0..conversion.stars()).map(|_| next.next().and_then(V::text)).collect();
+                let value = if conversion.name.is_some() { None } else { next.next().and_then(V::text) };
+                let printed = match (value, stars) {
+                    (Some(text), Some(stars)) => printed(&conversion, text, &stars),
+                    _ => None,
+                };
+                match printed {
+                    Some(text) => out.push_str(&text),
+                    None => out.push(HOLE),
                 }
             }
         }
-        for spec in chars.by_ref() {
-            if spec.is_ascii_alphabetic() {
-                break;
+    }
+    out
+}
+
+/// `str.format`: `{}` and `{0}` take the positional argument, `{name}` the keyword one; a
+/// value the analysis does not know, and a field that converts or formats its value (`{!r}`,
+/// `{:.5}`), are holes.
+fn braces(text: &str, args: &Args) -> String {
+    let mut next = 0;
+    let mut out = String::new();
+    for piece in formats::composite_pieces(text) {
+        let field = match piece {
+            Composite::Text(text) => {
+                out.push_str(text);
+                continue;
             }
-        }
-        match next.next().and_then(V::text).filter(|_| !named) {
+            Composite::Field(field) => field,
+        };
+        let (name, changed) = match field.find([':', '!']) {
+            Some(at) => (&field[..at], !matches!(&field[at..], "!s" | ":")),
+            None => (field, false),
+        };
+        let value = if name.is_empty() {
+            next += 1;
+            args.positional.get(next - 1)
+        } else {
+            match name.parse::<usize>() {
+                Ok(index) => args.positional.get(index),
+                Err(_) => args.named.iter().find(|(key, _)| key == name).map(|(_, value)| value),
+            }
+        };
+        match value.and_then(V::text).filter(|_| !changed) {
             Some(text) => out.push_str(text),
             None => out.push(HOLE),
         }
@@ -1169,43 +1196,15 @@ fn percent(format: &str, values: &V) -> String {
     out
 }
 
-/// `str.format`: `{}` and `{0}` take the positional argument, `{name}` the keyword one; a
-/// value the analysis does not know is a hole.
-fn braces(text: &str, args: &Args) -> String {
-    let mut next = 0;
-    let mut out = String::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '{' if chars.peek() == Some(&'{') => {
-                chars.next();
-                out.push('{');
-            }
-            '}' if chars.peek() == Some(&'}') => {
-                chars.next();
-                out.push('}');
-            }
-            '{' => {
-                let field: String = chars.by_ref().take_while(|&c| c != '}').collect();
-                let name = field.split([':', '!']).next().unwrap_or_default();
-                let value = if name.is_empty() {
-                    next += 1;
-                    args.positional.get(next - 1)
-                } else {
-                    match name.parse::<usize>() {
-                        Ok(index) => args.positional.get(index),
-                        Err(_) => args.named.iter().find(|(key, _)| key == name).map(|(_, value)| value),
-                    }
-                };
-                match value.and_then(V::text) {
-                    Some(text) => out.push_str(text),
-                    None => out.push(HOLE),
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
+/// An f-string's `{…}` that converts or formats its value (`!r`, `:.5`) or prints its text with
+/// it (`=`); `!s` prints the value as it is.
+fn changes_its_value(interpolation: Node, source: &str) -> bool {
+    let mut cursor = interpolation.walk();
+    interpolation.children(&mut cursor).any(|part| match part.kind_name() {
+        "format_specifier" | "=" => true,
+        "type_conversion" => source.get(part.byte_range()) != Some("!s"),
+        _ => false,
+    })
 }
 
 /// A string literal's escapes: the common ones decoded, any other kept as written (`\d` in a
