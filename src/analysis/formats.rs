@@ -154,6 +154,17 @@ fn count(bytes: &[u8], pos: &mut usize) -> Option<Count> {
 }
 
 impl Conversion<'_> {
+    /// `%s`, `%d`: no flag, width, precision, name or place (the only conversions some formatters,
+    /// Node's `util.format`, read; they print any other as written).
+    pub fn is_plain(&self) -> bool {
+        let Conversion { name, index, left, zero, plus, space, alternate, vector, width, precision, letter: _ } = self;
+        name.is_none()
+            && index.is_none()
+            && !(*left || *zero || *plus || *space || *alternate || *vector)
+            && width.is_none()
+            && precision.is_none()
+    }
+
     /// How many arguments its `*` width and precision take before its value.
     pub fn stars(&self) -> usize {
         [self.width, self.precision].iter().filter(|count| **count == Some(Count::Argument)).count()
@@ -342,6 +353,14 @@ mod tests {
         assert_eq!(printf("pl%xns|%03d|%+d|%#o|%.3u", &["10", "7", "5", "8", "4"]), "plans|007|+5|010|004");
         assert_eq!(printf("%d|%d|%f|%x", &["0x1f", "abc", "1", "-1"]), "?|?|?|?");
         assert_eq!(printf("%99999s", &["x"]), "?");
+        let plain: Vec<bool> = printf_pieces("%s%5s%-s%d")
+            .into_iter()
+            .filter_map(|piece| match piece {
+                Printf::Conversion(conversion) => Some(conversion.is_plain()),
+                Printf::Text(_) => None,
+            })
+            .collect();
+        assert_eq!(plain, [true, false, false, true]);
         assert_eq!(printf("%*s", &["many", "x"]), "?");
     }
 

@@ -16,6 +16,7 @@ use std::path::Path;
 use tree_sitter::{Node, Parser};
 
 use crate::analysis::budget::{Budget, parse_within};
+use crate::analysis::formats::{self, Printf};
 use crate::programs::engine::{run_in, shell_word};
 use crate::programs::fields::Fields;
 use crate::programs::lex::HOLE;
@@ -1048,12 +1049,64 @@ impl<'t> Reader<'t, '_> {
             "String" | "fileURLToPath" => self.eval(*args.first()?, depth + 1),
             // `Bun.write(Bun.file(p), …)` writes p.
             "file" if object.is_some_and(|o| is_global(self.source(o), "Bun")) => self.eval(*args.first()?, depth + 1),
-            "toString" | "trim" => self.eval(object?, depth + 1),
+            "toString" => self.eval(object?, depth + 1),
+            "trim" => Some(self.eval(object?, depth + 1)?.trim().to_string()),
+            "trimStart" | "trimLeft" => Some(self.eval(object?, depth + 1)?.trim_start().to_string()),
+            "trimEnd" | "trimRight" => Some(self.eval(object?, depth + 1)?.trim_end().to_string()),
+            // A string pattern, and a replacement without `$` patterns (`$&`, `$1`).
+            "replace" | "replaceAll" => {
+                let text = self.eval(object?, depth + 1)?;
+                let [pattern, replacement] = values()?.try_into().ok()?;
+                let count = if name == "replace" { 1 } else { text.matches(pattern.as_str()).count() };
+                // The size is known before the text is built.
+                if replacement.contains('$')
+                    || pattern.is_empty()
+                    || text.len() + count * replacement.len() > MAX_VALUE_BYTES
+                {
+                    return None;
+                }
+                Some(text.replacen(&pattern, &replacement, count))
+            }
+            "format" if object.is_some_and(|o| is_util(self.source(o))) => {
+                let values = values()?;
+                let (format, rest) = values.split_first()?;
+                util_format(format, rest)
+            }
             "toLowerCase" | "toLocaleLowerCase" => Some(self.eval(object?, depth + 1)?.to_lowercase()),
             "toUpperCase" | "toLocaleUpperCase" => Some(self.eval(object?, depth + 1)?.to_uppercase()),
             _ => None,
         }
     }
+}
+
+/// Node's `util` module: `util`, `require('util')`, `require('node:util')`.
+fn is_util(receiver: &str) -> bool {
+    let module = receiver.trim_start_matches("require(").trim_end_matches(')').trim_matches(['\'', '"', '`']);
+    matches!(module.strip_prefix("node:").unwrap_or(module), "util")
+}
+
+/// `util.format('%s/p.md', d)`: `%s`, `%d` and `%i` of decimal text filled, `%%` a `%`, the
+/// arguments left over appended after a blank; `None` for any other conversion (`%j`, `%o`, `%c`,
+/// `%5s`, which Node prints as written) and one without an argument.
+fn util_format(format: &str, args: &[String]) -> Option<String> {
+    let mut args = args.iter();
+    let mut out = String::new();
+    for piece in formats::printf_pieces(format) {
+        match piece {
+            Printf::Text(text) => out.push_str(text),
+            Printf::Conversion(conversion) => {
+                if !conversion.is_plain() || !matches!(conversion.letter, 's' | 'd' | 'i') {
+                    return None;
+                }
+                out.push_str(&conversion.print(args.next()?, &[])?);
+            }
+        }
+    }
+    for arg in args {
+        out.push(' ');
+        out.push_str(arg);
+    }
+    Some(out).filter(|v| v.len() <= MAX_VALUE_BYTES)
 }
 
 /// `Bun` or `globalThis.Bun` (any owner before the last `.`).

@@ -882,10 +882,22 @@ impl<'s> Program<'s> {
             (V::Str(separator), "join") => return joined(separator, args.get(0, "")),
             (V::Str(text), "lower") => return V::Str(text.to_lowercase()),
             (V::Str(text), "upper") => return V::Str(text.to_uppercase()),
-            (V::Str(text), "strip" | "rstrip" | "lstrip") if args.positional.is_empty() => {
-                return V::Str(text.trim().to_string());
+            (V::Str(text), "strip") if args.positional.is_empty() => return V::Str(text.trim().to_string()),
+            (V::Str(text), "lstrip") if args.positional.is_empty() => return V::Str(text.trim_start().to_string()),
+            (V::Str(text), "rstrip") if args.positional.is_empty() => return V::Str(text.trim_end().to_string()),
+            (V::Str(text), "replace") if args.positional.len() == 2 && args.named.is_empty() => {
+                return match (args.text(0, ""), args.text(1, "")) {
+                    // The size is known before the text is built.
+                    (Some(old), Some(new))
+                        if !old.is_empty()
+                            && ![text, old, new].iter().any(|t| t.contains(HOLE))
+                            && text.len() + text.matches(old).count() * new.len() <= MAX_VALUE_BYTES =>
+                    {
+                        V::Str(text.replace(old, new))
+                    }
+                    _ => V::Unknown,
+                };
             }
-            (V::Str(_), "replace") if args.positional.len() == 2 => return V::Unknown,
             (V::Object(Kind::Archive), _) => {
                 if let Some((_, (position, keyword))) = tables::EXTRACTORS.iter().find(|(name, _)| *name == method) {
                     let target = args.get(*position, keyword).cloned().unwrap_or_else(|| V::Str(".".to_string()));
