@@ -67,6 +67,12 @@ pub enum Wildcards {
     PowerShell,
 }
 
+/// A word bash reads as itself without quotes (what `printf %q` and a quoting writer leave
+/// unquoted): letters, digits and `/._-+=:@%,`, and not empty.
+pub fn needs_no_shell_quotes(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+=:@%,".contains(&b))
+}
+
 /// Whether `text` has wildcard characters (`*`, `?`, `[`), the same in both dialects.
 pub fn has_wildcard(text: &str) -> bool {
     text.bytes().any(|b| matches!(b, b'*' | b'?' | b'['))

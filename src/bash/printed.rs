@@ -1,6 +1,7 @@
 //! What `echo` and `printf` print given known words, and the escapes they decode.
 
 use crate::analysis::formats::{self, Printf};
+use crate::analysis::values::needs_no_shell_quotes;
 use crate::commands::{Arg, ansi_c};
 
 /// What `echo` or `printf` print given these words, when every word is known.
@@ -143,7 +144,7 @@ fn printf_once(pieces: &[Printf], args: &[&str], next: &mut usize, out: &mut Str
                 }
             }
             // `%q` quotes what the shell would: the same text when nothing needs quoting.
-            'q' if arg.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+=:@%,".contains(&b)) && !arg.is_empty() => {
+            'q' if needs_no_shell_quotes(arg) => {
                 out.push_str(&conversion.print_text(arg, &stars)?);
             }
             _ => out.push_str(&conversion.print(arg, &stars)?),

@@ -163,7 +163,7 @@ fn format_item(item: &str, arguments: &[Vec<Value>]) -> Vec<Value> {
         }
         let padding = " ".repeat(columns.saturating_sub(value.text.chars().count()));
         let text = if width < 0 { format!("{}{padding}", value.text) } else { format!("{padding}{}", value.text) };
-        Value { text, dynamic: value.dynamic }
+        Value { text, dynamic: false }
     };
     argument.iter().map(padded).collect()
 }

@@ -1,6 +1,7 @@
 //! Values: strings with holes ([`HOLE`]) for what the program computes at run time.
 
-use crate::analysis::formats::{self, Conversion, Printf};
+use crate::analysis::formats::{self, Printf};
+use crate::analysis::values::needs_no_shell_quotes;
 use crate::programs::lex::HOLE;
 
 /// The longest string value computed; a longer one is unknown (joining the same literal a
@@ -63,12 +64,21 @@ pub(super) fn join_dir(dir: &str, path: &str) -> String {
     if dir.is_empty() { path.to_string() } else { format!("{}/{path}", dir.trim_end_matches('/')) }
 }
 
-/// `sprintf('%s/x', d)`, `'%s/x' % d`: each conversion prints its argument (the next one, or
-/// the one its `%2$s` names) where that is exact ([`formats`]); a hole for an argument that is not
-/// a known string, a named one (`%(d)s`, `%{d}`) and anything the conversion changes inexactly.
+/// `sprintf('%s/x', d)`, `'%s/x' % d`: the format filled from the arguments' values.
 pub(super) fn percent_filled(format: &str, args: Vec<Val>) -> String {
+    let texts: Vec<Option<&str>> = args.iter().map(Val::text).collect();
+    printf_filled(format, &texts)
+}
+
+/// A printf-style format filled from `args`, the texts of its arguments in order (`None` for one
+/// that is not a known string): each conversion prints its argument (the next one, or the one
+/// its `%2$s` names) where that is exact ([`formats`]); a hole for an unknown argument, a named
+/// one (`%(d)s`, `%{d}`), one past [`MAX_VALUE_BYTES`] and anything a conversion changes
+/// inexactly. A value with holes printed whole keeps them.
+pub fn printf_filled(format: &str, args: &[Option<&str>]) -> String {
     let mut out = String::new();
     let mut next = 0;
+    let take = |at: usize| args.get(at).copied().flatten();
     for piece in formats::printf_pieces(format) {
         let conversion = match piece {
             Printf::Text(text) => {
@@ -80,19 +90,23 @@ pub(super) fn percent_filled(format: &str, args: Vec<Val>) -> String {
         let stars: Option<Vec<&str>> = (0..conversion.stars())
             .map(|_| {
                 next += 1;
-                args.get(next - 1).and_then(Val::text)
+                take(next - 1)
             })
             .collect();
-        let at = match conversion.index {
-            Some(index) => index.checked_sub(1),
-            None => {
+        let value = match (conversion.name, conversion.index) {
+            (Some(_), _) => None,
+            (None, Some(index)) => index.checked_sub(1).and_then(take),
+            (None, None) => {
                 next += 1;
-                Some(next - 1)
+                take(next - 1)
             }
         };
-        let value = at.and_then(|at| args.get(at)).and_then(Val::text).filter(|_| conversion.name.is_none());
         let printed = match (value, stars) {
-            (Some(text), Some(stars)) => printed(&conversion, text, &stars),
+            (Some(text), Some(stars)) if !text.contains(HOLE) => conversion.print(text, &stars),
+            (Some(text), Some(stars)) => {
+                let whole = conversion.letter == 's' && conversion.print_text(text, &stars).as_deref() == Some(text);
+                whole.then(|| text.to_string())
+            }
             _ => None,
         };
         match printed {
@@ -101,16 +115,6 @@ pub(super) fn percent_filled(format: &str, args: Vec<Val>) -> String {
         }
     }
     out
-}
-
-/// What a conversion prints of a string value: exact, or `None`. A value with holes printed whole
-/// keeps them; cut, padded or converted, it is a hole itself.
-pub fn printed(conversion: &Conversion, text: &str, stars: &[&str]) -> Option<String> {
-    if !text.contains(HOLE) {
-        return conversion.print(text, stars);
-    }
-    let whole = conversion.letter == 's' && conversion.print_text(text, stars).as_deref() == Some(text);
-    whole.then(|| text.to_string())
 }
 
 /// `line` as the walker runs it when the program changed its directory to `dir` first (`dir`
@@ -126,7 +130,7 @@ pub const COMPUTED_PART: &str = "*";
 
 /// A word quoted for bash, with holes left outside the quotes.
 pub fn shell_word(text: &str) -> String {
-    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+=:@%,".contains(c)) {
+    if needs_no_shell_quotes(text) {
         return text.to_string();
     }
     let mut out = String::from("'");

@@ -14,8 +14,8 @@ use tree_sitter::{Node, Parser};
 
 use super::tables::{self, Kind, Writer};
 use crate::analysis::budget::{Budget, parse_within};
-use crate::analysis::formats::{self, Composite, Printf};
-use crate::programs::engine::{COMPUTED_PART, copied_into, printed, run_in, shell_word, writes_mode};
+use crate::analysis::formats::{self, Composite};
+use crate::programs::engine::{COMPUTED_PART, copied_into, printf_filled, run_in, shell_word, writes_mode};
 use crate::programs::fields::Fields;
 use crate::programs::lex::HOLE;
 use crate::programs::{Findings, MAX_ANALYSIS_WORK};
@@ -1143,34 +1143,14 @@ fn parent_dir(path: &str) -> String {
     }
 }
 
-/// `'%s/x.md' % name`: each conversion prints the next value (a tuple's items in order) where
-/// that is exact ([`formats`]), a hole for a value that is not a string, a named conversion
-/// (`%(d)s`) and a conversion that changes its value (`%r`, `%f`).
+/// `'%s/x.md' % name`: the format filled from the value (a tuple's items in order), as
+/// [`printf_filled`] fills it.
 fn percent(format: &str, values: &V) -> String {
-    let values: Vec<&V> = match values {
-        V::List(items) => items.iter().collect(),
-        other => vec![other],
+    let texts: Vec<Option<&str>> = match values {
+        V::List(items) => items.iter().map(V::text).collect(),
+        other => vec![other.text()],
     };
-    let mut next = values.into_iter();
-    let mut out = String::new();
-    for piece in formats::printf_pieces(format) {
-        match piece {
-            Printf::Text(text) => out.push_str(text),
-            Printf::Conversion(conversion) => {
-                let stars: Option<Vec<&str>> = (0..conversion.stars()).map(|_| next.next().and_then(V::text)).collect();
-                let value = if conversion.name.is_some() { None } else { next.next().and_then(V::text) };
-                let printed = match (value, stars) {
-                    (Some(text), Some(stars)) => printed(&conversion, text, &stars),
-                    _ => None,
-                };
-                match printed {
-                    Some(text) => out.push_str(&text),
-                    None => out.push(HOLE),
-                }
-            }
-        }
-    }
-    out
+    printf_filled(format, &texts)
 }
 
 /// `str.format`: `{}` and `{0}` take the positional argument, `{name}` the keyword one; a
