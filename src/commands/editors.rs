@@ -1,7 +1,11 @@
 //! Editors that rewrite their file operands in place when asked: `sed -i`, `perl -i`.
 
 use super::Arg;
+use super::options::{Spec, spec, value_of};
 use super::sink::Sink;
+
+/// sed's long options (the short ones are read by hand: `-i` takes an attached suffix).
+const SED: Spec<'static> = spec("efl", &["expression", "file", "line-length"]).flags(&["in-place", "sandbox"]);
 
 /// `sed -i[SUFFIX]`, `--in-place[=SUFFIX]`: the files after the script; and what the script
 /// itself writes or runs (`w file`, `s/…/…/w file`, `e command`).
@@ -23,24 +27,26 @@ pub(super) fn sed(args: &[Arg], sink: &mut Sink) {
         if text == "--" {
             only_operands = true;
         } else if let Some(long) = text.strip_prefix("--") {
-            let name = long.split('=').next().unwrap_or(long);
-            match name {
-                "in-place" => in_place = true,
-                "sandbox" => sandbox = true,
-                "expression" | "file" => {
-                    script_given = true;
-                    match long.split_once('=') {
-                        Some((_, script)) if name == "expression" => {
-                            scripts.push(Arg { text: script.to_string(), ..arg.clone() })
-                        }
-                        _ if name == "expression" => scripts.extend(args.get(at).cloned()),
-                        _ => unreadable_script(arg, args.get(at), sink),
+            let (typed, attached) = long.split_once('=').map_or((long, None), |(name, value)| (name, Some(value)));
+            let next = args.get(at).filter(|_| attached.is_none());
+            let mut takes_next = false;
+            for name in SED.long_names(typed) {
+                match name {
+                    "in-place" => in_place = true,
+                    "sandbox" => sandbox = true,
+                    "expression" => {
+                        script_given = true;
+                        scripts.extend(attached.map(|script| value_of(script, arg)).or_else(|| next.cloned()));
                     }
-                    at += usize::from(!long.contains('='));
+                    "file" => {
+                        script_given = true;
+                        unreadable_script(arg, next, sink);
+                    }
+                    _ => {}
                 }
-                "line-length" => at += usize::from(!long.contains('=')),
-                _ => {}
+                takes_next |= attached.is_none() && SED.long.contains(&name);
             }
+            at += usize::from(takes_next);
         } else {
             for (offset, letter) in text.char_indices().skip(1) {
                 let rest = text.get(offset + letter.len_utf8()..).unwrap_or_default();

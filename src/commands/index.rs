@@ -89,4 +89,44 @@ mod tests {
         }
         assert!(row("no-such-command").is_none());
     }
+
+    #[test]
+    fn every_long_option_a_row_reads_is_one_its_options_know() {
+        use super::super::copies::{Recursive, Sources};
+        use super::super::options::{Flags, Spec, Valued};
+        use super::super::writers::Writes;
+        let known = |spec: &Spec<'_>, name: &str| spec.long.contains(&name) || spec.flags.contains(&name);
+        let check = |row: &[&str], spec: &Spec<'_>, names: &[&str]| {
+            for name in names {
+                // An abbreviation resolves only to a name the options list.
+                assert!(known(spec, name), "{row:?}: --{name}");
+            }
+        };
+        let flags = |flags: Flags| flags.long;
+        let valued = |valued: Valued| valued.long;
+        for copy in COPIES {
+            let recursive = match copy.recursive {
+                Recursive::With(given) => flags(given),
+                Recursive::Always => &[],
+            };
+            let sources = match copy.sources {
+                Sources::Unless(given) | Sources::With(given) => flags(given),
+                Sources::Never | Sources::Always => &[],
+            };
+            for names in [recursive, sources, flags(copy.makes_directories), valued(copy.target_directory)] {
+                check(copy.names, &copy.options, names);
+            }
+        }
+        for writer in WRITERS {
+            if let Writes::Values(given) = &writer.writes {
+                check(writer.names, &writer.options, given.long);
+            }
+        }
+        for wrapper in WRAPPERS {
+            check(wrapper.names, &wrapper.options, wrapper.writes.long);
+            for chdir in wrapper.chdir {
+                check(wrapper.names, &wrapper.options, chdir.long);
+            }
+        }
+    }
 }
