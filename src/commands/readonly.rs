@@ -2,6 +2,7 @@
 //! grepping and listing a plan or approval.md stays allowed, and prose in their words is data.
 
 use super::Arg;
+use super::options::{Item, options, spec};
 
 /// Read (or print) their operands and write no file, whatever their options (`mkdir` makes only
 /// directories, which hold nothing until a write the gates see). Sorted: looked up by binary search.
@@ -144,6 +145,74 @@ const WRITING_SUBCOMMANDS: &[&str] = &["format", "fmt"];
 /// openspec's reading subcommands.
 const OPENSPEC_READERS: &[&str] =
     &["validate", "show", "list", "status", "view", "diff", "help", "--help", "--version"];
+
+/// npm's subcommands that write no file (`config` only to read it, `audit` without `fix`,
+/// `version` without a new version). Sorted: looked up by binary search.
+const NPM_READERS: &[&str] = &[
+    "access",
+    "audit",
+    "bugs",
+    "completion",
+    "config",
+    "diff",
+    "dist-tag",
+    "docs",
+    "doctor",
+    "explain",
+    "find",
+    "fund",
+    "get",
+    "help",
+    "help-search",
+    "home",
+    "info",
+    "la",
+    "list",
+    "ll",
+    "ls",
+    "org",
+    "outdated",
+    "owner",
+    "ping",
+    "prefix",
+    "profile",
+    "query",
+    "repo",
+    "root",
+    "s",
+    "sbom",
+    "se",
+    "search",
+    "show",
+    "star",
+    "stars",
+    "team",
+    "token",
+    "unstar",
+    "v",
+    "version",
+    "view",
+    "whoami",
+    "why",
+];
+
+/// Does `npm` with `args` (after its name) write no file? Every subcommand writes its logs and
+/// cache where `--logs-dir` and `--cache` say.
+pub fn npm_reads(args: &[Arg]) -> bool {
+    let mut words = args.iter().filter(|arg| !arg.text.starts_with('-'));
+    let reads = match words.next().map(|sub| sub.text.as_str()) {
+        Some("config") => words.next().is_some_and(|action| matches!(action.text.as_str(), "get" | "list" | "ls")),
+        Some("audit") => !words.any(|word| word.text == "fix"),
+        Some("version") => words.next().is_none(),
+        Some(sub) => NPM_READERS.binary_search(&sub).is_ok(),
+        None => true,
+    };
+    let mut places_files = false;
+    options(args, &spec("", &["cache", "logs-dir"]), |item| {
+        places_files |= matches!(item, Item::Long("cache" | "logs-dir", _));
+    });
+    reads && !places_files
+}
 
 fn has_word(args: &[Arg], words: &[&str]) -> bool {
     args.iter().any(|arg| {
