@@ -39,7 +39,6 @@ const READERS: &[&str] = &[
     "export",
     "false",
     "fgrep",
-    "file",
     "fmt",
     "fold",
     "getfacl",
@@ -100,7 +99,6 @@ const READERS: &[&str] = &[
     "tail",
     "test",
     "tr",
-    "tree",
     "true",
     "ts",
     "type",
@@ -137,8 +135,19 @@ const FORMATTERS: &[&str] = &[
     "mdformat",
     "codespell",
 ];
-const WRITE_FLAGS: &[&str] =
-    &["--write", "-w", "--write-changes", "--fix", "--apply", "--apply-unsafe", "-o", "--output", "--inplace"];
+const WRITE_FLAGS: &[&str] = &[
+    "--write",
+    "-w",
+    "--write-changes",
+    "--fix",
+    "--apply",
+    "--apply-unsafe",
+    "-o",
+    "--output",
+    "--output-file",
+    "--inplace",
+    "--cache-location",
+];
 /// `mdformat` writes unless `--check`; `ruff format`, `dprint fmt`, `biome format --write` write.
 const WRITING_SUBCOMMANDS: &[&str] = &["format", "fmt"];
 
@@ -214,10 +223,16 @@ pub fn npm_reads(args: &[Arg]) -> bool {
     reads && !places_files
 }
 
-fn has_word(args: &[Arg], words: &[&str]) -> bool {
+/// The formatters that read their options with argparse, which takes any unambiguous prefix of a
+/// long one (`codespell --write`, `mdformat --che`).
+const ABBREVIATING: &[&str] = &["mdformat", "codespell"];
+
+/// Whether an option of `words` is among `args`; with `prefixes`, a long one by any prefix.
+fn has_word(args: &[Arg], words: &[&str], prefixes: bool) -> bool {
     args.iter().any(|arg| {
         let option = arg.text.split('=').next().unwrap_or(&arg.text);
-        words.contains(&option)
+        let prefix = prefixes && option.len() > 2 && option.starts_with("--");
+        words.iter().any(|word| *word == option || prefix && word.starts_with(option))
     })
 }
 
@@ -229,12 +244,13 @@ pub fn is_read_only(name: &str, args: &[Arg]) -> bool {
     let first = args.iter().find(|arg| !arg.text.starts_with('-')).map(|arg| arg.text.as_str());
     match name {
         _ if FORMATTERS.contains(&name) => {
-            let writes_by_default = name == "mdformat" && !has_word(args, &["--check"]);
+            let prefixes = ABBREVIATING.contains(&name);
+            let writes_by_default = name == "mdformat" && !has_word(args, &["--check"], prefixes);
             !writes_by_default
-                && !has_word(args, WRITE_FLAGS)
+                && !has_word(args, WRITE_FLAGS, prefixes)
                 && !first.is_some_and(|sub| WRITING_SUBCOMMANDS.contains(&sub))
         }
-        "yq" => !has_word(args, &["-i", "--inplace"]),
+        "yq" => !has_word(args, &["-i", "--inplace"], false),
         "awk" | "gawk" | "mawk" | "nawk" => !args.iter().any(|arg| awk_writes(&arg.text)),
         _ if COMPRESSORS.contains(&name) => only_standard_output(args),
         "openspec" => first.is_some_and(|sub| OPENSPEC_READERS.contains(&sub)),
@@ -305,6 +321,24 @@ mod tests {
         assert!(READERS.windows(2).all(|pair| matches!(pair, [a, b] if a < b)));
         assert!(is_read_only("cat", &[]) && is_read_only("sha256sum", &[]) && is_read_only("[", &[]));
         assert!(!is_read_only("sponge", &[]) && !is_read_only("yq", &[Arg::literal("-i")]));
+    }
+
+    #[test]
+    fn a_formatter_writes_when_asked_and_argparse_takes_a_prefix() {
+        let args = |words: &[&str]| words.iter().map(|word| Arg::literal(word)).collect::<Vec<_>>();
+        for (name, words) in [
+            ("eslint", &["--output-file", "p.md", "."][..]),
+            ("eslint", &["--cache-location", "p/", "."]),
+            ("codespell", &["--write-c", "p.md"]),
+            ("mdformat", &["p.md"]),
+        ] {
+            assert!(!is_read_only(name, &args(words)), "{name} {words:?}");
+        }
+        for (name, words) in
+            [("eslint", &["--cache", "."][..]), ("codespell", &["p.md"]), ("mdformat", &["--che", "p.md"])]
+        {
+            assert!(is_read_only(name, &args(words)), "{name} {words:?}");
+        }
     }
 
     #[test]
