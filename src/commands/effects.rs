@@ -96,6 +96,14 @@ pub enum Effect {
     /// Applies a patch (`git apply`, `git am`, `patch`): the walk reads it and writes the files
     /// its headers name (P-14).
     Patch(PatchRead),
+    /// Runs the command line a variable holds (`LESSOPEN='|cmd %s' less f`), with `%s` standing
+    /// for each of `files` ([`crate::commands::variable_command_lines`]): its value as the
+    /// command's `environment` sets it, else as the line exported it.
+    VariableCommand {
+        variable: String,
+        files: Vec<Arg>,
+        environment: Environment,
+    },
 }
 
 /// How a command's environment differs from the variables of the shell that runs it, outermost

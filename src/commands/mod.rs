@@ -3,7 +3,8 @@
 //!
 //! A command is a row: [`wrappers`] run the command after their options, [`writers`] write their
 //! operands or option values, [`copies`] copy, move and link, [`runners`] hand text to another
-//! analysis, [`feeders`] run a command on what they are fed; [`git`], [`patches`], [`archives`],
+//! analysis, [`feeders`] run a command on what they are fed, [`viewers`] read but run the pager
+//! or preprocessor they are given; [`git`], [`patches`], [`archives`],
 //! [`downloads`] and [`editors`] read their own command lines; [`readonly`] lists the commands
 //! known to write nothing, [`unknown`] judges the rest by the guarded locations their words name,
 //! and [`approval`] holds the self-approval rule; [`cmd_exe`] holds `cmd.exe`'s own commands. A
@@ -32,6 +33,7 @@ mod readonly;
 mod runners;
 mod sink;
 mod unknown;
+mod viewers;
 mod wrappers;
 mod writers;
 
@@ -41,6 +43,7 @@ pub use argv::{Arg, ansi_c, has_wildcard};
 pub use effects::{BASENAME_STRIP, Cd, Effect, Environment, PatchRead, Variable};
 pub use feeders::fed_words;
 pub use runners::makefile_shell;
+pub use viewers::variable_command_lines;
 use options::{operands, spec, static_is};
 use sink::{Job, Next, Sink};
 
@@ -168,6 +171,10 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         }
         Some(index::Row::Copy(copy)) => {
             copy.run(rest, sink);
+            return None;
+        }
+        Some(index::Row::Viewer(viewer)) => {
+            viewer.run(name, rest, stdin, sink);
             return None;
         }
         None => {}

@@ -4,19 +4,17 @@
 use super::Arg;
 use super::options::{Item, options, spec};
 
-/// Read (or print) their operands and write no file, whatever their options (`mkdir` makes only
-/// directories, which hold nothing until a write the gates see). Sorted: looked up by binary search.
+/// Read (or print) their operands and write no file and run no command, whatever their options
+/// and variables (`mkdir` makes only directories, which hold nothing until a write the gates
+/// see). A reader with an option that writes or runs has a row of its own (`sort -o`, `tree -o`,
+/// `less` with `LESSOPEN`, `rg --pre`). Sorted: looked up by binary search.
 const READERS: &[&str] = &[
     ":",
     "[",
     "[[",
-    "ack",
-    "ag",
     "b2sum",
     "base64",
     "basename",
-    "bat",
-    "batcat",
     "bzcat",
     "cat",
     "cksum",
@@ -26,7 +24,6 @@ const READERS: &[&str] = &[
     "comm",
     "cut",
     "declare",
-    "delta",
     "diff",
     "difft",
     "dirname",
@@ -42,7 +39,6 @@ const READERS: &[&str] = &[
     "fmt",
     "fold",
     "getfacl",
-    "glow",
     "gojq",
     "grep",
     "head",
@@ -50,7 +46,6 @@ const READERS: &[&str] = &[
     "join",
     "jq",
     "kill",
-    "less",
     "ll",
     "local",
     "logger",
@@ -58,12 +53,9 @@ const READERS: &[&str] = &[
     "ls",
     "lsattr",
     "lsof",
-    "man",
     "md5",
     "md5sum",
-    "mdcat",
     "mkdir",
-    "more",
     "most",
     "namei",
     "nl",
@@ -81,7 +73,6 @@ const READERS: &[&str] = &[
     "realpath",
     "return",
     "rev",
-    "rg",
     "set",
     "sha1sum",
     "sha224sum",
@@ -105,7 +96,6 @@ const READERS: &[&str] = &[
     "typeset",
     "unexpand",
     "unset",
-    "vale",
     "wait",
     "wc",
     "wdiff",
@@ -116,7 +106,6 @@ const READERS: &[&str] = &[
     "xzcat",
     "zcat",
     "zgrep",
-    "zless",
 ];
 
 /// Formatters and linters: reading unless asked to write.

@@ -79,6 +79,20 @@ impl Walker<'_> {
                     }
                 }
                 Effect::Patch(read) => self.patch(read, scope),
+                Effect::VariableCommand { variable, files, environment } => {
+                    for value in command_variable(&variable, &environment, scope) {
+                        // P-18: a command line the walk could not compute may write any guarded
+                        // location the line names.
+                        if value.dynamic {
+                            self.add_uncomputed(walk, scope);
+                            continue;
+                        }
+                        for script in commands::variable_command_lines(&value.text, &files) {
+                            let mut child = child_shell(scope, None, &environment, walk.source);
+                            self.script_apart(&script, &mut child, walk)?;
+                        }
+                    }
+                }
                 Effect::Makefile { file, dir } => {
                     // Only a makefile this line wrote: one on disk is the repository's own.
                     let path = paths::absolute(&file.text, &scope.base);
@@ -596,6 +610,19 @@ impl Walker<'_> {
         for path in written {
             self.add(&path, &root, scope.links());
         }
+    }
+}
+
+/// The values a variable a command reads may have: as the way to it sets it, else as the line
+/// exported it (none when it only inherits the shell's environment).
+fn command_variable(name: &str, environment: &Environment, scope: &Scope<Bash>) -> Vec<Value> {
+    match environment.variable(name) {
+        Variable::Set(value) => vec![Value { text: value.text.clone(), dynamic: value.dynamic }],
+        Variable::Unset => Vec::new(),
+        Variable::Shell if scope.exports_everything() || scope.exported().iter().any(|exported| exported == name) => {
+            scope.vars.get(name).cloned().unwrap_or_default()
+        }
+        Variable::Shell => Vec::new(),
     }
 }
 
