@@ -40,7 +40,7 @@ mod writers;
 use std::borrow::Cow;
 
 pub use argv::{Arg, ansi_c, has_wildcard};
-pub use effects::{BASENAME_STRIP, Cd, Effect, Environment, PatchRead, Variable};
+pub use effects::{BASENAME_STRIP, BackupName, Cd, Effect, Environment, PatchRead, Variable};
 pub use feeders::fed_words;
 pub use runners::makefile_shell;
 pub use viewers::variable_command_lines;

@@ -595,7 +595,18 @@ impl Walker<'_> {
                 None => false,
             })
         });
-        if !parsed {
+        // A backup name the walk cannot compute may be any guarded location the words name.
+        let mut uncomputed = false;
+        for path in written.iter().filter(|_| parsed) {
+            if let Some(backup) = read.backup.of(path) {
+                uncomputed |= backup.dynamic;
+                if !backup.dynamic {
+                    self.add(&backup.text, &root, scope.links());
+                }
+            }
+            self.add(path, &root, scope.links());
+        }
+        if !parsed || uncomputed {
             // An option's value (`--directory=x`) is the word's path.
             let named = |word: &str| match word.split_once('=') {
                 Some((option, value)) if option.starts_with('-') => value.to_string(),
@@ -605,10 +616,6 @@ impl Walker<'_> {
             for word in seen.filter(|word| paths::names_guarded(&word.text, paths::Dialect::Bash)) {
                 self.add(&named(&word.text), &cwd, scope.links());
             }
-            return;
-        }
-        for path in written {
-            self.add(&path, &root, scope.links());
         }
     }
 }
