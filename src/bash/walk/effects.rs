@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use super::{Walk, Walker};
+use super::{Pushed, Reached, Walk, Walker};
 use crate::analysis::answer::Proof;
 use crate::analysis::fs;
 use crate::analysis::handoff::{
@@ -122,11 +122,21 @@ impl Walker<'_> {
                 Effect::Eval(script) => self.script(&script, scope, walk.nesting + 1)?,
                 Effect::Forget(name) => scope.forget(&name),
                 Effect::Cd(cd) => {
+                    let (pushes, swaps) = (matches!(cd, Cd::Push(Some(_))), matches!(cd, Cd::Push(None)));
                     self.cd(cd, walk, scope);
                     if self.isolated == 0
                         && let Some(states) = &mut self.states
                     {
-                        states.push(scope.clone());
+                        // What a pop took off, and the top a swap (`pushd` alone) replaced, no
+                        // later `popd` returns to.
+                        let depth = scope.stack.len();
+                        self.pushed.retain(|pushed| pushed.depth < depth || pushed.depth == depth && !swaps);
+                        let targets = self.targets.len();
+                        if pushes {
+                            self.pushed.push(Pushed { depth: scope.stack.len(), first_state: states.len(), targets });
+                        }
+                        self.last_cd = Some((states.len(), targets));
+                        states.push(Reached { scope: scope.clone(), passed: false });
                     }
                 }
             }
