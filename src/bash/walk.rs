@@ -458,6 +458,7 @@ impl Walker<'_> {
                 let runs_whatever = statement.is_none_or(|s| returns::redirections_cannot_fail(s.node, walk));
                 let sure_popd = runs_whatever.then(|| self.sure_popd(node, ancestors, walk, scope)).flatten();
                 let sure_cd_back = runs_whatever.then(|| self.sure_cd_back(node, ancestors, walk, scope)).flatten();
+                let sure_cd_to = runs_whatever.then(|| self.sure_cd_to(node, ancestors, walk, scope)).flatten();
                 let (moves_before, scripts_before) = (self.moves.len(), self.scripts);
                 let redirected = statement.map(|p| p.node).or_else(|| redirection_of_its_list(node, ancestors));
                 self.command(node, redirected, upstream, walk, scope)?;
@@ -466,6 +467,11 @@ impl Walker<'_> {
                 }
                 if let Some(back) = sure_cd_back {
                     self.returned(&back);
+                }
+                if let Some(to) = sure_cd_to {
+                    // It cannot fail: what is written after it is not also where the line was.
+                    self.moves.truncate(moves_before);
+                    self.returned(&to);
                 }
                 // A `cd` of this script itself (not one inside a script the command ran).
                 if self.moves.len() > moves_before

@@ -217,6 +217,31 @@ fn after_popd_a_line_is_back_where_it_was() {
     );
 }
 
+#[test]
+fn after_a_cd_to_an_absolute_directory_a_line_is_there_whatever_came_before() {
+    let repo = repo();
+    let root = repo.root.display().to_string();
+    let cases = [
+        (format!("cd docs/superpowers/plans; ls; cd {root}; touch src/k.js"), None),
+        (format!("cd docs/superpowers/plans && cat p.md; cd {root} >/dev/null; echo x > notes.txt"), None),
+        (format!("cd docs/superpowers/plans; ls; cd {root}/src; touch k.js"), None),
+        // Into the plans folder itself, a cd that may fail, or one that may not run.
+        (format!("cd src; cd {root}/docs/superpowers/plans; touch k.md"), Some(PLAN)),
+        (format!("cd docs/superpowers/plans; cd {root}/missing; touch k.md"), Some(PLAN)),
+        (format!("cd docs/superpowers/plans; ls && cd {root}; touch k.md"), Some(PLAN)),
+        (format!("cd docs/superpowers/plans; cd {root} > /tmp/log; touch k.md"), Some(PLAN)),
+        (format!("cd docs/superpowers/plans; cd {root} & touch k.md"), Some(PLAN)),
+    ];
+    for (command, expected) in &cases {
+        assert_eq!(bash(&repo, command).as_deref(), *expected, "{command}");
+    }
+    // A persistent shell that ran it is at the root once the call ran to its end.
+    let shell = shell_name("bash");
+    let line = format!("cd docs/superpowers/plans; cat p.md; cd {root}");
+    assert_eq!(call(&repo, "bash", &line, Some(&shell)), None);
+    assert_eq!(call(&repo, "bash", "touch notes.md", Some(&shell)).as_deref(), Some(PLAN), "not reported as run");
+}
+
 /// Each call of `calls` in one new persistent shell of `tool`; the verdict of each.
 fn session(repo: &Repo, tool: &str, calls: &[&str]) -> Vec<Option<String>> {
     let shell = shell_name(tool);

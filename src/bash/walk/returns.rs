@@ -11,6 +11,7 @@ use crate::analysis::scope::Scope;
 use crate::bash::popd::{cannot_fail, in_the_shell, stack_known};
 use crate::bash::state::Bash;
 use crate::bash::tree::{Node, node_kind};
+use crate::paths;
 
 /// What a sure `popd` leaves to follow: where it may go instead of the top of the stack, and
 /// where it returns to.
@@ -53,7 +54,8 @@ impl Walker<'_> {
         walk: &Walk,
         scope: &Scope<Bash>,
     ) -> Option<SurePopd> {
-        if !stack_known(scope) || !self.builtin("popd", node, walk, scope) {
+        let bare = words_running_whatever(node, walk).is_some_and(|words| words == ["popd"]);
+        if !bare || !stack_known(scope) || !self.builtin("popd", walk, scope) {
             return None;
         }
         let top = scope.stack.last()?;
@@ -79,21 +81,37 @@ impl Walker<'_> {
         scope: &Scope<Bash>,
     ) -> Option<SureReturn> {
         let cd_back = words_running_whatever(node, walk).is_some_and(|words| words == ["cd", "-"]);
-        if !cd_back || !self.builtin("cd", node, walk, scope) || scope.vars.contains_key("OLDPWD") {
+        if !cd_back || !self.builtin("cd", walk, scope) || scope.vars.contains_key("OLDPWD") {
             return None;
         }
         let to = scope.oldpwd.clone()?;
         self.runs_whatever(node, ancestors, walk).then_some(SureReturn { to, undoes: self.last_cd })
     }
 
-    /// Whether `node` is the builtin `name` with no words but its name, or, for `cd`, `cd -`.
-    fn builtin(&self, name: &str, node: Node, walk: &Walk, scope: &Scope<Bash>) -> bool {
-        walk.nesting == 0
-            && self.isolated == 0
-            && scope.function(name).is_none()
-            && scope.alias(name).is_none()
-            && words_running_whatever(node, walk)
-                .is_some_and(|words| words.first() == Some(&name) && (words.len() == 1 || words == ["cd", "-"]))
+    /// `Some` when `node` is a builtin `cd DIR` or `pushd DIR` that runs unless the shell is
+    /// gone, DIR an absolute plain directory that exists and anyone may enter: it cannot fail,
+    /// so after it the line is there whatever its earlier changes of directory did, and it
+    /// leaves every state they reached.
+    pub(super) fn sure_cd_to(
+        &self,
+        node: Node,
+        ancestors: &[Frame],
+        walk: &Walk,
+        scope: &Scope<Bash>,
+    ) -> Option<SureReturn> {
+        let words = words_running_whatever(node, walk)?;
+        let [name @ ("cd" | "pushd"), directory] = words.as_slice() else { return None };
+        let sure = directory.starts_with('/')
+            && self.builtin(name, walk, scope)
+            && paths::sure_to_enter(directory, &scope.base)
+            && self.runs_whatever(node, ancestors, walk);
+        sure.then(|| SureReturn { to: PathBuf::from(directory), undoes: Some((0, 0)) })
+    }
+
+    /// Whether `name` is the shell's builtin here: no function or alias of the line hides it,
+    /// and it runs in the shell itself, not in a nested script or a scope of its own.
+    fn builtin(&self, name: &str, walk: &Walk, scope: &Scope<Bash>) -> bool {
+        walk.nesting == 0 && self.isolated == 0 && scope.function(name).is_none() && scope.alias(name).is_none()
     }
 
     /// Whether `node`, a command element of the line itself, runs unless the shell is gone: a
