@@ -67,7 +67,7 @@ impl<D: Dialect> ShellState for Scope<D> {
 
 /// What a call of a persistent shell may leave: the files it writes, the states it may leave the
 /// shell in, and whether that list is complete.
-pub type Walked<S> = (Vec<PathBuf>, Vec<S>, bool);
+pub type Walked<S> = (Vec<PathBuf>, Left<S>, bool);
 
 /// The states a call may leave its shell in: where it may end when it runs to its end, and the
 /// states it only passes through (a `pushd` that a sure `popd` later in the call undoes), which

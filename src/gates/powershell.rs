@@ -54,8 +54,7 @@ impl PersistentShell for PersistentPowerShell {
     }
 
     fn analyze(command: &str, state: &Scope<PowerShell>) -> (Answer<Unscannable>, Left<Scope<PowerShell>>, bool) {
-        let (answer, after, complete) = powershell::analyze_from(command, state, &Wired);
-        (answer, Left::ended(after), complete)
+        powershell::analyze_from(command, state, &Wired)
     }
 }
 

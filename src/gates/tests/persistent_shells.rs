@@ -219,3 +219,30 @@ fn a_pushd_a_sure_popd_undoes_is_left_once_the_call_ran_to_its_end() {
         assert_eq!(reported(&repo, &shell, "2", notes).as_deref(), plan, "{line}");
     }
 }
+
+#[test]
+fn a_push_location_a_sure_pop_location_undoes_is_left_once_the_call_ran_to_its_end() {
+    let repo = approved_plan_with_src();
+    let notes = "Set-Content notes.md x";
+    let line = "Push-Location docs/superpowers/plans; Get-ChildItem; Pop-Location";
+    assert_eq!(reported_pwsh(&repo, "pwsh-undone", "1", line), None);
+    assert!(crate::analysis::persistent::settle("pwsh-undone", "1"));
+    assert_eq!(reported_pwsh(&repo, "pwsh-undone", "2", notes), None);
+    // Not reported yet: it may have stopped in the plans folder.
+    assert_eq!(reported_pwsh(&repo, "pwsh-unsettled", "1", line), None);
+    assert_eq!(reported_pwsh(&repo, "pwsh-unsettled", "2", notes).as_deref(), Some(NEEDS_SPEC));
+    // A pop that may not run, or whose location the call removed.
+    for (n, line) in [
+        "Push-Location docs/superpowers/plans; if ($x) { Pop-Location }",
+        "Push-Location docs/superpowers/plans; Get-ChildItem && Pop-Location",
+        "Set-Location src; Push-Location ../docs/superpowers/plans; Remove-Item -Recurse ../../../src; Pop-Location",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let shell = format!("pwsh-kept-{n}");
+        assert_eq!(reported_pwsh(&repo, &shell, "1", line), None, "{line}");
+        assert!(crate::analysis::persistent::settle(&shell, "1"));
+        assert_eq!(reported_pwsh(&repo, &shell, "2", notes).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+}
