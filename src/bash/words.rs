@@ -8,6 +8,8 @@ use std::cell::OnceCell;
 use std::path::Path;
 
 use super::fields;
+pub use super::lists::element_name;
+use super::lists::{self, Slice};
 use super::patsub::{Replace, Substitution};
 use super::tree::{Node, node_kind};
 use super::{MAX_WORD_EXPANSION, Unscannable};
@@ -109,11 +111,6 @@ fn positional_values(positional: &Positional, name: &str) -> Option<Vec<Value>> 
     }
 }
 
-/// The variable name an array element is stored under: `a[1]`, `a[@]`.
-pub fn element_name(array: &str, index: &str) -> String {
-    format!("{array}[{index}]")
-}
-
 /// A character of a word and whether bash would still interpret it (unquoted), or an expansion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tok {
@@ -154,7 +151,7 @@ impl Builder {
 }
 
 /// The source text of an expansion kept as its stand-in, unless it would add path separators or
-/// a colon (`${@:2:1}/` would read as rsync's or scp's `host:path`).
+/// a colon (`${@:n:1}/` would read as rsync's or scp's `host:path`).
 fn placeholder(cx: &Context, node: Node, short: &str) -> String {
     let text = cx.text(node);
     if text.len() <= MAX_PLACEHOLDER && !text.contains(['/', ':']) && !text.is_empty() {
@@ -236,7 +233,7 @@ pub fn value(node: Node, cx: &Context) -> Vec<Value> {
 
 /// An unquoted word that is just `$VAR` or `${VAR}`: its known values split at blanks.
 fn split_expansion(node: Node, cx: &Context) -> Expansion {
-    let Some(values) = resolve(node, cx) else {
+    let Some(values) = resolve(node, cx, false) else {
         let unknown = Arg { text: placeholder(cx, node, "${…}"), dynamic: true, ..Arg::default() };
         return Expansion { args: vec![unknown], alternatives: Vec::new() };
     };
@@ -267,8 +264,8 @@ fn split_fields(text: &str, cx: &Context, out: &mut Vec<Arg>) {
 }
 
 /// The known values of `$NAME`/`${NAME}` (and `${NAME:-default}` & co., whose default counts
-/// when NAME is unknown).
-fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
+/// when NAME is unknown); of a list (`"$@"`, `${a[@]:1:2}`), its words.
+fn resolve(node: Node, cx: &Context, quoted: bool) -> Option<Vec<Value>> {
     let mut named: [Option<Node>; 4] = [None; 4];
     let mut count = 0;
     for (child, field) in node.children() {
@@ -288,6 +285,9 @@ fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
         }
         _ => return None,
     };
+    if let Some(words) = named[0].and_then(|list| list_words(node, list, cx, quoted)) {
+        return Some(words);
+    }
     if let Some(operator) = named[1]
         && let Some(replace) = Replace::of(cx.text(operator))
     {
@@ -310,6 +310,128 @@ fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
             }
         }
         _ => None,
+    }
+}
+
+/// The members of a list expansion the walk knows, and how many words stand for those it cannot
+/// see ([`lists::UNKNOWN_WORDS`] at most).
+struct Members {
+    known: Vec<Value>,
+    unknown: usize,
+}
+
+impl Members {
+    /// A list the walk does not know, of at most `most` members when the slice's length says so.
+    fn unknown(most: Option<usize>) -> Members {
+        Members { known: Vec::new(), unknown: most.map_or(lists::UNKNOWN_WORDS, |most| most.min(lists::UNKNOWN_WORDS)) }
+    }
+
+    fn known(known: Vec<Value>) -> Members {
+        Members { known, unknown: 0 }
+    }
+}
+
+/// What a list expansion takes of its list.
+#[derive(Clone, Copy)]
+enum Take {
+    All,
+    Slice(Slice),
+    /// A slice whose offset or length the walk does not compute; at most so many members when its
+    /// length is literal.
+    Uncomputed(Option<usize>),
+}
+
+impl Take {
+    /// The most members it takes of a list the walk does not know.
+    fn most(self) -> Option<usize> {
+        match self {
+            Take::All => None,
+            Take::Slice(slice) => slice.most(),
+            Take::Uncomputed(most) => most,
+        }
+    }
+}
+
+/// `$@`, `$*`, `${a[@]}` and `${a[*]}`, whole or sliced (`${@:1:2}`), as the words bash makes of
+/// them ([`lists`]): each member a word, or in double quotes, for `*`, the members joined into one;
+/// what the walk does not know, words it could not compute. `None` for any other expansion and
+/// for a list under another operator (`${@:-x}`, `${a[@]/x/y}`).
+fn list_words(node: Node, list: Node, cx: &Context, quoted: bool) -> Option<Vec<Value>> {
+    let (array, star) = match node_kind(list) {
+        "special_variable_name" => (None, cx.text(list)),
+        "subscript" => (Some(list.child_by_field_name("name").map(|name| cx.text(name))?), {
+            list.child_by_field_name("index").map(|index| cx.text(index))?
+        }),
+        _ => return None,
+    };
+    let joined = match star {
+        "@" => false,
+        "*" => true,
+        _ => return None,
+    };
+    let take = match cx.source.get(list.end_byte()..node.end_byte())? {
+        "" | "}" => Take::All,
+        rest => match rest.strip_prefix(':') {
+            Some(spec) if !spec.starts_with(['-', '=', '+', '?']) => match spec.strip_suffix('}') {
+                Some(spec) => Slice::parse(spec).map_or(Take::Uncomputed(lists::most_members(spec)), Take::Slice),
+                // tree-sitter ends `${@:$n:2}` at its `:`: the rest of the source has its length.
+                None => {
+                    let after = cx.source.get(node.end_byte()..).unwrap_or_default();
+                    Take::Uncomputed(lists::spec_until_brace(after).and_then(lists::most_members))
+                }
+            },
+            _ => return None,
+        },
+    };
+    let members = match array {
+        None => positional_members(cx, take),
+        Some(array) => array_members(array, cx, take, joined),
+    };
+    if !cx.budget.charge(members.known.iter().map(|member| member.text.len()).sum()) {
+        return None;
+    }
+    let placeholder = placeholder(cx, node, "${…}");
+    if joined && quoted {
+        return Some(vec![match members.unknown {
+            0 => lists::joined(&members.known, cx.ifs(), &placeholder),
+            _ => Value::unknown(&placeholder),
+        }]);
+    }
+    let mut words = members.known;
+    words.extend(std::iter::repeat_n(Value::unknown(&placeholder), members.unknown));
+    Some(words)
+}
+
+/// The positional parameters (`$1` on; from `$0` in a slice) the slice takes, or all of them.
+fn positional_members(cx: &Context, take: Take) -> Members {
+    let Some(positional) = cx.positional else { return Members::unknown(take.most()) };
+    let values = &positional.values;
+    let complete = positional.complete;
+    match take {
+        Take::All if complete => Members::known(values.get(1..).unwrap_or_default().to_vec()),
+        Take::Slice(slice) if complete || slice.within(values.len()) => Members::known(slice.of(values).to_vec()),
+        // More may follow the parameters the walk sees: after those it takes from them.
+        Take::All => Members { known: values.get(1..).unwrap_or_default().to_vec(), ..Members::unknown(None) },
+        Take::Slice(slice) if !slice.counts_back() => {
+            Members { known: slice.of(values).to_vec(), ..Members::unknown(None) }
+        }
+        Take::Slice(_) | Take::Uncomputed(_) => Members::unknown(take.most()),
+    }
+}
+
+/// The elements of array `array` the slice takes, or all of them: only those of an array whose
+/// elements the walk knows in order ([`lists::array_elements`]); whole, else, every value an
+/// element may hold, one word each (not joined: which of them it holds is unknown).
+fn array_members(array: &str, cx: &Context, take: Take, joined: bool) -> Members {
+    let elements = lists::array_elements(cx.vars, array);
+    match (take, elements) {
+        (Take::All, Some(known)) => Members::known(known),
+        (Take::All, None) if !joined => match cx.vars.get(&element_name(array, "@")) {
+            Some(values) => Members::known(values.clone()),
+            None => Members::unknown(None),
+        },
+        (Take::Slice(slice), Some(known)) => Members::known(slice.of(&known).to_vec()),
+        _ => Members::unknown(take.most()),
     }
 }
 
@@ -396,7 +518,7 @@ fn build_node<'t>(node: Node<'t>, cx: &Context, builder: &mut Builder) {
             continue;
         }
         match kind {
-            "simple_expansion" | "expansion" => match resolve(node, cx) {
+            "simple_expansion" | "expansion" => match resolve(node, cx, quoted) {
                 Some(values) => builder.slot(values, placeholder(cx, node, "${…}")),
                 None => builder.unknown(placeholder(cx, node, "${…}")),
             },

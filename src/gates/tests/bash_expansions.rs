@@ -1,0 +1,62 @@
+//! Bash expansions whose words depend on the line's state (P-18): a list's slice (`"${@:1:2}"`).
+//! Each is judged as the words bash makes of it; the same words read, or naming only ordinary
+//! files, stay allowed.
+
+use super::*;
+
+const PLAN_COPY: &str = "/tmp/p.md docs/superpowers/plans/p.md";
+
+#[test]
+fn a_slice_of_a_list_is_the_words_it_takes() {
+    let repo = Repo::new();
+    repo.change("c");
+    for (line, denial) in [
+        ("set -- /tmp/evil/approval.md openspec/changes/c/approval.md; cp \"${@:1:2}\"", C_TEXT),
+        (&format!("set -- {PLAN_COPY}; cp \"${{@:1:2}}\""), NEEDS_SPEC),
+        (&format!("f() {{ cp \"${{@:1:2}}\"; }}; f {PLAN_COPY}"), NEEDS_SPEC),
+        (&format!("a=({PLAN_COPY}); cp \"${{a[@]:0:2}}\""), NEEDS_SPEC),
+        (&format!("set -- x {PLAN_COPY}; cp \"${{@: -2}}\""), NEEDS_SPEC),
+        (&format!("set -- {PLAN_COPY}; cp ${{*:1}}"), NEEDS_SPEC),
+        (&format!("sh -c 'cp \"${{@:1:2}}\"' sh {PLAN_COPY}"), NEEDS_SPEC),
+        (&format!("a=(x {PLAN_COPY}); cp \"${{a[@]:(-2)}}\""), NEEDS_SPEC),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(denial), "{line}");
+        let read = line.replace("cp ", "cat ");
+        assert_eq!(check(&repo, "bash", &bash(&read)), None, "{read}");
+    }
+    for line in [
+        "set -- /tmp/a.md /tmp/b.md; cp \"${@:1:2}\"",
+        "set -- /tmp/p.md docs/superpowers/plans/p.md /tmp/copy.md; cp \"${@:2:2}\"",
+        "set -- x docs/superpowers/plans/p.md /tmp/a /tmp/b; cp \"${@:3}\"",
+        "a=(docs/superpowers/plans/p.md /tmp/out.md); cp \"${a[@]:0:2}\"",
+        // `"$*"` joins its members into one word: one source, copied to /tmp.
+        "set -- /tmp/p.md docs/superpowers/plans/p.md; cp \"${*:1:2}\" /tmp/out",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
+
+#[test]
+fn a_list_or_slice_the_walk_does_not_know_may_be_several_words() {
+    let repo = Repo::new();
+    repo.change("c");
+    for line in [
+        &format!("set -- {PLAN_COPY}; cp \"${{@:$n:2}}\""),
+        &format!("set -- {PLAN_COPY}; cp \"${{@:1+0:2}}\""),
+        "mapfile -t a <<< \"/tmp/p.md\ndocs/superpowers/plans/p.md\"; cp \"${a[@]}\"",
+        "a=(/tmp/x /tmp/p.md); a[1]=docs/superpowers/plans/p.md; cp \"${a[@]:0:2}\"",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+        let read = line.replace("cp ", "cat ");
+        assert_eq!(check(&repo, "bash", &bash(&read)), None, "{read}");
+    }
+    // A line naming no guarded location is not the gates' business; a literal length of one is
+    // one word, a source.
+    assert_eq!(check(&repo, "bash", &bash("mapfile -t a < /tmp/list; cp \"${a[@]}\"")), None);
+    for line in [
+        "set -- one openspec/changes/c/approval.md; cp \"${@:$i:1}\" /tmp/copy",
+        "mapfile -t a <<< openspec/changes/c/approval.md; cp \"${a[@]:i:1}\" /tmp/copy",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
