@@ -182,7 +182,7 @@ pub struct Expansion {
 pub fn expand_word(group: &[Node], cx: &Context) -> Result<Expansion, Unscannable> {
     if let [node] = group {
         let text = cx.text(*node);
-        if node_kind(node) == "word" && node.child_count() == 0 && !text.contains('\\') && !text.starts_with('~') {
+        if node_kind(node) == "word" && node.child_count() == 0 && !text.contains(['\\', '~']) {
             return Ok(Expansion { args: vec![Arg::literal(text)], alternatives: Vec::new() });
         }
         if matches!(node_kind(node), "simple_expansion" | "expansion") {
@@ -203,7 +203,7 @@ pub fn expand_word(group: &[Node], cx: &Context) -> Result<Expansion, Unscannabl
     brace_expand(builder.toks, &mut words, cx.budget)?;
     let mut each: Vec<Vec<Arg>> = Vec::with_capacity(words.len());
     for toks in &mut words {
-        expand_tilde(toks, &mut builder.slots, cx);
+        expand_tildes(toks, &mut builder.slots, cx, TildeAt::Word);
         let mut values = Vec::with_capacity(1);
         substitute(toks, &builder.slots, pipe, &mut values, cx.budget);
         each.push(values);
@@ -225,7 +225,7 @@ pub fn expand_word(group: &[Node], cx: &Context) -> Result<Expansion, Unscannabl
 pub fn value(node: Node, cx: &Context) -> Vec<Value> {
     let mut builder = Builder::new();
     build(&[node], cx, &mut builder);
-    expand_tilde(&mut builder.toks, &mut builder.slots, cx);
+    expand_tildes(&mut builder.toks, &mut builder.slots, cx, TildeAt::Value);
     let mut args = Vec::new();
     substitute(&builder.toks, &builder.slots, false, &mut args, cx.budget);
     args.into_iter().map(|arg| Value { text: arg.text, dynamic: arg.dynamic }).collect()
@@ -823,22 +823,92 @@ fn unescape_double_quoted(text: &str, builder: &mut Builder) {
     }
 }
 
-/// A leading `~` (alone or before `/`) is `$HOME` as the shell has it: the line's own value, even
-/// a relative one (`HOME=docs; rm ~/x`), else the process's absolute one. Several possible
-/// values, or one the walk could not compute, stand in a slot of their own.
-fn expand_tilde(toks: &mut Vec<Tok>, slots: &mut Vec<Slot>, cx: &Context) {
-    if toks.first() != Some(&Tok::Ch('~', true)) || !matches!(toks.get(1), None | Some(Tok::Ch('/', _))) {
-        return;
+/// Where tilde prefixes may start.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TildeAt {
+    /// A word: at its start, and after the `=` and each `:` of `name=…` (bash outside POSIX mode).
+    Word,
+    /// An assignment's value: at its start and after each `:`.
+    Value,
+}
+
+/// Tilde prefixes as bash expands them: `~` is `$HOME` as the shell has it (the line's own value,
+/// even a relative one, `HOME=docs; rm ~/x`, else the process's absolute one), `~+` is `$PWD` and
+/// `~-` is `$OLDPWD` (where the line has been, or what it assigned). A prefix runs to the first
+/// `/` (in an assignment, also `:`) and is unquoted; `~user` and `~N` stay as they are. Several
+/// possible values, or one the walk could not compute, stand in a slot of their own.
+fn expand_tildes(toks: &mut Vec<Tok>, slots: &mut Vec<Slot>, cx: &Context, at: TildeAt) {
+    let starts = tilde_starts(toks, at);
+    let assignment = at == TildeAt::Value || starts.iter().any(|&start| start > 0);
+    // From the last, so that each splice leaves the earlier starts where they are.
+    for &start in starts.iter().rev() {
+        let rest = toks.get(start + 1..).unwrap_or_default();
+        let end = rest
+            .iter()
+            .position(|tok| matches!(tok, Tok::Ch('/', true)) || assignment && matches!(tok, Tok::Ch(':', true)))
+            .map_or(toks.len(), |length| start + 1 + length);
+        let prefix: Option<String> = toks
+            .get(start + 1..end)
+            .unwrap_or_default()
+            .iter()
+            .map(|tok| match tok {
+                Tok::Ch(c, true) => Some(*c),
+                _ => None,
+            })
+            .collect();
+        let (name, placeholder) = match prefix.as_deref() {
+            Some("") => ("HOME", "~"),
+            Some("+") => ("PWD", "~+"),
+            Some("-") => ("OLDPWD", "~-"),
+            _ => continue,
+        };
+        match cx.lookup(name).as_deref() {
+            None => {}
+            Some([value]) if !value.dynamic => {
+                toks.splice(start..end, value.text.chars().map(|c| Tok::Ch(c, false)));
+            }
+            Some(values) => {
+                toks.splice(start..end, [Tok::Slot(slots.len())]);
+                slots.push(Slot { values: values.to_vec(), placeholder: placeholder.to_string() });
+            }
+        }
     }
-    match cx.lookup("HOME").as_deref() {
-        None => {}
-        Some([home]) if !home.dynamic => {
-            toks.splice(0..1, home.text.chars().map(|c| Tok::Ch(c, false)));
+}
+
+/// The positions of `~`s that may start a tilde prefix ([`TildeAt`]).
+fn tilde_starts(toks: &[Tok], at: TildeAt) -> Vec<usize> {
+    let after_equals = match at {
+        TildeAt::Value => Some(0),
+        TildeAt::Word => assignment_value_start(toks),
+    };
+    let mut starts: Vec<usize> = Vec::new();
+    if toks.first() == Some(&Tok::Ch('~', true)) {
+        starts.push(0);
+    }
+    if let Some(from) = after_equals {
+        for (index, tok) in toks.iter().enumerate().skip(from) {
+            let starts_here = index == from || matches!(toks.get(index.wrapping_sub(1)), Some(Tok::Ch(':', true)));
+            if *tok == Tok::Ch('~', true) && starts_here && !starts.contains(&index) {
+                starts.push(index);
+            }
         }
-        Some(homes) => {
-            toks[0] = Tok::Slot(slots.len());
-            slots.push(Slot { values: homes.to_vec(), placeholder: "~".to_string() });
-        }
+    }
+    starts
+}
+
+/// Where the value of a word shaped like an assignment begins (past `name=` or `name+=`,
+/// unquoted); `None` for any other word.
+fn assignment_value_start(toks: &[Tok]) -> Option<usize> {
+    let name_length =
+        toks.iter().take_while(|tok| matches!(tok, Tok::Ch(c, true) if *c == '_' || c.is_ascii_alphanumeric())).count();
+    let starts_as_a_name = matches!(toks.first(), Some(Tok::Ch(c, true)) if !c.is_ascii_digit());
+    if name_length == 0 || !starts_as_a_name {
+        return None;
+    }
+    match toks.get(name_length..name_length + 2) {
+        Some([Tok::Ch('=', true), ..]) => Some(name_length + 1),
+        Some([Tok::Ch('+', true), Tok::Ch('=', true)]) => Some(name_length + 2),
+        _ => None,
     }
 }
 

@@ -1,10 +1,11 @@
-//! Bash expansions whose words depend on the line's state (P-18): a list's slice (`"${@:1:2}"`).
-//! Each is judged as the words bash makes of it; the same words read, or naming only ordinary
-//! files, stay allowed.
+//! Bash expansions whose words depend on the line's state (P-18): a list's slice (`"${@:1:2}"`)
+//! and a tilde prefix (`~-`, `~+`, `of=~/x`). Each is judged as the words bash makes of it; the
+//! same words read, or naming only ordinary files, stay allowed.
 
 use super::*;
 
 const PLAN_COPY: &str = "/tmp/p.md docs/superpowers/plans/p.md";
+const NO_PLAN_P: &str = "BLOCKED [approval-gates]: plan not found: p";
 
 #[test]
 fn a_slice_of_a_list_is_the_words_it_takes() {
@@ -56,6 +57,39 @@ fn a_list_or_slice_the_walk_does_not_know_may_be_several_words() {
     for line in [
         "set -- one openspec/changes/c/approval.md; cp \"${@:$i:1}\" /tmp/copy",
         "mapfile -t a <<< openspec/changes/c/approval.md; cp \"${a[@]:i:1}\" /tmp/copy",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
+
+#[test]
+fn tilde_prefixes_are_home_pwd_and_oldpwd_as_the_line_has_them() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    std::fs::create_dir_all(repo.path(".superpowers/sdd/p")).unwrap();
+    let plans = repo.path("docs/superpowers/plans");
+    for (line, denial) in [
+        ("OLDPWD=$PWD/.superpowers/sdd/p; echo x > ~-/progress.md".to_string(), NO_PLAN_P),
+        (format!("OLDPWD={}; echo x > ~-/p.md", plans.display()), NEEDS_SPEC),
+        ("cd docs/superpowers/plans; cd /tmp; echo x > ~-/p.md".to_string(), NEEDS_SPEC),
+        ("cd docs/superpowers/plans && cd /tmp && dd if=/tmp/x of=~-/p.md".to_string(), NEEDS_SPEC),
+        ("PWD=docs/superpowers/plans; echo x > ~+/p.md".to_string(), NEEDS_SPEC),
+        ("HOME=docs/superpowers/plans; dd if=/tmp/x of=~/p.md".to_string(), NEEDS_SPEC),
+        // In an assignment, a prefix also follows each `:`.
+        ("OLDPWD=docs/superpowers/plans; y=/tmp/a:~-/p.md; IFS=:; touch $y".to_string(), NEEDS_SPEC),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(denial), "{line}");
+        let read =
+            line.replace("echo x >", "cat").replace("dd if=/tmp/x of=", "dd of=/tmp/x if=").replace("touch", "cat");
+        assert_eq!(check(&repo, "bash", &bash(&read)), None, "{read}");
+    }
+    for line in [
+        "OLDPWD=/tmp; echo x > ~-/p.md",
+        "cd /tmp && cd src && echo x > ~-/p.md",
+        "HOME=src; dd if=/tmp/x of=~/p.md",
+        // Quoted, or a name that is no tilde prefix, the `~` is a character.
+        "OLDPWD=docs/superpowers/plans; echo x > \"~-\"/p.md; echo x > ~-x/p.md",
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
     }
