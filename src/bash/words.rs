@@ -766,7 +766,7 @@ fn substitution_globs(node: Node, cx: &Context) -> Vec<Value> {
             }
         }
         for arg in args.iter().filter(|arg| arg.glob) {
-            for folder in glob_folders(&arg.text) {
+            for folder in glob_folders(&arg.text, cx.pwd) {
                 if !found.iter().any(|value| value.text == folder) {
                     found.push(Value::literal(&folder));
                 }
@@ -776,13 +776,14 @@ fn substitution_globs(node: Node, cx: &Context) -> Vec<Value> {
     found
 }
 
-/// The guarded folders an unquoted glob could match, and the folders above them it could end in
-/// (`docs/*uperpowers`), spelled as they are; not `approval.md`, which a bare last `*` would match
-/// in any folder: a name written there is judged where it is written.
-pub fn glob_folders(pattern: &str) -> Vec<String> {
-    let mut folders = crate::paths::guarded_glob_matches(pattern);
+/// The guarded folders an unquoted glob expanded in `base` could match, and the folders above them
+/// it could end in (`docs/*uperpowers`), as paths from the root; not `approval.md`, which a bare
+/// last `*` would match in any folder: a name written there is judged where it is written.
+pub fn glob_folders(pattern: &str, base: &Path) -> Vec<String> {
+    let pattern = crate::paths::glob_from(base, pattern);
+    let mut folders = crate::paths::guarded_glob_matches(&pattern);
     folders.retain(|text| !text.ends_with(crate::paths::APPROVAL_FILE));
-    folders.extend(crate::paths::guarded_ancestor_glob_matches(pattern));
+    folders.extend(crate::paths::guarded_ancestor_glob_matches(&pattern));
     folders
 }
 

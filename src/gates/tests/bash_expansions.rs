@@ -1,6 +1,6 @@
-//! Bash expansions whose words depend on the line's state (P-18): a list's slice (`"${@:1:2}"`)
-//! and a tilde prefix (`~-`, `~+`, `of=~/x`). Each is judged as the words bash makes of it; the
-//! same words read, or naming only ordinary files, stay allowed.
+//! Bash expansions whose words depend on the line's state (P-18): a list's slice (`"${@:1:2}"`),
+//! a tilde prefix (`~-`, `~+`, `of=~/x`) and a glob expanded where the line went. Each is judged
+//! as the words bash makes of it; the same words read, or naming only ordinary files, stay allowed.
 
 use super::*;
 
@@ -90,6 +90,43 @@ fn tilde_prefixes_are_home_pwd_and_oldpwd_as_the_line_has_them() {
         "HOME=src; dd if=/tmp/x of=~/p.md",
         // Quoted, or a name that is no tilde prefix, the `~` is a character.
         "OLDPWD=docs/superpowers/plans; echo x > \"~-\"/p.md; echo x > ~-x/p.md",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
+
+#[test]
+fn a_glob_after_a_cd_is_expanded_where_the_line_went() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    std::fs::create_dir_all(repo.path(".superpowers/sdd/p")).unwrap();
+    std::fs::create_dir_all(repo.path("src/lib")).unwrap();
+    for (line, denial) in [
+        ("cd docs/superpowers && cd pl* && echo y > p.md", NEEDS_SPEC),
+        ("cd docs/superpowers; cd pl*; echo y > p.md", NEEDS_SPEC),
+        ("cd docs/superpowers && echo y > pl*/p.md", NEEDS_SPEC),
+        ("cd .superpowers && cd sd* && touch p/progress.md", NO_PLAN_P),
+        ("cd docs/superpowers && cp /tmp/p.md pl*/", NEEDS_SPEC),
+        ("cd docs/superpowers && tar -xf /tmp/a.tar -C pl*", NEEDS_SPEC),
+        ("cd docs/superpowers && for d in pl*/; do touch \"${d}p.md\"; done", NEEDS_SPEC),
+        ("cd docs/superpowers && echo y > \"$(ls -d pl*)/p.md\"", NEEDS_SPEC),
+        ("cd docs && cd * && touch plans/p.md", NEEDS_SPEC),
+        ("pushd docs/superpowers/pl* && echo y > p.md", NEEDS_SPEC),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(denial), "{line}");
+        let read = line
+            .replace("echo y >", "cat")
+            .replace("touch", "cat")
+            .replace("cp /tmp/p.md pl*/", "ls pl*/")
+            .replace("tar -xf /tmp/a.tar -C", "ls");
+        assert_eq!(check(&repo, "bash", &bash(&read)), None, "{read}");
+    }
+    for line in [
+        "cd src && cd l* && echo y > p.md",
+        "cd src && echo y > l*/p.md",
+        "cd docs/superpowers/plans && cd /tmp && echo y > pl*/p.md",
+        "cd src; for d in l*/; do touch \"${d}x.md\"; done",
     ] {
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
     }
