@@ -14,6 +14,7 @@
 
 pub(crate) mod cache;
 mod fields;
+mod lists;
 mod parse;
 mod patsub;
 mod popd;

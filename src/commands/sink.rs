@@ -6,7 +6,6 @@ use std::borrow::Cow;
 use super::effects::Environment;
 use super::{Arg, Effect, quote};
 use crate::analysis::handoff::Analyses;
-use crate::paths;
 
 /// One command to analyze: its words, the directory its paths are relative to (empty: the
 /// walk's), and, inside `find -exec`, what `{}` stands for.
@@ -113,13 +112,8 @@ impl Sink<'_, '_> {
         if arg.pipe || arg.text.is_empty() {
             return;
         }
+        // What a glob could match is the walk's to find: it knows the directory it expands in.
         for located in self.located(arg) {
-            // A glob that could match a guarded folder or approval.md writes it too.
-            if located.glob {
-                for text in paths::guarded_glob_matches(&located.text) {
-                    self.out.push(Effect::Write(Arg { text, ..located.clone() }));
-                }
-            }
             self.out.push(Effect::Write(located));
         }
     }

@@ -33,10 +33,7 @@ impl Walker<'_> {
         }
         for effect in effects {
             match effect {
-                Effect::Write(arg) => {
-                    self.add(&arg.text, &scope.base, scope.links());
-                    self.uncomputed(&arg, walk, scope);
-                }
+                Effect::Write(arg) => self.write(&arg, walk, scope),
                 Effect::WriteInto { dir, name, known_dir } => {
                     self.uncomputed(&dir, walk, scope);
                     let dir = paths::absolute(&dir.text, &scope.base);
@@ -182,7 +179,7 @@ impl Walker<'_> {
         }
         let mut dirs = vec![dir.text.clone()];
         if dir.glob {
-            dirs.extend(crate::bash::words::glob_folders(&dir.text));
+            dirs.extend(crate::bash::words::glob_folders(&dir.text, &scope.base));
         }
         for dir in dirs {
             let dir = paths::absolute(&dir, &scope.base);
@@ -361,13 +358,17 @@ impl Walker<'_> {
     }
 
     fn move_to(&self, cd: Cd, scope: &mut Scope<Bash>) -> Destination {
+        let pushes = matches!(cd, Cd::Push(_));
         match cd {
             Cd::To(dir) | Cd::Push(Some(dir)) if dir.dynamic && !dir.glob => {
                 scope.cd(paths::absolute(&dir.text, &scope.base));
                 return Destination::Uncomputed;
             }
-            Cd::To(dir) => {
+            Cd::To(dir) | Cd::Push(Some(dir)) => {
                 let to = cd_destination(&dir, scope);
+                if pushes {
+                    scope.stack.push(scope.base.clone());
+                }
                 scope.cd(to);
                 if searched(&dir) && uncomputed(scope, "CDPATH") {
                     return Destination::Uncomputed;
@@ -394,11 +395,6 @@ impl Walker<'_> {
                 } else if let Some(back) = scope.oldpwd.clone() {
                     scope.cd(back);
                 }
-            }
-            Cd::Push(Some(dir)) => {
-                let to = paths::absolute(&dir.text, &scope.base);
-                scope.stack.push(scope.base.clone());
-                scope.cd(to);
             }
             Cd::Push(None) => {
                 if let Some(top) = scope.stack.pop() {
@@ -533,6 +529,18 @@ impl Walker<'_> {
                 }
             }
         }
+    }
+
+    /// A file written: as typed, each guarded path it could match as a glob expanded where the walk
+    /// is, and when the walk could not compute it, every guarded location the script names.
+    pub(super) fn write(&mut self, arg: &Arg, walk: &Walk, scope: &Scope<Bash>) {
+        if arg.glob {
+            for spelled in paths::guarded_glob_matches(&paths::glob_from(&scope.base, &arg.text)) {
+                self.add(&spelled, &scope.base, scope.links());
+            }
+        }
+        self.add(&arg.text, &scope.base, scope.links());
+        self.uncomputed(arg, walk, scope);
     }
 
     /// A file written, as typed and through every link the line made that it passes.
@@ -731,13 +739,13 @@ fn ifs_separators(source: &str) -> Vec<char> {
 /// `IFS` characters read from a script's text (each costs the scan of the whole text once more).
 const MAX_IFS_CHARS: usize = 4;
 
-/// Where `cd dir` goes (P-18): a glob to the guarded folder, or the folder above one, it could
-/// match, if any (the walk also
-/// judges what follows where it came from); a relative name through each `$CDPATH` entry that is
-/// a directory, as bash looks it up; else the name itself.
+/// Where `cd dir` and `pushd dir` go (P-18): a glob to the guarded folder, or the folder above
+/// one, it could match from where the walk is, if any (the walk also judges what follows where it
+/// came from); a relative name through each `$CDPATH` entry that is a directory, as bash looks it
+/// up; else the name itself.
 fn cd_destination(dir: &Arg, scope: &Scope<Bash>) -> PathBuf {
     if dir.glob
-        && let Some(guarded) = crate::bash::words::glob_folders(&dir.text).into_iter().next()
+        && let Some(guarded) = crate::bash::words::glob_folders(&dir.text, &scope.base).into_iter().next()
     {
         return paths::absolute(&guarded, &scope.base);
     }
