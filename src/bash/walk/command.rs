@@ -94,13 +94,13 @@ impl Walker<'_> {
         // `chmod +x hook` after `printf … > hook`: the text the line showed is still the file's.
         let shown =
             KEEPS_CONTENT.contains(&argv.first().map_or("", |name| name.text.as_str())).then(|| self.files.clone());
-        self.apply(effects, walk, scope, false)?;
+        self.apply(effects, walk, scope, false, written_before)?;
         // Each possible value on its own adds what it writes; the shell's state follows the
         // words as they were judged above.
         for variant in &variants {
             let mut effects = Vec::new();
             commands::analyze_fed(variant, stdin_text.as_deref(), producer, &environment, self.analyses, &mut effects);
-            self.apply(effects, walk, scope, true)?;
+            self.apply(effects, walk, scope, true, written_before)?;
         }
         if let Some(shown) = shown {
             self.files = shown;

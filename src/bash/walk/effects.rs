@@ -25,6 +25,7 @@ impl Walker<'_> {
         walk: &Walk,
         scope: &mut Scope<Bash>,
         only_new: bool,
+        written_before: usize,
     ) -> Result<(), Unscannable> {
         // A link exists once its command is done: what the command itself writes is not through it.
         let mut effects = effects;
@@ -58,7 +59,7 @@ impl Walker<'_> {
                 }
                 Effect::WriteNamed(_) => {}
                 Effect::WriteTree { dir, name, known_dir } => {
-                    self.write_tree(&dir, name.as_ref(), known_dir, walk, scope)
+                    self.write_tree(&dir, name.as_ref(), known_dir, written_before, walk, scope)
                 }
                 Effect::Script { script, environment } => {
                     let mut child = child_shell(scope, None, &environment, walk.source);
@@ -161,8 +162,18 @@ impl Walker<'_> {
     /// A whole tree written at `dir/name`, or merged into `dir` (`name` `None`): the guarded
     /// locations beneath it; beneath every guarded folder a glob `dir` could be
     /// (`unzip -d docs/superpowers/*lans`); beneath every folder the line names when `dir` is
-    /// uncomputed.
-    fn write_tree(&mut self, dir: &Arg, name: Option<&Arg>, known_dir: bool, walk: &Walk, scope: &Scope<Bash>) {
+    /// uncomputed. A `dir` the line wrote, or wrote a folder above, before this command (`rm -rf
+    /// c && mv d c`, `mv openspec /tmp/old && mv /tmp/o openspec`) may be gone when the tree
+    /// lands: then the tree is `dir` itself too, whatever the disk holds now.
+    fn write_tree(
+        &mut self,
+        dir: &Arg,
+        name: Option<&Arg>,
+        known_dir: bool,
+        written_before: usize,
+        walk: &Walk,
+        scope: &Scope<Bash>,
+    ) {
         self.uncomputed(dir, walk, scope);
         // (An uncomputed name only picks the folder's name inside a known `dir`.)
         if dir.dynamic && !dir.pipe {
@@ -177,7 +188,12 @@ impl Walker<'_> {
         for dir in dirs {
             let dir = paths::absolute(&dir, &scope.base);
             let root = match name {
-                Some(name) if known_dir || fs::is_dir(&dir) => paths::absolute(&name.text, &dir),
+                Some(name) if known_dir || fs::is_dir(&dir) => {
+                    if dir.ancestors().any(|written| self.targets.found_before(written, written_before)) {
+                        self.add_reached(dir.clone(), paths::Reach::Tree, scope);
+                    }
+                    paths::absolute(&name.text, &dir)
+                }
                 _ => dir,
             };
             self.add_reached(root, paths::Reach::Tree, scope);

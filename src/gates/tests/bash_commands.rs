@@ -229,6 +229,39 @@ fn writes_into_a_directory_reach_the_guarded_files_beneath() {
     }
 }
 
+/// A move or copy onto a folder the line removed or moved away first lands as that folder, not
+/// inside it as the disk says now (P-18): a change swapped for another, `openspec/` for a folder
+/// the line does not show.
+#[test]
+fn a_destination_the_line_removed_first_is_also_the_tree_itself() {
+    let repo = Repo::new();
+    repo.change("c").change("d").approve_design("c").approve_design("d").plan("p", "c");
+    repo.write("build/out.o", "").write("dist/out.o", "").write("stash/new/changes/c/approval.md", "x");
+    for command in [
+        "rm -rf openspec/changes/c && mv openspec/changes/d openspec/changes/c",
+        "rm -rf openspec/changes/c && mv /tmp/backup/changes/c openspec/changes/c",
+        "mv openspec /tmp/old && mv /tmp/backup openspec",
+        "mv openspec stash/old && mv stash/new openspec",
+        "rm -rf openspec/changes/c && cp -r openspec/changes/d/ openspec/changes/c/",
+        "mv openspec/changes/d openspec/changes/new/",
+        "rm -rf openspec && mkdir -p openspec/changes && mv /tmp/c openspec/changes/c",
+    ] {
+        assert_eq!(bash_outcome(&repo, command).as_deref(), Some(ONLY_APPROVE), "{command}");
+    }
+    let plans = "rm -rf docs/superpowers && cp -r /tmp/d docs/superpowers";
+    assert_eq!(bash_outcome(&repo, plans).as_deref(), Some(NEEDS_SPEC));
+    for command in [
+        "rm -rf build && mv dist build",
+        "mv openspec/changes/c openspec/changes/archive/2026-12-01-c",
+        "rm -rf openspec/changes/archive/2026-12-01-c && mv openspec/changes/c openspec/changes/archive/2026-12-01-c",
+        "mv notes.md openspec/changes/c",
+        "rm -f openspec/changes/c/notes.md && mv /tmp/notes.md openspec/changes/c/notes.md",
+        "rm -rf /tmp/old && mv openspec/changes/c /tmp/old",
+    ] {
+        assert_eq!(bash_outcome(&repo, command), None, "{command}");
+    }
+}
+
 #[test]
 fn a_partial_folder_named_by_an_unknown_command_counts_only_when_the_rest_exists() {
     let bare = Repo::new();
