@@ -34,6 +34,12 @@ pub enum Effect {
         name: Option<Arg>,
         known_dir: bool,
     },
+    /// Writes whose paths start at the top of the git work tree that holds `dir` (git's `:/` and
+    /// `:(top)` pathspecs), which the walk finds on disk.
+    FromTop {
+        dir: String,
+        effects: Vec<Effect>,
+    },
     Cd(Cd),
     /// A script run by a child shell (`bash -c`, a shell reading a heredoc): scoped, with the
     /// environment the command gives it ([`super::sink::Sink::script`]).

@@ -191,15 +191,21 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
 /// One pathspec of `checkout`/`restore`: the path it names, and when it restores from a revision
 /// (which may bring back any file under it) the tree under it. Magic (`:(icase)x`, `:/x`,
 /// `:(top)x`) is read off: `icase` is the path in any case, so its lower case too (the guarded
-/// names are lower case); a glob (which in a pathspec crosses `/`) reaches the tree under the
-/// directory before its first wildcard. An exclusion (`:!x`, `:^x`) writes nothing.
+/// names are lower case); `:/` and `:(top)` start at the top of the work tree, not where git
+/// runs (`cd src && git checkout HEAD~1 -- :/` is the whole repository); a glob (which in a
+/// pathspec crosses `/`) reaches the tree under the directory before its first wildcard. An
+/// exclusion (`:!x`, `:^x`) writes nothing.
 fn pathspec_write(spec: &Arg, from_revision: bool, sink: &mut Sink) {
-    let Some(mut pathspec) = Pathspec::read(&spec.text) else { return };
-    // The top is above the `-C` directory: taken as the walk's own directory, which `-C` left.
-    let depth = sink.job.dir.split('/').filter(|part| !part.is_empty() && *part != ".").count();
-    if pathspec.top && !sink.job.dir.starts_with('/') && depth > 0 {
-        pathspec.path = format!("{}{}", "../".repeat(depth), pathspec.path);
+    let Some(pathspec) = Pathspec::read(&spec.text) else { return };
+    if pathspec.top {
+        sink.at_top(|top| pathspec_paths_write(&pathspec, spec, from_revision, top));
+    } else {
+        pathspec_paths_write(&pathspec, spec, from_revision, sink);
     }
+}
+
+/// [`pathspec_write`] of a pathspec with its magic read off.
+fn pathspec_paths_write(pathspec: &Pathspec, spec: &Arg, from_revision: bool, sink: &mut Sink) {
     let glob = has_wildcard(&pathspec.path) && !pathspec.literal;
     let mut spellings = vec![pathspec.path.clone()];
     if pathspec.icase && pathspec.path.to_lowercase() != pathspec.path {
@@ -234,7 +240,7 @@ struct Pathspec {
     path: String,
     icase: bool,
     literal: bool,
-    /// `:/`, `:(top)`: from the top of the work tree, not the `-C` directory.
+    /// `:/`, `:(top)`: from the top of the work tree, not where git runs.
     top: bool,
 }
 

@@ -239,6 +239,23 @@ impl Sink<'_, '_> {
         if self.job.dir.is_empty() { script.to_string() } else { format!("cd {} && {script}", quote(&self.job.dir)) }
     }
 
+    /// What `write` writes, its paths taken from the top of the work tree where the job runs
+    /// ([`Effect::FromTop`]).
+    pub fn at_top(&mut self, write: impl FnOnce(&mut Sink)) {
+        let job = Job {
+            args: Cow::Borrowed(&[]),
+            dir: String::new(),
+            roots: self.job.roots.clone(),
+            producer: self.job.producer,
+            reads_input: self.job.reads_input,
+            open: self.job.open,
+            environment: self.job.environment.clone(),
+        };
+        let mut effects = Vec::new();
+        write(&mut Sink { job: &job, out: &mut effects, analyses: self.analyses });
+        self.out.push(Effect::FromTop { dir: self.job.dir.clone(), effects });
+    }
+
     pub fn push(&mut self, effect: Effect) {
         match effect {
             Effect::Link { link, target } => {

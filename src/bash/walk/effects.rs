@@ -61,6 +61,11 @@ impl Walker<'_> {
                 Effect::WriteTree { dir, name, known_dir } => {
                     self.write_tree(&dir, name.as_ref(), known_dir, written_before, walk, scope)
                 }
+                Effect::FromTop { dir, effects } => {
+                    let mut top = scope.clone();
+                    top.base = work_tree_top(&dir, scope);
+                    self.apply(effects, walk, &mut top, only_new, written_before)?;
+                }
                 Effect::Script { script, environment } => {
                     let mut child = child_shell(scope, None, &environment, walk.source);
                     self.script_apart(&script, &mut child, walk)?;
@@ -758,6 +763,13 @@ fn cd_destination(dir: &Arg, scope: &Scope<Bash>) -> PathBuf {
         }
     }
     paths::absolute(&dir.text, &scope.base)
+}
+
+/// The top of the work tree where a command runs in `dir` (relative to the walk's directory):
+/// found on disk, else taken as the walk's directory, which a relative `git -C dir` left.
+fn work_tree_top(dir: &str, scope: &Scope<Bash>) -> PathBuf {
+    let here = paths::absolute(dir, &scope.base);
+    fs::repository_top(&here).unwrap_or_else(|| if Path::new(dir).is_absolute() { here } else { scope.base.clone() })
 }
 
 /// How a script file runs: in this shell (`source`), by its `#!` line (`./x`), with arguments,

@@ -262,6 +262,30 @@ fn a_destination_the_line_removed_first_is_also_the_tree_itself() {
     }
 }
 
+/// `:/` and `:(top)` alone are the whole work tree from its top, wherever git runs.
+#[test]
+fn top_pathspecs_start_at_the_top_of_the_work_tree() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    repo.write(".git/HEAD", "ref: refs/heads/main\n").write("src/lib.rs", "");
+    for command in [
+        "cd src && git checkout HEAD~1 -- :/",
+        "cd src && git restore --source HEAD~1 :/",
+        "cd src && git checkout HEAD~1 -- ':(top)'",
+        "git -C src checkout HEAD~1 -- ':(top,icase)'",
+    ] {
+        assert_eq!(bash_outcome(&repo, command).as_deref(), Some(ONLY_APPROVE), "{command}");
+    }
+    for command in [
+        "git checkout HEAD~1 -- :/src",
+        "cd src && git checkout HEAD~1 -- :/src",
+        "cd src && git restore --source HEAD~1 -- .",
+        "cd src && git checkout HEAD~1 -- ':(top)src/lib.rs'",
+    ] {
+        assert_eq!(bash_outcome(&repo, command), None, "{command}");
+    }
+}
+
 #[test]
 fn a_partial_folder_named_by_an_unknown_command_counts_only_when_the_rest_exists() {
     let bare = Repo::new();
