@@ -99,6 +99,15 @@ pub enum Effect {
         /// Where its recipes run (`make -C dir`; empty: where `make` runs).
         dir: Option<Arg>,
     },
+    /// A command that runs what it reads (sed's `e`), reading `files`: the walk reads each and
+    /// judges `argv` (the command without them) again with that text on its standard input, run
+    /// in `dir`; a file it cannot read may hold anything.
+    ReadsFiles {
+        argv: Vec<Arg>,
+        files: Vec<Arg>,
+        dir: String,
+        environment: Environment,
+    },
     /// Applies a patch (`git apply`, `git am`, `patch`): the walk reads it and writes the files
     /// its headers name (P-14).
     Patch(PatchRead),

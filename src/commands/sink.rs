@@ -39,6 +39,21 @@ pub(super) struct Next {
     pub environment: Environment,
 }
 
+impl<'a> Job<'a> {
+    /// `args` run where the walk is, fed nothing it knows, in the shell's environment.
+    pub fn of(args: &'a [Arg]) -> Job<'a> {
+        Job {
+            args: Cow::Borrowed(args),
+            dir: String::new(),
+            roots: Vec::new(),
+            producer: &[],
+            reads_input: true,
+            open: false,
+            environment: Environment::default(),
+        }
+    }
+}
+
 impl Next {
     pub fn at(start: usize) -> Self {
         let environment = Environment::default();
@@ -265,6 +280,14 @@ impl Sink<'_, '_> {
             }
             effect => self.out.push(effect),
         }
+    }
+
+    /// `argv`, a command that runs what it reads, judged again with the text of each of `files`
+    /// on its standard input ([`Effect::ReadsFiles`]).
+    pub fn reads_files(&mut self, argv: Vec<Arg>, files: &[Arg]) {
+        let files = files.iter().filter(|file| !file.pipe).flat_map(|file| self.located(file)).collect();
+        let (dir, environment) = (self.job.dir.clone(), self.job.environment.clone());
+        self.out.push(Effect::ReadsFiles { argv, files, dir, environment });
     }
 
     pub fn run_file(&mut self, script: &Arg, this_shell: bool, by_shebang: bool, args: &[Arg]) {

@@ -122,8 +122,12 @@ impl Walker<'_> {
     }
 
     /// Whether the command runs what its standard input holds: an interpreter reading its program
-    /// there (`python3`, `node -`), or a shell given no script (`bash`, `sh -s`).
+    /// there (`python3`, `node -`), a shell given no script (`bash`, `sh -s`), or a command the
+    /// table knows to run it (`sed e`).
     pub(super) fn runs_its_input(&self, argv: &[Arg]) -> bool {
+        if commands::runs_its_input(argv) {
+            return true;
+        }
         let words: Vec<String> = argv.iter().map(|arg| arg.text.clone()).collect();
         let Some((name, args)) = words.split_first() else { return false };
         let shell = matches!(name.rsplit('/').next(), Some("sh" | "bash" | "dash" | "zsh" | "ksh"));

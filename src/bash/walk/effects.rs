@@ -85,6 +85,14 @@ impl Walker<'_> {
                     }
                 }
                 Effect::Patch(read) => self.patch(read, scope),
+                Effect::ReadsFiles { argv, files, dir, environment } => {
+                    let mut there = scope.clone();
+                    there.base = paths::absolute(&dir, &scope.base);
+                    for file in files {
+                        let effects = self.judged_on(&argv, &file, &environment, walk, scope);
+                        self.apply(effects, walk, &mut there, only_new, written_before)?;
+                    }
+                }
                 Effect::Makefile { file, dir } => {
                     // Only a makefile this line wrote: one on disk is the repository's own.
                     let path = paths::absolute(&file.text, &scope.base);
@@ -138,6 +146,30 @@ impl Walker<'_> {
             }
         }
         Ok(())
+    }
+
+    /// What `argv` does given the text of `file` on its standard input (sed's `e` over a file); a
+    /// file the walk cannot read (missing, computed, large, binary, or written in a way the line
+    /// does not show) may hold anything: every guarded location the line names (P-18).
+    fn judged_on(
+        &mut self,
+        argv: &[Arg],
+        file: &Arg,
+        environment: &Environment,
+        walk: &Walk,
+        scope: &Scope<Bash>,
+    ) -> Vec<Effect> {
+        let text = match file.dynamic {
+            true => None,
+            false => self.file_text(&file.text, &scope.base),
+        };
+        if text.is_none() {
+            self.add_uncomputed(walk, scope);
+        }
+        let producer = [Arg::literal("<"), file.clone()];
+        let mut effects = Vec::new();
+        commands::analyze_fed(argv, text.as_deref(), &producer, environment, self.analyses, &mut effects);
+        effects
     }
 
     /// An unknown command sees the variables the line exported: the guarded locations their

@@ -262,6 +262,42 @@ fn a_destination_the_line_removed_first_is_also_the_tree_itself() {
     }
 }
 
+/// sed's `e` alone runs each line it reads as a shell command (P-18): text the line shows is
+/// judged as those commands; text it cannot compute reaches an unknown command.
+#[test]
+fn sed_e_runs_what_it_reads() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    repo.write("cmds.txt", "date\ntouch openspec/changes/c/approval.md\n").write("ok.txt", "date\nls docs\n");
+    repo.write("list.txt", "openspec/changes/c/approval.md\n");
+    for command in [
+        "echo 'cp /tmp/p.md openspec/changes/c/approval.md' | sed e",
+        "printf 'touch openspec/changes/c/approval.md\\n' | sed -n e",
+        "sed -n 'e' <<< 'touch openspec/changes/c/approval.md'",
+        "sed -n '1d;e' <<< $'x\\ntouch openspec/changes/c/approval.md'",
+        "printf 'cat <<E\\ntouch openspec/changes/c/approval.md\\nE\\n' | sed e",
+        "sed e cmds.txt",
+        "sed -n e < cmds.txt",
+        "cat cmds.txt | sed -n e",
+        "printf 'touch openspec/changes/c/approval.md\\n' > /tmp/c && sed -n e /tmp/c",
+        "sed -n e <(echo touch openspec/changes/c/approval.md)",
+        "echo openspec/changes/c/approval.md | sed 's/^/touch /;e'",
+        "sed 's/^/touch /e' list.txt",
+    ] {
+        assert_eq!(bash_outcome(&repo, command).as_deref(), Some(ONLY_APPROVE), "{command}");
+    }
+    for command in [
+        "echo 'date' | sed e",
+        "echo 'cat openspec/changes/c/approval.md' | sed -n e",
+        "sed -n e ok.txt",
+        "sed --sandbox -n e <<< 'touch openspec/changes/c/approval.md'",
+        "sed -n 's/e/E/p' openspec/changes/c/approval.md",
+        "echo 'touch openspec/changes/c/approval.md' | sed 's/^/# /'",
+    ] {
+        assert_eq!(bash_outcome(&repo, command), None, "{command}");
+    }
+}
+
 /// `:/` and `:(top)` alone are the whole work tree from its top, wherever git runs.
 #[test]
 fn top_pathspecs_start_at_the_top_of_the_work_tree() {
