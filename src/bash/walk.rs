@@ -446,7 +446,7 @@ impl Walker<'_> {
                     if scope.exports_assignments() {
                         scope.export(walk.text(name));
                     }
-                    self.startup_variable(walk.text(name), walk, scope)?;
+                    self.variable_runs(walk.text(name), walk, scope)?;
                 }
             }
             "declaration_command" if exports(node, walk) => {

@@ -72,7 +72,7 @@ impl Walker<'_> {
             },
         };
         self.substitutions_read(&words, walk, scope, &mut producer)?;
-        self.startup_files(&assigned, &argv, walk, scope)?;
+        self.environment_runs(&assigned, &argv, walk, scope)?;
         if self.shell_state(&argv, &assigned, stdin_text.as_deref(), walk, scope)? {
             return Ok(());
         }

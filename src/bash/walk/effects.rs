@@ -460,18 +460,19 @@ impl Walker<'_> {
     }
 
     /// `BASH_ENV=f cmd`, `env BASH_ENV=f cmd` (and `ENV`, which `sh` reads): a shell the command
-    /// is or starts runs `f` before anything else (P-18).
-    pub(super) fn startup_files(
+    /// is or starts runs `f` before anything else; `GIT_EDITOR='…' git commit`, `env EDITOR=…
+    /// crontab -e`: a program the command starts runs the value (P-18).
+    pub(super) fn environment_runs(
         &mut self,
         assigned: &[(String, Vec<Value>)],
         argv: &[Arg],
         walk: &Walk,
         scope: &Scope<Bash>,
     ) -> Result<(), Unscannable> {
-        let mut files: Vec<Value> = Vec::new();
+        let mut set: Vec<(&str, Value)> = Vec::new();
         for (name, values) in assigned {
-            if STARTUP_VARIABLES.contains(&name.as_str()) {
-                files.extend(values.iter().cloned());
+            if runs_its_value(name) {
+                set.extend(values.iter().map(|value| (name.as_str(), value.clone())));
             }
         }
         let sets_environment =
@@ -483,31 +484,47 @@ impl Walker<'_> {
             let settings = words.iter().take_while(|arg| arg.text.starts_with('-') || arg.text.contains('='));
             for arg in settings {
                 let Some((name, value)) = arg.text.split_once('=') else { continue };
-                if STARTUP_VARIABLES.contains(&name) {
-                    files.push(Value { text: value.to_string(), dynamic: arg.dynamic });
+                if runs_its_value(name) {
+                    set.push((name, Value { text: value.to_string(), dynamic: arg.dynamic }));
                 }
             }
         }
-        for file in files {
-            self.startup_file(&file, walk, scope)?;
+        for (name, value) in set {
+            self.value_runs(name, &value, walk, scope)?;
         }
         Ok(())
     }
 
-    /// `export BASH_ENV=f`, `ENV=f`: every shell started later in the line runs `f` first; judged
-    /// where it is set, with the text `f` has there.
-    pub(super) fn startup_variable(&mut self, name: &str, walk: &Walk, scope: &Scope<Bash>) -> Result<(), Unscannable> {
-        if !STARTUP_VARIABLES.contains(&name) {
+    /// `export BASH_ENV=f`, `ENV=f`: every shell started later in the line runs `f` first;
+    /// `export EDITOR=…`, `GIT_EDITOR=…`: a program started later may run the value. Judged where
+    /// it is set, with the text `f` has there.
+    pub(super) fn variable_runs(&mut self, name: &str, walk: &Walk, scope: &Scope<Bash>) -> Result<(), Unscannable> {
+        if !runs_its_value(name) {
             return Ok(());
         }
         let values = match scope.vars.get(name) {
             Some(values) => values.clone(),
             None => vec![Value { text: name.to_string(), dynamic: true }],
         };
-        for file in values {
-            self.startup_file(&file, walk, scope)?;
+        for value in values {
+            self.value_runs(name, &value, walk, scope)?;
         }
         Ok(())
+    }
+
+    /// The value of variable `name` as what runs it takes it: a startup file sourced, or a
+    /// command line run by `sh -c` in a shell of its own (git runs `$GIT_EDITOR "$@"`); a value the
+    /// walk could not compute or read may hold anything: every guarded location the line names.
+    fn value_runs(&mut self, name: &str, value: &Value, walk: &Walk, scope: &Scope<Bash>) -> Result<(), Unscannable> {
+        if STARTUP_VARIABLES.contains(&name) {
+            return self.startup_file(value, walk, scope);
+        }
+        if value.dynamic || walk.nesting >= MAX_SCRIPT_NESTING {
+            self.add_named(walk, scope);
+            return Ok(());
+        }
+        let mut child = scope.child(None);
+        self.script_apart(&value.text, &mut child, walk)
     }
 
     /// A startup file judged as `source`d in a shell of its own: its text as the line wrote it or
@@ -520,13 +537,18 @@ impl Walker<'_> {
             false => self.file_text(&file.text, &scope.base),
         };
         let Some(text) = text.filter(|_| walk.nesting < MAX_SCRIPT_NESTING) else {
-            for location in self.named_locations(walk).iter() {
-                self.add(&location.to_string_lossy(), &scope.base, scope.links());
-            }
+            self.add_named(walk, scope);
             return Ok(());
         };
         let mut child = scope.child(None);
         self.script_apart(&text, &mut child, walk)
+    }
+
+    /// Every guarded location the script names ([`Self::named_locations`]), written.
+    fn add_named(&mut self, walk: &Walk, scope: &Scope<Bash>) {
+        for location in self.named_locations(walk).iter() {
+            self.add(&location.to_string_lossy(), &scope.base, scope.links());
+        }
     }
 
     /// Every guarded location the script names, as written, a change's approval.md included
@@ -675,6 +697,28 @@ fn is_device(path: &Path) -> bool {
 /// The variables naming a file a shell runs before its script: `BASH_ENV` (bash) and `ENV` (sh,
 /// and bash in POSIX mode).
 const STARTUP_VARIABLES: [&str; 2] = ["BASH_ENV", "ENV"];
+
+/// The variables whose value a program runs as a command line: the editor git opens for a
+/// message, a rebase's todo list or `git config -e` (and `crontab -e`, `visudo`, …), the pagers,
+/// git's external diff, ssh and password helpers.
+const COMMAND_VARIABLES: [&str; 11] = [
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "EDITOR",
+    "VISUAL",
+    "GIT_PAGER",
+    "PAGER",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+];
+
+/// Whether a program runs what variable `name` holds: a startup file, or a command line.
+fn runs_its_value(name: &str) -> bool {
+    STARTUP_VARIABLES.contains(&name) || COMMAND_VARIABLES.contains(&name)
+}
 
 impl Walker<'_> {
     /// The guarded locations the script names, when `arg` holds a part the walk could not

@@ -298,6 +298,36 @@ fn sed_e_runs_what_it_reads() {
     }
 }
 
+/// The editor, pager and helper variables hold a command line a program runs later (`git commit`
+/// opens `$GIT_EDITOR`): judged where they are set (P-18).
+#[test]
+fn editor_variables_run_their_value() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    for command in [
+        "GIT_EDITOR='touch openspec/changes/c/approval.md; true' git commit --allow-empty -q",
+        "GIT_EDITOR='cp /tmp/evil/approval.md openspec/changes/c/approval.md' git commit --allow-empty",
+        "export EDITOR='touch openspec/changes/c/approval.md'; git commit --allow-empty",
+        "VISUAL='touch openspec/changes/c/approval.md' git tag -a v1",
+        "GIT_SEQUENCE_EDITOR='touch openspec/changes/c/approval.md' git rebase -i HEAD~2",
+        "env GIT_EDITOR='touch openspec/changes/c/approval.md' git commit --allow-empty",
+        "E='touch openspec/changes/c/approval.md'; export GIT_EDITOR=\"$E\"; git commit",
+        "git -c sequence.editor='touch openspec/changes/c/approval.md' rebase -i HEAD~2",
+        "GIT_PAGER='touch openspec/changes/c/approval.md' git log",
+    ] {
+        assert_eq!(bash_outcome(&repo, command).as_deref(), Some(ONLY_APPROVE), "{command}");
+    }
+    for command in [
+        "git commit -m x",
+        "GIT_EDITOR=true git commit --allow-empty -q",
+        "export EDITOR=vim VISUAL='code --wait'; git commit -m 'see openspec/changes/c/approval.md'",
+        "GIT_SEQUENCE_EDITOR=: git rebase -i HEAD~2",
+        "PAGER=less git log -p -- openspec/changes/c/approval.md",
+    ] {
+        assert_eq!(bash_outcome(&repo, command), None, "{command}");
+    }
+}
+
 /// `:/` and `:(top)` alone are the whole work tree from its top, wherever git runs.
 #[test]
 fn top_pathspecs_start_at_the_top_of_the_work_tree() {
