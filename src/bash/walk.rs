@@ -79,6 +79,11 @@ struct Walker<'a> {
     /// The guarded locations the last script asked about names, by its serial
     /// ([`Walk::serial`]).
     named: Option<(usize, Rc<[PathBuf]>)>,
+    /// The folders the line made git's hooks path (`git config core.hooksPath d`).
+    hooks_folders: Vec<PathBuf>,
+    /// The walk is inside a hook a git command ran: the hooks that one's git commands run are
+    /// those being run already.
+    running_hooks: bool,
 }
 
 impl Walker<'_> {
@@ -97,6 +102,8 @@ impl Walker<'_> {
             sure: Vec::new(),
             scripts: 0,
             named: None,
+            hooks_folders: Vec::new(),
+            running_hooks: false,
         }
     }
 

@@ -108,6 +108,14 @@ pub enum Effect {
         dir: String,
         environment: Environment,
     },
+    /// A git command: it may run the hooks the line wrote or made git's (P-18).
+    RunsHooks,
+    /// `git config core.hooksPath path`: later git commands run the hooks there; a relative path
+    /// starts at the top of the work tree holding `dir`.
+    HooksPath {
+        dir: String,
+        path: Arg,
+    },
     /// Applies a patch (`git apply`, `git am`, `patch`): the walk reads it and writes the files
     /// its headers name (P-14).
     Patch(PatchRead),

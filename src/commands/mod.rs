@@ -38,6 +38,7 @@ mod writers;
 pub use argv::{Arg, ansi_c, has_wildcard};
 pub use effects::{BASENAME_STRIP, Cd, Effect, Environment, PatchRead, Variable};
 pub use feeders::fed_words;
+pub use git::HOOKS;
 pub use runners::makefile_shell;
 use options::{operands, spec, static_is};
 use sink::{Job, Next, Sink};

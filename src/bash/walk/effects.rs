@@ -85,6 +85,13 @@ impl Walker<'_> {
                     }
                 }
                 Effect::Patch(read) => self.patch(read, scope),
+                Effect::RunsHooks => self.hooks(walk, scope)?,
+                Effect::HooksPath { dir, path } => {
+                    let folder = paths::absolute(&path.text, &work_tree_top(&dir, scope));
+                    if self.hooks_folders.len() < MAX_LINKS && !self.hooks_folders.contains(&folder) {
+                        self.hooks_folders.push(folder);
+                    }
+                }
                 Effect::ReadsFiles { argv, files, dir, environment } => {
                     let mut there = scope.clone();
                     there.base = paths::absolute(&dir, &scope.base);
@@ -170,6 +177,35 @@ impl Walker<'_> {
         let mut effects = Vec::new();
         commands::analyze_fed(argv, text.as_deref(), &producer, environment, self.analyses, &mut effects);
         effects
+    }
+
+    /// A git command may run hooks (P-18): each file the line wrote under a hook's name
+    /// (`.git/hooks/post-commit`, `.hooks/pre-commit`) runs as a script file, judged by the text
+    /// the line shows; a hooks folder the line made git's (`git config core.hooksPath d`) whose
+    /// hooks it does not all show may run anything: every guarded location the line names.
+    fn hooks(&mut self, walk: &Walk, scope: &mut Scope<Bash>) -> Result<(), Unscannable> {
+        if self.running_hooks {
+            return Ok(());
+        }
+        let is_hook =
+            |path: &&PathBuf| path.file_name().is_some_and(|name| commands::HOOKS.iter().any(|hook| name == *hook));
+        let written: Vec<PathBuf> = self.targets.since(0).iter().filter(is_hook).cloned().collect();
+        let shown = |hook: PathBuf| self.files.iter().any(|(file, _)| *file == hook);
+        if self.hooks_folders.iter().any(|folder| !commands::HOOKS.iter().all(|name| shown(folder.join(name)))) {
+            self.add_uncomputed(walk, scope);
+        }
+        self.running_hooks = true;
+        let environment = Environment::default();
+        let mut ran = Ok(());
+        for hook in written {
+            let run = ScriptRun { this_shell: false, by_shebang: true, args: &[], environment: &environment };
+            ran = self.run_file(&hook.to_string_lossy(), run, walk, scope);
+            if ran.is_err() {
+                break;
+            }
+        }
+        self.running_hooks = false;
+        ran
     }
 
     /// An unknown command sees the variables the line exported: the guarded locations their

@@ -328,6 +328,41 @@ fn editor_variables_run_their_value() {
     }
 }
 
+/// Hooks a git command runs (P-18): a hook the line writes is judged by the text it shows; a hooks
+/// path set to a folder whose hooks the line does not show may run anything the line names.
+#[test]
+fn hooks_written_or_configured_in_the_line_run_at_the_next_git_command() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    repo.write(".git/HEAD", "ref: refs/heads/main\n");
+    for (command, denial) in [
+        (
+            "mkdir -p .hooks && echo 'echo x >> docs/superpowers/plans/p.md' > .hooks/pre-commit && chmod +x \
+             .hooks/pre-commit && git config core.hooksPath .hooks && git commit --allow-empty -qm x",
+            NEEDS_SPEC,
+        ),
+        ("git config core.hooksPath /tmp/h && git commit -qm 'touches docs/superpowers/plans/p.md'", NEEDS_SPEC),
+        (
+            "printf '#!/bin/sh\\ntouch openspec/changes/c/approval.md\\n' > .git/hooks/post-commit && git commit -qm x",
+            ONLY_APPROVE,
+        ),
+        ("cp /tmp/hook .git/hooks/pre-commit && git commit -qm 'openspec/changes/c/approval.md'", ONLY_APPROVE),
+        ("git config core.editor 'touch openspec/changes/c/approval.md' && git commit", ONLY_APPROVE),
+        ("git config --global alias.x '!touch openspec/changes/c/approval.md' && git x", ONLY_APPROVE),
+    ] {
+        assert_eq!(bash_outcome(&repo, command).as_deref(), Some(denial), "{command}");
+    }
+    for command in [
+        "git config core.hooksPath /tmp/h && git commit -qm x",
+        "printf '#!/bin/sh\\nmake test\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && git commit -qm x",
+        "git config user.name me && git commit -qm 'docs/superpowers/plans/p.md'",
+        "git config --get core.hooksPath && git log -- openspec/changes/c/approval.md",
+        "echo 'touch openspec/changes/c/approval.md' > notes.txt && git add notes.txt && git commit -qm x",
+    ] {
+        assert_eq!(bash_outcome(&repo, command), None, "{command}");
+    }
+}
+
 /// `:/` and `:(top)` alone are the whole work tree from its top, wherever git runs.
 #[test]
 fn top_pathspecs_start_at_the_top_of_the_work_tree() {
