@@ -165,6 +165,19 @@ fn regular_file_bytes(path: &Path, limit: u64) -> Option<Vec<u8>> {
     Some(bytes)
 }
 
+/// The top of the git work tree `dir` lies in: the nearest folder from `dir` up that holds `.git`
+/// (a folder, or a worktree's file), as the analysis asks; `None` outside a repository.
+pub fn repository_top(dir: &Path) -> Option<PathBuf> {
+    let top = dir.ancestors().find(|dir| {
+        let git = dir.join(".git");
+        is_dir(&git) || read_regular_file(&git, MAX_GIT_FILE_BYTES).is_some()
+    })?;
+    Some(top.to_path_buf())
+}
+
+/// A worktree's `.git` file holds one `gitdir:` line.
+const MAX_GIT_FILE_BYTES: u64 = 4096;
+
 /// Whether an analysis is being recorded on this thread (a nested one's questions belong to it).
 pub fn recording_under_way() -> bool {
     // Unreachable: treat it as under way, so nothing is recorded twice.

@@ -105,6 +105,11 @@ struct Walker<'a> {
     /// The guarded locations the last script asked about names, by its serial
     /// ([`Walk::serial`]).
     named: Option<(usize, Rc<[PathBuf]>)>,
+    /// The folders the line made git's hooks path (`git config core.hooksPath d`).
+    hooks_folders: Vec<PathBuf>,
+    /// The walk is inside a hook a git command ran: the hooks that one's git commands run are
+    /// those being run already.
+    running_hooks: bool,
 }
 
 impl Walker<'_> {
@@ -125,6 +130,8 @@ impl Walker<'_> {
             sure: Vec::new(),
             scripts: 0,
             named: None,
+            hooks_folders: Vec::new(),
+            running_hooks: false,
         }
     }
 
@@ -494,7 +501,7 @@ impl Walker<'_> {
                     if scope.exports_assignments() {
                         scope.export(walk.text(name));
                     }
-                    self.startup_variable(walk.text(name), walk, scope)?;
+                    self.variable_runs(walk.text(name), walk, scope)?;
                 }
             }
             "declaration_command" if exports(node, walk) => {

@@ -719,15 +719,8 @@ fn repository_root(arguments: &[Node], cx: &Context) -> Option<String> {
     if texts != ["rev-parse", "--show-toplevel"] {
         return None;
     }
-    let root = cx.pwd.ancestors().find(|dir| {
-        let git = dir.join(".git");
-        fs::is_dir(&git) || fs::read_regular_file(&git, MAX_GIT_FILE_BYTES).is_some()
-    })?;
-    Some(root.to_string_lossy().into_owned())
+    Some(fs::repository_top(cx.pwd)?.to_string_lossy().into_owned())
 }
-
-/// A worktree's `.git` file holds one `gitdir:` line.
-const MAX_GIT_FILE_BYTES: u64 = 4096;
 
 /// Most nodes of a command substitution searched for glob words.
 const MAX_SUBSTITUTION_NODES: usize = 256;

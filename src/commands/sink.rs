@@ -38,6 +38,21 @@ pub(super) struct Next {
     pub environment: Environment,
 }
 
+impl<'a> Job<'a> {
+    /// `args` run where the walk is, fed nothing it knows, in the shell's environment.
+    pub fn of(args: &'a [Arg]) -> Job<'a> {
+        Job {
+            args: Cow::Borrowed(args),
+            dir: String::new(),
+            roots: Vec::new(),
+            producer: &[],
+            reads_input: true,
+            open: false,
+            environment: Environment::default(),
+        }
+    }
+}
+
 impl Next {
     pub fn at(start: usize) -> Self {
         let environment = Environment::default();
@@ -233,6 +248,23 @@ impl Sink<'_, '_> {
         if self.job.dir.is_empty() { script.to_string() } else { format!("cd {} && {script}", quote(&self.job.dir)) }
     }
 
+    /// What `write` writes, its paths taken from the top of the work tree where the job runs
+    /// ([`Effect::FromTop`]).
+    pub fn at_top(&mut self, write: impl FnOnce(&mut Sink)) {
+        let job = Job {
+            args: Cow::Borrowed(&[]),
+            dir: String::new(),
+            roots: self.job.roots.clone(),
+            producer: self.job.producer,
+            reads_input: self.job.reads_input,
+            open: self.job.open,
+            environment: self.job.environment.clone(),
+        };
+        let mut effects = Vec::new();
+        write(&mut Sink { job: &job, out: &mut effects, analyses: self.analyses });
+        self.out.push(Effect::FromTop { dir: self.job.dir.clone(), effects });
+    }
+
     pub fn push(&mut self, effect: Effect) {
         match effect {
             Effect::Link { link, target } => {
@@ -242,6 +274,14 @@ impl Sink<'_, '_> {
             }
             effect => self.out.push(effect),
         }
+    }
+
+    /// `argv`, a command that runs what it reads, judged again with the text of each of `files`
+    /// on its standard input ([`Effect::ReadsFiles`]).
+    pub fn reads_files(&mut self, argv: Vec<Arg>, files: &[Arg]) {
+        let files = files.iter().filter(|file| !file.pipe).flat_map(|file| self.located(file)).collect();
+        let (dir, environment) = (self.job.dir.clone(), self.job.environment.clone());
+        self.out.push(Effect::ReadsFiles { argv, files, dir, environment });
     }
 
     pub fn run_file(&mut self, script: &Arg, this_shell: bool, by_shebang: bool, args: &[Arg]) {

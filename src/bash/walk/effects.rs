@@ -25,6 +25,7 @@ impl Walker<'_> {
         walk: &Walk,
         scope: &mut Scope<Bash>,
         only_new: bool,
+        written_before: usize,
     ) -> Result<(), Unscannable> {
         // A link exists once its command is done: what the command itself writes is not through it.
         let mut effects = effects;
@@ -55,7 +56,12 @@ impl Walker<'_> {
                 }
                 Effect::WriteNamed(_) => {}
                 Effect::WriteTree { dir, name, known_dir } => {
-                    self.write_tree(&dir, name.as_ref(), known_dir, walk, scope)
+                    self.write_tree(&dir, name.as_ref(), known_dir, written_before, walk, scope)
+                }
+                Effect::FromTop { dir, effects } => {
+                    let mut top = scope.clone();
+                    top.base = work_tree_top(&dir, scope);
+                    self.apply(effects, walk, &mut top, only_new, written_before)?;
                 }
                 Effect::Script { script, environment } => {
                     let mut child = child_shell(scope, None, &environment, walk.source);
@@ -76,6 +82,21 @@ impl Walker<'_> {
                     }
                 }
                 Effect::Patch(read) => self.patch(read, scope),
+                Effect::RunsHooks => self.hooks(walk, scope)?,
+                Effect::HooksPath { dir, path } => {
+                    let folder = paths::absolute(&path.text, &work_tree_top(&dir, scope));
+                    if self.hooks_folders.len() < MAX_LINKS && !self.hooks_folders.contains(&folder) {
+                        self.hooks_folders.push(folder);
+                    }
+                }
+                Effect::ReadsFiles { argv, files, dir, environment } => {
+                    let mut there = scope.clone();
+                    there.base = paths::absolute(&dir, &scope.base);
+                    for file in files {
+                        let effects = self.judged_on(&argv, &file, &environment, walk, scope);
+                        self.apply(effects, walk, &mut there, only_new, written_before)?;
+                    }
+                }
                 Effect::Makefile { file, dir } => {
                     // Only a makefile this line wrote: one on disk is the repository's own.
                     let path = paths::absolute(&file.text, &scope.base);
@@ -141,6 +162,59 @@ impl Walker<'_> {
         Ok(())
     }
 
+    /// What `argv` does given the text of `file` on its standard input (sed's `e` over a file); a
+    /// file the walk cannot read (missing, computed, large, binary, or written in a way the line
+    /// does not show) may hold anything: every guarded location the line names (P-18).
+    fn judged_on(
+        &mut self,
+        argv: &[Arg],
+        file: &Arg,
+        environment: &Environment,
+        walk: &Walk,
+        scope: &Scope<Bash>,
+    ) -> Vec<Effect> {
+        let text = match file.dynamic {
+            true => None,
+            false => self.file_text(&file.text, &scope.base),
+        };
+        if text.is_none() {
+            self.add_uncomputed(walk, scope);
+        }
+        let producer = [Arg::literal("<"), file.clone()];
+        let mut effects = Vec::new();
+        commands::analyze_fed(argv, text.as_deref(), &producer, environment, self.analyses, &mut effects);
+        effects
+    }
+
+    /// A git command may run hooks (P-18): each file the line wrote under a hook's name
+    /// (`.git/hooks/post-commit`, `.hooks/pre-commit`) runs as a script file, judged by the text
+    /// the line shows; a hooks folder the line made git's (`git config core.hooksPath d`) whose
+    /// hooks it does not all show may run anything: every guarded location the line names.
+    fn hooks(&mut self, walk: &Walk, scope: &mut Scope<Bash>) -> Result<(), Unscannable> {
+        if self.running_hooks {
+            return Ok(());
+        }
+        let is_hook =
+            |path: &&PathBuf| path.file_name().is_some_and(|name| commands::HOOKS.iter().any(|hook| name == *hook));
+        let written: Vec<PathBuf> = self.targets.since(0).iter().filter(is_hook).cloned().collect();
+        let shown = |hook: PathBuf| self.files.iter().any(|(file, _)| *file == hook);
+        if self.hooks_folders.iter().any(|folder| !commands::HOOKS.iter().all(|name| shown(folder.join(name)))) {
+            self.add_uncomputed(walk, scope);
+        }
+        self.running_hooks = true;
+        let environment = Environment::default();
+        let mut ran = Ok(());
+        for hook in written {
+            let run = ScriptRun { this_shell: false, by_shebang: true, args: &[], environment: &environment };
+            ran = self.run_file(&hook.to_string_lossy(), run, walk, scope);
+            if ran.is_err() {
+                break;
+            }
+        }
+        self.running_hooks = false;
+        ran
+    }
+
     /// An unknown command sees the variables the line exported: the guarded locations their
     /// values name reach it as its words' do (`export OUT=plans/p.md; mytool`).
     fn exported_to_it(&mut self, scope: &Scope<Bash>) {
@@ -168,8 +242,18 @@ impl Walker<'_> {
     /// A whole tree written at `dir/name`, or merged into `dir` (`name` `None`): the guarded
     /// locations beneath it; beneath every guarded folder a glob `dir` could be
     /// (`unzip -d docs/superpowers/*lans`); beneath every folder the line names when `dir` is
-    /// uncomputed.
-    fn write_tree(&mut self, dir: &Arg, name: Option<&Arg>, known_dir: bool, walk: &Walk, scope: &Scope<Bash>) {
+    /// uncomputed. A `dir` the line wrote, or wrote a folder above, before this command (`rm -rf
+    /// c && mv d c`, `mv openspec /tmp/old && mv /tmp/o openspec`) may be gone when the tree
+    /// lands: then the tree is `dir` itself too, whatever the disk holds now.
+    fn write_tree(
+        &mut self,
+        dir: &Arg,
+        name: Option<&Arg>,
+        known_dir: bool,
+        written_before: usize,
+        walk: &Walk,
+        scope: &Scope<Bash>,
+    ) {
         self.uncomputed(dir, walk, scope);
         // (An uncomputed name only picks the folder's name inside a known `dir`.)
         if dir.dynamic && !dir.pipe {
@@ -184,7 +268,12 @@ impl Walker<'_> {
         for dir in dirs {
             let dir = paths::absolute(&dir, &scope.base);
             let root = match name {
-                Some(name) if known_dir || fs::is_dir(&dir) => paths::absolute(&name.text, &dir),
+                Some(name) if known_dir || fs::is_dir(&dir) => {
+                    if dir.ancestors().any(|written| self.targets.found_before(written, written_before)) {
+                        self.add_reached(dir.clone(), paths::Reach::Tree, scope);
+                    }
+                    paths::absolute(&name.text, &dir)
+                }
                 _ => dir,
             };
             self.add_reached(root, paths::Reach::Tree, scope);
@@ -413,18 +502,19 @@ impl Walker<'_> {
     }
 
     /// `BASH_ENV=f cmd`, `env BASH_ENV=f cmd` (and `ENV`, which `sh` reads): a shell the command
-    /// is or starts runs `f` before anything else (P-18).
-    pub(super) fn startup_files(
+    /// is or starts runs `f` before anything else; `GIT_EDITOR='…' git commit`, `env EDITOR=…
+    /// crontab -e`: a program the command starts runs the value (P-18).
+    pub(super) fn environment_runs(
         &mut self,
         assigned: &[(String, Vec<Value>)],
         argv: &[Arg],
         walk: &Walk,
         scope: &Scope<Bash>,
     ) -> Result<(), Unscannable> {
-        let mut files: Vec<Value> = Vec::new();
+        let mut set: Vec<(&str, Value)> = Vec::new();
         for (name, values) in assigned {
-            if STARTUP_VARIABLES.contains(&name.as_str()) {
-                files.extend(values.iter().cloned());
+            if runs_its_value(name) {
+                set.extend(values.iter().map(|value| (name.as_str(), value.clone())));
             }
         }
         let sets_environment =
@@ -436,31 +526,47 @@ impl Walker<'_> {
             let settings = words.iter().take_while(|arg| arg.text.starts_with('-') || arg.text.contains('='));
             for arg in settings {
                 let Some((name, value)) = arg.text.split_once('=') else { continue };
-                if STARTUP_VARIABLES.contains(&name) {
-                    files.push(Value { text: value.to_string(), dynamic: arg.dynamic });
+                if runs_its_value(name) {
+                    set.push((name, Value { text: value.to_string(), dynamic: arg.dynamic }));
                 }
             }
         }
-        for file in files {
-            self.startup_file(&file, walk, scope)?;
+        for (name, value) in set {
+            self.value_runs(name, &value, walk, scope)?;
         }
         Ok(())
     }
 
-    /// `export BASH_ENV=f`, `ENV=f`: every shell started later in the line runs `f` first; judged
-    /// where it is set, with the text `f` has there.
-    pub(super) fn startup_variable(&mut self, name: &str, walk: &Walk, scope: &Scope<Bash>) -> Result<(), Unscannable> {
-        if !STARTUP_VARIABLES.contains(&name) {
+    /// `export BASH_ENV=f`, `ENV=f`: every shell started later in the line runs `f` first;
+    /// `export EDITOR=…`, `GIT_EDITOR=…`: a program started later may run the value. Judged where
+    /// it is set, with the text `f` has there.
+    pub(super) fn variable_runs(&mut self, name: &str, walk: &Walk, scope: &Scope<Bash>) -> Result<(), Unscannable> {
+        if !runs_its_value(name) {
             return Ok(());
         }
         let values = match scope.vars.get(name) {
             Some(values) => values.clone(),
             None => vec![Value { text: name.to_string(), dynamic: true }],
         };
-        for file in values {
-            self.startup_file(&file, walk, scope)?;
+        for value in values {
+            self.value_runs(name, &value, walk, scope)?;
         }
         Ok(())
+    }
+
+    /// The value of variable `name` as what runs it takes it: a startup file sourced, or a
+    /// command line run by `sh -c` in a shell of its own (git runs `$GIT_EDITOR "$@"`); a value the
+    /// walk could not compute or read may hold anything: every guarded location the line names.
+    fn value_runs(&mut self, name: &str, value: &Value, walk: &Walk, scope: &Scope<Bash>) -> Result<(), Unscannable> {
+        if STARTUP_VARIABLES.contains(&name) {
+            return self.startup_file(value, walk, scope);
+        }
+        if value.dynamic || walk.nesting >= MAX_SCRIPT_NESTING {
+            self.add_named(walk, scope);
+            return Ok(());
+        }
+        let mut child = scope.child(None);
+        self.script_apart(&value.text, &mut child, walk)
     }
 
     /// A startup file judged as `source`d in a shell of its own: its text as the line wrote it or
@@ -473,13 +579,18 @@ impl Walker<'_> {
             false => self.file_text(&file.text, &scope.base),
         };
         let Some(text) = text.filter(|_| walk.nesting < MAX_SCRIPT_NESTING) else {
-            for location in self.named_locations(walk).iter() {
-                self.add(&location.to_string_lossy(), &scope.base, scope.links());
-            }
+            self.add_named(walk, scope);
             return Ok(());
         };
         let mut child = scope.child(None);
         self.script_apart(&text, &mut child, walk)
+    }
+
+    /// Every guarded location the script names ([`Self::named_locations`]), written.
+    fn add_named(&mut self, walk: &Walk, scope: &Scope<Bash>) {
+        for location in self.named_locations(walk).iter() {
+            self.add(&location.to_string_lossy(), &scope.base, scope.links());
+        }
     }
 
     /// Every guarded location the script names, as written, a change's approval.md included
@@ -641,6 +752,28 @@ fn is_device(path: &Path) -> bool {
 /// and bash in POSIX mode).
 const STARTUP_VARIABLES: [&str; 2] = ["BASH_ENV", "ENV"];
 
+/// The variables whose value a program runs as a command line: the editor git opens for a
+/// message, a rebase's todo list or `git config -e` (and `crontab -e`, `visudo`, …), the pagers,
+/// git's external diff, ssh and password helpers.
+const COMMAND_VARIABLES: [&str; 11] = [
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "EDITOR",
+    "VISUAL",
+    "GIT_PAGER",
+    "PAGER",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+];
+
+/// Whether a program runs what variable `name` holds: a startup file, or a command line.
+fn runs_its_value(name: &str) -> bool {
+    STARTUP_VARIABLES.contains(&name) || COMMAND_VARIABLES.contains(&name)
+}
+
 impl Walker<'_> {
     /// The guarded locations the script names, when `arg` holds a part the walk could not
     /// compute (none otherwise).
@@ -760,6 +893,13 @@ fn cd_destination(dir: &Arg, scope: &Scope<Bash>) -> PathBuf {
         }
     }
     paths::absolute(&dir.text, &scope.base)
+}
+
+/// The top of the work tree where a command runs in `dir` (relative to the walk's directory):
+/// found on disk, else taken as the walk's directory, which a relative `git -C dir` left.
+fn work_tree_top(dir: &str, scope: &Scope<Bash>) -> PathBuf {
+    let here = paths::absolute(dir, &scope.base);
+    fs::repository_top(&here).unwrap_or_else(|| if Path::new(dir).is_absolute() { here } else { scope.base.clone() })
 }
 
 /// How a script file runs: in this shell (`source`), by its `#!` line (`./x`), with arguments,

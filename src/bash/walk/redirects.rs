@@ -287,8 +287,12 @@ impl Walker<'_> {
             }
             return Ok(Input { text: None, producer });
         }
-        if !file.dynamic && !file.glob && self.runs_its_input(argv) {
-            return Ok(Input { text: self.file_text(&file.text, &scope.base), producer: Vec::new() });
+        if !file.dynamic
+            && !file.glob
+            && self.runs_its_input(argv)
+            && let Some(text) = self.file_text(&file.text, &scope.base)
+        {
+            return Ok(Input { text: Some(text), producer: Vec::new() });
         }
         Ok(Input { text: None, producer: vec![Arg::literal("<"), file.clone()] })
     }
