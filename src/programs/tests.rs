@@ -175,3 +175,37 @@ fn an_empty_command_a_program_starts_is_no_command() {
         assert!(verdict.commands.is_empty(), "{text}: {:?}", verdict.commands);
     }
 }
+
+#[test]
+fn ruby_pathnames_write_their_own_path_wherever_they_are_bound() {
+    const PLAN: &str = "docs/superpowers/plans/x.md";
+    for text in [
+        "Pathname.new('docs/superpowers/plans/x.md').write('x')",
+        "Pathname('docs/superpowers/plans/x.md').binwrite('x')",
+        "Pathname.new('docs/superpowers/plans/x.md').open('w') { |f| f.write('x') }",
+        "Pathname.new('docs/superpowers/plans/x.md').truncate(0)",
+        "Pathname.new('docs/superpowers/plans/x.md').rename('/tmp/x')",
+        // Bound by a block, a method's or a lambda's parameter.
+        "Pathname.new('docs/superpowers/plans/x.md').then { |p| p.write('x') }",
+        "Pathname.new('docs/superpowers/plans/x.md').tap do |p| p.write('x') end",
+        "[Pathname.new('docs/superpowers/plans/x.md')].each { |a, p| p.write('x') }",
+        "def w(p)\n  p.write('x')\nend\nw(Pathname.new('docs/superpowers/plans/x.md'))",
+        "def w p\n  p.write('x')\nend\nw Pathname.new('docs/superpowers/plans/x.md')",
+        "w = ->(p) { p.write('x') }\nw.(Pathname.new('docs/superpowers/plans/x.md'))",
+    ] {
+        let writes = judged(Language::Ruby, &format!("require 'pathname'\n{text}"));
+        assert!(writes.iter().any(|w| w == PLAN), "{text:?} → {writes:?}");
+    }
+    // A handle's write is judged where it is opened; reading a Pathname writes nothing.
+    for text in [
+        "plan = Pathname.new('docs/superpowers/plans/x.md')\nFile.open('/tmp/out', 'w') { |f| f.write(plan.read) }",
+        "puts Pathname.new('docs/superpowers/plans/x.md').read",
+        "Pathname.new('docs/superpowers/plans/x.md').open('r') { |f| puts f.read }",
+        "Pathname.new('docs/superpowers/plans/x.md').then { |p| puts p.read }",
+    ] {
+        let writes = judged(Language::Ruby, &format!("require 'pathname'\n{text}"));
+        assert!(writes.iter().all(|w| w.starts_with("/tmp/")), "{text:?} → {writes:?}");
+    }
+    // Without a Pathname, a parameter's `write` is a handle's.
+    assert!(judged(Language::Ruby, "def log(io)\n  io.write('docs/superpowers/plans/x.md')\nend").is_empty());
+}
