@@ -126,12 +126,7 @@ impl<'a> Engine<'a> {
     }
 
     fn note_text(&mut self, text: &str) {
-        if self.findings.named.len() < 64
-            && crate::paths::names_guarded(text, crate::paths::Dialect::Program)
-            && !self.findings.named.iter().any(|named| named == text)
-        {
-            self.findings.named.push(text.to_string());
-        }
+        self.findings.note(text);
     }
 
     /// Remembers a string that names a guarded location.

@@ -580,12 +580,8 @@ impl<'s> Program<'s> {
 
     /// Keeps a string that names a guarded location for the fail-closed verdict.
     fn note(&mut self, value: &V) {
-        if let Some(text) = value.text()
-            && self.findings.named.len() < 64
-            && crate::paths::names_guarded(text, crate::paths::Dialect::Program)
-            && !self.findings.named.iter().any(|named| named == text)
-        {
-            self.findings.named.push(text.to_string());
+        if let Some(text) = value.text() {
+            self.findings.note(text);
         }
     }
 
