@@ -79,7 +79,13 @@ struct Walker<'a> {
     /// The guarded locations the last script asked about names, by its serial
     /// ([`Walk::serial`]).
     named: Option<(usize, Rc<[PathBuf]>)>,
+    /// Directories the line made so far, at most [`MAX_MADE_DIRS`]: a copy into one lands inside
+    /// it. `None` once one the walk could not compute (or one too many) was made.
+    made_dirs: Option<Vec<PathBuf>>,
 }
+
+/// The most directories a line makes that the walk keeps; past them any may be one.
+const MAX_MADE_DIRS: usize = 64;
 
 impl Walker<'_> {
     fn new(keep_states: bool, analyses: &dyn Analyses) -> Walker<'_> {
@@ -97,6 +103,7 @@ impl Walker<'_> {
             sure: Vec::new(),
             scripts: 0,
             named: None,
+            made_dirs: Some(Vec::new()),
         }
     }
 
