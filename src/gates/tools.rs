@@ -137,6 +137,7 @@ const MESSAGE_TEXTS: &[DispatchText] = &[DispatchText::Field("message"), Dispatc
 pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
     use Action::*;
     match name {
+        name if is_powershell_tool(name) => PowerShell,
         "write" => WriteFile { path_field: "file_path", content: Content::Field("content") },
         "edit" => WriteFile { path_field: "file_path", content: Content::Field("new_string") },
         "multi_edit" => WriteFile { path_field: "file_path", content: Content::EditsNewStrings },
@@ -147,7 +148,6 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
             _ => WriteFile { path_field: "path", content: Content::Invisible },
         },
         "bash" => Bash,
-        "pwsh" => PowerShell,
         "subagent" | "subagent_fork" => Dispatch { text_field: "prompt" },
         // Claude Code's names (P-16): a harness passes its raw call, `tool_input` as the arguments.
         // `MultiEdit` and `Task` are the names of older clients.
@@ -155,7 +155,6 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
         "Edit" => WriteFile { path_field: "file_path", content: Content::Field("new_string") },
         "MultiEdit" => WriteFile { path_field: "file_path", content: Content::EditsNewStrings },
         "Bash" | "Monitor" => Bash,
-        "PowerShell" => PowerShell,
         "Task" | "Agent" => DispatchEach { texts: PROMPT_TEXTS },
         "Workflow" => DispatchEach { texts: WORKFLOW_TEXTS },
         "SendMessage" => DispatchEach { texts: MESSAGE_TEXTS },
@@ -173,6 +172,12 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
         }
         _ => other_action(name, args),
     }
+}
+
+/// A PowerShell tool, its name in any case: DSH's `pwsh`, Claude Code's `PowerShell`, and
+/// `powershell` as a harness may pass it. Other names match exactly.
+pub fn is_powershell_tool(name: &str) -> bool {
+    ["pwsh", "powershell"].iter().any(|known| name.eq_ignore_ascii_case(known))
 }
 
 /// Names no row above knows: Codex's and Gemini CLI's tools, the read-only tools, then MCP
