@@ -110,7 +110,13 @@ struct Walker<'a> {
     /// The walk is inside a hook a git command ran: the hooks that one's git commands run are
     /// those being run already.
     running_hooks: bool,
+    /// Directories the line made so far, at most [`MAX_MADE_DIRS`]: a copy into one lands inside
+    /// it. `None` once one the walk could not compute (or one too many) was made.
+    made_dirs: Option<Vec<PathBuf>>,
 }
+
+/// The most directories a line makes that the walk keeps; past them any may be one.
+const MAX_MADE_DIRS: usize = 64;
 
 impl Walker<'_> {
     fn new(keep_states: bool, analyses: &dyn Analyses) -> Walker<'_> {
@@ -132,6 +138,7 @@ impl Walker<'_> {
             named: None,
             hooks_folders: Vec::new(),
             running_hooks: false,
+            made_dirs: Some(Vec::new()),
         }
     }
 

@@ -182,6 +182,7 @@ impl Copy {
         if asked.make_dirs {
             for dir in files {
                 sink.write(dir);
+                sink.make_directory(dir);
             }
             return;
         }

@@ -20,6 +20,9 @@ pub enum Effect {
         name: Arg,
         known_dir: bool,
     },
+    /// A directory made (`mkdir`, `install -d`): no file, but a copy into it later in the line
+    /// lands inside it.
+    MakeDirectory(Arg),
     /// An unknown command names this path (P-12): the guarded locations it is or holds, by its
     /// name ([`paths::Reach::Named`]); anything else is not a target.
     WriteNamed(Arg),

@@ -62,7 +62,6 @@ const READERS: &[&str] = &[
     "md5",
     "md5sum",
     "mdcat",
-    "mkdir",
     "more",
     "most",
     "namei",

@@ -152,6 +152,16 @@ impl Sink<'_, '_> {
         }
     }
 
+    /// A directory made ([`Effect::MakeDirectory`]).
+    pub fn make_directory(&mut self, arg: &Arg) {
+        if arg.pipe || arg.text.is_empty() {
+            return;
+        }
+        for located in self.located(arg) {
+            self.out.push(Effect::MakeDirectory(located));
+        }
+    }
+
     /// An unknown command's word that may be a path (P-12).
     pub fn write_named(&mut self, arg: Arg) {
         if arg.pipe || arg.dynamic || arg.text.is_empty() {

@@ -210,3 +210,56 @@ fn a_call_naming_more_locations_than_the_budget_is_refused_whole() {
     let repeated = vec![APPROVAL; 1000];
     assert_eq!(check(&repo, "mcp__x__batch", json!({"paths": repeated})).as_deref(), Some(GATE_C));
 }
+
+#[test]
+fn tools_named_like_the_filesystem_servers_writers_are_judged_by_their_other_strings_too() {
+    let repo = repo();
+    let uri = format!("file://{}", repo.root.join(APPROVAL).display());
+    let sdd = ".superpowers/sdd/p/progress.md";
+    let refused = [
+        ("mcp__foo__write_file", json!({"file_path": APPROVAL, "content": "x"}), GATE_C),
+        ("mcp__foo__write_file", json!({"filePath": PLAN, "content": "# no spec"}), NEEDS_SPEC),
+        ("mcp__foo__write_file", json!({"filePath": PLAN, "content": Repo::plan_text("c")}), DESIGN_C),
+        ("mcp__foo__edit_file", json!({"file": sdd, "edits": []}), PLAN_C),
+        (
+            "mcp__foo__edit_file",
+            json!({"path": "/tmp/x", "edits": [{"oldText": "a", "newText": "b", "path": APPROVAL}]}),
+            GATE_C,
+        ),
+        ("mcp__foo__move_file", json!({"from": "/tmp/x", "to": APPROVAL}), GATE_C),
+        ("mcp__foo__create_directory", json!({"dir": ".superpowers/sdd/p"}), PLAN_C),
+        ("mcp__ide__write_file", json!({"file_uri": uri, "content": "x"}), GATE_C),
+        ("mcp__ide__write_file", json!({"uri": uri, "content": "x"}), GATE_C),
+        ("mcp__dc__start_process", json!({"command": "ls", "output": APPROVAL}), GATE_C),
+        ("mcp_foo_write_file", json!({"file_path": APPROVAL, "content": "x"}), GATE_C),
+        // A known field's value repeated in another field is judged there.
+        ("mcp__foo__write_file", json!({"path": "/tmp/x", "content": APPROVAL, "file_path": APPROVAL}), GATE_C),
+        (
+            "mcp__shell__run_command",
+            json!({"command": format!("cat {APPROVAL}"), "out": format!("cat {APPROVAL}")}),
+            GATE_C,
+        ),
+    ];
+    for (tool, args, denial) in refused {
+        assert_eq!(check(&repo, tool, args.clone()).as_deref(), Some(denial), "{tool} {args}");
+    }
+    repo.approve_design("c");
+    // The fields the filesystem server gives them keep their meaning: a content that mentions a
+    // guarded location is text, an edit's old text too, a process's command is bash.
+    let allowed = [
+        ("mcp__filesystem__write_file", json!({"path": PLAN, "content": Repo::plan_text("c")})),
+        ("mcp__foo__write_file", json!({"filePath": PLAN, "content": Repo::plan_text("c")})),
+        ("mcp__filesystem__write_file", json!({"path": "docs/notes.md", "content": format!("{APPROVAL} and {sdd}")})),
+        (
+            "mcp__filesystem__edit_file",
+            json!({"path": "docs/notes.md", "edits": [{"oldText": APPROVAL, "newText": sdd}], "dryRun": false}),
+        ),
+        ("mcp__filesystem__move_file", json!({"source": "a.md", "destination": "b.md"})),
+        ("mcp__filesystem__create_directory", json!({"path": "openspec/changes/new"})),
+        ("mcp__desktop-commander__start_process", json!({"command": format!("cat {APPROVAL}"), "timeout_ms": 100})),
+        ("mcp__filesystem__read_file", json!({"path": APPROVAL})),
+    ];
+    for (tool, args) in allowed {
+        assert_eq!(check(&repo, tool, args.clone()), None, "{tool} {args}");
+    }
+}

@@ -97,6 +97,8 @@ fn walk_from(
         stack_unsure: false,
         start_base: state.base.clone(),
         uncomputed_locations: Vec::new(),
+        made_dirs: Vec::new(),
+        dirs_unseen: false,
     };
     let mut scope = Session { scope: state.clone(), own: true };
     walker.script(command, &mut scope, 0)?;
@@ -220,6 +222,12 @@ struct Walker<'a> {
     /// Locations the walk went to through a value it could not compute whose text does not show
     /// it (`Set-Location ((Get-Content f) + 'docs')`): what is relative there is uncomputed too.
     uncomputed_locations: Vec<PathBuf>,
+    /// Directories the call made so far (`mkdir`, `New-Item -ItemType Directory`), at most
+    /// [`MAX_MADE_DIRS`]: a copy into one lands inside it.
+    made_dirs: Vec<PathBuf>,
+    /// A command ran that may have made any directory (a program, a command the walk does not
+    /// know, a method that creates): a copy's destination may be one.
+    dirs_unseen: bool,
 }
 
 /// When a reached state was first reached, and whether a sure `Pop-Location` left it again.
@@ -227,6 +235,8 @@ struct Reach {
     first: usize,
     passed: bool,
 }
+/// The most directories the call makes that the walk keeps; past them any may be one.
+const MAX_MADE_DIRS: usize = 64;
 
 /// One parsed script: its text and how deep it is nested.
 struct Walk<'s> {
@@ -710,6 +720,7 @@ impl Walker<'_> {
         ];
         let reads = member == "openread" || member == "opentext";
         if !reads && WRITING.iter().any(|verb| member.starts_with(verb)) {
+            self.dirs_unseen = true;
             for value in args.iter().flatten() {
                 self.add_if_guarded(&value.text, &base);
             }
@@ -773,7 +784,7 @@ impl Walker<'_> {
             } else {
                 let mut all = elements;
                 all.push(Element::Arg(words::argument(&first, &self.context(scope))?));
-                self.unknown(&all, scope);
+                self.unknown_command(&all, scope);
             }
         }
         Ok(())

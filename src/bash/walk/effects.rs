@@ -38,9 +38,22 @@ impl Walker<'_> {
                 Effect::WriteInto { dir, name, known_dir } => {
                     self.uncomputed(&dir, walk, scope);
                     let dir = paths::absolute(&dir.text, &scope.base);
-                    if known_dir || fs::is_dir(&dir) || scope.links().iter().any(|(link, _)| *link == dir) {
+                    if known_dir
+                        || fs::is_dir(&dir)
+                        || scope.links().iter().any(|(link, _)| *link == dir)
+                        || self.made_dir(&dir)
+                    {
                         self.uncomputed_name(&name, &dir, walk, scope);
                         self.add(&name.text, &dir, scope.links());
+                    }
+                }
+                Effect::MakeDirectory(dir) => {
+                    let made = paths::absolute(&dir.text, &scope.base);
+                    match self.made_dirs.as_mut() {
+                        Some(made_dirs) if !dir.dynamic && made_dirs.len() < super::MAX_MADE_DIRS => {
+                            made_dirs.push(made)
+                        }
+                        _ => self.made_dirs = None,
                     }
                 }
                 Effect::WriteNamed(arg) if may_be_guarded(&arg.text, scope) => {
@@ -775,6 +788,12 @@ fn runs_its_value(name: &str) -> bool {
 }
 
 impl Walker<'_> {
+    /// Whether the line made `dir` a directory before now (`mkdir -p dir/sub`, `install -d dir`),
+    /// or made one the walk could not compute.
+    fn made_dir(&self, dir: &Path) -> bool {
+        self.made_dirs.as_ref().is_none_or(|made| made.iter().any(|made| made.starts_with(dir)))
+    }
+
     /// The guarded locations the script names, when `arg` holds a part the walk could not
     /// compute (none otherwise).
     fn uncomputed_locations(&mut self, arg: &Arg, walk: &Walk) -> Rc<[PathBuf]> {

@@ -272,6 +272,30 @@ fn a_bun_file_written_or_deleted_is_its_path() {
 }
 
 #[test]
+fn a_bun_file_the_walk_loses_is_unproven() {
+    for program in [
+        format!("for (const f of [Bun.file('{APPROVAL}')]) f.write('x')"),
+        format!("[Bun.file('{APPROVAL}')].forEach(f => f.write('x'))"),
+        format!("function w(f) {{ return f.write('x') }}\nw(Bun.file('{APPROVAL}'))"),
+        format!("try {{ throw Bun.file('{APPROVAL}') }} catch (f) {{ f.write('x') }}"),
+        format!("const {{a: f}} = {{a: Bun.file('{APPROVAL}')}}; f.write('x')"),
+        format!("const o = {{f: Bun.file('{APPROVAL}')}}; o.f.write('x')"),
+        format!("const f = Bun.file('{APPROVAL}'); const o = {{f}}; o.f.write('x')"),
+        format!("const f = Bun.file('{APPROVAL}'); [f].map(g => g.write('x'))"),
+        format!("const f = Bun.file('{APPROVAL}'); const w = f.write; w.call(f, 'x')"),
+        format!("Promise.resolve(Bun.file('{APPROVAL}')).then(f => f.write('x'))"),
+    ] {
+        let found = crate::programs::javascript::analyze(&program, Path::new("/repo"), super::Flavor::JavaScript);
+        assert!(!found.sure, "{program}");
+        writes_approval(&program);
+    }
+    // Read where it stands, bound, or copied out with Bun.write: followed.
+    writes_nothing_guarded(&format!("const f = Bun.file('{APPROVAL}'); const g = f; console.log(await g.text())"));
+    writes_nothing_guarded(&format!("await Bun.write('/tmp/out', Bun.file('{APPROVAL}'))"));
+    writes_nothing_guarded(&format!("const f = Bun.file('{APPROVAL}'); await Bun.write('/tmp/out', f)"));
+}
+
+#[test]
 fn a_writer_whose_path_the_arguments_do_not_show_is_unproven() {
     writes_approval(&format!("const fs = require('fs'); const a = ['{APPROVAL}', 'x']; fs.writeFileSync(...a)"));
     writes_approval(&format!("const fs = require('fs'); const a = ['{APPROVAL}', 'x']; fs.writeFileSync.apply(fs, a)"));

@@ -546,6 +546,10 @@ pub const ARGUMENT_WRITERS: &[&str] =
 /// Methods of archives that write a tree: `extractall(path='.')`, `extract(member, path='.')`.
 pub const EXTRACTORS: &[(&str, Arg)] = &[("extractall", (0, "path")), ("extract", (1, "path"))];
 
+/// Names through which a program binds a name without a binding site (`builtins.__dict__['w'] =
+/// open`, `sys.modules['builtins'].w = open`, `__builtins__.w = open`).
+pub const NAMESPACES: &[&str] = &["__builtins__", "__dict__", "modules", "globals", "vars", "locals"];
+
 /// Methods that change the list or dict they are called on: a name they are called on has
 /// more than one value.
 pub const MUTATORS: &[&str] =

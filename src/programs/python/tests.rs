@@ -78,6 +78,46 @@ fn archives_write_the_tree_they_extract_into() {
 }
 
 #[test]
+fn an_archive_bound_by_with_is_followed() {
+    for program in [
+        "import tarfile\nwith tarfile.open('/tmp/a.tar') as t:\n    t.extractall(path='openspec/changes/c')",
+        "import zipfile\nwith zipfile.ZipFile('a.zip') as z: z.extractall('openspec/changes/c')",
+        "import tarfile\nwith (tarfile.open('/tmp/a.tar') as t):\n    t.extract('m', 'openspec/changes/c')",
+        "import tarfile\nwith open('/tmp/log') as log, tarfile.open('/tmp/a.tar') as t:\n    t.extractall('openspec/changes/c')",
+    ] {
+        assert_eq!(writes(program), ["openspec/changes/c"], "{program:?}");
+        assert!(analysis(program).sure, "{program:?} is proven");
+    }
+    assert_eq!(writes("import tarfile\nwith tarfile.open('/tmp/a.tar') as t:\n    t.extractall()"), ["."]);
+    // Extracting elsewhere, or only reading, is proven.
+    let elsewhere = "import tarfile\nwith tarfile.open('/tmp/a.tar') as t:\n    t.extractall('/tmp/out')";
+    assert_eq!(writes(elsewhere), ["/tmp/out"]);
+    assert!(analysis(elsewhere).sure);
+    let listing = "import tarfile\nwith tarfile.open('openspec/changes/c.tar') as t:\n    print(t.getnames())";
+    assert!(writes(listing).is_empty());
+    assert!(analysis(listing).sure);
+    // What another context manager's `__enter__` returns is not known: unproven.
+    let closing = "import contextlib, tarfile\nwith contextlib.closing(tarfile.open('/tmp/a.tar')) as t:\n    t.extractall('openspec/changes/c')";
+    assert!(!analysis(closing).sure);
+    assert_eq!(writes(closing), ["openspec/changes/c"]);
+}
+
+#[test]
+fn an_extraction_from_a_value_the_walk_lost_writes_its_tree() {
+    for program in [
+        "import tarfile\nfor t in [tarfile.open('/tmp/a.tar')]:\n    t.extractall('openspec/changes/c')",
+        "import tarfile\n[t.extractall('openspec/changes/c') for t in [tarfile.open('/tmp/a.tar')]]",
+        "import tarfile\ndef f(t):\n    t.extractall('openspec/changes/c')\nf(tarfile.open('/tmp/a.tar'))",
+        "import tarfile\n(lambda t: t.extractall(path='openspec/changes/c'))(tarfile.open('/tmp/a.tar'))",
+    ] {
+        assert!(!analysis(program).sure, "{program:?} is unproven");
+        assert_eq!(writes(program), ["openspec/changes/c"], "{program:?}");
+    }
+    // pandas' `str.extractall(pattern)` is no archive's: a method of a method, not a lost value.
+    assert!(writes("import pandas as pd\nprint(pd.read_csv('a.csv')['a'].str.extractall(r'(\\d+)'))").is_empty());
+}
+
+#[test]
 fn reading_hashing_and_printing_plans_is_proven() {
     for program in [
         "print(open('docs/superpowers/plans/x.md').read())",
@@ -117,6 +157,11 @@ fn an_unknown_call_makes_every_named_location_written() {
         "p = 'a'\nif c:\n    p = 'docs/superpowers/plans/x.md'\nopen(p, 'w')",
         "cmd = ['cat']\ncmd.append('docs/superpowers/plans/x.md')\nimport subprocess\nsubprocess.run(cmd * 2)",
         "import sys\nopen(sys.argv[1], 'w').write(open('docs/superpowers/plans/x.md').read())",
+        // A name bound through a namespace, not by a binding site the walk counts.
+        "import builtins\nbuiltins.__dict__['w'] = open\nw('docs/superpowers/plans/x.md', 'w')",
+        "__builtins__.w = open\nw('docs/superpowers/plans/x.md', 'w')",
+        "import sys\nsys.modules['builtins'].w = open\nw('docs/superpowers/plans/x.md', 'w')",
+        "try:\n    pass\nexcept Exception as e:\n    e.save('docs/superpowers/plans/x.md')",
     ] {
         assert!(!analysis(program).sure, "{program:?} is unproven");
         assert!(writes(program).iter().any(|w| w.contains("superpowers")), "{program:?} → {:?}", writes(program));
