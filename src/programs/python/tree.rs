@@ -398,7 +398,7 @@ impl<'s> Program<'s> {
     /// file beside it): unproven.
     fn imported(&mut self, module: &str) {
         let top = module.split('.').next().unwrap_or(module);
-        if module.starts_with('.') || !tables::STANDARD.contains(&top) {
+        if module.starts_with('.') || !(tables::STANDARD.contains(&top) || tables::LIBRARIES.contains(&top)) {
             self.unsure();
         }
     }
@@ -785,6 +785,7 @@ impl<'s> Program<'s> {
             "logging.getLogger" | "hashlib.sha256" | "hashlib.md5" | "hashlib.sha1" | "hashlib.new" => {
                 return V::Object(Kind::Inert);
             }
+            "yaml.load" | "yaml.load_all" if safe_yaml_loader(args) => return V::Unknown,
             _ => {}
         }
         if !tables::read_only(&name) {
@@ -852,6 +853,14 @@ impl<'s> Program<'s> {
                 }
                 V::Unknown
             }
+            Writer::Database((position, keyword)) => {
+                match args.get(position, keyword) {
+                    Some(V::Str(name)) if name == ":memory:" || name.is_empty() => {}
+                    Some(database) => self.write(database.clone()),
+                    None => self.unsure(),
+                }
+                V::Object(Kind::Database)
+            }
             Writer::Run((position, keyword)) => {
                 match args.get(position, keyword) {
                     Some(command) => self.command(command.clone()),
@@ -906,6 +915,7 @@ impl<'s> Program<'s> {
                 }
             }
             (V::Object(Kind::Inert | Kind::File), _) => return V::Unknown,
+            (V::Object(Kind::Database), _) => return self.database_method(method, args),
             _ => {}
         }
         if tables::ARGUMENT_WRITERS.contains(&method) {
@@ -924,6 +934,39 @@ impl<'s> Program<'s> {
             self.unsure();
         }
         V::Unknown
+    }
+
+    /// A connection's or cursor's method: the SQL it runs is judged as sqlite3's (`ATTACH`,
+    /// `VACUUM INTO`), with a computed statement unproven.
+    fn database_method(&mut self, method: &str, args: &Args) -> V {
+        match method {
+            "execute" | "executemany" | "executescript" => {
+                match args.get(0, "sql").or_else(|| args.get(0, "sql_script")) {
+                    Some(V::Str(sql)) if !sql.contains(HOLE) => self.sql(&sql.clone()),
+                    _ => self.unsure(),
+                }
+                V::Object(Kind::Database)
+            }
+            "cursor" => V::Object(Kind::Database),
+            _ if tables::DATABASE_METHODS.contains(&method) => V::Unknown,
+            _ => {
+                self.unsure();
+                V::Unknown
+            }
+        }
+    }
+
+    fn sql(&mut self, sql: &str) {
+        let found = crate::programs::sqlite::analyze(sql);
+        if !found.sure || found.over_budget || !found.commands.is_empty() {
+            self.unsure();
+        }
+        for written in found.writes {
+            self.write(V::Str(written));
+        }
+        for tree in found.trees {
+            self.write_tree(V::Str(tree));
+        }
     }
 
     fn path_method(&mut self, path: String, method: &str, args: &Args) -> V {
@@ -1038,6 +1081,11 @@ impl Args {
     fn text(&self, position: usize, keyword: &str) -> Option<&str> {
         self.get(position, keyword).and_then(V::text)
     }
+}
+
+/// `yaml.load(f, Loader=yaml.SafeLoader)`: a loader that builds only plain data.
+fn safe_yaml_loader(args: &Args) -> bool {
+    matches!(args.get(1, "Loader"), Some(V::Name(loader)) if tables::SAFE_YAML_LOADERS.contains(&loader.as_str()))
 }
 
 /// `from os import path` gives `os.path`; a few modules re-export under another name.
