@@ -203,4 +203,11 @@ fn an_in_memory_database_runs_its_sql_as_sqlite3_judges_it() {
     let extension = "import sqlite3\ndb = sqlite3.connect(':memory:')\ndb.load_extension('./x')\nprint('docs/superpowers/plans/x.md')";
     assert_eq!(writes(extension), vec![PLAN.to_string()]);
     assert_eq!(writes("import sqlite3\nsqlite3.connect('docs/superpowers/plans/x.md')"), vec![PLAN.to_string()]);
+    // `execute` passed as a value runs SQL where the analysis does not see it; bound to a name,
+    // it is called where it stands.
+    let vacuum = "\"VACUUM INTO 'docs/superpowers/plans/x.md'\"";
+    let passed = format!("import sqlite3\ndb = sqlite3.connect(':memory:')\nlist(map(db.execute, [{vacuum}]))");
+    assert_eq!(writes(&passed), vec![PLAN.to_string()]);
+    let bound = format!("import sqlite3\ne = sqlite3.connect(':memory:').execute\ne({vacuum})");
+    assert_eq!(writes(&bound), vec![PLAN.to_string()]);
 }

@@ -734,7 +734,7 @@ impl<'s> Program<'s> {
         match value {
             V::Name(name) if tables::writer(name).is_some() => self.unsure(),
             V::Method(receiver, method)
-                if matches!(**receiver, V::Path(_) | V::Object(Kind::Archive))
+                if matches!(**receiver, V::Path(_) | V::Object(Kind::Archive | Kind::Database))
                     && !tables::READ_ONLY_METHODS.contains(&method.as_str()) =>
             {
                 self.unsure();
