@@ -211,3 +211,19 @@ fn an_in_memory_database_runs_its_sql_as_sqlite3_judges_it() {
     let bound = format!("import sqlite3\ne = sqlite3.connect(':memory:').execute\ne({vacuum})");
     assert_eq!(writes(&bound), vec![PLAN.to_string()]);
 }
+
+#[test]
+fn a_dunder_import_of_a_named_module_is_an_import() {
+    let read = "import itertools\nfor a, b in itertools.pairwise(sorted(__import__('os').listdir('docs/superpowers/plans'))):\n    print(a, b)";
+    assert_eq!(writes(read), Vec::<String>::new());
+    assert_eq!(writes("__import__('os').remove('docs/superpowers/plans/x.md')"), [PLAN]);
+    assert_eq!(writes("__import__('os.path').path.exists('docs/superpowers/plans/x.md')"), Vec::<String>::new());
+    // A module beside the program, or one named at run time, is code the analysis does not read.
+    for program in [
+        "__import__('helpers').run()\nprint('docs/superpowers/plans/x.md')",
+        "import sys\n__import__(sys.argv[1])\nprint('docs/superpowers/plans/x.md')",
+        "__import__('os', fromlist=['x'])\nprint('docs/superpowers/plans/x.md')",
+    ] {
+        assert_eq!(writes(program), [PLAN], "{program}");
+    }
+}

@@ -746,6 +746,19 @@ impl<'s> Program<'s> {
     fn named_call(&mut self, name: &str, args: &Args) -> V {
         let name = name.strip_prefix("builtins.").unwrap_or(name);
         let name = canonical(name);
+        // `__import__('os')` is `import os`, giving the top package.
+        if name == "__import__"
+            && args.positional.len() == 1
+            && args.named.is_empty()
+            && !args.splat
+            && let Some(V::Str(module)) = args.get(0, "name")
+            && !module.contains(HOLE)
+            && !module.is_empty()
+        {
+            let module = module.clone();
+            self.imported(&module);
+            return V::Name(module.split('.').next().unwrap_or(&module).to_string());
+        }
         if let Some(writer) = tables::writer(&name) {
             return self.writer(writer, args);
         }
