@@ -246,7 +246,7 @@ const CLOC_READING: &[&str] = &[
 fn only_options(args: &[Arg], allowed: &[&str]) -> bool {
     args.iter().all(|arg| {
         let option = arg.text.split('=').next().unwrap_or(&arg.text);
-        !(arg.dynamic && !arg.pipe) && (!arg.text.starts_with('-') || arg.text == "-" || allowed.contains(&option))
+        (!arg.dynamic || arg.pipe) && (!arg.text.starts_with('-') || arg.text == "-" || allowed.contains(&option))
     })
 }
 
