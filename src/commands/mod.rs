@@ -4,10 +4,11 @@
 //! A command is a row: [`wrappers`] run the command after their options, [`writers`] write their
 //! operands or option values, [`copies`] copy, move and link, [`runners`] hand text to another
 //! analysis, [`feeders`] run a command on what they are fed; [`git`], [`patches`], [`archives`],
-//! [`downloads`] and [`editors`] read their own command lines; [`readonly`] lists the commands
-//! known to write nothing, [`unknown`] judges the rest by the guarded locations their words name,
-//! and [`approval`] holds the self-approval rule; [`cmd_exe`] holds `cmd.exe`'s own commands. A
-//! command of a known shape is one row in one of these tables, and its lines in the corpus.
+//! [`downloads`], [`remote`] and [`editors`] read their own command lines; [`readonly`] lists the
+//! commands known to write nothing, [`unknown`] judges the rest by the guarded locations their
+//! words name, and [`approval`] holds the self-approval rule; [`cmd_exe`] holds `cmd.exe`'s own
+//! commands. A command of a known shape is one row in one of these tables, and its lines in the
+//! corpus.
 //!
 //! Paths stay as typed; a wrapper that changes directory (`git -C`, `env -C`, `sudo -D`) prefixes
 //! them. This layer knows nothing of trees or directories on disk, nor of the analyses above it:
@@ -29,6 +30,7 @@ mod options;
 mod patches;
 pub mod pwsh_host;
 mod readonly;
+mod remote;
 mod runners;
 mod sink;
 mod unknown;
@@ -185,6 +187,8 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         "sed" | "gsed" => editors::sed(rest, stdin, sink),
         "patch" => patches::patch_command(rest, stdin, sink),
         "curl" => downloads::curl(rest, sink),
+        "ssh" => remote::ssh(rest, stdin, sink),
+        "scp" => remote::scp(rest, stdin, sink),
         "wget" => downloads::wget(rest, sink),
         "tar" | "gtar" | "bsdtar" => archives::tar(rest, sink),
         "unzip" => archives::unzip(rest, sink),

@@ -112,7 +112,10 @@ const READ_ONLY: &[&str] = &[
     "match", "match?", "scan", "bytes", "chars", "sum", "min", "max", "flatten", "compact", "zip", "take",
     "drop", "find", "any?", "all?", "none?", "tr", "squeeze", "ljust", "rjust", "center", "slice", "fetch",
     "dig", "merge", "key?", "format", "round", "floor", "abs", "times", "upto", "step", "Pathname.new", "Set.new",
-    "Hash.new", "Array.new", "StringIO.new", "Time.now",
+    "Hash.new", "Array.new", "StringIO.new", "Time.now", "File.binread", "IO.binread",
+    // Psych's safe loaders build plain data (`YAML.load`/`load_file` before Psych 4 build any
+    // object the text names, whose methods then run: not here).
+    "YAML.safe_load", "YAML.safe_load_file", "Psych.safe_load", "Psych.safe_load_file", "YAML.dump", "to_yaml",
 ];
 
 const KEYWORDS: &[&str] = &[
