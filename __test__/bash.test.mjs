@@ -329,7 +329,7 @@ describe('checkGuard: a change of directory that may fail', () => {
     const repo = makeRepo().change('feat').approveDesign('feat')
     for (const command of [
       'cd docs/superpowers/plans; cd /nonexistent 2>/dev/null; echo x > a.md',
-      'cd docs/superpowers/plans; cd /tmp || true; touch a.md',
+      'cd docs/superpowers/plans; cd /nonexistent-dir || true; touch a.md',
       'cd docs/superpowers/plans; if [ -n "$c" ]; then cd /tmp; fi; echo x > a.md',
       'cd docs/superpowers/plans && echo x 2>&1 | tee a.md',
       'cd docs/superpowers/plans && cat p.md; cd ../../..; echo done > a.md',

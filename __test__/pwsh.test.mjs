@@ -78,6 +78,23 @@ describe('pwsh: the gates on real repositories', () => {
     }
   })
 
+  test('the tool is PowerShell under any case of its names', () => {
+    const repo = makeRepo().change('feat').write('docs/superpowers/plans/x.md', planText('feat'))
+    for (const name of ['pwsh', 'PWSH', 'powershell', 'PowerShell', 'POWERSHELL']) {
+      const call = (command) => ({ name, arguments: { command } })
+      for (const command of [
+        'Get-Content docs/superpowers/plans/x.md',
+        'Compress-Archive -Path docs/superpowers/plans -DestinationPath /tmp/plans.zip',
+        'mkdir backup; Copy-Item openspec/changes/feat/approval.md backup/approval-feat.bak',
+      ]) {
+        assert.equal(checkGuard(call(command), repo.root), null, `${name}: ${command}`)
+      }
+      assert.equal(checkGuard(call("iex ('Set-Content ' + 'openspec/changes/feat/approval.md' + ' x')"), repo.root), ONLY_APPROVE, name)
+      assert.ok(checkGuard(call("Set-Content ('.{0}/sdd/feat-plan/progress.md' -f 'superpowers') x"), repo.root)?.startsWith(BLOCKED), name)
+      assert.equal(checkGuard(call('mkdir backup/x.bak; Copy-Item openspec/changes/feat/approval.md backup/x.bak'), repo.root), ONLY_APPROVE, name)
+    }
+  })
+
   test('workdir is where relative paths start, Windows separators included', () => {
     const repo = makeRepo().change('feat')
     assert.equal(checkGuard(pwsh("ni approval.md", 'openspec\\changes\\feat'), repo.root), ONLY_APPROVE)

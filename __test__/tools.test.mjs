@@ -50,6 +50,32 @@ describe('MCP tools', () => {
     assert.equal(checkGuard(call('mcp__github__get_file_contents', { path: APPROVAL }), repo.root), null)
   })
 
+  test('a tool named like a filesystem server writer is judged by its other strings too', () => {
+    const repo = makeRepo().change('c')
+    const uri = `file://${repo.root}/${APPROVAL}`
+    assert.equal(checkGuard(call('mcp__foo__write_file', { file_path: APPROVAL, content: 'x' }), repo.root), ONLY_APPROVE)
+    assert.equal(checkGuard(call('mcp__foo__write_file', { filePath: PLAN, content: '# no spec' }), repo.root), NEEDS_SPEC)
+    assert.equal(checkGuard(call('mcp__foo__write_file', { filePath: PLAN, content: planText('c') }), repo.root), DESIGN('c'))
+    assert.equal(
+      checkGuard(call('mcp__foo__edit_file', { file: '.superpowers/sdd/p/progress.md', edits: [] }), repo.root),
+      `${BLOCKED}plan not found: p`,
+    )
+    assert.equal(checkGuard(call('mcp__foo__move_file', { from: '/tmp/x', to: APPROVAL }), repo.root), ONLY_APPROVE)
+    assert.equal(checkGuard(call('mcp__ide__write_file', { file_uri: uri, content: 'x' }), repo.root), ONLY_APPROVE)
+    assert.equal(checkGuard(call('mcp__ide__write_file', { uri, content: 'x' }), repo.root), ONLY_APPROVE)
+    repo.approveDesign('c')
+    // The fields the filesystem server gives them keep their meaning: content is text.
+    assert.equal(checkGuard(call('mcp__foo__write_file', { filePath: PLAN, content: planText('c') }), repo.root), null)
+    assert.equal(
+      checkGuard(call('mcp__filesystem__write_file', { path: 'docs/notes.md', content: `see ${APPROVAL}` }), repo.root),
+      null,
+    )
+    assert.equal(
+      checkGuard(call('mcp__filesystem__edit_file', { path: 'notes.md', edits: [{ oldText: APPROVAL, newText: 'x' }] }), repo.root),
+      null,
+    )
+  })
+
   test('an MCP tool whose name says nothing of writing is judged by its strings; unreadable arguments name nothing', () => {
     const args = new Proxy({}, { get() { throw new Error('read') } })
     assert.equal(checkGuard(call('mcp__weather__forecast', args), '/repo'), null)

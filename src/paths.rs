@@ -19,9 +19,10 @@ mod symlink_free;
 mod text;
 mod windows;
 
-pub use glob::{glob_matches, guarded_ancestor_glob_matches, guarded_glob_matches};
+pub use glob::{glob_from, glob_matches, guarded_ancestor_glob_matches, guarded_glob_matches};
 pub use text::{
-    Dialect, GuardedName, everything_a_tree_named_reaches, everything_named, guarded_named, names_guarded, names_this,
+    Dialect, GuardedName, everything_a_tree_named_reaches, everything_named, guarded_named, names_changes_folder,
+    names_guarded, names_this,
 };
 pub use windows::from_windows;
 

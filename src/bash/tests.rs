@@ -366,8 +366,8 @@ fn the_fuzz_seeds_parse_within_the_caps() {
 fn values_the_line_defines_reach_the_targets() {
     let targets = |command: &str| strings(&write_targets(command, Path::new("/repo")).expect("scannable"));
     let values = targets(include_str!("../../fuzz/seeds/bash_targets/values.sh"));
-    // `w a b c` shifts to `cp f b c b 2`: a copy into `2`.
-    for expected in ["/repo/2", "/repo/2/b", "/repo/0", "/repo/p", "/repo/q", "/repo/x/y", "/repo/d", "/repo/e"] {
+    // `w a b c` shifts to `cp f b c b 2`: a copy into `2`; `"$*"` is `p q`, one word.
+    for expected in ["/repo/2", "/repo/2/b", "/repo/0", "/repo/p", "/repo/p q", "/repo/x/y", "/repo/d", "/repo/e"] {
         assert!(values.iter().any(|t| t == expected), "{expected} in {values:?}");
     }
     for expected in

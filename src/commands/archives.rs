@@ -3,6 +3,7 @@
 //! what it packs and writes only the archive ([P-18](docs/decisions.md#p-18): read by proof).
 
 use super::options::{Item, options, spec, value_of};
+use super::readonly::is_compressor;
 use super::sink::{Sink, join};
 use super::{Arg, unknown};
 
@@ -33,13 +34,33 @@ impl Extract<'_> {
     }
 }
 
-/// `tar -xf a.tar [-C dir] [members]`, `tar xzf a.tgz`; `-c/-r/-u -f file` writes the archive.
+/// tar's options that run a command (a compressor, a script between volumes, a command fed each
+/// member, a checkpoint action, a remote shell): such a line is judged as an unknown command.
+const TAR_RUNS: &[&str] = &[
+    "to-command",
+    "use-compress-program",
+    "checkpoint-action",
+    "info-script",
+    "new-volume-script",
+    "rsh-command",
+    "rmt-command",
+];
+/// tar's options whose value is a file it writes besides the archive.
+const TAR_WRITES: &[&str] = &["index-file", "listed-incremental", "volno-file"];
+
+/// `tar -xf a.tar [-C dir] [members]`, `tar xzf a.tgz`; `-c/-r/-u -f file` writes the archive;
+/// `-O`/`--to-stdout` extracts to standard output.
 pub(super) fn tar(args: &[Arg], sink: &mut Sink) {
-    const VALUES: &str = "fCbTXKNVgH";
-    let long = ["file", "directory", "files-from", "exclude-from", "exclude", "transform", "xform", "owner", "group"];
+    const VALUES: &str = "fCbTXKNVgHIF";
+    let mut long =
+        vec!["file", "directory", "files-from", "exclude-from", "exclude", "transform", "xform", "owner", "group"];
+    long.extend(TAR_RUNS.iter().chain(TAR_WRITES));
     let mut extract = Extract::default();
     let mut archive = None;
     let mut creates = false;
+    let mut to_stdout = false;
+    let mut runs = false;
+    let mut written = Vec::new();
     let mut words = args;
     // The traditional form: `tar xzf archive …`, each value letter taking the next word.
     if let Some(bundle) = args.first().filter(|arg| !arg.dynamic && !arg.text.starts_with('-')) {
@@ -48,13 +69,17 @@ pub(super) fn tar(args: &[Arg], sink: &mut Sink) {
             match letter {
                 'x' => extract.extract = true,
                 'c' | 'r' | 'u' => creates = true,
+                'O' => to_stdout = true,
+                'F' => runs = true,
                 _ => {}
             }
             if VALUES.contains(letter) {
                 let value = args.get(at).cloned();
                 match letter {
+                    'I' => runs |= !value.as_ref().is_some_and(plain_compressor),
                     'f' => archive = value,
                     'C' => extract.directory = value,
+                    'g' => written.extend(value),
                     _ => {}
                 }
                 at += 1;
@@ -66,15 +91,69 @@ pub(super) fn tar(args: &[Arg], sink: &mut Sink) {
     options(words, &spec(VALUES, &long).flags(&flags), |item| match item {
         Item::Flag('x') | Item::Long("extract" | "get", None) => extract.extract = true,
         Item::Flag('c' | 'r' | 'u') | Item::Long("create" | "append" | "update", None) => creates = true,
+        Item::Flag('O') | Item::Long("to-stdout", None) => to_stdout = true,
         Item::Short('f', file) | Item::Long("file", Some(file)) => archive = Some(file),
         Item::Short('C', dir) | Item::Long("directory", Some(dir)) => extract.directory = Some(dir),
+        Item::Short('g', file) => written.push(file),
+        Item::Short('I', program) => runs |= !plain_compressor(&program),
+        Item::Short('F', _) => runs = true,
+        Item::Long(name, value) => match tar_long(name) {
+            Some(TarLong::Compressor) => runs |= !value.is_some_and(|program| plain_compressor(&program)),
+            Some(TarLong::Runs) => runs = true,
+            Some(TarLong::Writes) => written.extend(value),
+            None => {}
+        },
         Item::Operand(member) => extract.members.push(member),
         _ => {}
     });
+    if runs {
+        unknown::analyze("tar", args, None, sink);
+        return;
+    }
+    for file in &written {
+        sink.write(file);
+    }
     if creates && let Some(archive) = archive {
         sink.write(&archive);
     }
+    extract.extract &= !to_stdout;
     extract.apply(sink);
+}
+
+enum TarLong {
+    Compressor,
+    Runs,
+    Writes,
+}
+
+/// `-I zstd`, `--use-compress-program='xz -9'`: a compressor, which filters the archive through
+/// its standard input and output, with at most a level or a thread count.
+fn plain_compressor(program: &Arg) -> bool {
+    let mut words = program.text.split_whitespace();
+    !program.dynamic
+        && words.next().is_some_and(is_compressor)
+        && words.all(|word| {
+            word.strip_prefix("-T")
+                .or_else(|| word.strip_prefix('-'))
+                .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        })
+}
+
+/// What a long option of tar's does, abbreviated as getopt takes it (`--to-c` is `--to-command`;
+/// `--checkpoint` itself is a count).
+fn tar_long(name: &str) -> Option<TarLong> {
+    let names = |list: &[&str]| list.iter().any(|known| known.starts_with(name)) && name != "checkpoint";
+    if name.len() < 2 {
+        None
+    } else if "use-compress-program".starts_with(name) {
+        Some(TarLong::Compressor)
+    } else if names(TAR_RUNS) {
+        Some(TarLong::Runs)
+    } else if names(TAR_WRITES) {
+        Some(TarLong::Writes)
+    } else {
+        None
+    }
 }
 
 /// `unzip [-opts] archive [members] [-x excluded] [-d dir]`; `-l`, `-t`, `-v`, `-p`, `-Z` only read.
@@ -231,4 +310,25 @@ fn archive_names(arg: &Arg) -> Vec<Arg> {
         names.push(Arg { text: format!("{}.zip", arg.text), ..arg.clone() });
     }
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tar_options_that_run_or_write_are_known_abbreviated() {
+        for name in ["to-command", "to-com", "checkpoint-action", "info-script", "new-volume-script", "rsh-command"] {
+            assert!(matches!(tar_long(name), Some(TarLong::Runs)), "{name}");
+        }
+        assert!(matches!(tar_long("use-compress-program"), Some(TarLong::Compressor)));
+        assert!(matches!(tar_long("use-comp"), Some(TarLong::Compressor)));
+        assert!(matches!(tar_long("listed-incremental"), Some(TarLong::Writes)));
+        for name in ["checkpoint", "to-stdout", "file", "exclude", "x"] {
+            assert!(tar_long(name).is_none(), "{name}");
+        }
+        let program = |text: &str| plain_compressor(&Arg::literal(text));
+        assert!(program("zstd") && program("xz -9") && program("zstd -T0 -19"));
+        assert!(!program("sh -c x") && !program("zstd -o out") && !program("./zstd"));
+    }
 }

@@ -193,6 +193,7 @@ impl Copy {
         if asked.make_dirs {
             for dir in files {
                 sink.write(dir);
+                sink.make_directory(dir);
             }
             return;
         }
@@ -245,10 +246,13 @@ impl Copy {
             sink.write_tree(destination, None, false);
         }
         if recursive {
+            // `mv c new/`, `cp -r c new/`: a trailing `/` does not make one source's destination
+            // a directory; where none is, the tree is the destination itself (rsync makes it one).
+            let into = sources.len() > 1 || self.remote_and_contents && known_dir;
             for source in sources {
                 // A tree merged into the destination: `-T`, `src/.`, rsync's `src/`.
                 let merged = asked.no_target_dir || contents(source);
-                sink.write_tree(destination, (!merged).then_some(*source), known_dir);
+                sink.write_tree(destination, (!merged).then_some(*source), into);
             }
         }
         if !asked.no_target_dir {

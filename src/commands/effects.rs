@@ -20,6 +20,9 @@ pub enum Effect {
         name: Arg,
         known_dir: bool,
     },
+    /// A directory made (`mkdir`, `install -d`): no file, but a copy into it later in the line
+    /// lands inside it.
+    MakeDirectory(Arg),
     /// An unknown command names this path (P-12): the guarded locations it is or holds, by its
     /// name ([`paths::Reach::Named`]); anything else is not a target.
     WriteNamed(Arg),
@@ -33,6 +36,12 @@ pub enum Effect {
         dir: Arg,
         name: Option<Arg>,
         known_dir: bool,
+    },
+    /// Writes whose paths start at the top of the git work tree that holds `dir` (git's `:/` and
+    /// `:(top)` pathspecs), which the walk finds on disk.
+    FromTop {
+        dir: String,
+        effects: Vec<Effect>,
     },
     Cd(Cd),
     /// A script run by a child shell (`bash -c`, a shell reading a heredoc): scoped, with the
@@ -92,6 +101,23 @@ pub enum Effect {
         file: Arg,
         /// Where its recipes run (`make -C dir`; empty: where `make` runs).
         dir: Option<Arg>,
+    },
+    /// A command that runs what it reads (sed's `e`), reading `files`: the walk reads each and
+    /// judges `argv` (the command without them) again with that text on its standard input, run
+    /// in `dir`; a file it cannot read may hold anything.
+    ReadsFiles {
+        argv: Vec<Arg>,
+        files: Vec<Arg>,
+        dir: String,
+        environment: Environment,
+    },
+    /// A git command: it may run the hooks the line wrote or made git's (P-18).
+    RunsHooks,
+    /// `git config core.hooksPath path`: later git commands run the hooks there; a relative path
+    /// starts at the top of the work tree holding `dir`.
+    HooksPath {
+        dir: String,
+        path: Arg,
     },
     /// Applies a patch (`git apply`, `git am`, `patch`): the walk reads it and writes the files
     /// its headers name (P-14).

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use super::approval::approval_through_cli;
 use super::options::{Item, operands, options, prefix_spec, spec};
 use super::sink::{Job, Next, Sink, join};
-use super::{Arg, copies, has_wildcard, patches, quote, unknown};
+use super::{Arg, Effect, copies, has_wildcard, patches, quote, unknown};
 use crate::paths::{self, glob_matches};
 
 /// `git [-C dir] checkout|restore … -- <paths>`, `git rm`, `git mv`.
@@ -28,6 +28,8 @@ pub(super) fn git(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<
     approval_through_cli(&configs, None, sink);
     configured_commands(&configs, sink);
     let sub = args.get(start)?;
+    // Any git command may run hooks (a commit, a checkout, an index or ref update).
+    sink.push(Effect::RunsHooks);
     if let Some(alias) = git_alias(&configs, &sub.text) {
         let rest = args.get(start + 1..).unwrap_or_default();
         return Some(vec![git_aliased(alias, rest, &dir, sink)]);
@@ -185,6 +187,10 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
         }
         "mv" => copies::GIT_MV.run(args, sink),
         "archive" => git_archive(args, sink),
+        "config" => {
+            git_config(args, sink);
+            unknown::analyze(sub, args, None, sink);
+        }
         _ if GIT_READERS.contains(&sub) => {}
         _ => unknown::analyze(sub, args, None, sink),
     }
@@ -193,15 +199,21 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
 /// One pathspec of `checkout`/`restore`: the path it names, and when it restores from a revision
 /// (which may bring back any file under it) the tree under it. Magic (`:(icase)x`, `:/x`,
 /// `:(top)x`) is read off: `icase` is the path in any case, so its lower case too (the guarded
-/// names are lower case); a glob (which in a pathspec crosses `/`) reaches the tree under the
-/// directory before its first wildcard. An exclusion (`:!x`, `:^x`) writes nothing.
+/// names are lower case); `:/` and `:(top)` start at the top of the work tree, not where git
+/// runs (`cd src && git checkout HEAD~1 -- :/` is the whole repository); a glob (which in a
+/// pathspec crosses `/`) reaches the tree under the directory before its first wildcard. An
+/// exclusion (`:!x`, `:^x`) writes nothing.
 fn pathspec_write(spec: &Arg, from_revision: bool, sink: &mut Sink) {
-    let Some(mut pathspec) = Pathspec::read(&spec.text) else { return };
-    // The top is above the `-C` directory: taken as the walk's own directory, which `-C` left.
-    let depth = sink.job.dir.split('/').filter(|part| !part.is_empty() && *part != ".").count();
-    if pathspec.top && !sink.job.dir.starts_with('/') && depth > 0 {
-        pathspec.path = format!("{}{}", "../".repeat(depth), pathspec.path);
+    let Some(pathspec) = Pathspec::read(&spec.text) else { return };
+    if pathspec.top {
+        sink.at_top(|top| pathspec_paths_write(&pathspec, spec, from_revision, top));
+    } else {
+        pathspec_paths_write(&pathspec, spec, from_revision, sink);
     }
+}
+
+/// [`pathspec_write`] of a pathspec with its magic read off.
+fn pathspec_paths_write(pathspec: &Pathspec, spec: &Arg, from_revision: bool, sink: &mut Sink) {
     let glob = has_wildcard(&pathspec.path) && !pathspec.literal;
     let mut spellings = vec![pathspec.path.clone()];
     if pathspec.icase && pathspec.path.to_lowercase() != pathspec.path {
@@ -236,7 +248,7 @@ struct Pathspec {
     path: String,
     icase: bool,
     literal: bool,
-    /// `:/`, `:(top)`: from the top of the work tree, not the `-C` directory.
+    /// `:/`, `:(top)`: from the top of the work tree, not where git runs.
     top: bool,
 }
 
@@ -301,8 +313,8 @@ const COMMAND_SUBSECTION_KEYS: &[(&str, &str)] = &[
     ("mergetool", "cmd"),
     ("difftool", "cmd"),
 ];
-/// The hooks a `core.hooksPath` folder may hold that git runs.
-const HOOKS: &[&str] = &[
+/// The hooks a hooks folder may hold that git runs.
+pub const HOOKS: &[&str] = &[
     "pre-commit",
     "prepare-commit-msg",
     "commit-msg",
@@ -318,7 +330,71 @@ const HOOKS: &[&str] = &[
     "post-applypatch",
     "reference-transaction",
     "pre-auto-gc",
+    "post-index-change",
+    "push-to-checkout",
+    "pre-receive",
+    "update",
+    "proc-receive",
+    "post-receive",
+    "post-update",
+    "fsmonitor-watchman",
+    "sendemail-validate",
+    "p4-changelist",
+    "p4-prepare-changelist",
+    "p4-post-changelist",
+    "p4-pre-submit",
 ];
+
+/// The key and value `git config` sets (`git config [options] key value`, `git config set key
+/// value`): a command setting is judged as run, as under `-c`, since every later git command
+/// reads it (an alias `!cmd` too); `core.hooksPath` makes the walk run that folder's hooks at
+/// each later git command of the line ([`Effect::HooksPath`]).
+fn git_config(args: &[Arg], sink: &mut Sink) {
+    let mut reads = false;
+    let mut found = Vec::new();
+    let valued = ["file", "blob", "type", "default", "comment", "value", "url"];
+    options(args, &spec("f", &valued), |item| match item {
+        Item::Operand(arg) => found.push(arg),
+        Item::Long(name, _) => reads |= CONFIG_READERS.contains(&name),
+        Item::Flag('l' | 'e') => reads = true,
+        _ => {}
+    });
+    if found.first().is_some_and(|first| first.text == "set") {
+        found.remove(0);
+    }
+    let (Some(&key), Some(&value)) = (found.first(), found.get(1)) else { return };
+    if reads || key.dynamic || CONFIG_SUBCOMMANDS.contains(&key.text.as_str()) {
+        return;
+    }
+    let name = key.text.to_ascii_lowercase();
+    if name == "core.hookspath" {
+        sink.push(Effect::HooksPath { dir: sink.job.dir.clone(), path: value.clone() });
+    } else if let Some(command) = value.text.strip_prefix('!').filter(|_| name.starts_with("alias.")) {
+        sink.script(command);
+    } else {
+        let setting = Arg { text: format!("{name}={}", value.text), ..value.clone() };
+        configured_commands(std::slice::from_ref(&setting), sink);
+    }
+}
+
+/// `git config` options that read or remove rather than set.
+const CONFIG_READERS: &[&str] = &[
+    "get",
+    "get-all",
+    "get-regexp",
+    "get-urlmatch",
+    "get-color",
+    "get-colorbool",
+    "unset",
+    "unset-all",
+    "list",
+    "edit",
+    "remove-section",
+    "rename-section",
+];
+
+/// `git config`'s subcommands (git 2.46) other than `set`.
+const CONFIG_SUBCOMMANDS: &[&str] = &["get", "list", "unset", "rename-section", "remove-section", "edit"];
 
 /// The commands `-c` settings give git to run, as scripts; a hooks folder's hooks as script files.
 fn configured_commands(configs: &[Arg], sink: &mut Sink) {

@@ -169,6 +169,8 @@ fn outputs_only(name: &str, args: &[Arg], sink: &mut Sink) -> bool {
             }
             true
         }
+        "split" | "gsplit" => split(args, sink),
+        "ctags" | "uctags" | "exuberant-ctags" => ctags(args, sink),
         "uniq" => {
             let files: Vec<&Arg> = operands(args, &spec("fsw", &["skip-fields", "skip-chars", "check-chars"]));
             if let Some(out) = files.get(1) {
@@ -332,6 +334,59 @@ fn xxd_files(args: &[Arg]) -> &[Arg] {
         at += 1 + usize::from(takes_next);
     }
     args.get(at..).unwrap_or_default()
+}
+
+/// `split [opts] [file [prefix]]`: the pieces `prefix` + a suffix of letters or digits (`x` by
+/// default) + `--additional-suffix`, as a glob; `--filter` runs a command instead, judged as an
+/// unknown command's.
+fn split(args: &[Arg], sink: &mut Sink) -> bool {
+    let long = ["suffix-length", "additional-suffix", "bytes", "line-bytes", "lines", "number", "separator", "filter"];
+    let mut suffix = Arg::literal("");
+    let mut filter = false;
+    let mut files = Vec::new();
+    options(args, &spec("abClntp", &long), |item| match item {
+        Item::Long("additional-suffix", Some(value)) => suffix = value,
+        Item::Long("filter", _) => filter = true,
+        Item::Operand(arg) => files.push(arg),
+        _ => {}
+    });
+    let prefix = files.get(1).map_or_else(|| Arg::literal("x"), |prefix| (*prefix).clone());
+    if filter || files.len() > 2 || has_wildcard(&prefix.text) || has_wildcard(&suffix.text) {
+        return false;
+    }
+    let text = format!("{}*{}", prefix.text, suffix.text);
+    sink.write(&Arg { text, dynamic: prefix.dynamic || suffix.dynamic, glob: true, pipe: false });
+    true
+}
+
+/// `ctags [opts] files…`: its tag file (`-f`/`-o`, `-` for standard output; `tags`, or `TAGS` in
+/// etags mode, where it runs), none with `-x`. An options file it is told to read may name
+/// another: judged as an unknown command.
+fn ctags(args: &[Arg], sink: &mut Sink) -> bool {
+    let mut file = None;
+    let mut etags = false;
+    let mut cross_reference = false;
+    let mut options_file = false;
+    options(args, &spec("fohIL", &[]), |item| match item {
+        Item::Short('f' | 'o', value) => file = Some(value),
+        Item::Flag('e') => etags = true,
+        Item::Flag('x') => cross_reference = true,
+        Item::Long("output-format", Some(format)) => etags |= format.text == "etags",
+        Item::Long(name, value) if name.starts_with("options") => {
+            options_file |= value.is_none_or(|value| value.dynamic || value.text != "NONE");
+        }
+        _ => {}
+    });
+    if options_file {
+        return false;
+    }
+    match file {
+        Some(file) if file.text == "-" && !file.dynamic => {}
+        Some(file) => sink.write(&file),
+        None if cross_reference => {}
+        None => sink.write_text(if etags { "TAGS" } else { "tags" }),
+    }
+    true
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use super::approval::{is_cli, package_bin};
 use super::effects::Environment;
-use super::options::{Item, Spec, Valued, options, prefix_spec, spec, static_is, value_of};
+use super::options::{Flags, Item, Spec, Valued, options, prefix_spec, spec, static_is, value_of};
 use super::readonly::npm_reads;
 use super::sink::{Next, Sink};
 use super::{Arg, quote, unknown};
@@ -114,6 +114,9 @@ pub(super) const CODED: &[Coded] = &[
     Coded { names: &["npx", "pnpx", "bunx"], run: |args, _, sink| npx(args, sink) },
     Coded { names: &["npm"], run: npm },
     Coded { names: &["pnpm", "yarn"], run: |args, _, _| package_runner(args) },
+    Coded { names: &["uv"], run: |args, stdin, sink| project_runner(args, stdin, sink, &UV) },
+    Coded { names: &["poetry"], run: |args, stdin, sink| project_runner(args, stdin, sink, &POETRY) },
+    Coded { names: &["pipenv"], run: |args, stdin, sink| project_runner(args, stdin, sink, &PIPENV) },
 ];
 
 /// `command cmd…` runs it; `command -v`, `-V` only look it up.
@@ -394,4 +397,122 @@ fn package_runner(args: &[Arg]) -> Option<Vec<Next>> {
         }
         _ => None,
     }
+}
+
+/// A Python project manager's `run`: the command after its options runs in the project's
+/// environment. Its options before and after `run`: those taking a value (an option listed here
+/// by mistake would take the command for its value, so only certain ones are), where the command
+/// runs, and those that load what the line does not show.
+struct ProjectRunner {
+    name: &'static str,
+    values: Spec<'static>,
+    chdir: Valued,
+    /// `uv run -m module`: the command is `python -m`.
+    module: Flags,
+    /// Options whose value is an environment file or a local package it builds, which run or set
+    /// what the line does not show: such a line is judged as an unknown command.
+    loads: &'static [&'static str],
+}
+
+const UV: ProjectRunner = ProjectRunner {
+    name: "uv",
+    values: prefix_spec(
+        "pifPC",
+        &[
+            "with",
+            "with-editable",
+            "with-requirements",
+            "python",
+            "extra",
+            "package",
+            "group",
+            "no-group",
+            "only-group",
+            "env-file",
+            "index",
+            "default-index",
+            "index-url",
+            "extra-index-url",
+            "find-links",
+            "directory",
+            "project",
+            "config-file",
+            "cache-dir",
+            "color",
+            "python-preference",
+            "resolution",
+            "prerelease",
+            "exclude-newer",
+            "link-mode",
+            "index-strategy",
+            "keyring-provider",
+            "upgrade-package",
+            "reinstall-package",
+            "refresh-package",
+            "config-setting",
+        ],
+    ),
+    chdir: Valued { short: "", long: &["directory"] },
+    module: Flags { short: "m", long: &["module"] },
+    loads: &["env-file", "with-editable", "with-requirements"],
+};
+
+const POETRY: ProjectRunner = ProjectRunner {
+    name: "poetry",
+    values: prefix_spec("CP", &["directory", "project"]),
+    chdir: Valued { short: "C", long: &["directory"] },
+    module: Flags::NONE,
+    loads: &[],
+};
+
+const PIPENV: ProjectRunner = ProjectRunner {
+    name: "pipenv",
+    values: prefix_spec("", &["python", "pypi-mirror"]),
+    chdir: Valued::NONE,
+    module: Flags::NONE,
+    loads: &[],
+};
+
+/// `uv [opts] run [opts] cmd…`, `poetry [-C dir] run cmd…`, `pipenv run cmd…`; `uv run x.py` and
+/// `uv run -m mod` run Python. Another subcommand is judged as an unknown command.
+fn project_runner(args: &[Arg], stdin: Option<&str>, sink: &mut Sink, runner: &ProjectRunner) -> Option<Vec<Next>> {
+    let mut dir = None;
+    let mut module = false;
+    let mut loads = false;
+    let mut read = |item: Item| {
+        if let Some(value) = runner.chdir.value(&item) {
+            dir = Some(value);
+        }
+        module |= runner.module.given(&item);
+        match &item {
+            Item::Long(name, value) => {
+                // `--with ./pkg` builds a local package: its code runs.
+                let local = *name == "with"
+                    && value
+                        .as_ref()
+                        .is_some_and(|value| value.dynamic || value.text.contains('/') || value.text.starts_with('.'));
+                loads |= local || runner.loads.contains(name);
+            }
+            Item::Short(_, value) if value.dynamic => loads = true,
+            _ => {}
+        }
+    };
+    let before = options(args, &runner.values, &mut read);
+    let rest = args.get(before + 1..).unwrap_or_default();
+    let start = before + 1 + options(rest, &runner.values, &mut read);
+    if !static_is(args.get(before), "run") || loads || args.get(start).is_none() {
+        super::unknown::analyze(runner.name, args, stdin, sink);
+        return None;
+    }
+    let command = args.get(start..).unwrap_or_default();
+    let python = command.first().is_some_and(|first| !first.dynamic && first.text.ends_with(".py"));
+    let next = if module || python {
+        let mut words = vec![Arg::literal("python3")];
+        words.extend(module.then(|| Arg::literal("-m")));
+        words.extend(command.iter().cloned());
+        Next::with(words)
+    } else {
+        Next::at(start + 1)
+    };
+    Some(vec![Next { dir, ..next }])
 }

@@ -20,6 +20,8 @@ pub(super) enum Writes {
     Values(Valued),
     /// The value of every word `key=value` with this key and `=` (`dd of=file`).
     Assigned(&'static str),
+    /// Every operand is a directory made: no file is written.
+    Directories,
 }
 
 pub(super) const WRITERS: &[Writer] = &[
@@ -38,6 +40,7 @@ pub(super) const WRITERS: &[Writer] = &[
         writes: Writes::Values(Valued { short: "o", long: &["output"] }),
     },
     Writer { names: &["dd"], options: spec("", &[]), writes: Writes::Assigned("of=") },
+    Writer { names: &["mkdir"], options: spec("mZ", &["mode", "context"]), writes: Writes::Directories },
 ];
 
 impl Writer {
@@ -54,6 +57,11 @@ impl Writer {
                         sink.write(&file);
                     }
                 });
+            }
+            Writes::Directories => {
+                for arg in operands(args, &self.options) {
+                    sink.make_directory(arg);
+                }
             }
             Writes::Assigned(key) => {
                 for arg in args {

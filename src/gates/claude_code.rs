@@ -154,22 +154,39 @@ pub fn check(
 /// The files a file tool or an MCP tool writes, absolute; `None` when it writes none this module
 /// can see (a command, a dispatch, an unknown tool).
 fn written_paths(action: Action, args: &dyn ToolArgs, session_dir: impl FnOnce() -> PathBuf) -> Option<Vec<PathBuf>> {
-    let named: Vec<String> = match action {
-        Action::WriteFile { path_field, .. } | Action::CreateDirectory { path_field } => vec![args.string(path_field)?],
-        Action::WriteEach { path_fields, source_fields, .. } | Action::Unknown { path_fields, source_fields } => {
-            path_fields.iter().chain(source_fields).filter_map(|field| args.string(field)).collect()
-        }
-        Action::Patch { fields } => {
-            let dir = session_dir();
-            return Some(patches::files_named(args, fields).into_iter().map(|path| paths::absolute(path, &dir)).collect());
-        }
-        _ => return None,
-    };
+    if let Action::Patch { fields } = action {
+        let dir = session_dir();
+        return Some(patches::files_named(args, fields).into_iter().map(|path| paths::absolute(path, &dir)).collect());
+    }
+    let named = named_paths(action, args);
     if named.is_empty() {
         return None;
     }
     let dir = session_dir();
     Some(named.iter().map(|path| paths::absolute(path, &dir)).collect())
+}
+
+/// The paths a file tool's or an MCP tool's fields name as written; a tool known by an MCP
+/// server's fields names those and every field a writer's name would (another server may write
+/// there).
+fn named_paths(action: Action, args: &dyn ToolArgs) -> Vec<String> {
+    let fields = |fields: &[&str]| fields.iter().filter_map(|field| args.string(field)).collect::<Vec<_>>();
+    match action {
+        Action::WriteFile { path_field, .. } | Action::CreateDirectory { path_field } => fields(&[path_field]),
+        Action::WriteEach { path_fields, source_fields, .. } | Action::Unknown { path_fields, source_fields } => {
+            [fields(path_fields), fields(source_fields)].concat()
+        }
+        Action::Known { known, .. } => {
+            let mut named = named_paths(*known, args);
+            for path in [fields(tools::PATH_FIELDS), fields(tools::SOURCE_FIELDS)].concat() {
+                if !named.contains(&path) {
+                    named.push(path);
+                }
+            }
+            named
+        }
+        _ => Vec::new(),
+    }
 }
 
 #[cfg(test)]

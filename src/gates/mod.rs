@@ -55,6 +55,34 @@ pub fn check_tool_call_hosted(
         return Some(denial);
     }
     match tools::action(name, args) {
+        action @ (Action::WriteFile { .. }
+        | Action::WriteEach { .. }
+        | Action::CreateDirectory { .. }
+        | Action::Shell { .. }) => judge_fields(action, args, session_dir),
+        Action::Patch { fields } => patches::check(args, fields, &session_dir()),
+        Action::Dispatch { text_field } => dispatch::check(&args.string(text_field)?, &session_dir()),
+        Action::DispatchEach { texts } => dispatch::check_each(args, texts, session_dir),
+        Action::Bash => match shell().filter(|call| !call.shell.is_empty()) {
+            Some(call) => persistent_shell::check::<bash::PersistentBash>(args, &session_dir(), &call),
+            None => bash::check(args, &session_dir()),
+        },
+        Action::PowerShell => match shell().filter(|call| !call.shell.is_empty()) {
+            Some(call) => persistent_shell::check::<powershell::PersistentPowerShell>(args, &session_dir(), &call),
+            None => powershell::check(args, &session_dir()),
+        },
+        Action::Unknown { .. } => judge_every_string(args, &[], session_dir),
+        Action::Known { known, fields } => {
+            let dir = asked_once(session_dir);
+            judge_fields(*known, args, &dir).or_else(|| judge_every_string(args, fields, dir))
+        }
+        Action::Unguarded => None,
+    }
+}
+
+/// A tool whose fields say what it writes or runs: its target (with its new text for gate A),
+/// its targets, the directory it creates, its command.
+fn judge_fields(action: Action, args: &dyn ToolArgs, session_dir: impl FnOnce() -> PathBuf) -> Option<Denial> {
+    match action {
         Action::WriteFile { path_field, content } => {
             let target = paths::absolute(args.string(path_field)?, &session_dir());
             judge_write(&target, &NewTexts::of(args, content))
@@ -72,42 +100,24 @@ pub fn check_tool_call_hosted(
             let target = paths::absolute(args.string(path_field)?, &session_dir());
             if patches::is_plans_folder(&target) { None } else { judge_write(&target, &NewTexts::invisible()) }
         }
-        Action::Patch { fields } => patches::check(args, fields, &session_dir()),
-        Action::Dispatch { text_field } => dispatch::check(&args.string(text_field)?, &session_dir()),
-        Action::DispatchEach { texts } => dispatch::check_each(args, texts, session_dir),
-        Action::Bash => match shell().filter(|call| !call.shell.is_empty()) {
-            Some(call) => persistent_shell::check::<bash::PersistentBash>(args, &session_dir(), &call),
-            None => bash::check(args, &session_dir()),
-        },
         Action::Shell { command_fields, workdir_field } => {
             bash::check_fields(args, command_fields, workdir_field, &session_dir())
         }
-        Action::PowerShell => match shell().filter(|call| !call.shell.is_empty()) {
-            Some(call) => persistent_shell::check::<powershell::PersistentPowerShell>(args, &session_dir(), &call),
-            None => powershell::check(args, &session_dir()),
-        },
-        Action::Unknown { .. } => judge_every_string(args, None, session_dir),
-        Action::CommandAndStrings => {
-            let dir = session_dir();
-            bash::check(args, &dir).or_else(|| judge_every_string(args, args.string("command").as_deref(), || dir))
-        }
-        Action::Unguarded => None,
+        _ => None,
     }
 }
 
 /// A tool known by nothing but its arguments: every string it carries that names a guarded
 /// location is a write there, carrying the text of its content field if it has one (gate A);
-/// `judged` is a string judged already (docs/decisions.md#p-18).
+/// the values at `judged` (key paths, see [`tools::strings::json_strings_outside`]) were judged
+/// already by their meaning (docs/decisions.md#p-18).
 fn judge_every_string(
     args: &dyn ToolArgs,
-    judged: Option<&str>,
+    judged: &[&str],
     session_dir: impl FnOnce() -> PathBuf,
 ) -> Option<Denial> {
-    let strings = tools::strings::json_strings(&args.arguments_json()?);
-    let named: Vec<&String> = strings
-        .iter()
-        .filter(|text| Some(text.as_str()) != judged && tools::strings::names_guarded(text))
-        .collect();
+    let strings = tools::strings::json_strings_outside(&args.arguments_json()?, judged);
+    let named: Vec<&String> = strings.iter().filter(|text| tools::strings::names_guarded(text)).collect();
     if named.is_empty() {
         return None;
     }
@@ -129,10 +139,14 @@ pub fn check_claude_code_call(
     session_dir: impl FnOnce() -> PathBuf,
     places: &claude_code::ConfigPlaces,
 ) -> Option<Denial> {
-    // Asked at most once, whichever of the two judges needs it first.
+    let dir = asked_once(session_dir);
+    check_tool_call(name, args, &dir).or_else(|| claude_code::check(name, args, &dir, places))
+}
+
+/// `session_dir` asked at most once, whichever of several judges needs it first.
+fn asked_once(session_dir: impl FnOnce() -> PathBuf) -> impl Fn() -> PathBuf {
     let (once, known) = (std::cell::Cell::new(Some(session_dir)), OnceCell::new());
-    let dir = || known.get_or_init(|| once.take().map_or_else(PathBuf::new, |session_dir| session_dir())).clone();
-    check_tool_call(name, args, dir).or_else(|| claude_code::check(name, args, dir, places))
+    move || known.get_or_init(|| once.take().map_or_else(PathBuf::new, |ask| ask())).clone()
 }
 
 /// The text a write carries, fetched at most once and only when gate A needs it.

@@ -8,6 +8,7 @@ use super::judge::{RawText, judge};
 use super::persistent_shell::PersistentShell;
 use crate::analyses::Wired;
 use crate::analysis::answer::Answer;
+use crate::analysis::persistent::Left;
 use crate::analysis::scope::Scope;
 use crate::paths::{self, Dialect};
 use crate::powershell::{self, PowerShell, Unscannable};
@@ -52,7 +53,7 @@ impl PersistentShell for PersistentPowerShell {
         powershell::begins_by_moving(command, state)
     }
 
-    fn analyze(command: &str, state: &Scope<PowerShell>) -> (Answer<Unscannable>, Vec<Scope<PowerShell>>, bool) {
+    fn analyze(command: &str, state: &Scope<PowerShell>) -> (Answer<Unscannable>, Left<Scope<PowerShell>>, bool) {
         powershell::analyze_from(command, state, &Wired)
     }
 }
@@ -83,6 +84,38 @@ mod tests {
             fields.insert("workdir", workdir.to_string());
         }
         check_tool_call("pwsh", &Args(fields), || repo.root.clone()).map(|denial| denial.to_string())
+    }
+
+    #[test]
+    fn powershell_tool_names_match_in_any_case() {
+        let repo = Repo::new();
+        repo.change("feat").write("docs/superpowers/plans/p.md", "# p");
+        let judged = |tool: &str, command: &str| {
+            let args = Args(HashMap::from([("command", command.to_string())]));
+            check_tool_call(tool, &args, || repo.root.clone()).map(|denial| denial.to_string())
+        };
+        let approval = Some(Denial::ApprovalWrittenOnlyByApprove.to_string());
+        for tool in ["pwsh", "PWSH", "powershell", "PowerShell", "POWERSHELL"] {
+            // Read and backed up: PowerShell's reading, not the plain-text rule's.
+            for command in [
+                "Get-Content docs/superpowers/plans/p.md",
+                "Compress-Archive -Path docs/superpowers/plans -DestinationPath /tmp/plans.zip",
+                "Copy-Item openspec/changes/feat/approval.md /tmp/approval-feat.bak",
+            ] {
+                assert_eq!(judged(tool, command), None, "{tool}: {command}");
+            }
+            // Computed, and refused with the gate's own text.
+            assert_eq!(
+                judged(tool, "iex ('Set-Content ' + 'openspec/changes/feat/approval.md' + ' x')"),
+                approval,
+                "{tool}"
+            );
+            assert!(judged(tool, "Set-Content ('.{0}/sdd/p/progress.md' -f 'superpowers') x").is_some(), "{tool}");
+        }
+        // Other names are not PowerShell's: an unknown tool's, judged by its strings.
+        for other in ["pwsh.exe", "power_shell", "pwsh2"] {
+            assert!(!super::super::tools::is_powershell_tool(other), "{other}");
+        }
     }
 
     #[test]

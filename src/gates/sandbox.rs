@@ -18,8 +18,9 @@ use crate::texts::Denial;
 
 use super::ToolArgs;
 
-/// The shell tools whose arguments may carry `sandbox_permissions` (DSH rc.8).
-const ESCALATING_TOOLS: [&str; 2] = ["bash", "pwsh"];
+/// The shell tool besides PowerShell's whose arguments may carry `sandbox_permissions` (DSH
+/// rc.8's `bash` and `pwsh`; PowerShell's in any case, as the gates read it).
+const ESCALATING_SHELL: &str = "bash";
 /// Tools that run the model's code outside the host's sandbox whatever they are given.
 const UNCONFINED_TOOLS: [&str; 1] = ["run_code"];
 const FIELD: &str = "sandbox_permissions";
@@ -31,7 +32,7 @@ pub fn check(name: &str, args: &dyn ToolArgs, host_mode: impl FnOnce() -> Option
     if UNCONFINED_TOOLS.contains(&name) {
         return any_ledger().then(|| Denial::UnconfinedWhileSealed { tool: name.to_string() });
     }
-    if !ESCALATING_TOOLS.contains(&name) {
+    if name != ESCALATING_SHELL && !super::tools::is_powershell_tool(name) {
         return None;
     }
     // The field first: an ordinary call (no such field) costs no file-system question.

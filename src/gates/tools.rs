@@ -95,9 +95,16 @@ pub enum Action {
         path_fields: &'static [&'static str],
         source_fields: &'static [&'static str],
     },
-    /// An MCP tool whose name says it runs a command: its `command` as bash, every other string
-    /// as [`Action::Unknown`] judges it.
-    CommandAndStrings,
+    /// An MCP tool named like one of the reference filesystem server's writers or
+    /// desktop-commander's `start_process`, or named as a runner with a `command`: `known` judges
+    /// the fields that server gives it (gate A reads a plan's Spec line in its content), and every
+    /// other string it carries is judged as [`Action::Unknown`] judges them, since a server of
+    /// another kind may keep its target anywhere (docs/decisions.md#p-18). `fields` are the key
+    /// paths `known` judged (`edits.newText`: that field of each element of `edits`).
+    Known {
+        known: &'static Action,
+        fields: &'static [&'static str],
+    },
     Unguarded,
 }
 
@@ -130,6 +137,7 @@ const MESSAGE_TEXTS: &[DispatchText] = &[DispatchText::Field("message"), Dispatc
 pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
     use Action::*;
     match name {
+        name if is_powershell_tool(name) => PowerShell,
         "write" => WriteFile { path_field: "file_path", content: Content::Field("content") },
         "edit" => WriteFile { path_field: "file_path", content: Content::Field("new_string") },
         "multi_edit" => WriteFile { path_field: "file_path", content: Content::EditsNewStrings },
@@ -140,7 +148,6 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
             _ => WriteFile { path_field: "path", content: Content::Invisible },
         },
         "bash" => Bash,
-        "pwsh" => PowerShell,
         "subagent" | "subagent_fork" => Dispatch { text_field: "prompt" },
         // Claude Code's names (P-16): a harness passes its raw call, `tool_input` as the arguments.
         // `MultiEdit` and `Task` are the names of older clients.
@@ -148,7 +155,6 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
         "Edit" => WriteFile { path_field: "file_path", content: Content::Field("new_string") },
         "MultiEdit" => WriteFile { path_field: "file_path", content: Content::EditsNewStrings },
         "Bash" | "Monitor" => Bash,
-        "PowerShell" => PowerShell,
         "Task" | "Agent" => DispatchEach { texts: PROMPT_TEXTS },
         "Workflow" => DispatchEach { texts: WORKFLOW_TEXTS },
         "SendMessage" => DispatchEach { texts: MESSAGE_TEXTS },
@@ -168,6 +174,12 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Action {
     }
 }
 
+/// A PowerShell tool, its name in any case: DSH's `pwsh`, Claude Code's `PowerShell`, and
+/// `powershell` as a harness may pass it. Other names match exactly.
+pub fn is_powershell_tool(name: &str) -> bool {
+    ["pwsh", "powershell"].iter().any(|known| name.eq_ignore_ascii_case(known))
+}
+
 /// Names no row above knows: Codex's and Gemini CLI's tools, the read-only tools, then MCP
 /// tools; any other tool is judged by every string it carries.
 fn other_action(name: &str, args: &dyn ToolArgs) -> Action {
@@ -180,7 +192,7 @@ fn other_action(name: &str, args: &dyn ToolArgs) -> Action {
     match name.strip_prefix("mcp__") {
         Some(rest) => {
             let (server, tool) = rest.rsplit_once("__").unwrap_or(("", rest));
-            if read_only::mcp_tool(server, tool) { Action::Unguarded } else { mcp_action(tool, args) }
+            if read_only::mcp_tool(server, tool, args) { Action::Unguarded } else { mcp_action(tool, args) }
         }
         None => UNKNOWN,
     }
@@ -195,7 +207,7 @@ fn is_terminal(name: &str) -> bool {
 const UNKNOWN: Action = Action::Unknown { path_fields: &[], source_fields: &[] };
 
 /// Fields that name the file a tool writes.
-const PATH_FIELDS: &[&str] = &[
+pub const PATH_FIELDS: &[&str] = &[
     "path",
     "file_path",
     "filePath",
@@ -216,7 +228,7 @@ const PATH_FIELDS: &[&str] = &[
     "notebook_path",
 ];
 /// The source of a move, rename or removal, which is written too.
-const SOURCE_FIELDS: &[&str] = &["source", "src", "from", "old_path", "oldPath"];
+pub const SOURCE_FIELDS: &[&str] = &["source", "src", "from", "old_path", "oldPath"];
 /// Fields that carry the text a tool writes.
 pub const CONTENT_FIELDS: &[&str] =
     &["content", "text", "newText", "new_string", "new_source", "file_text", "contents", "data", "body"];
@@ -259,24 +271,35 @@ const MOVE_WORDS: &[&str] = &["move", "rename", "delete", "remove", "mv", "rm", 
 /// Words of a tool name that say it runs a shell command.
 const RUN_WORDS: &[&str] = &["run", "exec", "execute", "shell", "bash", "sh", "terminal", "command", "cmd"];
 
+/// The reference filesystem server's writers and desktop-commander's `start_process`, by tool
+/// name: how that server reads them, and the key paths that reading judges.
+const KNOWN_MCP_TOOLS: &[(&str, Action, &[&str])] = &[
+    ("write_file", Action::WriteFile { path_field: "path", content: Content::Field("content") }, &["path", "content"]),
+    (
+        "edit_file",
+        Action::WriteFile { path_field: "path", content: Content::EditsOf("newText") },
+        &["path", "edits.newText", "edits.oldText"],
+    ),
+    (
+        "move_file",
+        Action::WriteEach { path_fields: &["source", "destination"], source_fields: &[], content: Content::Invisible },
+        &["source", "destination"],
+    ),
+    ("create_directory", Action::CreateDirectory { path_field: "path" }, &["path"]),
+    ("start_process", Action::Shell { command_fields: &["command"], workdir_field: "cwd" }, &["command", "cwd"]),
+];
+
+/// A runner's `command`, run as bash in its `workdir`.
+const RUNNER: Action = Action::Shell { command_fields: &["command"], workdir_field: "workdir" };
+
 /// An MCP tool (`tool` without its server) not known to be read-only: the filesystem server's
-/// writers and desktop-commander's `start_process` by name; a runner by the words of its name;
-/// a patch; anything else by every string it carries (docs/decisions.md#p-18).
+/// writers and desktop-commander's `start_process` by name and a runner by the words of its
+/// name, each with its other strings; a patch; anything else by every string it carries
+/// (docs/decisions.md#p-18).
 fn mcp_action(tool: &str, args: &dyn ToolArgs) -> Action {
     use Action::*;
-    match tool {
-        "write_file" => return WriteFile { path_field: "path", content: Content::Field("content") },
-        "edit_file" => return WriteFile { path_field: "path", content: Content::EditsOf("newText") },
-        "move_file" => {
-            return WriteEach {
-                path_fields: &["source", "destination"],
-                source_fields: &[],
-                content: Content::Invisible,
-            };
-        }
-        "create_directory" => return CreateDirectory { path_field: "path" },
-        "start_process" => return Shell { command_fields: &["command"], workdir_field: "cwd" },
-        _ => {}
+    if let Some((_, known, fields)) = KNOWN_MCP_TOOLS.iter().find(|(name, _, _)| *name == tool) {
+        return Known { known, fields };
     }
     // One pass over the name; a word longer than any listed word is none of them.
     let mut buffer = [0u8; 16];
@@ -292,7 +315,7 @@ fn mcp_action(tool: &str, args: &dyn ToolArgs) -> Action {
         patches |= is(&["patch", "apply"]);
     }
     if runs && args.string("command").is_some() {
-        return CommandAndStrings;
+        return Known { known: &RUNNER, fields: &["command"] };
     }
     if !writes {
         return UNKNOWN;

@@ -1,9 +1,22 @@
 //! Globs over path components: which guarded locations an unquoted pattern could match (P-7).
 
+use std::path::Path;
+
 use super::{APPROVAL_FILE, CHANGES_DIR, PLANS_DIR, SDD_DIR};
 /// bash's glob for one path component, ASCII case ignored (P-7).
 pub use crate::analysis::values::glob_matches;
 use crate::analysis::values::has_wildcard;
+
+/// A glob expanded in `base`, as the path from the root it matches: a relative pattern matches
+/// beneath the directory the shell is in, whose own names may begin a guarded folder's
+/// (`cd docs/superpowers; echo x > pl*/p.md`). Normalized lexically; a trailing `/` stays.
+pub fn glob_from(base: &Path, pattern: &str) -> String {
+    let mut path = super::absolute(pattern, base).to_string_lossy().into_owned();
+    if pattern.ends_with('/') && !path.ends_with('/') {
+        path.push('/');
+    }
+    path
+}
 
 /// The guarded paths an unquoted glob path could match: each run of components that could match
 /// a guarded folder (`docs/*/plans`, `.super*/sdd`, a `**` standing for several) spelled as that
@@ -114,6 +127,20 @@ mod tests {
         assert!(guarded_glob_matches("build/*/*.rs").is_empty());
         assert!(guarded_glob_matches("src/*.rs").is_empty());
         assert!(guarded_glob_matches("docs/superpowers/plans/x.md").is_empty());
+    }
+
+    #[test]
+    fn a_relative_glob_matches_beneath_the_directory_it_is_expanded_in() {
+        let base = Path::new("/r/docs/superpowers");
+        assert_eq!(glob_from(base, "pl*/p.md"), "/r/docs/superpowers/pl*/p.md");
+        assert_eq!(glob_from(base, "pl*/"), "/r/docs/superpowers/pl*/");
+        assert_eq!(glob_from(base, "../*/plans"), "/r/docs/*/plans");
+        assert_eq!(glob_from(base, "/x/*"), "/x/*");
+        assert_eq!(guarded_glob_matches(&glob_from(base, "pl*/p.md")), ["/r/docs/superpowers/plans/p.md"]);
+        assert_eq!(guarded_glob_matches(&glob_from(Path::new("/r/.superpowers"), "sd*")), ["/r/.superpowers/sdd"]);
+        assert!(guarded_glob_matches(&glob_from(Path::new("/r/src"), "pl*/p.md")).is_empty());
+        assert_eq!(guarded_ancestor_glob_matches(&glob_from(Path::new("/r/docs"), "*")), ["/r/docs/superpowers"]);
+        assert!(guarded_ancestor_glob_matches(&glob_from(Path::new("/r/src"), "*")).is_empty());
     }
 
     #[test]

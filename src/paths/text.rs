@@ -72,10 +72,15 @@ pub fn everything_named(text: &str, dialect: Dialect) -> Vec<PathBuf> {
 pub fn everything_a_tree_named_reaches(text: &str, dialect: Dialect) -> Vec<PathBuf> {
     let mut found = everything_named(text, dialect);
     let approval = PathBuf::from(APPROVAL_FILE);
-    if !found.contains(&approval) && with_cleaned(text, dialect, |cleaned| contains_folder(cleaned, &CHANGES_DIR)) {
+    if !found.contains(&approval) && names_changes_folder(text, dialect) {
         found.push(approval);
     }
     found
+}
+
+/// Whether `text` names the changes folder (`openspec/changes`, a change or anything in it).
+pub fn names_changes_folder(text: &str, dialect: Dialect) -> bool {
+    with_cleaned(text, dialect, |cleaned| contains_folder(cleaned, &CHANGES_DIR))
 }
 
 /// Does `text`, read in `dialect`, name a guarded location?

@@ -64,6 +64,9 @@ impl Verdict {
     }
 }
 
+/// The most strings [`Findings::note`] keeps of each kind.
+const MAX_NOTED: usize = 64;
+
 /// What one language's analysis found.
 #[derive(Debug, Clone, Default)]
 pub struct Findings {
@@ -75,6 +78,9 @@ pub struct Findings {
     pub sure: bool,
     /// The strings that name a guarded location.
     pub named: Vec<String>,
+    /// The strings that name the changes folder without a guarded location in it (a change,
+    /// `openspec/changes`): a tree there holds approval.md.
+    pub changes: Vec<String>,
     /// The work budget ran out: judge the raw text.
     pub over_budget: bool,
 }
@@ -87,6 +93,22 @@ impl Findings {
     /// A program the analysis does not read: its raw text decides.
     pub fn unreadable() -> Self {
         Findings { over_budget: true, ..Findings::default() }
+    }
+
+    /// Keeps a string the program computes when it names a guarded location or the changes
+    /// folder, for the verdict of an unproven program (at most [`MAX_NOTED`] of each).
+    pub fn note(&mut self, text: &str) {
+        let program = paths::Dialect::Program;
+        let list = if paths::names_guarded(text, program) {
+            &mut self.named
+        } else if paths::names_changes_folder(text, program) {
+            &mut self.changes
+        } else {
+            return;
+        };
+        if list.len() < MAX_NOTED && !list.iter().any(|noted| noted == text) {
+            list.push(text.to_string());
+        }
     }
 
     /// A path the program writes (a directory filled with a tree when `tree`), located where the
@@ -224,6 +246,13 @@ fn judged(language: Language, text: Option<&str>, args: &[String], dir: &Path) -
     }
     for arg in args {
         guarded_argument(arg, dir, &mut verdict.trees);
+    }
+    // A change it names (or the changes folder) may get a tree, as an unknown command's word
+    // does (P-12): an archive extracted into it brings an approval.md.
+    for text in findings.changes.iter().chain(args) {
+        for word in words(text).filter(|word| !paths::guarded_here(&paths::absolute(word, dir)).is_empty()) {
+            engine::push_new(&mut verdict.trees, word.replace(lex::HOLE, "*"));
+        }
     }
     // A pattern in the program (`'docs/superpowers/*lans/p.md'` printed by a process it reads)
     // may stand for the guarded locations it matches.

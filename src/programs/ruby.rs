@@ -29,6 +29,23 @@ const FILE: &[&str] = &["File", "IO", "Pathname"];
 const FILE_UTILS: &[&str] = &["FileUtils", "FU"];
 
 const RULES: &[Rule] = &[
+    // A Pathname's methods write the path it holds (`Pathname.new(p).write(x)`, `pn.open('w')`),
+    // before the class methods of the same names (`File.write(p, x)`).
+    rule("write", Receiver::PathLike, Op::Receiver),
+    rule("binwrite", Receiver::PathLike, Op::Receiver),
+    rule("open", Receiver::PathLike, Op::ReceiverOpen(0)),
+    rule("rename", Receiver::PathLike, Op::ReceiverAnd(0)),
+    rule("truncate", Receiver::PathLike, Op::Receiver),
+    rule("delete", Receiver::PathLike, Op::Receiver),
+    rule("unlink", Receiver::PathLike, Op::Receiver),
+    rule("make_link", Receiver::PathLike, Op::Receiver),
+    rule("make_symlink", Receiver::PathLike, Op::Receiver),
+    rule("mkdir", Receiver::PathLike, Op::Receiver),
+    rule("mkpath", Receiver::PathLike, Op::Receiver),
+    rule("rmdir", Receiver::PathLike, Op::Receiver),
+    rule("rmtree", Receiver::PathLike, Op::Receiver),
+    rule("utime", Receiver::PathLike, Op::Receiver),
+    rule("chmod", Receiver::PathLike, Op::Receiver),
     rule("write", Receiver::Only(FILE), Op::Write(&[0])),
     rule("binwrite", Receiver::Only(FILE), Op::Write(&[0])),
     rule("open", Receiver::Module(&["File", "IO", "Pathname", "Kernel"]), Op::PipeOpen { path: 0, mode: 1 }),
@@ -42,7 +59,6 @@ const RULES: &[Rule] = &[
     rule("link", Receiver::Only(FILE), Op::Write(&[0, 1])),
     rule("truncate", Receiver::Only(FILE), Op::Write(&[0])),
     rule("mkdir", Receiver::Only(&["Dir"]), Op::Write(&[0])),
-    rule("write", Receiver::PathLike, Op::Receiver),
     rule("cp", Receiver::Only(FILE_UTILS), Op::Copy(0, 1)),
     rule("cp_r", Receiver::Only(FILE_UTILS), Op::WriteTree(1)),
     rule("copy", Receiver::Only(FILE_UTILS), Op::Copy(0, 1)),
@@ -96,7 +112,10 @@ const READ_ONLY: &[&str] = &[
     "match", "match?", "scan", "bytes", "chars", "sum", "min", "max", "flatten", "compact", "zip", "take",
     "drop", "find", "any?", "all?", "none?", "tr", "squeeze", "ljust", "rjust", "center", "slice", "fetch",
     "dig", "merge", "key?", "format", "round", "floor", "abs", "times", "upto", "step", "Pathname.new", "Set.new",
-    "Hash.new", "Array.new", "StringIO.new", "Time.now",
+    "Hash.new", "Array.new", "StringIO.new", "Time.now", "File.binread", "IO.binread",
+    // Psych's safe loaders build plain data (`YAML.load`/`load_file` before Psych 4 build any
+    // object the text names, whose methods then run: not here).
+    "YAML.safe_load", "YAML.safe_load_file", "Psych.safe_load", "Psych.safe_load_file", "YAML.dump", "to_yaml",
 ];
 
 const KEYWORDS: &[&str] = &[
@@ -113,12 +132,17 @@ const LIBRARIES: &[&str] = &[
     "base64", "stringio", "pp", "erb", "open-uri",
 ];
 
+/// Calls whose block gets a handle (`File.open(p, 'w') { |f| … }`, `IO.popen`, `Open3.popen3`).
+const HANDLE_OPENERS: &[&str] = &["open", "new", "popen", "sysopen", "create", "popen2", "popen2e", "popen3"];
+
 const GRAMMAR: Grammar = Grammar {
     rules: RULES,
     concat: &[("+", "")],
     joins: &["File.join", "Pathname", "join"],
     identities: &["expand_path", "absolute_path", "realpath", "to_s", "to_path", "cleanpath"],
     path_types: &["Pathname"],
+    parameters_may_hold_paths: true,
+    handle_openers: HANDLE_OPENERS,
     assignments: &["="],
     sigils: "@$",
     calls_without_parentheses: true,

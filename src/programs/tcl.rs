@@ -188,13 +188,8 @@ impl Reader<'_> {
     }
 
     fn judge(&mut self, words: &[Val], command: bool) {
-        for word in words {
-            if let Val::Str(text) = word
-                && crate::paths::names_guarded(text, crate::paths::Dialect::Program)
-                && !self.findings.named.contains(text)
-            {
-                self.findings.named.push(text.clone());
-            }
+        for text in words.iter().filter_map(Val::text) {
+            self.findings.note(text);
         }
         let texts: Vec<Option<&str>> = words.iter().map(Val::text).collect();
         match texts.as_slice() {

@@ -175,3 +175,71 @@ fn an_empty_command_a_program_starts_is_no_command() {
         assert!(verdict.commands.is_empty(), "{text}: {:?}", verdict.commands);
     }
 }
+
+#[test]
+fn ruby_pathnames_write_their_own_path_wherever_they_are_bound() {
+    const PLAN: &str = "docs/superpowers/plans/x.md";
+    for text in [
+        "Pathname.new('docs/superpowers/plans/x.md').write('x')",
+        "Pathname('docs/superpowers/plans/x.md').binwrite('x')",
+        "Pathname.new('docs/superpowers/plans/x.md').open('w') { |f| f.write('x') }",
+        "Pathname.new('docs/superpowers/plans/x.md').truncate(0)",
+        "Pathname.new('docs/superpowers/plans/x.md').rename('/tmp/x')",
+        // Bound by a block, a method's or a lambda's parameter.
+        "Pathname.new('docs/superpowers/plans/x.md').then { |p| p.write('x') }",
+        "Pathname.new('docs/superpowers/plans/x.md').tap do |p| p.write('x') end",
+        "[Pathname.new('docs/superpowers/plans/x.md')].each { |a, p| p.write('x') }",
+        "def w(p)\n  p.write('x')\nend\nw(Pathname.new('docs/superpowers/plans/x.md'))",
+        "def w p\n  p.write('x')\nend\nw Pathname.new('docs/superpowers/plans/x.md')",
+        "w = ->(p) { p.write('x') }\nw.(Pathname.new('docs/superpowers/plans/x.md'))",
+    ] {
+        let writes = judged(Language::Ruby, &format!("require 'pathname'\n{text}"));
+        assert!(writes.iter().any(|w| w == PLAN), "{text:?} → {writes:?}");
+    }
+    // A handle's write is judged where it is opened; reading a Pathname writes nothing.
+    for text in [
+        "plan = Pathname.new('docs/superpowers/plans/x.md')\nFile.open('/tmp/out', 'w') { |f| f.write(plan.read) }",
+        "puts Pathname.new('docs/superpowers/plans/x.md').read",
+        "Pathname.new('docs/superpowers/plans/x.md').open('r') { |f| puts f.read }",
+        "Pathname.new('docs/superpowers/plans/x.md').then { |p| puts p.read }",
+    ] {
+        let writes = judged(Language::Ruby, &format!("require 'pathname'\n{text}"));
+        assert!(writes.iter().all(|w| w.starts_with("/tmp/")), "{text:?} → {writes:?}");
+    }
+    // Without a Pathname, a parameter's `write` is a handle's.
+    assert!(judged(Language::Ruby, "def log(io)\n  io.write('docs/superpowers/plans/x.md')\nend").is_empty());
+}
+
+#[test]
+fn an_unproven_program_naming_a_change_may_fill_it() {
+    for (language, text) in [
+        (
+            Language::Python,
+            "import importlib\nimportlib.import_module('tarfile').open('/tmp/a.tar').extractall('openspec/changes/c')",
+        ),
+        (Language::Python, "import foo, os\nfoo.unpack('/tmp/a.zip', os.path.join('openspec', 'changes', 'c'))"),
+        (Language::Php, "$z = new ZipArchive; $z->open('/tmp/a.zip'); $z->extractTo('openspec/changes/c');"),
+        (
+            Language::Ruby,
+            "require 'zip'\nZip::File.open('/tmp/a.zip') { |z| z.each { |e| z.extract(e, 'openspec/changes/c/' + e.name) } }",
+        ),
+        (
+            Language::JavaScript,
+            "const AdmZip = require('adm-zip'); new AdmZip('/tmp/a.zip').extractAllTo('openspec/changes/c', true)",
+        ),
+    ] {
+        let writes = judged(language, text);
+        assert!(writes.iter().any(|w| w.trim_end_matches('/') == "openspec/changes/c"), "{text:?} → {writes:?}");
+    }
+    // The changes folder itself: any change in it.
+    assert_eq!(
+        judged(Language::JavaScript, "require('tar').x({file: '/tmp/a.tar', C: 'openspec/changes'})"),
+        ["openspec/changes"]
+    );
+    // A file in a change, read by an unproven program, is no change; a proven program is judged by its calls.
+    assert!(
+        judged(Language::Python, "import yaml\nprint(yaml.safe_load(open('openspec/changes/c/proposal.md')))")
+            .is_empty()
+    );
+    assert!(judged(Language::Python, "import os\nprint(os.listdir('openspec/changes/c'))").is_empty());
+}

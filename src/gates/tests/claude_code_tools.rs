@@ -133,6 +133,8 @@ fn claude_code_configuration_is_out_of_the_file_tools_reach() {
         ("mcp__filesystem__write_file", Args::default().with("path", ".claude/settings.local.json").with("content", "{}"), root(".claude/settings.local.json")),
         ("mcp__filesystem__move_file", Args::default().with("source", "x.json").with("destination", ".claude/settings.json"), root(".claude/settings.json")),
         ("mcp__files__create_directory", Args::default().with("path", ".claude/agents"), root(".claude/agents")),
+        // Named like the filesystem server's writer, with another server's field.
+        ("mcp__foo__write_file", Args::default().with("file_path", ".claude/settings.json").with("content", "{}"), root(".claude/settings.json")),
         ("mcp__git__apply_patch", Args::default().with("patch", "*** Begin Patch\n*** Add File: .claude/settings.local.json\n+{}\n*** End Patch\n"), root(".claude/settings.local.json")),
     ];
     for (tool, args, path) in &refused {

@@ -1,7 +1,9 @@
 //! The gates judged end to end through `check_tool_call`, a file per way in: DSH's file tools,
-//! bash, Claude Code's tools, MCP tools and notebooks, patches, persistent shells.
+//! bash (its commands, and the expansions that depend on the line's state), Claude Code's tools,
+//! MCP tools and notebooks, patches, persistent shells.
 
 mod bash_commands;
+mod bash_expansions;
 mod claude_code_tools;
 mod file_tools;
 mod mcp_tools;

@@ -22,6 +22,57 @@ pub fn json_strings(json: &str) -> Vec<String> {
     strings
 }
 
+/// [`json_strings`] but for the values at `fields`, key paths through objects (`path`, and
+/// `edits.newText` for that field of each element of `edits`): the strings a tool's known fields
+/// hold, judged apart by their meaning, not as paths.
+pub fn json_strings_outside(json: &str, fields: &[&str]) -> Vec<String> {
+    if fields.is_empty() {
+        return json_strings(json);
+    }
+    // Each open object's key (`None` in an array), and whether a key comes next.
+    let mut keys: Vec<Option<String>> = Vec::new();
+    let mut expecting_key = false;
+    let mut strings = Vec::new();
+    let mut chars = json.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                let text = json_string(&mut chars);
+                if expecting_key {
+                    if let Some(key) = keys.last_mut() {
+                        *key = Some(text.clone());
+                    }
+                    strings.push(text);
+                } else if !fields.iter().any(|field| is_key_path(&keys, field)) {
+                    strings.push(text);
+                }
+            }
+            '{' => {
+                keys.push(Some(String::new()));
+                expecting_key = true;
+            }
+            '[' => {
+                keys.push(None);
+                expecting_key = false;
+            }
+            '}' | ']' => {
+                keys.pop();
+                expecting_key = false;
+            }
+            ':' => expecting_key = false,
+            ',' => expecting_key = matches!(keys.last(), Some(Some(_))),
+            _ => {}
+        }
+    }
+    strings
+}
+
+/// Whether the open objects' keys (arrays skipped) spell `path`.
+fn is_key_path(keys: &[Option<String>], path: &str) -> bool {
+    let mut spelled = keys.iter().flatten();
+    path.split('.').all(|part| spelled.next().is_some_and(|key| key == part)) && spelled.next().is_none()
+}
+
 /// The rest of a JSON string after its opening quote, unescaped; consumes its closing quote.
 fn json_string(chars: &mut std::str::Chars) -> String {
     let mut text = String::new();
@@ -211,6 +262,19 @@ mod tests {
         let mut found = Vec::new();
         assert_eq!(add_named_locations(&repeated, Path::new("/r"), &mut found), Ok(()));
         assert_eq!(found.len(), 1);
+    }
+
+    #[test]
+    fn strings_outside_fields_are_the_others_at_any_depth() {
+        let json = r#"{"path":"p","content":"c","edits":[{"newText":"n","path":"e"}],"o":{"path":"d"},"x":["path"]}"#;
+        assert_eq!(
+            json_strings_outside(json, &["path", "content", "edits.newText"]),
+            ["path", "content", "edits", "newText", "path", "e", "o", "path", "d", "x", "path"]
+        );
+        assert_eq!(json_strings_outside(json, &[]), json_strings(json));
+        // An escaped quote or brace inside a string is no structure.
+        let tricky = r#"{"content":"a\"}{\"path\":","path":"p","f":"x"}"#;
+        assert_eq!(json_strings_outside(tricky, &["path", "content"]), ["content", "path", "f", "x"]);
     }
 
     #[test]

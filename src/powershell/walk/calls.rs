@@ -56,7 +56,7 @@ impl Walker<'_> {
         }
         let Some(name) = names.into_iter().next() else { return Ok(None) };
         if name.dynamic {
-            self.unknown(&elements, scope);
+            self.unknown_command(&elements, scope);
             // It may have been one of the shell's functions or aliases, which may move it.
             if scope.own && !scope.defined.is_empty() {
                 self.moved_in_block = true;
@@ -80,7 +80,7 @@ impl Walker<'_> {
             let mut apart = Session { own: false, ..scope.clone() };
             self.run(&name.text, elements, walk, &mut apart, None)?;
         }
-        self.unknown(elements, scope);
+        self.unknown_command(elements, scope);
         if scope.own {
             self.moved_in_block = true;
         }
@@ -217,7 +217,7 @@ impl Walker<'_> {
         let defined = scope.defined.clone();
         if defined.any_alias {
             // Any name may be an alias of anything.
-            self.unknown(elements, scope);
+            self.unknown_command(elements, scope);
         }
         let mut resolved = name;
         for hop in 0..=MAX_ALIAS_HOPS {
@@ -226,7 +226,7 @@ impl Walker<'_> {
                 Some(Some(target)) if hop < MAX_ALIAS_HOPS => resolved = target,
                 // Known only at run time, or a chain too long to follow.
                 Some(_) => {
-                    self.unknown(elements, scope);
+                    self.unknown_command(elements, scope);
                     if scope.own {
                         self.moved_in_block = true;
                     }
@@ -239,7 +239,7 @@ impl Walker<'_> {
             // A function calling itself: its body is being walked already; where the recursion
             // leaves the shell is unknown.
             Some(_) if self.calling.contains(&key) => {
-                self.unknown(elements, scope);
+                self.unknown_command(elements, scope);
                 if scope.own {
                     self.moved_in_block = true;
                 }
@@ -271,7 +271,7 @@ impl Walker<'_> {
     ) -> Result<Option<Vec<Value>>, Unscannable> {
         let path = crate::paths::absolute(name.replace('\\', "/"), &scope.base);
         let Some(text) = fs::read_text_file(&path, MAX_SCRIPT_FILE_BYTES) else {
-            self.unknown(elements, scope);
+            self.unknown_command(elements, scope);
             return Ok(None);
         };
         let nesting = walk.nesting + 1;
@@ -300,7 +300,7 @@ impl Walker<'_> {
         piped: Option<&[Value]>,
     ) -> Result<Option<Vec<Value>>, Unscannable> {
         let Some(body) = &function.body else {
-            self.unknown(elements, scope);
+            self.unknown_command(elements, scope);
             if scope.own {
                 self.moved_in_block = true;
             }
@@ -377,6 +377,7 @@ impl Walker<'_> {
             return Ok(None);
         }
         if program == "cmd" {
+            self.dirs_unseen = true;
             if let Some(line) = cmd::script(&program_words(elements)) {
                 self.cmd_line(&line, scope, walk.nesting + 1)?;
             }
@@ -407,7 +408,7 @@ impl Walker<'_> {
                 Ok(output)
             }
             None if cmdlets::is_cmdlet_name(&cmdlet) => {
-                self.unknown(elements, scope);
+                self.unknown_command(elements, scope);
                 // What it is given otherwise may be a path it writes too.
                 let mut given: Vec<Element> =
                     defaults.into_iter().map(|(_, value)| Element::Arg(vec![value])).collect();
@@ -416,7 +417,9 @@ impl Walker<'_> {
                 Ok(None)
             }
             None => {
-                self.program(name, &program_words(elements), piped, scope)?;
+                let words = program_words(elements);
+                self.program_ran(&program, &words, &scope.base);
+                self.program(name, &words, piped, scope)?;
                 Ok(None)
             }
         }

@@ -93,6 +93,12 @@ impl Walker<'_> {
                     return Ok(None);
                 }
                 if item_type.starts_with('d') {
+                    let made: Vec<String> = if names.is_empty() {
+                        paths.clone()
+                    } else {
+                        paths.iter().flat_map(|path| names.iter().map(|name| joined(path, name))).collect()
+                    };
+                    self.made(made.iter().map(String::as_str), &base);
                     return Ok(None);
                 }
                 for path in &paths {
@@ -118,12 +124,14 @@ impl Walker<'_> {
                     destinations.push(".".to_string());
                 }
                 for destination in &destinations {
-                    self.add(destination, &base, false);
                     // A source lands inside the destination when that is a folder. That it is
-                    // not (`Copy-Item approval.md backup.bak`) the walk proves only for a call
-                    // that is this command alone: an earlier one may make it (docs/decisions.md#p-18).
-                    let alone = self.whole_call && walk.nesting == 0 && runs_nothing_else(walk.source);
-                    if alone && !copies_into(destination, &sources, &base) {
+                    // not (`Copy-Item approval.md backup.bak`) the walk proves from the disk and
+                    // from what the call ran before (docs/decisions.md#p-18): creating its parent
+                    // (`mkdir backup`) does not make it one.
+                    let into =
+                        self.may_be_made_dir(destination, &base, walk) || copies_into(destination, &sources, &base);
+                    self.add(destination, &base, false);
+                    if !into {
                         continue;
                     }
                     for (source, _) in &sources {
@@ -197,6 +205,7 @@ impl Walker<'_> {
                     }
                     if kind == Kind::PushLocation {
                         scope.stack.push(base);
+                        self.pushed_location(scope);
                     }
                     self.moved(&scope.base, &to);
                     scope.base = to;
@@ -206,6 +215,7 @@ impl Walker<'_> {
             Kind::PopLocation => {
                 let sure = self.sure_pop(walk, scope);
                 self.note_location_change(walk, scope);
+                let depth = scope.stack.len();
                 if let Some(top) = scope.stack.pop() {
                     if !sure {
                         self.moved(&scope.base, &top);
@@ -214,8 +224,12 @@ impl Walker<'_> {
                         // then it returns to the location beneath.
                         self.moved(&beneath, &top);
                     }
-                    scope.base = top;
+                    scope.base = top.clone();
                     self.reach(scope);
+                    if sure {
+                        let own = self.last_place.as_ref().map(|(_, at)| *at);
+                        self.popped_location(depth, &top, own);
+                    }
                 }
             }
             Kind::InvokeExpression => {
@@ -364,8 +378,15 @@ impl Walker<'_> {
         result
     }
 
-    /// A cmdlet this table does not know, or one run through a name only known at run time:
-    /// every guarded location its arguments name is written.
+    /// A command the walk cannot see into (a cmdlet the table does not know, a name only known
+    /// at run time, a function without a body): [`Self::unknown`] on its words, and it may have
+    /// made any directory.
+    pub(super) fn unknown_command(&mut self, elements: &[Element], scope: &Session) {
+        self.dirs_unseen = true;
+        self.unknown(elements, scope);
+    }
+
+    /// Words the walk does not know the use of: every guarded location they name is written.
     pub(super) fn unknown(&mut self, elements: &[Element], scope: &Session) {
         let base = scope.base.clone();
         for value in cmdlets::all_values(elements) {
@@ -552,21 +573,6 @@ fn copies_into(destination: &str, sources: &[(String, bool)], base: &std::path::
         || sources.len() > 1
         || sources.iter().any(|(source, wildcard)| *wildcard && source.contains(['*', '?', '[']))
         || resolve(destination, base).is_some_and(|dir| crate::analysis::fs::is_dir(&dir))
-}
-
-/// Whether `script` is one command with literal arguments and environment variables: no second
-/// statement, pipeline, block, subexpression, splat or escape that could run something first.
-fn runs_nothing_else(script: &str) -> bool {
-    let mut rest = script.trim();
-    if rest.contains([';', '\n', '\r', '|', '&', '(', ')', '{', '}', '`', '@', '<', '>']) {
-        return false;
-    }
-    while let Some(at) = rest.find('$') {
-        let after = rest.get(at + 1..).unwrap_or_default();
-        let Some(name) = after.get(..4).filter(|prefix| prefix.eq_ignore_ascii_case("env:")) else { return false };
-        rest = after.get(name.len()..).unwrap_or_default();
-    }
-    true
 }
 
 fn texts(values: &[&Value]) -> Vec<String> {

@@ -36,9 +36,10 @@ impl Walker<'_> {
         if wildcard && let Some(approval) = self.wildcard_approval(text, &path) {
             self.add_absolute(approval);
         }
-        // A wildcard path may match a guarded folder (`docs/*/plans/x.md`): that file too.
+        // A wildcard path may match a guarded folder (`docs/*/plans/x.md`), from where the walk is:
+        // that file too.
         if wildcard && has_wildcard(text) {
-            for spelled in paths::guarded_glob_matches(&paths::from_windows(text)) {
+            for spelled in paths::guarded_glob_matches(&paths::glob_from(base, &paths::from_windows(text))) {
                 self.add_absolute(paths::absolute(spelled, base));
             }
         }
@@ -82,6 +83,41 @@ impl Walker<'_> {
         Rc::clone(named)
     }
 
+    /// Directories a command made, as typed from `base`; one the walk cannot compute may be any.
+    pub(super) fn made<'t>(&mut self, dirs: impl IntoIterator<Item = &'t str>, base: &Path) {
+        for dir in dirs {
+            match resolve(dir, base) {
+                Some(path) if !computed(dir) && self.made_dirs.len() < super::MAX_MADE_DIRS => {
+                    self.made_dirs.push(path)
+                }
+                _ => self.dirs_unseen = true,
+            }
+        }
+    }
+
+    /// A program ran with `words`: `mkdir`/`md` (PowerShell's function over `New-Item -ItemType
+    /// Directory`) makes the directories it names; the programs PowerShell also runs as cmdlets
+    /// (`cp`, `mv`) make only what they are judged to write; any other may make any directory.
+    pub(super) fn program_ran(&mut self, program: &str, words: &[String], base: &Path) {
+        match program {
+            "mkdir" | "md" => self.made(words.iter().map(String::as_str).filter(|word| !word.starts_with('-')), base),
+            _ if super::cmdlet::NATIVE_ON_UNIX.contains(&program) => {}
+            _ => self.dirs_unseen = true,
+        }
+    }
+
+    /// Whether `destination` may be a directory by the time a command here runs though the disk
+    /// says it is not: its text is computed, the walk cannot tell what ran before it (a block, a
+    /// nested script, a call that is not the whole tool call), or an earlier command made it,
+    /// wrote beneath it, or may have made any directory.
+    pub(super) fn may_be_made_dir(&self, destination: &str, base: &Path, walk: &super::Walk) -> bool {
+        if !self.whole_call || walk.nesting > 0 || self.conditional > 0 || self.dirs_unseen || computed(destination) {
+            return true;
+        }
+        let Some(dir) = resolve(destination, base) else { return true };
+        self.made_dirs.iter().chain(self.targets.since(0)).any(|made| made.starts_with(&dir))
+    }
+
     /// A location change ([`moves::from_every_directory`]).
     pub(super) fn moved(&mut self, from: &Path, to: &Path) {
         moves::record_move(&mut self.moves, from, to, self.targets.len());
@@ -108,12 +144,13 @@ fn without_provider(text: &str) -> &str {
 }
 
 /// Where `Set-Location`/`Push-Location -Path` (wildcards) goes: the guarded folder a wildcard
-/// could match, if any (as bash's `cd pl*`; the walk also judges what follows where it came from),
-/// else where the text lands.
+/// could match from where the walk is, if any (as bash's `cd pl*`; the walk also judges what
+/// follows where it came from), else where the text lands.
 pub(super) fn location(text: &str, base: &Path, wildcard: bool) -> Option<PathBuf> {
     if wildcard
         && has_wildcard(text)
-        && let Some(guarded) = paths::guarded_glob_matches(&paths::from_windows(text)).into_iter().next()
+        && let Some(guarded) =
+            paths::guarded_glob_matches(&paths::glob_from(base, &paths::from_windows(text))).into_iter().next()
     {
         return Some(paths::absolute(guarded, base));
     }

@@ -87,6 +87,11 @@ pub struct Grammar {
     pub identities: &'static [&'static str],
     /// Calls that make a path object (their variables are [`Receiver::PathLike`]).
     pub path_types: &'static [&'static str],
+    /// Ruby: a block's, a method's or a lambda's parameter may hold a path object (in a program
+    /// that makes one), except a block's of a call in [`Grammar::handle_openers`].
+    pub parameters_may_hold_paths: bool,
+    /// Calls whose block gets a handle, not a path (`File.open(p) { |f| … }`).
+    pub handle_openers: &'static [&'static str],
     pub assignments: &'static [&'static str],
     /// Characters that start a variable's name (`$x`, `@x`) and are not part of it.
     pub sigils: &'static str,
@@ -154,6 +159,8 @@ impl Grammar {
         concats: &[],
         identities: &[],
         path_types: &[],
+        parameters_may_hold_paths: false,
+        handle_openers: &[],
         assignments: &[],
         sigils: "",
         percent_format: false,

@@ -10,6 +10,7 @@
 mod calls;
 mod expr;
 mod language;
+mod parameters;
 mod proof;
 mod value;
 
@@ -97,6 +98,7 @@ impl<'a> Engine<'a> {
     /// The whole pass; a language may run its own rules on the tokens before or after.
     pub fn run(&mut self) {
         self.collect_definitions();
+        let parameters = self.parameters_may_hold_paths();
         let mut at = 0;
         while at < self.tokens.len() {
             if self.spent() {
@@ -110,6 +112,9 @@ impl<'a> Engine<'a> {
                     self.command(&Val::Str(token.text.clone()));
                 }
             }
+            if parameters {
+                self.parameters(at);
+            }
             if token.kind == Kind::Ident {
                 self.assignment(at);
                 if !self.call(at) {
@@ -121,12 +126,7 @@ impl<'a> Engine<'a> {
     }
 
     fn note_text(&mut self, text: &str) {
-        if self.findings.named.len() < 64
-            && crate::paths::names_guarded(text, crate::paths::Dialect::Program)
-            && !self.findings.named.iter().any(|named| named == text)
-        {
-            self.findings.named.push(text.to_string());
-        }
+        self.findings.note(text);
     }
 
     /// Remembers a string that names a guarded location.

@@ -272,6 +272,30 @@ fn a_bun_file_written_or_deleted_is_its_path() {
 }
 
 #[test]
+fn a_bun_file_the_walk_loses_is_unproven() {
+    for program in [
+        format!("for (const f of [Bun.file('{APPROVAL}')]) f.write('x')"),
+        format!("[Bun.file('{APPROVAL}')].forEach(f => f.write('x'))"),
+        format!("function w(f) {{ return f.write('x') }}\nw(Bun.file('{APPROVAL}'))"),
+        format!("try {{ throw Bun.file('{APPROVAL}') }} catch (f) {{ f.write('x') }}"),
+        format!("const {{a: f}} = {{a: Bun.file('{APPROVAL}')}}; f.write('x')"),
+        format!("const o = {{f: Bun.file('{APPROVAL}')}}; o.f.write('x')"),
+        format!("const f = Bun.file('{APPROVAL}'); const o = {{f}}; o.f.write('x')"),
+        format!("const f = Bun.file('{APPROVAL}'); [f].map(g => g.write('x'))"),
+        format!("const f = Bun.file('{APPROVAL}'); const w = f.write; w.call(f, 'x')"),
+        format!("Promise.resolve(Bun.file('{APPROVAL}')).then(f => f.write('x'))"),
+    ] {
+        let found = crate::programs::javascript::analyze(&program, Path::new("/repo"), super::Flavor::JavaScript);
+        assert!(!found.sure, "{program}");
+        writes_approval(&program);
+    }
+    // Read where it stands, bound, or copied out with Bun.write: followed.
+    writes_nothing_guarded(&format!("const f = Bun.file('{APPROVAL}'); const g = f; console.log(await g.text())"));
+    writes_nothing_guarded(&format!("await Bun.write('/tmp/out', Bun.file('{APPROVAL}'))"));
+    writes_nothing_guarded(&format!("const f = Bun.file('{APPROVAL}'); await Bun.write('/tmp/out', f)"));
+}
+
+#[test]
 fn a_writer_whose_path_the_arguments_do_not_show_is_unproven() {
     writes_approval(&format!("const fs = require('fs'); const a = ['{APPROVAL}', 'x']; fs.writeFileSync(...a)"));
     writes_approval(&format!("const fs = require('fs'); const a = ['{APPROVAL}', 'x']; fs.writeFileSync.apply(fs, a)"));
@@ -288,4 +312,24 @@ fn a_writer_whose_path_the_arguments_do_not_show_is_unproven() {
     writes_nothing_guarded(&format!(
         "require('child_process').spawnSync('ls', {{ stdio: 'inherit' }}); console.log('{APPROVAL}')"
     ));
+}
+
+#[test]
+fn a_dynamic_import_binds_its_module_as_require_does() {
+    for program in [
+        "import('node:fs').then(fs => console.log(fs.readFileSync('openspec/changes/c/approval.md', 'utf8')))",
+        "async function main() {\n  const { readFile } = await import('node:fs/promises')\n  console.log(await readFile('openspec/changes/c/approval.md', 'utf8'))\n}\nmain()",
+        "const fs = require('fs')\nconst rows = fs.readdirSync('docs/superpowers/plans', { withFileTypes: true })\n  .filter((d) => d.isFile() || d.isDirectory()).map((d) => d.name)\nconsole.log(rows)",
+    ] {
+        writes_nothing_guarded(program);
+    }
+    writes_approval("import('node:fs').then(fs => fs.writeFileSync('openspec/changes/c/approval.md', 'x'))");
+    writes_approval(
+        "const { writeFile } = await import('node:fs/promises')\nawait writeFile('openspec/changes/c/approval.md', 'x')",
+    );
+    // A local module is code the analysis does not read; a computed specifier is unknown.
+    writes_approval("import('./x.mjs').then(() => console.log('openspec/changes/c/approval.md'))");
+    writes_approval("import(process.argv[2]).then(() => console.log('openspec/changes/c/approval.md'))");
+    // This package through a dynamic import: its uses come back in a promise, not followed.
+    writes_approval("import('approval-gates').then((m) => m[process.argv[1]]('c'))");
 }

@@ -191,6 +191,14 @@ const READ_ONLY: &[&str] = &[
     "fstatSync",
     "readdirSync",
     "readdir",
+    // a `Dirent` or `Stats`
+    "isFile",
+    "isDirectory",
+    "isSymbolicLink",
+    "isFIFO",
+    "isSocket",
+    "isBlockDevice",
+    "isCharacterDevice",
     "readDir",
     "readDirSync",
     "opendir",
@@ -550,8 +558,56 @@ impl<'t> Reader<'t, '_> {
                 }
             }
             "import_statement" => self.import(node),
-            "call_expression" | "new_expression" => self.call(node),
+            "call_expression" | "new_expression" => {
+                if node.kind_name() == "call_expression" && self.bun_file(node).is_some() && self.loses(node) {
+                    self.unsure();
+                }
+                self.call(node);
+            }
+            "identifier" | "shorthand_property_identifier" => {
+                let name = self.source(node);
+                if self.bun_files.iter().any(|file| file == name) && self.loses(node) {
+                    self.unsure();
+                }
+            }
             _ => {}
+        }
+    }
+
+    /// Whether a `Bun.file(…)`, or a name bound to one, goes where the walk loses it (into a
+    /// list, a parameter, an object, a callback: `for (const f of [Bun.file(p)]) f.write(x)`), so
+    /// that a write through it would go unseen. It stays in sight as the receiver of a method or
+    /// property (`f.text()`, `f.size`; a writer only when called there), as the value a name or a
+    /// declaration binds, and among `Bun.write`'s arguments.
+    fn loses(&self, node: Node) -> bool {
+        let (mut value, mut parent) = (node, node.parent());
+        while let Some(wrapper) = parent.filter(|p| {
+            matches!(p.kind_name(), "parenthesized_expression" | "await_expression") || type_erased(*p).is_some()
+        }) {
+            (value, parent) = (wrapper, wrapper.parent());
+        }
+        let Some(parent) = parent else { return false };
+        let is = |field: &'static str| parent.field(field) == Some(value);
+        match parent.kind_name() {
+            "member_expression" if is("object") => {
+                let property = parent.field("property").map(|p| self.source(p)).unwrap_or_default();
+                let called = parent.parent().is_some_and(|call| {
+                    call.kind_name() == "call_expression" && call.field("function") == Some(parent)
+                });
+                BUN_FILE_WRITERS.contains(&property) && !called
+            }
+            "variable_declarator" => {
+                !(is("name") || parent.field("name").is_some_and(|n| n.kind_name() == "identifier"))
+            }
+            "assignment_expression" => {
+                !(is("left") || parent.field("left").is_some_and(|l| l.kind_name() == "identifier"))
+            }
+            "arguments" => !parent.parent().is_some_and(|call| {
+                let function = call.field("function").map(|f| self.source(f)).unwrap_or_default();
+                function.strip_suffix(".write").is_some_and(|receiver| is_global(receiver, "Bun"))
+            }),
+            "expression_statement" => false,
+            _ => true,
         }
     }
 
@@ -669,7 +725,7 @@ impl<'t> Reader<'t, '_> {
         }
     }
 
-    /// The module of `require('m')`, `require('m').promises`, `await import('m')`.
+    /// The module of `require('m')`, `require('m').promises`, `await import('m')`, `import('m')`.
     fn required(&self, node: Node) -> Option<String> {
         if let Some(inner) = type_erased(node) {
             return self.required(inner);
@@ -677,7 +733,7 @@ impl<'t> Reader<'t, '_> {
         match node.kind_name() {
             "call_expression" => {
                 let function = node.field("function")?;
-                if self.source(function) != "require" {
+                if !matches!(self.source(function), "require" | "import") {
                     return None;
                 }
                 let first = arguments(node).into_iter().next()?;
@@ -747,7 +803,13 @@ impl<'t> Reader<'t, '_> {
     fn judge_call<'n>(&mut self, callee: Node<'n>, args: Vec<Node<'n>>) {
         let (callee, args) = self.unwrap_call_apply(callee, args);
         match callee.kind_name() {
-            "import" => return self.unsure(),
+            // `import('node:fs')` loads a module as `require` does.
+            "import" => {
+                return match args.first().and_then(|a| self.eval(*a, 0)) {
+                    Some(spec) => self.load(&spec),
+                    None => self.unsure(),
+                };
+            }
             "arrow_function" | "function_expression" | "function" => return,
             "parenthesized_expression"
                 if last_named(callee)

@@ -21,6 +21,9 @@ pub enum Writer {
     Open { path: Arg, mode: Arg, default: &'static str, kind: Kind },
     /// `os.open(path, flags)`: writes unless the flags are read-only.
     OpenFlags,
+    /// Opens the database at this argument (it writes that file; `:memory:` is none) and returns
+    /// a connection, whose SQL is judged as sqlite3's.
+    Database(Arg),
     /// Starts the command line (a string, or an argv list) at this argument.
     Run(Arg),
     /// `os.chdir`.
@@ -38,6 +41,8 @@ pub enum Kind {
     Archive,
     /// `logging.getLogger`, handlers, hashes, parsed data: every method is read-only.
     Inert,
+    /// `sqlite3.connect`, a cursor: `execute` runs SQL, judged as sqlite3's.
+    Database,
 }
 
 const fn p(position: usize, name: &'static str) -> Arg {
@@ -85,7 +90,7 @@ pub const WRITERS: &[(&str, Writer)] = &[
     ),
     ("shelve.open", Writer::Open { path: p(0, "filename"), mode: p(1, "flag"), default: "c", kind: Kind::Inert }),
     ("dbm.open", Writer::Open { path: p(0, "file"), mode: p(1, "flag"), default: "r", kind: Kind::Inert }),
-    ("sqlite3.connect", Writer::Paths(&[p(0, "database")])),
+    ("sqlite3.connect", Writer::Database(p(0, "database"))),
     ("os.open", Writer::OpenFlags),
     ("os.remove", Writer::Paths(PATH)),
     ("os.unlink", Writer::Paths(PATH)),
@@ -342,6 +347,37 @@ pub const READ_ONLY: &[&str] = &[
     "getpass.getuser",
     "socket.gethostname",
     "secrets.*",
+    // PyYAML's safe loaders build plain data; its dumpers write a stream opened and judged apart.
+    "yaml.safe_load",
+    "yaml.safe_load_all",
+    "yaml.safe_dump",
+    "yaml.safe_dump_all",
+    "yaml.dump",
+    "yaml.dump_all",
+];
+
+/// PyYAML's loaders that build only plain data: `yaml.load(f, Loader=…)` with one of them reads.
+/// Its other loaders construct any Python object the text names (`!!python/object/apply`): code.
+pub const SAFE_YAML_LOADERS: &[&str] = &["yaml.SafeLoader", "yaml.CSafeLoader", "yaml.BaseLoader", "yaml.CBaseLoader"];
+
+/// Methods of a database connection or cursor that write no file beyond the database (judged at
+/// its connect) and run no SQL: fetching, transactions, the program's own functions.
+pub const DATABASE_METHODS: &[&str] = &[
+    "fetchone",
+    "fetchall",
+    "fetchmany",
+    "commit",
+    "rollback",
+    "close",
+    "iterdump",
+    "create_function",
+    "create_aggregate",
+    "create_window_function",
+    "create_collation",
+    "set_trace_callback",
+    "interrupt",
+    "__enter__",
+    "__exit__",
 ];
 
 /// Methods proven not to write whatever the value they are called on (strings, bytes, lists,
@@ -546,6 +582,10 @@ pub const ARGUMENT_WRITERS: &[&str] =
 /// Methods of archives that write a tree: `extractall(path='.')`, `extract(member, path='.')`.
 pub const EXTRACTORS: &[(&str, Arg)] = &[("extractall", (0, "path")), ("extract", (1, "path"))];
 
+/// Names through which a program binds a name without a binding site (`builtins.__dict__['w'] =
+/// open`, `sys.modules['builtins'].w = open`, `__builtins__.w = open`).
+pub const NAMESPACES: &[&str] = &["__builtins__", "__dict__", "modules", "globals", "vars", "locals"];
+
 /// Methods that change the list or dict they are called on: a name they are called on has
 /// more than one value.
 pub const MUTATORS: &[&str] =
@@ -654,6 +694,10 @@ pub const STANDARD: &[&str] = &[
     "doctest",
     "pdb",
 ];
+
+/// Packages from a registry, not the program's own modules, whose import runs only their own code
+/// (a module beside the program shadows them as it shadows the standard library's).
+pub const LIBRARIES: &[&str] = &["yaml"];
 
 /// The `-m` modules whose command line the analysis reads.
 #[derive(Debug, Clone, Copy)]

@@ -78,6 +78,46 @@ fn archives_write_the_tree_they_extract_into() {
 }
 
 #[test]
+fn an_archive_bound_by_with_is_followed() {
+    for program in [
+        "import tarfile\nwith tarfile.open('/tmp/a.tar') as t:\n    t.extractall(path='openspec/changes/c')",
+        "import zipfile\nwith zipfile.ZipFile('a.zip') as z: z.extractall('openspec/changes/c')",
+        "import tarfile\nwith (tarfile.open('/tmp/a.tar') as t):\n    t.extract('m', 'openspec/changes/c')",
+        "import tarfile\nwith open('/tmp/log') as log, tarfile.open('/tmp/a.tar') as t:\n    t.extractall('openspec/changes/c')",
+    ] {
+        assert_eq!(writes(program), ["openspec/changes/c"], "{program:?}");
+        assert!(analysis(program).sure, "{program:?} is proven");
+    }
+    assert_eq!(writes("import tarfile\nwith tarfile.open('/tmp/a.tar') as t:\n    t.extractall()"), ["."]);
+    // Extracting elsewhere, or only reading, is proven.
+    let elsewhere = "import tarfile\nwith tarfile.open('/tmp/a.tar') as t:\n    t.extractall('/tmp/out')";
+    assert_eq!(writes(elsewhere), ["/tmp/out"]);
+    assert!(analysis(elsewhere).sure);
+    let listing = "import tarfile\nwith tarfile.open('openspec/changes/c.tar') as t:\n    print(t.getnames())";
+    assert!(writes(listing).is_empty());
+    assert!(analysis(listing).sure);
+    // What another context manager's `__enter__` returns is not known: unproven.
+    let closing = "import contextlib, tarfile\nwith contextlib.closing(tarfile.open('/tmp/a.tar')) as t:\n    t.extractall('openspec/changes/c')";
+    assert!(!analysis(closing).sure);
+    assert_eq!(writes(closing), ["openspec/changes/c"]);
+}
+
+#[test]
+fn an_extraction_from_a_value_the_walk_lost_writes_its_tree() {
+    for program in [
+        "import tarfile\nfor t in [tarfile.open('/tmp/a.tar')]:\n    t.extractall('openspec/changes/c')",
+        "import tarfile\n[t.extractall('openspec/changes/c') for t in [tarfile.open('/tmp/a.tar')]]",
+        "import tarfile\ndef f(t):\n    t.extractall('openspec/changes/c')\nf(tarfile.open('/tmp/a.tar'))",
+        "import tarfile\n(lambda t: t.extractall(path='openspec/changes/c'))(tarfile.open('/tmp/a.tar'))",
+    ] {
+        assert!(!analysis(program).sure, "{program:?} is unproven");
+        assert_eq!(writes(program), ["openspec/changes/c"], "{program:?}");
+    }
+    // pandas' `str.extractall(pattern)` is no archive's: a method of a method, not a lost value.
+    assert!(writes("import pandas as pd\nprint(pd.read_csv('a.csv')['a'].str.extractall(r'(\\d+)'))").is_empty());
+}
+
+#[test]
 fn reading_hashing_and_printing_plans_is_proven() {
     for program in [
         "print(open('docs/superpowers/plans/x.md').read())",
@@ -117,6 +157,11 @@ fn an_unknown_call_makes_every_named_location_written() {
         "p = 'a'\nif c:\n    p = 'docs/superpowers/plans/x.md'\nopen(p, 'w')",
         "cmd = ['cat']\ncmd.append('docs/superpowers/plans/x.md')\nimport subprocess\nsubprocess.run(cmd * 2)",
         "import sys\nopen(sys.argv[1], 'w').write(open('docs/superpowers/plans/x.md').read())",
+        // A name bound through a namespace, not by a binding site the walk counts.
+        "import builtins\nbuiltins.__dict__['w'] = open\nw('docs/superpowers/plans/x.md', 'w')",
+        "__builtins__.w = open\nw('docs/superpowers/plans/x.md', 'w')",
+        "import sys\nsys.modules['builtins'].w = open\nw('docs/superpowers/plans/x.md', 'w')",
+        "try:\n    pass\nexcept Exception as e:\n    e.save('docs/superpowers/plans/x.md')",
     ] {
         assert!(!analysis(program).sure, "{program:?} is unproven");
         assert!(writes(program).iter().any(|w| w.contains("superpowers")), "{program:?} → {:?}", writes(program));
@@ -162,4 +207,68 @@ fn modules_run_with_dash_m_write_what_their_command_line_says() {
     assert_eq!(module(&["-m", "mytool", PLAN, "README.md"]), [PLAN], "an unknown module writes what it names");
     assert!(module(&["-m", "mytool", "README.md"]).is_empty());
     assert!(module(&["-mplatform", PLAN]).is_empty());
+}
+
+#[test]
+fn yaml_safe_loads_and_dumps_read_and_its_object_building_loaders_do_not() {
+    for program in [
+        "import yaml\nprint(yaml.safe_load(open('docs/superpowers/plans/x.md')))",
+        "import yaml, pathlib\nfor f in pathlib.Path('docs/superpowers/plans').glob('*.md'):\n    yaml.safe_load(f.read_text())",
+        "import yaml\nprint(yaml.load(open('docs/superpowers/plans/x.md'), Loader=yaml.SafeLoader))",
+        "from yaml import load, CSafeLoader\nload(open('docs/superpowers/plans/x.md'), CSafeLoader)",
+        "import yaml\nprint(yaml.dump({'plan': 'docs/superpowers/plans/x.md'}))",
+    ] {
+        assert_eq!(writes(program), Vec::<String>::new(), "{program}");
+    }
+    for program in [
+        "import yaml\nyaml.load(open('/tmp/y.yml'), Loader=yaml.Loader)\nprint('docs/superpowers/plans/x.md')",
+        "import yaml\nyaml.unsafe_load(open('/tmp/y.yml'))\nprint('docs/superpowers/plans/x.md')",
+        "import yaml\nyaml.load(open('/tmp/y.yml'))\nprint('docs/superpowers/plans/x.md')",
+        "import yaml\nyaml.safe_dump({}, open('docs/superpowers/plans/x.md', 'w'))",
+    ] {
+        assert_eq!(writes(program), vec![PLAN.to_string()], "{program}");
+    }
+}
+
+#[test]
+fn an_in_memory_database_runs_its_sql_as_sqlite3_judges_it() {
+    let read = "import sqlite3\ndb = sqlite3.connect(':memory:')\ndb.execute('create table t(x)')\n\
+                db.execute('insert into t values (?)', (open('docs/superpowers/plans/x.md').read(),))\n\
+                print(db.execute('select length(x) from t').fetchone())\ndb.commit()";
+    assert_eq!(writes(read), Vec::<String>::new());
+    assert_eq!(
+        writes("import sqlite3\nsqlite3.connect(':memory:').execute(\"VACUUM INTO 'docs/superpowers/plans/x.md'\")"),
+        vec![PLAN.to_string()]
+    );
+    let attach = "import sqlite3\nc = sqlite3.connect(':memory:').cursor()\nc.executescript(\"ATTACH '{PLAN}' AS p\")";
+    assert_eq!(writes(&attach.replace("{PLAN}", PLAN)), vec![PLAN.to_string()]);
+    let computed =
+        "import sqlite3, sys\nsqlite3.connect(':memory:').execute(sys.argv[1])\nprint('docs/superpowers/plans/x.md')";
+    assert_eq!(writes(computed), vec![PLAN.to_string()]);
+    let extension = "import sqlite3\ndb = sqlite3.connect(':memory:')\ndb.load_extension('./x')\nprint('docs/superpowers/plans/x.md')";
+    assert_eq!(writes(extension), vec![PLAN.to_string()]);
+    assert_eq!(writes("import sqlite3\nsqlite3.connect('docs/superpowers/plans/x.md')"), vec![PLAN.to_string()]);
+    // `execute` passed as a value runs SQL where the analysis does not see it; bound to a name,
+    // it is called where it stands.
+    let vacuum = "\"VACUUM INTO 'docs/superpowers/plans/x.md'\"";
+    let passed = format!("import sqlite3\ndb = sqlite3.connect(':memory:')\nlist(map(db.execute, [{vacuum}]))");
+    assert_eq!(writes(&passed), vec![PLAN.to_string()]);
+    let bound = format!("import sqlite3\ne = sqlite3.connect(':memory:').execute\ne({vacuum})");
+    assert_eq!(writes(&bound), vec![PLAN.to_string()]);
+}
+
+#[test]
+fn a_dunder_import_of_a_named_module_is_an_import() {
+    let read = "import itertools\nfor a, b in itertools.pairwise(sorted(__import__('os').listdir('docs/superpowers/plans'))):\n    print(a, b)";
+    assert_eq!(writes(read), Vec::<String>::new());
+    assert_eq!(writes("__import__('os').remove('docs/superpowers/plans/x.md')"), [PLAN]);
+    assert_eq!(writes("__import__('os.path').path.exists('docs/superpowers/plans/x.md')"), Vec::<String>::new());
+    // A module beside the program, or one named at run time, is code the analysis does not read.
+    for program in [
+        "__import__('helpers').run()\nprint('docs/superpowers/plans/x.md')",
+        "import sys\n__import__(sys.argv[1])\nprint('docs/superpowers/plans/x.md')",
+        "__import__('os', fromlist=['x'])\nprint('docs/superpowers/plans/x.md')",
+    ] {
+        assert_eq!(writes(program), [PLAN], "{program}");
+    }
 }

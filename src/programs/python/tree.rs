@@ -95,6 +95,9 @@ struct Program<'s> {
     env: HashMap<String, V>,
     /// A `from m import *`: names the program does not bind may come from it.
     star: bool,
+    /// The program reaches a namespace (`builtins.__dict__[…] = …`, `sys.modules[m].f = …`):
+    /// a name it never binds may be bound there.
+    namespaces: bool,
     /// The names imports bind, with the module they name.
     imports: std::collections::HashSet<(&'s str, &'s str)>,
     /// Names a method changes in place (`cmd.append(x)`): a list bound to one has no one value.
@@ -115,6 +118,7 @@ impl<'s> Program<'s> {
             vars: HashMap::new(),
             env: HashMap::new(),
             star: false,
+            namespaces: false,
             defined: Vec::new(),
             imports: Default::default(),
             mutated: Default::default(),
@@ -220,8 +224,14 @@ impl<'s> Program<'s> {
                     self.site(name, 2);
                 }
             }
-            "as_pattern_target" | "parameters" | "lambda_parameters" | "global_statement" | "nonlocal_statement"
-            | "delete_statement" | "case_pattern" => self.target_sites(node, 2, depth + 1),
+            // `with tarfile.open(a) as t` binds `t` once, like an assignment; `except E as e`
+            // binds what was raised.
+            "as_pattern_target" => match bare_alias(node).filter(|_| is_with_alias(node)) {
+                Some(name) => self.site(name, 1),
+                None => self.target_sites(node, 2, depth + 1),
+            },
+            "parameters" | "lambda_parameters" | "global_statement" | "nonlocal_statement" | "delete_statement"
+            | "case_pattern" => self.target_sites(node, 2, depth + 1),
             "function_definition" | "class_definition" => {
                 if let Some(name) = field("name") {
                     self.site(name, 1);
@@ -234,6 +244,7 @@ impl<'s> Program<'s> {
                 }
             }
             "import_statement" | "import_from_statement" => self.import_sites(node),
+            "identifier" if tables::NAMESPACES.contains(&self.text_of(node)) => self.namespaces = true,
             "call" => {
                 // `cmd.append(x)`: the list has more than one value.
                 if let Some(function) = field("function").filter(|f| f.kind_name() == "attribute")
@@ -294,20 +305,17 @@ impl<'s> Program<'s> {
                 self.eval_field(node, "right", depth);
                 self.visit_children_except(node, &["left", "right"], depth);
             }
-            "with_item" => {
-                let value = node.field("value");
-                match value.filter(|value| value.kind_name() == "as_pattern") {
-                    Some(pattern) => {
-                        let value = pattern.named_child(0).map_or(V::Unknown, |inner| self.eval(inner, depth + 1));
-                        if let Some(alias) = pattern.field("alias") {
-                            self.store_pattern(alias, value, depth);
-                        }
-                    }
-                    None => {
-                        self.eval_field(node, "value", depth);
+            "with_item" => match node.field("value").and_then(with_pattern) {
+                Some(pattern) => {
+                    let value = pattern.named_child(0).map_or(V::Unknown, |inner| self.eval(inner, depth + 1));
+                    if let Some(alias) = pattern.field("alias") {
+                        self.store_pattern(alias, entered(value), depth);
                     }
                 }
-            }
+                None => {
+                    self.eval_field(node, "value", depth);
+                }
+            },
             "module"
             | "block"
             | "if_statement"
@@ -398,7 +406,7 @@ impl<'s> Program<'s> {
     /// file beside it): unproven.
     fn imported(&mut self, module: &str) {
         let top = module.split('.').next().unwrap_or(module);
-        if module.starts_with('.') || !tables::STANDARD.contains(&top) {
+        if module.starts_with('.') || !(tables::STANDARD.contains(&top) || tables::LIBRARIES.contains(&top)) {
             self.unsure();
         }
     }
@@ -493,6 +501,11 @@ impl<'s> Program<'s> {
             self.vars.insert(self.text_of(target), value);
             return;
         }
+        // `as t`: the name inside the alias.
+        if let Some(name) = bare_alias(target) {
+            self.vars.insert(self.text_of(name), value);
+            return;
+        }
         if self.spent(depth) {
             return;
         }
@@ -567,12 +580,8 @@ impl<'s> Program<'s> {
 
     /// Keeps a string that names a guarded location for the fail-closed verdict.
     fn note(&mut self, value: &V) {
-        if let Some(text) = value.text()
-            && self.findings.named.len() < 64
-            && crate::paths::names_guarded(text, crate::paths::Dialect::Program)
-            && !self.findings.named.iter().any(|named| named == text)
-        {
-            self.findings.named.push(text.to_string());
+        if let Some(text) = value.text() {
+            self.findings.note(text);
         }
     }
 
@@ -586,7 +595,7 @@ impl<'s> Program<'s> {
             }
             return value.clone();
         }
-        if self.sites.contains_key(name) || self.star {
+        if self.sites.contains_key(name) || self.star || self.namespaces {
             // Bound somewhere the walk has not reached yet (a loop, a function's later caller).
             return V::Unknown;
         }
@@ -734,7 +743,7 @@ impl<'s> Program<'s> {
         match value {
             V::Name(name) if tables::writer(name).is_some() => self.unsure(),
             V::Method(receiver, method)
-                if matches!(**receiver, V::Path(_) | V::Object(Kind::Archive))
+                if matches!(**receiver, V::Path(_) | V::Object(Kind::Archive | Kind::Database))
                     && !tables::READ_ONLY_METHODS.contains(&method.as_str()) =>
             {
                 self.unsure();
@@ -746,6 +755,19 @@ impl<'s> Program<'s> {
     fn named_call(&mut self, name: &str, args: &Args) -> V {
         let name = name.strip_prefix("builtins.").unwrap_or(name);
         let name = canonical(name);
+        // `__import__('os')` is `import os`, giving the top package.
+        if name == "__import__"
+            && args.positional.len() == 1
+            && args.named.is_empty()
+            && !args.splat
+            && let Some(V::Str(module)) = args.get(0, "name")
+            && !module.contains(HOLE)
+            && !module.is_empty()
+        {
+            let module = module.clone();
+            self.imported(&module);
+            return V::Name(module.split('.').next().unwrap_or(&module).to_string());
+        }
         if let Some(writer) = tables::writer(&name) {
             return self.writer(writer, args);
         }
@@ -785,6 +807,7 @@ impl<'s> Program<'s> {
             "logging.getLogger" | "hashlib.sha256" | "hashlib.md5" | "hashlib.sha1" | "hashlib.new" => {
                 return V::Object(Kind::Inert);
             }
+            "yaml.load" | "yaml.load_all" if safe_yaml_loader(args) => return V::Unknown,
             _ => {}
         }
         if !tables::read_only(&name) {
@@ -852,6 +875,14 @@ impl<'s> Program<'s> {
                 }
                 V::Unknown
             }
+            Writer::Database((position, keyword)) => {
+                match args.get(position, keyword) {
+                    Some(V::Str(name)) if name == ":memory:" || name.is_empty() => {}
+                    Some(database) => self.write(database.clone()),
+                    None => self.unsure(),
+                }
+                V::Object(Kind::Database)
+            }
             Writer::Run((position, keyword)) => {
                 match args.get(position, keyword) {
                     Some(command) => self.command(command.clone()),
@@ -906,7 +937,16 @@ impl<'s> Program<'s> {
                 }
             }
             (V::Object(Kind::Inert | Kind::File), _) => return V::Unknown,
+            (V::Object(Kind::Database), _) => return self.database_method(method, args),
             _ => {}
+        }
+        // `t.extractall(d)` on a value the walk lost (a loop's, a parameter's, a call's): unproven
+        // whatever it is, and the tree at `d` if it is an archive.
+        if receiver == V::Unknown
+            && let Some((_, (position, keyword))) = tables::EXTRACTORS.iter().find(|(name, _)| *name == method)
+            && let Some(target) = args.get(*position, keyword)
+        {
+            self.write_tree(target.clone());
         }
         if tables::ARGUMENT_WRITERS.contains(&method) {
             match args.get(0, "path_or_buf").or_else(|| args.get(0, "fname")) {
@@ -924,6 +964,39 @@ impl<'s> Program<'s> {
             self.unsure();
         }
         V::Unknown
+    }
+
+    /// A connection's or cursor's method: the SQL it runs is judged as sqlite3's (`ATTACH`,
+    /// `VACUUM INTO`), with a computed statement unproven.
+    fn database_method(&mut self, method: &str, args: &Args) -> V {
+        match method {
+            "execute" | "executemany" | "executescript" => {
+                match args.get(0, "sql").or_else(|| args.get(0, "sql_script")) {
+                    Some(V::Str(sql)) if !sql.contains(HOLE) => self.sql(&sql.clone()),
+                    _ => self.unsure(),
+                }
+                V::Object(Kind::Database)
+            }
+            "cursor" => V::Object(Kind::Database),
+            _ if tables::DATABASE_METHODS.contains(&method) => V::Unknown,
+            _ => {
+                self.unsure();
+                V::Unknown
+            }
+        }
+    }
+
+    fn sql(&mut self, sql: &str) {
+        let found = crate::programs::sqlite::analyze(sql);
+        if !found.sure || found.over_budget || !found.commands.is_empty() {
+            self.unsure();
+        }
+        for written in found.writes {
+            self.write(V::Str(written));
+        }
+        for tree in found.trees {
+            self.write_tree(V::Str(tree));
+        }
     }
 
     fn path_method(&mut self, path: String, method: &str, args: &Args) -> V {
@@ -1040,6 +1113,11 @@ impl Args {
     }
 }
 
+/// `yaml.load(f, Loader=yaml.SafeLoader)`: a loader that builds only plain data.
+fn safe_yaml_loader(args: &Args) -> bool {
+    matches!(args.get(1, "Loader"), Some(V::Name(loader)) if tables::SAFE_YAML_LOADERS.contains(&loader.as_str()))
+}
+
 /// `from os import path` gives `os.path`; a few modules re-export under another name.
 fn canonical(name: &str) -> String {
     let name = name.strip_prefix("posix.").map_or_else(|| name.to_string(), |rest| format!("os.{rest}"));
@@ -1047,6 +1125,41 @@ fn canonical(name: &str) -> String {
         "pathlib.Path.open" => "open".to_string(),
         "urllib.urlretrieve" => "urllib.request.urlretrieve".to_string(),
         _ => name,
+    }
+}
+
+/// The `as` pattern of a `with` item, in parentheses or not (`with (a as t):`).
+fn with_pattern(value: Node) -> Option<Node> {
+    match value.kind_name() {
+        "as_pattern" => Some(value),
+        "parenthesized_expression" => value.named_child(0).and_then(with_pattern),
+        _ => None,
+    }
+}
+
+/// Whether an `as` target is a `with` item's (`with … as t`), not an `except … as e`.
+fn is_with_alias(target: Node) -> bool {
+    let item = target.parent().and_then(|pattern| pattern.parent());
+    let item = match item {
+        Some(parenthesized) if parenthesized.kind_name() == "parenthesized_expression" => parenthesized.parent(),
+        item => item,
+    };
+    item.is_some_and(|item| item.kind_name() == "with_item")
+}
+
+/// The one name an `as` target binds (`as t`, not `as (a, b)` nor `as self.t`).
+fn bare_alias(target: Node) -> Option<Node> {
+    let name = target.named_child(0).filter(|name| name.kind_name() == "identifier")?;
+    (target.kind_name() == "as_pattern_target" && target.named_child_count() == 1).then_some(name)
+}
+
+/// What `with value as t` binds to `t`: what `value.__enter__()` returns. The objects the
+/// tables make (files, archives, processes, handlers) return themselves; of anything else the
+/// analysis does not know it.
+fn entered(value: V) -> V {
+    match value {
+        V::Object(kind) => V::Object(kind),
+        _ => V::Unknown,
     }
 }
 
