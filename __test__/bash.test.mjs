@@ -233,6 +233,37 @@ describe('checkGuard: self-approval, unknown writers and directory writes (P-11,
     }
   })
 
+  test('a reader that runs the pager or preprocessor it is given runs that command line', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+    const plan = 'docs/superpowers/plans/p.md'
+    for (const command of [
+      `man -P 'touch ${plan}' ls`,
+      `MANPAGER='touch ${plan}' man ls`,
+      `bat --paging=always --pager='rm ${plan}' README.md`,
+      `BAT_PAGER='rm ${plan}' bat README.md`,
+      `env LESSOPEN='|touch %s' less ${plan}`,
+      `less -o ${plan} /tmp/x`,
+      `rg --pre touch x ${plan}`,
+      `vale sync --config ${plan}`,
+    ]) {
+      assert.equal(checkGuard(bash(command), repo.root), NEEDS_SPEC, command)
+    }
+    for (const command of [`man -P cat ls`, `PAGER=cat man ls`, `bat ${plan}`, `rg -n Spec ${plan}`, `LESSOPEN='|cat %s' zless ${plan}`, `delta ${plan} /tmp/x`]) {
+      assert.equal(checkGuard(bash(command), repo.root), null, command)
+    }
+  })
+
+  test('npm subcommands that write are unknown commands; its readers stay allowed', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+    const plans = 'docs/superpowers/plans'
+    for (const command of [`cd ${plans} && npm init -y`, `npm pack --pack-destination ${plans}`, `npm install --prefix ${plans}`, `npm ls --cache ${plans}`, `npm config set x y --location project --prefix ${plans}`]) {
+      assert.equal(checkGuard(bash(command), repo.root), NEEDS_SPEC, command)
+    }
+    for (const command of ['npm ls', 'npm view approval-gates version', `cd ${plans} && npm config get registry`, 'npm run build', 'npm install', 'npm audit']) {
+      assert.equal(checkGuard(bash(command), repo.root), null, command)
+    }
+  })
+
   test('a tree written into a change is gate C; the archive step and removing a change are not', () => {
     const repo = makeRepo().change('feat').approveDesign('feat').change('other')
     assert.equal(checkGuard(bash('cp -r openspec/changes/feat/. openspec/changes/other/'), repo.root), ONLY_APPROVE)

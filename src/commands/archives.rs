@@ -87,7 +87,8 @@ pub(super) fn tar(args: &[Arg], sink: &mut Sink) {
         }
         words = args.get(at..).unwrap_or_default();
     }
-    options(words, &spec(VALUES, &long), |item| match item {
+    let flags = ["extract", "get", "create", "append", "update"];
+    options(words, &spec(VALUES, &long).flags(&flags), |item| match item {
         Item::Flag('x') | Item::Long("extract" | "get", None) => extract.extract = true,
         Item::Flag('c' | 'r' | 'u') | Item::Long("create" | "append" | "update", None) => creates = true,
         Item::Flag('O') | Item::Long("to-stdout", None) => to_stdout = true,
@@ -208,7 +209,7 @@ pub(super) fn cpio(args: &[Arg], sink: &mut Sink) {
     let mut pass_through = false;
     let mut operands = Vec::new();
     let long = ["directory", "file", "format", "pattern-file", "owner", "block-size", "io-size"];
-    options(args, &spec("DEFHIOMRsC", &long), |item| match item {
+    options(args, &spec("DEFHIOMRsC", &long).flags(&["extract", "pass-through"]), |item| match item {
         Item::Flag('i') | Item::Long("extract", None) => extract.extract = true,
         Item::Flag('p') | Item::Long("pass-through", None) => pass_through = true,
         Item::Short('D', dir) | Item::Long("directory", Some(dir)) => extract.directory = Some(dir),

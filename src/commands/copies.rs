@@ -49,11 +49,13 @@ pub(super) enum Sources {
 const TARGET_DIRECTORY: Valued = Valued { short: "t", long: &["target-directory"] };
 const NO_TARGET_DIRECTORY: Flags = Flags { short: "T", long: &["no-target-directory"] };
 const SYMBOLIC: Flags = Flags { short: "s", long: &["symbolic"] };
+/// The long options without a value the copy rows read (`--backup` may take one after `=`).
+const COPY_FLAGS: &[&str] = &["recursive", "archive", "link", "symbolic", "no-target-directory", "directory", "backup"];
 
 const fn copy(names: &'static [&'static str]) -> Copy {
     Copy {
         names,
-        options: spec("tS", &["target-directory", "suffix"]),
+        options: spec("tS", &["target-directory", "suffix"]).flags(COPY_FLAGS),
         recursive: Recursive::With(Flags::NONE),
         target_directory: TARGET_DIRECTORY,
         sources: Sources::Never,
@@ -101,6 +103,14 @@ const RSYNC_LONG: &[&str] = &[
     "address",
 ];
 
+/// `--strip` is not `--strip-program`: an exact name before the longer ones it begins.
+const INSTALL_OPTIONS: Spec<'static> =
+    spec("tSmog", &["target-directory", "suffix", "mode", "owner", "group", "strip-program"]).flags(&[
+        "directory",
+        "backup",
+        "strip",
+    ]);
+
 pub(super) const GIT_MV: Copy = Copy { recursive: Recursive::Always, sources: Sources::Always, ..copy(&["git mv"]) };
 
 pub(super) const COPIES: &[Copy] = &[
@@ -112,12 +122,13 @@ pub(super) const COPIES: &[Copy] = &[
     Copy { recursive: Recursive::Always, sources: Sources::Always, ..copy(&["mv"]) },
     Copy { sources: Sources::Unless(SYMBOLIC), links: true, ..copy(&["ln"]) },
     Copy {
-        options: spec("tSmog", &["target-directory", "suffix", "mode", "owner", "group", "strip-program"]),
+        options: INSTALL_OPTIONS,
         makes_directories: Flags { short: "d", long: &["directory"] },
         ..copy(&["install"])
     },
     Copy {
-        options: spec("efBMT", RSYNC_LONG),
+        // popt: long options by their exact names.
+        options: spec("efBMT", RSYNC_LONG).exact(),
         recursive: Recursive::Always,
         target_directory: Valued::NONE,
         remote_and_contents: true,
@@ -279,7 +290,7 @@ fn symlinks(args: &[Arg], sink: &mut Sink) {
     let mut symbolic = false;
     let mut target_dir = None;
     let mut files = Vec::new();
-    options(args, &spec("tS", &["target-directory", "suffix"]), |item| match item {
+    options(args, &spec("tS", &["target-directory", "suffix"]).flags(COPY_FLAGS), |item| match item {
         Item::Flag('s') | Item::Long("symbolic", None) => symbolic = true,
         Item::Short('t', dir) | Item::Long("target-directory", Some(dir)) => target_dir = Some(dir),
         Item::Operand(arg) => files.push(arg.clone()),

@@ -13,7 +13,9 @@ pub(super) fn curl(args: &[Arg], sink: &mut Sink) {
     let mut server_name = false;
     let mut output_dir = None;
     let mut urls = Vec::new();
-    options(args, &spec("odHuXFKbcAeEmrTwxyYz", &long_values), |item| match item {
+    // `--head` is not `--header`: an exact name before the longer ones it begins.
+    let flags = ["remote-name", "remote-name-all", "remote-header-name", "head"];
+    options(args, &spec("odHuXFKbcAeEmrTwxyYz", &long_values).flags(&flags), |item| match item {
         Item::Short('o' | 'c', file) | Item::Long("output" | "cookie-jar", Some(file)) => sink.write(&file),
         Item::Flag('O') | Item::Long("remote-name" | "remote-name-all", None) => remote_name = true,
         Item::Flag('J') | Item::Long("remote-header-name", None) => server_name = true,
@@ -51,7 +53,7 @@ pub(super) fn wget(args: &[Arg], sink: &mut Sink) {
     let mut prefix = None;
     let mut urls = Vec::new();
     let long = ["output-document", "output-file", "append-output", "directory-prefix", "tries", "timeout", "user"];
-    options(args, &spec("OoaPtTeUiDlAR", &long), |item| match item {
+    options(args, &spec("OoaPtTeUiDlAR", &long).flags(&["recursive", "mirror"]), |item| match item {
         Item::Short('O', file) | Item::Long("output-document", Some(file)) => {
             sink.write(&file);
             document = true;

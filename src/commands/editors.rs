@@ -2,7 +2,12 @@
 //! sed's own commands write and run.
 
 use super::Arg;
+use super::options::{Spec, spec, value_of};
 use super::sink::Sink;
+
+/// sed's long options (the short ones are read by hand: `-i` takes an attached suffix).
+const SED: Spec<'static> =
+    spec("efl", &["expression", "file", "line-length"]).flags(&["in-place", "sandbox", "null-data", "zero-terminated"]);
 
 /// One sed command line, read.
 #[derive(Default)]
@@ -33,25 +38,27 @@ impl<'a> Sed<'a> {
             if text == "--" {
                 only_operands = true;
             } else if let Some(long) = text.strip_prefix("--") {
-                let name = long.split('=').next().unwrap_or(long);
-                match name {
-                    "in-place" => sed.in_place = true,
-                    "sandbox" => sed.sandbox = true,
-                    "null-data" => sed.null_data = true,
-                    "expression" | "file" => {
-                        sed.script_given = true;
-                        match long.split_once('=') {
-                            Some((_, script)) if name == "expression" => {
-                                sed.scripts.push(Arg { text: script.to_string(), ..arg.clone() })
-                            }
-                            _ if name == "expression" => sed.scripts.extend(args.get(at).cloned()),
-                            _ => unreadable_script(arg, args.get(at), sink),
+                let (typed, attached) = long.split_once('=').map_or((long, None), |(name, value)| (name, Some(value)));
+                let next = args.get(at).filter(|_| attached.is_none());
+                let mut takes_next = false;
+                for name in SED.long_names(typed) {
+                    match name {
+                        "in-place" => sed.in_place = true,
+                        "sandbox" => sed.sandbox = true,
+                        "null-data" | "zero-terminated" => sed.null_data = true,
+                        "expression" => {
+                            sed.script_given = true;
+                            sed.scripts.extend(attached.map(|script| value_of(script, arg)).or_else(|| next.cloned()));
                         }
-                        at += usize::from(!long.contains('='));
+                        "file" => {
+                            sed.script_given = true;
+                            unreadable_script(arg, next, sink);
+                        }
+                        _ => {}
                     }
-                    "line-length" => at += usize::from(!long.contains('=')),
-                    _ => {}
+                    takes_next |= attached.is_none() && SED.long.contains(&name);
                 }
+                at += usize::from(takes_next);
             } else {
                 for (offset, letter) in text.char_indices().skip(1) {
                     let rest = text.get(offset + letter.len_utf8()..).unwrap_or_default();

@@ -122,6 +122,14 @@ pub enum Effect {
     /// Applies a patch (`git apply`, `git am`, `patch`): the walk reads it and writes the files
     /// its headers name (P-14).
     Patch(PatchRead),
+    /// Runs the command line a variable holds (`LESSOPEN='|cmd %s' less f`), with `%s` standing
+    /// for each of `files` ([`crate::commands::variable_command_lines`]): its value as the
+    /// command's `environment` sets it, else as the line exported it.
+    VariableCommand {
+        variable: String,
+        files: Vec<Arg>,
+        environment: Environment,
+    },
 }
 
 /// How a command's environment differs from the variables of the shell that runs it, outermost
@@ -185,6 +193,38 @@ pub struct PatchRead {
     /// The command's words: when the patch cannot be read, those that name a guarded location
     /// are what it writes.
     pub words: Vec<Arg>,
+    /// Where `patch` keeps the old content of each file it writes.
+    pub backup: BackupName,
+}
+
+/// How `patch` names a backup when told (`-B prefix`, `-Y basename-prefix`, `-z suffix`, or
+/// `SIMPLE_BACKUP_SUFFIX`): `<prefix><dir>/<basename-prefix><base><suffix>`. It makes one with
+/// `-b`, and unasked when a hunk does not apply exactly. Without any, it is `<file>.orig` beside
+/// the file, which is as guarded as the file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BackupName {
+    pub prefix: Option<Arg>,
+    pub base_prefix: Option<Arg>,
+    pub suffix: Option<Arg>,
+}
+
+impl BackupName {
+    /// The backup of `file` (a path as the patch places it), when a part is given; uncomputed
+    /// when a part is.
+    pub fn of(&self, file: &str) -> Option<Arg> {
+        let parts = [&self.prefix, &self.base_prefix, &self.suffix];
+        if parts.iter().all(|part| part.is_none()) {
+            return None;
+        }
+        fn text(part: &Option<Arg>) -> &str {
+            part.as_ref().map_or("", |part| part.text.as_str())
+        }
+        let (dir, base) = file.rsplit_once('/').map_or(("", file), |(dir, base)| (dir, base));
+        let dir = if file.contains('/') { format!("{dir}/") } else { String::new() };
+        let name = format!("{}{dir}{}{base}{}", text(&self.prefix), text(&self.base_prefix), text(&self.suffix));
+        let dynamic = parts.iter().any(|part| part.as_ref().is_some_and(|part| part.dynamic));
+        Some(Arg { text: name, dynamic, glob: false, pipe: false })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -199,4 +239,20 @@ pub enum Cd {
     /// `dirs -c`, `pushd -n dir`, `pushd +1`, `popd +1`: the stack may have changed in a way
     /// the walk does not follow, so no later `popd` is sure to return where the walk thinks.
     ForgetStack,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_patch_backup_is_prefix_folder_basename_prefix_name_suffix() {
+        let part = |text: &str| Some(Arg::literal(text));
+        let prefix = BackupName { prefix: part("d/"), ..BackupName::default() };
+        assert_eq!(prefix.of("a/x.md").map(|arg| arg.text), Some("d/a/x.md".to_string()));
+        let base = BackupName { base_prefix: part("d/"), suffix: part(".md"), ..BackupName::default() };
+        assert_eq!(base.of("a/approval").map(|arg| arg.text), Some("a/d/approval.md".to_string()));
+        assert_eq!(base.of("x").map(|arg| arg.text), Some("d/x.md".to_string()));
+        assert_eq!(BackupName::default().of("x"), None);
+    }
 }

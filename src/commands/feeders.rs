@@ -2,7 +2,8 @@
 //! input, `find -exec` and `-delete` on what it finds.
 
 use super::argv::ansi_c;
-use super::options::{Item, options, prefix_spec};
+use super::options::{Item, options, prefix_spec, value_of};
+use super::runners::is_stdin_path;
 use super::sink::{Next, Sink};
 use super::{Arg, quote};
 use crate::paths::{self, glob_matches};
@@ -133,27 +134,43 @@ const MAX_INPUT_JOBS: usize = 32;
 /// string once per line. Input the line does not show leaves the arguments open, save the
 /// guarded locations an unknown producer names (`ls plans/*.md | xargs sed -i …`).
 pub(super) fn xargs(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
-    let long = ["arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"];
-    let (mut replace, mut delimiter, mut from_file) = (None, None, false);
-    let start = options(args, &prefix_spec("adEILnPs", &long), |item| match item {
+    let long = ["arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"];
+    // `--eof`, `--max-lines` and `--replace` take a value only after `=`.
+    let flags = ["replace", "null", "eof", "max-lines"];
+    let (mut replace, mut delimiter, mut arg_file) = (None, None, None);
+    let start = options(args, &prefix_spec("adEILnPs", &long).flags(&flags), |item| match item {
         Item::Short('I', text) | Item::Long("replace", Some(text)) => replace = Some(text.text),
         Item::Flag('i') | Item::Long("replace", None) => replace = Some("{}".to_string()),
         Item::Flag('0') | Item::Long("null", None) => delimiter = Some('\0'),
         Item::Short('d', text) | Item::Long("delimiter", Some(text)) => {
             delimiter = words_char(&text.text);
         }
-        Item::Short('a', _) | Item::Long("arg-file", Some(_)) => from_file = true,
+        Item::Short('a', file) | Item::Long("arg-file", Some(file)) => arg_file = Some(file),
         _ => {}
     });
     let mut command = args.get(start..).unwrap_or_default().to_vec();
     if command.is_empty() {
         command.push(Arg::literal("echo"));
     }
-    let (items, open) = match stdin {
-        Some(text) if !from_file => (input_items(text, replace.is_some(), delimiter), false),
-        _ => (fed_words(sink.job.producer), true),
+    let input = match &arg_file {
+        Some(file) => shown_file(file, stdin),
+        None => stdin,
+    };
+    let (items, open) = match input {
+        Some(text) => (input_items(text, replace.is_some(), delimiter), false),
+        None => (fed_words(sink.job.producer), true),
     };
     Some(fill(command, items, replace.as_deref(), open))
+}
+
+/// The text of a file the line shows: a process substitution whose output is known
+/// (`<(echo …)`), or standard input by a name (`/dev/stdin`) when it is a heredoc or here-string.
+fn shown_file<'a>(file: &'a Arg, stdin: Option<&'a str>) -> Option<&'a str> {
+    match file {
+        _ if file.pipe && !file.dynamic => Some(&file.text),
+        _ if is_stdin_path(file) => stdin,
+        _ => None,
+    }
 }
 
 /// The words of an unknown producer that name a guarded location: what it may feed.
@@ -214,18 +231,40 @@ fn fill(command: Vec<Arg>, items: Vec<Arg>, replace: Option<&str>, open: bool) -
 /// GNU `parallel [opts] cmd… ::: args`: each input, shell-quoted, in place of `{}` (or
 /// appended), and the line run by a shell; without `:::` the inputs are standard input's lines.
 pub(super) fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
+    // Getopt::Long: every alias is a name of its own (one letter too), and any unambiguous
+    // prefix of one; an exact name wins (`--tag` is not `--tagstring`).
     let long = [
         "jobs",
+        "j",
         "arg-file",
+        "argfile",
+        "a",
+        "d",
+        "s",
+        "e",
+        "sql",
+        "ssh",
         "colsep",
         "delimiter",
         "replace",
         "max-args",
         "max-lines",
         "results",
+        "result",
+        "res",
         "joblog",
-        "sshlogin",
+        "jl",
         "tmpdir",
+        "tempdir",
+        "template",
+        "tmpl",
+        "sql-master",
+        "sqlmaster",
+        "sql-worker",
+        "sqlworker",
+        "sql-and-worker",
+        "sqlandworker",
+        "sshlogin",
         "workdir",
         "env",
         "timeout",
@@ -236,11 +275,28 @@ pub(super) fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Op
         "return",
     ];
     let mut replace = "{}".to_string();
-    let mut from_file = false;
-    let start = options(args, &prefix_spec("aCdEIjLnNPSs", &long), |item| match item {
-        Item::Long("joblog" | "results", Some(file)) => sink.write(&file),
+    let mut arg_file = None;
+    let flags = ["tag", "r", "m", "t", "h"];
+    let start = options(args, &prefix_spec("aCdEIjLnNPSs", &long).flags(&flags), |item| match item {
+        // The results folder and the job log, the folder of its temporary files, the files a
+        // template makes (`--tmpl in=out{}`), an SQL table's file (`sqlite3:///dir/db/table`).
+        Item::Long("results" | "result" | "res" | "joblog" | "jl" | "tmpdir" | "tempdir", Some(file)) => {
+            sink.write(&file);
+            sink.write_tree(&file, None, false);
+        }
+        Item::Long("template" | "tmpl", Some(pair)) => {
+            let made = pair.text.split_once('=').map_or(pair.text.as_str(), |(_, made)| made);
+            sink.write(&value_of(made, &pair));
+        }
+        Item::Long(
+            "sql" | "sql-master" | "sqlmaster" | "sql-worker" | "sqlworker" | "sql-and-worker" | "sqlandworker",
+            Some(url),
+        ) => {
+            let path = url.text.split_once("://").map_or(url.text.as_str(), |(_, path)| path);
+            sink.write_named(value_of(path.trim_start_matches('/').replace("%2F", "/").as_str(), &url));
+        }
         Item::Short('I', text) | Item::Long("replace", Some(text)) => replace = text.text,
-        Item::Short('a', _) | Item::Long("arg-file", Some(_)) => from_file = true,
+        Item::Short('a', file) | Item::Long("arg-file" | "argfile" | "a", Some(file)) => arg_file = Some(file),
         _ => {}
     });
     let rest = args.get(start..).unwrap_or_default();
@@ -248,17 +304,26 @@ pub(super) fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Op
     let split = rest.iter().position(separator).unwrap_or(rest.len());
     let template: Vec<&str> = rest.get(..split).unwrap_or_default().iter().map(|arg| arg.text.as_str()).collect();
     let mut items = Vec::new();
-    let mut open = from_file;
+    let mut open = false;
+    // Input files (`-a f`, `:::: f`): their lines, when the line shows them.
+    let mut read = |file: &Arg, items: &mut Vec<Arg>| match shown_file(file, stdin) {
+        Some(text) => items.extend(input_items(text, true, None)),
+        None => open = true,
+    };
+    if let Some(file) = &arg_file {
+        read(file, &mut items);
+    }
     let mut files = false;
     for arg in rest.get(split..).unwrap_or_default() {
         if separator(arg) {
             files = arg.text.starts_with("::::");
-            open |= files;
-        } else if !files {
+        } else if files {
+            read(arg, &mut items);
+        } else {
             items.push(arg.clone());
         }
     }
-    if split == rest.len() && !from_file {
+    if split == rest.len() && arg_file.is_none() {
         match stdin {
             Some(text) => items = input_items(text, true, None),
             None => {

@@ -15,7 +15,8 @@ pub(super) fn git(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<
     let mut dynamic = false;
     let long = ["git-dir", "work-tree", "namespace", "super-prefix", "config-env", "exec-path"];
     let mut configs = Vec::new();
-    let start = options(args, &prefix_spec("Cc", &long), |item| match item {
+    // git's own options go by their exact names (its subcommands' take prefixes).
+    let start = options(args, &prefix_spec("Cc", &long).exact(), |item| match item {
         Item::Short('C', value) => {
             dir = join(&dir, &value.text);
             dynamic |= value.dynamic;
@@ -154,7 +155,8 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
             let (mut staged, mut worktree, mut from_revision) = (false, false, false);
             let paths = {
                 let mut found = Vec::new();
-                options(args, &spec("s", &["source", "pathspec-from-file"]), |item| match item {
+                let restore = spec("s", &["source", "pathspec-from-file"]).flags(&["staged", "worktree"]);
+                options(args, &restore, |item| match item {
                     Item::Short('s', _) | Item::Long("source", Some(_)) => from_revision = true,
                     Item::Flag('S') | Item::Long("staged", None) => staged = true,
                     Item::Flag('W') | Item::Long("worktree", None) => worktree = true,
@@ -172,7 +174,7 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
         "rm" => {
             let mut index_only = false;
             let mut found = Vec::new();
-            options(args, &spec("", &["pathspec-from-file"]), |item| match item {
+            options(args, &spec("", &["pathspec-from-file"]).flags(&["cached", "dry-run"]), |item| match item {
                 Item::Long("cached" | "dry-run", None) | Item::Flag('n') => index_only = true,
                 Item::Operand(arg) => found.push(arg),
                 _ => {}

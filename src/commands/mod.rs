@@ -3,12 +3,12 @@
 //!
 //! A command is a row: [`wrappers`] run the command after their options, [`writers`] write their
 //! operands or option values, [`copies`] copy, move and link, [`runners`] hand text to another
-//! analysis, [`feeders`] run a command on what they are fed; [`git`], [`patches`], [`archives`],
-//! [`downloads`], [`remote`] and [`editors`] read their own command lines; [`readonly`] lists the
-//! commands known to write nothing, [`unknown`] judges the rest by the guarded locations their
-//! words name, and [`approval`] holds the self-approval rule; [`cmd_exe`] holds `cmd.exe`'s own
-//! commands. A command of a known shape is one row in one of these tables, and its lines in the
-//! corpus.
+//! analysis, [`feeders`] run a command on what they are fed, [`viewers`] read but run the pager
+//! or preprocessor they are given; [`git`], [`patches`], [`archives`], [`downloads`], [`remote`]
+//! and [`editors`] read their own command lines; [`readonly`] lists the commands known to write
+//! nothing, [`unknown`] judges the rest by the guarded locations their words name, and
+//! [`approval`] holds the self-approval rule; [`cmd_exe`] holds `cmd.exe`'s own commands. A
+//! command of a known shape is one row in one of these tables, and its lines in the corpus.
 //!
 //! Paths stay as typed; a wrapper that changes directory (`git -C`, `env -C`, `sudo -D`) prefixes
 //! them. This layer knows nothing of trees or directories on disk, nor of the analyses above it:
@@ -34,14 +34,16 @@ mod remote;
 mod runners;
 mod sink;
 mod unknown;
+mod viewers;
 mod wrappers;
 mod writers;
 
 pub use argv::{Arg, ansi_c, has_wildcard};
-pub use effects::{BASENAME_STRIP, Cd, Effect, Environment, PatchRead, Variable};
+pub use effects::{BASENAME_STRIP, BackupName, Cd, Effect, Environment, PatchRead, Variable};
 pub use feeders::fed_words;
 pub use git::HOOKS;
 pub use runners::makefile_shell;
+pub use viewers::variable_command_lines;
 use options::{operands, spec, static_is};
 use sink::{Job, Next, Sink};
 
@@ -165,6 +167,10 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         }
         Some(index::Row::Copy(copy)) => {
             copy.run(rest, sink);
+            return None;
+        }
+        Some(index::Row::Viewer(viewer)) => {
+            viewer.run(name, rest, stdin, sink);
             return None;
         }
         None => {}

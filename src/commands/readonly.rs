@@ -2,21 +2,20 @@
 //! grepping and listing a plan or approval.md stays allowed, and prose in their words is data.
 
 use super::Arg;
+use super::options::{Item, options, spec};
 
-/// Read (or print) their operands and write no file, whatever their options (`mkdir` makes only
-/// directories, which hold nothing until a write the gates see). Sorted: looked up by binary search.
+/// Read (or print) their operands and write no file and run no command, whatever their options
+/// and variables. A reader with an option that writes or runs is in [`UNLESS`] or has a row of
+/// its own (`sort -o`, `tree -o`, `less` with `LESSOPEN`, `rg --pre`). Sorted: looked up by
+/// binary search.
 const READERS: &[&str] = &[
     ":",
     "[",
     "[[",
-    "ack",
-    "ag",
     "b2sum",
     "b3sum",
     "base64",
     "basename",
-    "bat",
-    "batcat",
     "bzcat",
     "cat",
     "cksum",
@@ -27,7 +26,6 @@ const READERS: &[&str] = &[
     "cut",
     "date",
     "declare",
-    "delta",
     "diff",
     "difft",
     "dirname",
@@ -42,11 +40,9 @@ const READERS: &[&str] = &[
     "eza",
     "false",
     "fgrep",
-    "file",
     "fmt",
     "fold",
     "getfacl",
-    "glow",
     "gojq",
     "grep",
     "head",
@@ -56,7 +52,6 @@ const READERS: &[&str] = &[
     "join",
     "jq",
     "kill",
-    "less",
     "ll",
     "local",
     "logger",
@@ -65,11 +60,8 @@ const READERS: &[&str] = &[
     "lsattr",
     "lsd",
     "lsof",
-    "man",
     "md5",
     "md5sum",
-    "mdcat",
-    "more",
     "most",
     "namei",
     "nl",
@@ -90,7 +82,6 @@ const READERS: &[&str] = &[
     "realpath",
     "return",
     "rev",
-    "rg",
     "set",
     "sha1sum",
     "sha224sum",
@@ -110,14 +101,12 @@ const READERS: &[&str] = &[
     "test",
     "tokei",
     "tr",
-    "tree",
     "true",
     "ts",
     "type",
     "typeset",
     "unexpand",
     "unset",
-    "vale",
     "wait",
     "wc",
     "wdiff",
@@ -135,7 +124,6 @@ const READERS: &[&str] = &[
     "yamllint",
     "zcat",
     "zgrep",
-    "zless",
 ];
 
 /// Readers that write, or run a command, only when given one of these options or subcommands.
@@ -386,8 +374,19 @@ const FORMATTERS: &[&str] = &[
     "mdformat",
     "codespell",
 ];
-const WRITE_FLAGS: &[&str] =
-    &["--write", "-w", "--write-changes", "--fix", "--apply", "--apply-unsafe", "-o", "--output", "--inplace"];
+const WRITE_FLAGS: &[&str] = &[
+    "--write",
+    "-w",
+    "--write-changes",
+    "--fix",
+    "--apply",
+    "--apply-unsafe",
+    "-o",
+    "--output",
+    "--output-file",
+    "--inplace",
+    "--cache-location",
+];
 /// `mdformat` writes unless `--check`; `ruff format`, `dprint fmt`, `biome format --write` write.
 const WRITING_SUBCOMMANDS: &[&str] = &["format", "fmt"];
 
@@ -395,10 +394,84 @@ const WRITING_SUBCOMMANDS: &[&str] = &["format", "fmt"];
 const OPENSPEC_READERS: &[&str] =
     &["validate", "show", "list", "status", "view", "diff", "help", "--help", "--version"];
 
-fn has_word(args: &[Arg], words: &[&str]) -> bool {
+/// npm's subcommands that write no file (`config` only to read it, `audit` without `fix`,
+/// `version` without a new version). Sorted: looked up by binary search.
+const NPM_READERS: &[&str] = &[
+    "access",
+    "audit",
+    "bugs",
+    "completion",
+    "config",
+    "diff",
+    "dist-tag",
+    "docs",
+    "doctor",
+    "explain",
+    "find",
+    "fund",
+    "get",
+    "help",
+    "help-search",
+    "home",
+    "info",
+    "la",
+    "list",
+    "ll",
+    "ls",
+    "org",
+    "outdated",
+    "owner",
+    "ping",
+    "prefix",
+    "profile",
+    "query",
+    "repo",
+    "root",
+    "s",
+    "sbom",
+    "se",
+    "search",
+    "show",
+    "star",
+    "stars",
+    "team",
+    "token",
+    "unstar",
+    "v",
+    "version",
+    "view",
+    "whoami",
+    "why",
+];
+
+/// Does `npm` with `args` (after its name) write no file? Every subcommand writes its logs and
+/// cache where `--logs-dir` and `--cache` say.
+pub fn npm_reads(args: &[Arg]) -> bool {
+    let mut words = args.iter().filter(|arg| !arg.text.starts_with('-'));
+    let reads = match words.next().map(|sub| sub.text.as_str()) {
+        Some("config") => words.next().is_some_and(|action| matches!(action.text.as_str(), "get" | "list" | "ls")),
+        Some("audit") => !words.any(|word| word.text == "fix"),
+        Some("version") => words.next().is_none(),
+        Some(sub) => NPM_READERS.binary_search(&sub).is_ok(),
+        None => true,
+    };
+    let mut places_files = false;
+    options(args, &spec("", &["cache", "logs-dir"]), |item| {
+        places_files |= matches!(item, Item::Long("cache" | "logs-dir", _));
+    });
+    reads && !places_files
+}
+
+/// The formatters that read their options with argparse, which takes any unambiguous prefix of a
+/// long one (`codespell --write`, `mdformat --che`).
+const ABBREVIATING: &[&str] = &["mdformat", "codespell"];
+
+/// Whether an option of `words` is among `args`; with `prefixes`, a long one by any prefix.
+fn has_word(args: &[Arg], words: &[&str], prefixes: bool) -> bool {
     args.iter().any(|arg| {
         let option = arg.text.split('=').next().unwrap_or(&arg.text);
-        words.contains(&option)
+        let prefix = prefixes && option.len() > 2 && option.starts_with("--");
+        words.iter().any(|word| *word == option || prefix && word.starts_with(option))
     })
 }
 
@@ -413,12 +486,13 @@ pub fn is_read_only(name: &str, args: &[Arg]) -> bool {
     let first = args.iter().find(|arg| !arg.text.starts_with('-')).map(|arg| arg.text.as_str());
     match name {
         _ if FORMATTERS.contains(&name) => {
-            let writes_by_default = name == "mdformat" && !has_word(args, &["--check"]);
+            let prefixes = ABBREVIATING.contains(&name);
+            let writes_by_default = name == "mdformat" && !has_word(args, &["--check"], prefixes);
             !writes_by_default
-                && !has_word(args, WRITE_FLAGS)
+                && !has_word(args, WRITE_FLAGS, prefixes)
                 && !first.is_some_and(|sub| WRITING_SUBCOMMANDS.contains(&sub))
         }
-        "yq" => !has_word(args, &["-i", "--inplace"]),
+        "yq" => !has_word(args, &["-i", "--inplace"], false),
         "awk" | "gawk" | "mawk" | "nawk" => !args.iter().any(|arg| awk_writes(&arg.text)),
         _ if COMPRESSORS.contains(&name) => only_standard_output(args),
         "openspec" => first.is_some_and(|sub| OPENSPEC_READERS.contains(&sub)),
@@ -426,13 +500,13 @@ pub fn is_read_only(name: &str, args: &[Arg]) -> bool {
         "gh" | "glab" => !args.iter().any(|arg| matches!(arg.text.as_str(), "clone" | "download" | "checkout")),
         // `-dump` prints the page; `-o` and `-config` set options (files it writes, commands).
         "w3m" => {
-            has_word(args, &["-dump", "-dump_source", "-dump_head"])
+            has_word(args, &["-dump", "-dump_source", "-dump_head"], false)
                 && !args.iter().any(|arg| arg.dynamic || arg.text.starts_with("-o") || arg.text.starts_with("-config"))
         }
         // `list` prints the misspelled words of its input; `check`, `-a` (pipe mode: `*word` and
         // `#` save the personal dictionary), `create` and `merge` write.
-        "aspell" => has_word(args, &["list"]) && !unless_given(args, &["check", "-c", "pipe", "-a", "create", "merge"]),
-        "gpg" | "gpg2" => only_options(args, GPG_DIGEST) && has_word(args, &["--print-md", "--print-mds"]),
+        "aspell" => has_word(args, &["list"], false) && !unless_given(args, &["check", "-c", "pipe", "-a", "create", "merge"]),
+        "gpg" | "gpg2" => only_options(args, GPG_DIGEST) && has_word(args, &["--print-md", "--print-mds"], false),
         "cloc" => only_options(args, CLOC_READING),
         "code" | "codium" | "cursor" => opens_documents(args, OPENER_OPTIONS),
         "subl" => opens_documents(args, &["-n", "--new-window", "-a", "--add", "-w", "--wait", "-b", "--background"]),
@@ -568,6 +642,24 @@ mod tests {
         assert!(!is_read_only("aws", &words("s3 cp --grants x p.md s3://b/")) && !is_read_only("aws", &words("s3 cp a b s3://c")));
         assert!(is_read_only("gsutil", &words("-m cp a.md b.md gs://b/")));
         assert!(!is_read_only("gsutil", &words("cp gs://b/p.md p.md")) && !is_read_only("gsutil", &words("-o x cp a gs://b")));
+    }
+
+    #[test]
+    fn a_formatter_writes_when_asked_and_argparse_takes_a_prefix() {
+        let args = |words: &[&str]| words.iter().map(|word| Arg::literal(word)).collect::<Vec<_>>();
+        for (name, words) in [
+            ("eslint", &["--output-file", "p.md", "."][..]),
+            ("eslint", &["--cache-location", "p/", "."]),
+            ("codespell", &["--write-c", "p.md"]),
+            ("mdformat", &["p.md"]),
+        ] {
+            assert!(!is_read_only(name, &args(words)), "{name} {words:?}");
+        }
+        for (name, words) in
+            [("eslint", &["--cache", "."][..]), ("codespell", &["p.md"]), ("mdformat", &["--che", "p.md"])]
+        {
+            assert!(is_read_only(name, &args(words)), "{name} {words:?}");
+        }
     }
 
     #[test]

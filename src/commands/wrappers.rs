@@ -4,8 +4,9 @@
 use super::approval::{is_cli, package_bin};
 use super::effects::Environment;
 use super::options::{Flags, Item, Spec, Valued, options, prefix_spec, spec, static_is, value_of};
+use super::readonly::npm_reads;
 use super::sink::{Next, Sink};
-use super::{Arg, quote};
+use super::{Arg, quote, unknown};
 
 /// A command that runs the command after its options, and after [`Before`] operands.
 pub(super) struct Wrapper {
@@ -111,7 +112,7 @@ pub(super) const CODED: &[Coded] = &[
     Coded { names: &["su"], run: |args, _, sink| su(args, sink) },
     Coded { names: &["runuser"], run: |args, _, sink| runuser(args, sink) },
     Coded { names: &["npx", "pnpx", "bunx"], run: |args, _, sink| npx(args, sink) },
-    Coded { names: &["npm"], run: |args, _, sink| npm(args, sink) },
+    Coded { names: &["npm"], run: npm },
     Coded { names: &["pnpm", "yarn"], run: |args, _, _| package_runner(args) },
     Coded { names: &["uv"], run: |args, stdin, sink| project_runner(args, stdin, sink, &UV) },
     Coded { names: &["poetry"], run: |args, stdin, sink| project_runner(args, stdin, sink, &POETRY) },
@@ -140,15 +141,20 @@ fn coproc(args: &[Arg]) -> Option<Vec<Next>> {
     Some(vec![Next::at(brace.map_or(1, |at| at + 2))])
 }
 
-/// `npm exec …`, `npm x …`: as `npx`.
-fn npm(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+/// `npm exec …`, `npm x …`: as `npx`. A subcommand known to write no file reads; the others
+/// write files (`init`, `pack`, `shrinkwrap`, `install`) or run the package's scripts (`run`,
+/// `test`): an unknown command's.
+fn npm(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
     super::runners::npm_scripts_set(args, sink);
     match args.first().map(|a| a.text.as_str()) {
         Some("exec" | "x") => {
-            npx(args.get(1..).unwrap_or_default(), sink).map(|nexts| nexts.into_iter().map(drop_separator).collect())
+            return npx(args.get(1..).unwrap_or_default(), sink)
+                .map(|nexts| nexts.into_iter().map(drop_separator).collect());
         }
-        _ => None,
+        _ if npm_reads(args) => {}
+        _ => unknown::analyze("npm", args, stdin, sink),
     }
+    None
 }
 
 /// `npm exec approval-gates -- approve …`: the first `--` after the command separates npm's
@@ -167,7 +173,7 @@ fn sudo(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     let mut edit = false;
     let long =
         ["user", "group", "chdir", "close-from", "host", "prompt", "role", "type", "other-user", "command-timeout"];
-    let mut start = options(args, &prefix_spec("CDghpRTUurt", &long), |item| match item {
+    let mut start = options(args, &prefix_spec("CDghpRTUurt", &long).flags(&["edit"]), |item| match item {
         Item::Short('D', value) | Item::Long("chdir", Some(value)) => dir = Some(value),
         Item::Flag('e') | Item::Long("edit", None) => edit = true,
         _ => {}
@@ -208,8 +214,8 @@ fn env(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     let mut dir = None;
     let mut split = None;
     let mut environment = Environment::default();
-    let long = ["unset", "chdir", "split-string"];
-    let mut start = options(args, &prefix_spec("uCSP", &long), |item| match item {
+    let long = ["unset", "chdir", "split-string", "argv0"];
+    let mut start = options(args, &prefix_spec("uCSPa", &long).flags(&["ignore-environment"]), |item| match item {
         Item::Short('C', value) | Item::Long("chdir", Some(value)) => dir = Some(value),
         Item::Short('S', value) | Item::Long("split-string", Some(value)) => split = Some(value),
         // A name the walk could not compute may be any variable: none is taken as removed.
@@ -225,8 +231,10 @@ fn env(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     }
     assignments(args, &mut start, &mut environment);
     if let Some(split) = split {
-        // `env -S 'cmd args' more`: the string is split into words like a command line.
-        let mut script = split.text;
+        // `env -S '-C d cmd args' more`: the string is split into words like a command line, and
+        // env reads its options again (`\_` separates words too, `\c` ends the string).
+        let text = split.text.split("\\c").next().unwrap_or_default().replace("\\_", " ");
+        let mut script = format!("env {text}");
         for arg in args.get(start..).unwrap_or_default() {
             script.push(' ');
             script.push_str(&arg.text);
@@ -243,7 +251,7 @@ fn env(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
 /// `watch [-n s] cmd…` runs its words through `sh -c`; `-x` runs them directly.
 fn watch(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     let mut exec = false;
-    let start = options(args, &prefix_spec("nq", &["interval", "equexit"]), |item| {
+    let start = options(args, &prefix_spec("nq", &["interval", "equexit"]).flags(&["exec"]), |item| {
         exec |= matches!(item, Item::Flag('x') | Item::Long("exec", None));
     });
     if exec {
@@ -292,13 +300,15 @@ fn script(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next
     let mut logs = false;
     let long = ["command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit"];
     let mut files = Vec::new();
-    options(args, &spec("cEIOBTmo", &long), |item| match item {
+    // `--timing=file` (`-t` alone writes the timings to standard error).
+    options(args, &spec("cEIOBTmo", &long).flags(&["timing"]), |item| match item {
         Item::Short('c', script) | Item::Long("command", Some(script)) => command = Some(script),
         Item::Short('I' | 'O' | 'B' | 'T', file)
         | Item::Long("log-in" | "log-out" | "log-io" | "log-timing", Some(file)) => {
             logs = true;
             sink.write(&file);
         }
+        Item::Long("timing", Some(file)) => sink.write(&file),
         Item::Operand(arg) => files.push(arg.clone()),
         _ => {}
     });

@@ -95,6 +95,20 @@ impl Walker<'_> {
                     }
                 }
                 Effect::Patch(read) => self.patch(read, scope),
+                Effect::VariableCommand { variable, files, environment } => {
+                    for value in command_variable(&variable, &environment, scope) {
+                        // P-18: a command line the walk could not compute may write any guarded
+                        // location the line names.
+                        if value.dynamic {
+                            self.add_uncomputed(walk, scope);
+                            continue;
+                        }
+                        for script in commands::variable_command_lines(&value.text, &files) {
+                            let mut child = child_shell(scope, None, &environment, walk.source);
+                            self.script_apart(&script, &mut child, walk)?;
+                        }
+                    }
+                }
                 Effect::RunsHooks => self.hooks(walk, scope)?,
                 Effect::HooksPath { dir, path } => {
                     let folder = paths::absolute(&path.text, &work_tree_top(&dir, scope));
@@ -723,7 +737,18 @@ impl Walker<'_> {
                 None => false,
             })
         });
-        if !parsed {
+        // A backup name the walk cannot compute may be any guarded location the words name.
+        let mut uncomputed = false;
+        for path in written.iter().filter(|_| parsed) {
+            if let Some(backup) = read.backup.of(path) {
+                uncomputed |= backup.dynamic;
+                if !backup.dynamic {
+                    self.add(&backup.text, &root, scope.links());
+                }
+            }
+            self.add(path, &root, scope.links());
+        }
+        if !parsed || uncomputed {
             // An option's value (`--directory=x`) is the word's path.
             let named = |word: &str| match word.split_once('=') {
                 Some((option, value)) if option.starts_with('-') => value.to_string(),
@@ -733,11 +758,20 @@ impl Walker<'_> {
             for word in seen.filter(|word| paths::names_guarded(&word.text, paths::Dialect::Bash)) {
                 self.add(&named(&word.text), &cwd, scope.links());
             }
-            return;
         }
-        for path in written {
-            self.add(&path, &root, scope.links());
+    }
+}
+
+/// The values a variable a command reads may have: as the way to it sets it, else as the line
+/// exported it (none when it only inherits the shell's environment).
+fn command_variable(name: &str, environment: &Environment, scope: &Scope<Bash>) -> Vec<Value> {
+    match environment.variable(name) {
+        Variable::Set(value) => vec![Value { text: value.text.clone(), dynamic: value.dynamic }],
+        Variable::Unset => Vec::new(),
+        Variable::Shell if scope.exports_everything() || scope.exported().iter().any(|exported| exported == name) => {
+            scope.vars.get(name).cloned().unwrap_or_default()
         }
+        Variable::Shell => Vec::new(),
     }
 }
 
