@@ -306,7 +306,7 @@ fn sed_writes(file: &str, word: &Arg, sink: &mut Sink) {
     sink.write(&Arg { text: file.to_string(), glob: false, ..word.clone() });
 }
 
-/// `perl -i[EXT]`, `-pi -e …`: the files after the script.
+/// `perl -i[EXT]`, `-pi -e …`, `-lpi`, `-0777pi`: the files after the script.
 pub(super) fn perl(args: &[Arg], sink: &mut Sink) {
     let mut in_place = false;
     let mut script_given = false;
@@ -323,7 +323,8 @@ pub(super) fn perl(args: &[Arg], sink: &mut Sink) {
             operands.extend(args.get(at..).unwrap_or_default());
             break;
         }
-        for (offset, letter) in text.char_indices().skip(1) {
+        let mut letters = text.char_indices().skip(1).peekable();
+        while let Some((offset, letter)) = letters.next() {
             let rest = text.get(offset + letter.len_utf8()..).unwrap_or_default();
             match letter {
                 'i' => {
@@ -339,7 +340,13 @@ pub(super) fn perl(args: &[Arg], sink: &mut Sink) {
                     at += usize::from(rest.is_empty());
                     break;
                 }
-                'l' | '0' | 'x' | 'C' | 'd' | 'D' | 'V' | 'F' => break,
+                // `-l[octal]`, `-0[octal]`, `-0x[hex]`: digits, then more switches.
+                'l' | '0' => {
+                    let hex = letter == '0' && letters.next_if(|&(_, c)| c == 'x').is_some();
+                    while letters.next_if(|&(_, c)| if hex { c.is_ascii_hexdigit() } else { c.is_digit(8) }).is_some() {
+                    }
+                }
+                'x' | 'C' | 'd' | 'D' | 'V' | 'F' => break,
                 _ => {}
             }
         }

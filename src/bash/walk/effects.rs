@@ -145,6 +145,12 @@ impl Walker<'_> {
                         if uncomputed && !proven {
                             self.add_uncomputed(walk, scope);
                         }
+                        // An unproven program may read what its environment holds
+                        // (`O=plans/p.md perl -e 'unlink $ENV{O}'`).
+                        if !proven {
+                            self.given_in_environment(&environment, walk, scope);
+                            self.exported_to_it(scope);
+                        }
                     }
                 }
                 Effect::RunFile { path, this_shell, by_shebang, args, environment } => {
@@ -242,22 +248,36 @@ impl Walker<'_> {
         ran
     }
 
+    /// The values a command's own assignments give it (`O=… cmd`, `env O=… cmd`), for a program
+    /// that may read them; one the walk could not compute, every guarded location the line names.
+    fn given_in_environment(&mut self, environment: &Environment, walk: &Walk, scope: &Scope<Bash>) {
+        let values: Vec<&Arg> = environment.changes.iter().filter_map(|(_, value)| value.as_ref()).collect();
+        if values.iter().any(|value| value.dynamic && !value.pipe) {
+            self.add_uncomputed(walk, scope);
+        }
+        self.values_reach_it(values.iter().map(|value| value.text.as_str()), scope);
+    }
+
     /// An unknown command sees the variables the line exported: the guarded locations their
     /// values name reach it as its words' do (`export OUT=plans/p.md; mytool`).
     fn exported_to_it(&mut self, scope: &Scope<Bash>) {
-        let mut named = Vec::new();
         let values = match scope.exports_everything() {
             true => scope.vars.values().collect::<Vec<_>>(),
             false => scope.exported().iter().filter_map(|name| scope.vars.get(name)).collect(),
         };
-        for values in values {
-            for value in values {
-                // A value holding more than a path (`--out=plans/p.md`, `a.md plans/p.md`).
-                if value.text.contains(|c: char| c.is_whitespace() || c == '=') {
-                    named.extend(paths::everything_named(&value.text, paths::Dialect::Bash));
-                } else if may_be_guarded(&value.text, scope) {
-                    named.push(PathBuf::from(&value.text));
-                }
+        let texts: Vec<String> = values.into_iter().flatten().map(|value| value.text.clone()).collect();
+        self.values_reach_it(texts.iter().map(String::as_str), scope);
+    }
+
+    /// The guarded locations values a command sees name, reaching it as its words' do.
+    fn values_reach_it<'v>(&mut self, values: impl Iterator<Item = &'v str>, scope: &Scope<Bash>) {
+        let mut named = Vec::new();
+        for value in values {
+            // A value holding more than a path (`--out=plans/p.md`, `a.md plans/p.md`).
+            if value.contains(|c: char| c.is_whitespace() || c == '=') {
+                named.extend(paths::everything_named(value, paths::Dialect::Bash));
+            } else if may_be_guarded(value, scope) {
+                named.push(PathBuf::from(value));
             }
         }
         for location in named {
@@ -322,6 +342,10 @@ impl Walker<'_> {
         let base = paths::absolute(dir, &scope.base);
         for write in &invocation.writes {
             self.add(write, &base, scope.links());
+            // An operand the shell expands (`gawk -i inplace 1 docs/*/plans/p.md`).
+            for matched in paths::guarded_glob_matches(write) {
+                self.add(&matched, &base, scope.links());
+            }
         }
         for tree in &invocation.trees {
             self.add_reached(paths::absolute(tree, &base), paths::Reach::Tree, scope);
