@@ -301,6 +301,12 @@ fn git_subcommand(sub: &str, args: &[Arg], git: &mut Git, sink: &mut Sink) {
             sink.write(&file);
         }
     }
+    for command in commands_run(sub, args) {
+        match command.dynamic {
+            true => sink.push(Effect::RunsUnseen),
+            false => sink.script(&command.text),
+        }
+    }
     match sub {
         "checkout" => {
             let separator = args.iter().position(|arg| !arg.dynamic && arg.text == "--");
@@ -396,6 +402,55 @@ fn git_archive(args: &[Arg], sink: &mut Sink) {
         sink.write(output);
     }
 }
+
+/// The command lines a subcommand runs through the shell: the values of `rebase --exec`,
+/// `filter-branch --tree-filter` and the other filters, `send-email --to-cmd` and its kin;
+/// `bisect run <command> <args>…` (its words, quoted).
+fn commands_run(sub: &str, args: &[Arg]) -> Vec<Arg> {
+    if sub == "bisect" && args.first().is_some_and(|first| first.text == "run" && !first.dynamic) {
+        let words = args.get(1..).unwrap_or_default();
+        let text = words.iter().map(|word| quote(&word.text)).collect::<Vec<_>>().join(" ");
+        return vec![Arg { text, dynamic: words.iter().any(|word| word.dynamic), ..Arg::default() }];
+    }
+    let Some(options) = COMMAND_OPTIONS.iter().find(|options| options.sub == sub) else { return Vec::new() };
+    values_of(args, options.short, options.long)
+}
+
+/// A subcommand's options whose value is a command line: its letter, its long names (`(full,
+/// shortest)`: `send-email` takes abbreviations).
+struct CommandOptions {
+    sub: &'static str,
+    short: &'static str,
+    long: &'static [(&'static str, &'static str)],
+}
+
+const COMMAND_OPTIONS: &[CommandOptions] = &[
+    CommandOptions { sub: "rebase", short: "x", long: &[("exec", "exe")] },
+    CommandOptions {
+        sub: "filter-branch",
+        short: "",
+        long: &[
+            ("env-filter", "env-filter"),
+            ("tree-filter", "tree-filter"),
+            ("index-filter", "index-filter"),
+            ("parent-filter", "parent-filter"),
+            ("msg-filter", "msg-filter"),
+            ("commit-filter", "commit-filter"),
+            ("tag-name-filter", "tag-name-filter"),
+        ],
+    },
+    CommandOptions {
+        sub: "send-email",
+        short: "",
+        long: &[
+            ("to-cmd", "to-c"),
+            ("cc-cmd", "cc-c"),
+            ("header-cmd", "he"),
+            ("sendmail-cmd", "sendm"),
+            ("smtp-server", "smtp-se"),
+        ],
+    },
+];
 
 /// `git reset [<rev>] [--] <paths>`, `--soft`, `--mixed`: the index and refs only. `--hard`,
 /// `--merge`, `--keep` and `-p` rewrite the work tree: judged by their words (what a hard reset

@@ -90,7 +90,7 @@ fn tools_git_runs_on_the_files_it_picks_are_judged_on_them() {
 }
 
 #[test]
-fn programs_a_transport_runs_are_judged_as_run() {
+fn programs_a_transport_or_a_subcommand_runs_are_judged_as_run() {
     let repo = repo();
     refused(
         &repo,
@@ -107,6 +107,9 @@ fn programs_a_transport_runs_are_judged_as_run() {
             ("git -c protocol.ext.allow=always fetch 'ext::touch #x docs/superpowers/plans/p.md'", NEEDS_SPEC),
             ("git -c protocol.ext.allow=always fetch 'ext::sh -c touch% docs/superpowers/plans/p.md'", NEEDS_SPEC),
             ("git remote add -f x 'ext::rm openspec/changes/c/approval.md'", ONLY_APPROVE),
+            ("git rebase -x 'f=docs/superpowers/pla; touch ${f}ns/p.md' HEAD~2", NEEDS_SPEC),
+            ("git filter-branch --tree-filter 'd=openspec/changes/c; rm $d/approval.md' HEAD", ONLY_APPROVE),
+            ("git bisect run sh -c 'f=docs/superpowers/pla; touch ${f}ns/p.md'", NEEDS_SPEC),
         ],
     );
     allowed(
@@ -116,6 +119,8 @@ fn programs_a_transport_runs_are_judged_as_run() {
             "git fetch origin docs/superpowers/plans",
             "git push origin HEAD -o docs/superpowers/plans/p.md",
             "git -c protocol.ext.allow=always fetch 'ext::ssh -p 22 host %S repo'",
+            "git rebase -x 'cargo test' HEAD~2",
+            "git bisect run npm test",
         ],
     );
 }
