@@ -37,12 +37,18 @@ pub enum Effect {
         name: Option<Arg>,
         known_dir: bool,
     },
-    /// Writes whose paths start at the top of the git work tree that holds `dir` (git's `:/` and
-    /// `:(top)` pathspecs), which the walk finds on disk.
-    FromTop {
+    /// Writes git makes in its work tree, where git runs in `dir`: from the tree's top when
+    /// `from_top` (`:/` and `:(top)` pathspecs); else from where git runs when that lies in the
+    /// tree, and from its top when not (`git --work-tree=d` run outside `d`).
+    InWorkTree {
         dir: String,
+        tree: WorkTree,
+        from_top: bool,
         effects: Vec<Effect>,
     },
+    /// Runs code the walk cannot see (a command setting whose value it could not compute, a config
+    /// file git includes): it may write every guarded location the line names (P-18).
+    RunsUnseen,
     Cd(Cd),
     /// A script run by a child shell (`bash -c`, a shell reading a heredoc): scoped, with the
     /// environment the command gives it ([`super::sink::Sink::script`]).
@@ -130,6 +136,17 @@ pub enum Effect {
         files: Vec<Arg>,
         environment: Environment,
     },
+}
+
+/// Where a git command's work tree is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WorkTree {
+    /// The nearest folder up from where git runs that holds `.git`, found on disk.
+    Found,
+    /// Where git runs: a git folder given (`--git-dir`, `GIT_DIR`) without a work tree.
+    Here,
+    /// `--work-tree`, `GIT_WORK_TREE`: relative to where git runs.
+    Given(Arg),
 }
 
 /// How a command's environment differs from the variables of the shell that runs it, outermost

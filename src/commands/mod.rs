@@ -39,9 +39,9 @@ mod wrappers;
 mod writers;
 
 pub use argv::{Arg, ansi_c, has_wildcard};
-pub use effects::{BASENAME_STRIP, BackupName, Cd, Effect, Environment, PatchRead, Variable};
+pub use effects::{BASENAME_STRIP, BackupName, Cd, Effect, Environment, PatchRead, Variable, WorkTree};
 pub use feeders::fed_words;
-pub use git::HOOKS;
+pub use git::{HOOKS, reads_variable};
 pub use runners::makefile_shell;
 pub use viewers::variable_command_lines;
 use options::{operands, spec, static_is};
@@ -118,10 +118,14 @@ pub fn printing_command(argv: &[Arg]) -> Option<Vec<Arg>> {
     None
 }
 
-/// Whether a command runs, as commands, what it reads on its standard input (`… | sed e`): its
-/// walk then needs that text, from a pipe or a `<` file.
+/// Whether a command acts on what it reads on its standard input: runs it as commands (`… | sed
+/// e`), or writes the paths it holds (`git checkout --pathspec-from-file=-`). Its walk then needs
+/// that text, from a pipe or a `<` file.
 pub fn runs_its_input(argv: &[Arg]) -> bool {
     let Some((name, rest)) = argv.split_first() else { return false };
+    if !name.dynamic && command_name(&name.text) == "git" {
+        return git::pathspecs_on_input(rest);
+    }
     if name.dynamic || !matches!(command_name(&name.text), "sed" | "gsed") {
         return false;
     }

@@ -145,6 +145,12 @@ pub(super) fn operands<'a>(args: &'a [Arg], spec: &Spec<'_>) -> Vec<&'a Arg> {
     found
 }
 
+/// Whether long option `name` is `full` or an abbreviation of it at least as long as `shortest`
+/// (git's parse-options takes any unambiguous prefix).
+pub(super) fn abbreviates(name: &str, full: &str, shortest: &str) -> bool {
+    name.len() >= shortest.len() && full.starts_with(name)
+}
+
 pub(super) fn static_is(arg: Option<&Arg>, text: &str) -> bool {
     arg.is_some_and(|arg| !arg.dynamic && arg.text == text)
 }

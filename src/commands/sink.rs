@@ -258,12 +258,12 @@ impl Sink<'_, '_> {
         if self.job.dir.is_empty() { script.to_string() } else { format!("cd {} && {script}", quote(&self.job.dir)) }
     }
 
-    /// What `write` writes, its paths taken from the top of the work tree where the job runs
-    /// ([`Effect::FromTop`]).
-    pub fn at_top(&mut self, write: impl FnOnce(&mut Sink)) {
+    /// What `write` does, with its paths relative to `dir` (empty: to where they are placed later,
+    /// [`Effect::InWorkTree`]), collected apart.
+    pub fn collected(&self, dir: &str, write: impl FnOnce(&mut Sink)) -> Vec<Effect> {
         let job = Job {
             args: Cow::Borrowed(&[]),
-            dir: String::new(),
+            dir: dir.to_string(),
             roots: self.job.roots.clone(),
             producer: self.job.producer,
             reads_input: self.job.reads_input,
@@ -272,7 +272,7 @@ impl Sink<'_, '_> {
         };
         let mut effects = Vec::new();
         write(&mut Sink { job: &job, out: &mut effects, analyses: self.analyses });
-        self.out.push(Effect::FromTop { dir: self.job.dir.clone(), effects });
+        effects
     }
 
     pub fn push(&mut self, effect: Effect) {

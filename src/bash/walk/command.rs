@@ -76,7 +76,7 @@ impl Walker<'_> {
         if self.shell_state(&argv, &assigned, stdin_text.as_deref(), walk, scope)? {
             return Ok(());
         }
-        let environment = command_environment(&assigned);
+        let environment = exported_to_the_table(scope).then(&command_environment(&assigned));
         let mut effects = Vec::new();
         let producer = &producer;
         commands::analyze_fed(&argv, stdin_text.as_deref(), producer, &environment, self.analyses, &mut effects);
@@ -401,6 +401,19 @@ fn allexport(args: &[Arg]) -> Option<bool> {
         }
     }
     said
+}
+
+/// The variables the line exported that the table reads from a command's environment (git's work
+/// tree, index, settings, …), with the values the walk gives them.
+fn exported_to_the_table(scope: &Scope<Bash>) -> Environment {
+    let mut exported: Vec<&String> = match scope.exports_everything() {
+        true => scope.vars.keys().collect(),
+        false => scope.exported().iter().collect(),
+    };
+    exported.sort();
+    let read = exported.into_iter().filter(|name| commands::reads_variable(name));
+    let set = read.filter_map(|name| Some((name.clone(), scope.vars.get(name)?.clone())));
+    command_environment(&set.collect::<Vec<_>>())
 }
 
 fn command_environment(assigned: &[(String, Vec<Value>)]) -> Environment {

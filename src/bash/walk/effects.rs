@@ -15,7 +15,7 @@ use crate::analysis::scope::Scope;
 use crate::bash::state::Bash;
 use crate::bash::words::{Positional, Value};
 use crate::bash::{MAX_SCRIPT_NESTING, Unscannable};
-use crate::commands::{self, Arg, Cd, Effect, Environment, PatchRead, Variable};
+use crate::commands::{self, Arg, Cd, Effect, Environment, PatchRead, Variable, WorkTree};
 use crate::paths;
 
 impl Walker<'_> {
@@ -71,11 +71,14 @@ impl Walker<'_> {
                 Effect::WriteTree { dir, name, known_dir } => {
                     self.write_tree(&dir, name.as_ref(), known_dir, written_before, walk, scope)
                 }
-                Effect::FromTop { dir, effects } => {
-                    let mut top = scope.clone();
-                    top.base = work_tree_top(&dir, scope);
-                    self.apply(effects, walk, &mut top, only_new, written_before)?;
+                Effect::InWorkTree { dir, tree, from_top, effects } => {
+                    for base in self.work_tree_bases(&dir, &tree, from_top, walk, scope) {
+                        let mut there = scope.clone();
+                        there.base = base;
+                        self.apply(effects.clone(), walk, &mut there, only_new, written_before)?;
+                    }
                 }
+                Effect::RunsUnseen => self.add_uncomputed(walk, scope),
                 Effect::Script { script, environment } => {
                     let mut child = child_shell(scope, None, &environment, walk.source);
                     self.script_apart(&script, &mut child, walk)?;
@@ -193,6 +196,32 @@ impl Walker<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Where the paths of git's writes start, git running in `dir` with work tree `tree`
+    /// ([`Effect::InWorkTree`]): the tree's top, or where git runs when that lies in the tree and
+    /// the paths are not `from_top`. A work tree the walk could not compute may be any guarded
+    /// folder the line names, or a folder holding one (P-18).
+    fn work_tree_bases(
+        &mut self,
+        dir: &str,
+        tree: &WorkTree,
+        from_top: bool,
+        walk: &Walk,
+        scope: &Scope<Bash>,
+    ) -> Vec<PathBuf> {
+        let here = paths::absolute(dir, &scope.base);
+        let mut tops = match tree {
+            WorkTree::Found => vec![work_tree_top(dir, scope)],
+            WorkTree::Here => vec![here.clone()],
+            WorkTree::Given(tree) => vec![paths::absolute(&tree.text, &here)],
+        };
+        if let WorkTree::Given(tree) = tree
+            && tree.dynamic
+        {
+            tops.extend(self.named_folders(walk, &here));
+        }
+        tops.into_iter().map(|top| if !from_top && here.starts_with(&top) { here.clone() } else { top }).collect()
     }
 
     /// What `argv` does given the text of `file` on its standard input (sed's `e` over a file); a

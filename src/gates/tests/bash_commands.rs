@@ -105,10 +105,6 @@ fn bash_writes_through_symlinks_are_judged_where_they_land() {
     assert_eq!(check(&repo, "bash", &bash("echo x > harmless.md")).as_deref(), Some(ONLY_APPROVE));
 }
 
-fn bash_outcome(repo: &Repo, command: &str) -> Option<String> {
-    check(repo, "bash", &bash(command))
-}
-
 #[test]
 fn self_approval_through_any_wrapper_is_gate_c() {
     let repo = Repo::new();
