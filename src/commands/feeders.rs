@@ -1,97 +1,11 @@
 //! Commands that run another command on what they are fed: `xargs` and `parallel` on their
-//! input, `find -exec` and `-delete` on what it finds.
+//! input ([`super::find`] runs one on what it finds).
 
 use super::argv::ansi_c;
 use super::options::{Item, options, prefix_spec};
 use super::sink::{Next, Sink};
 use super::{Arg, quote};
-use crate::paths::{self, glob_matches};
-
-/// `find … -exec cmd {} ;` runs `cmd` on what it finds under its starting points; `-delete`
-/// removes it.
-pub(super) fn find(args: &[Arg]) -> Option<Vec<Next>> {
-    // `-H`, `-L`, `-P`, `-D opts`, `-O3` come before the starting points.
-    let mut leading = 0;
-    while let Some(arg) = args.get(leading).filter(|arg| !arg.dynamic) {
-        match arg.text.as_str() {
-            "-H" | "-L" | "-P" => leading += 1,
-            "-D" => leading += 2,
-            text if text.starts_with("-O") => leading += 1,
-            _ => break,
-        }
-    }
-    let first_expression = args
-        .iter()
-        .skip(leading)
-        .position(|arg| !arg.dynamic && (arg.text.starts_with('-') || arg.text == "(" || arg.text == "!"))
-        .map_or(args.len(), |offset| leading + offset);
-    let mut roots: Vec<Arg> = args.get(leading.min(first_expression)..first_expression).unwrap_or_default().to_vec();
-    if roots.is_empty() {
-        roots.push(Arg::literal("."));
-    }
-    let named_approval = names_approval(args.get(first_expression..).unwrap_or_default());
-    let found: Vec<Arg> = roots
-        .iter()
-        .flat_map(|root| {
-            let mut found = vec![root.clone()];
-            if named_approval {
-                found.push(Arg {
-                    text: format!("{}/{}", root.text.trim_end_matches('/'), paths::APPROVAL_FILE),
-                    ..root.clone()
-                });
-            }
-            found
-        })
-        .collect();
-    let mut nexts = Vec::new();
-    let mut at = first_expression;
-    while let Some(arg) = args.get(at) {
-        at += 1;
-        match arg.text.as_str() {
-            "-delete" => {
-                let words = std::iter::once(Arg::literal("rm")).chain(std::iter::once(Arg::literal("{}"))).collect();
-                nexts.push(Next { roots: Some(found.clone()), reads_input: false, ..Next::with(words) });
-            }
-            "-exec" | "-execdir" | "-ok" | "-okdir" => {
-                let end = args
-                    .get(at..)
-                    .unwrap_or_default()
-                    .iter()
-                    .position(|a| !a.dynamic && (a.text == ";" || a.text == "+"))
-                    .map_or(args.len(), |offset| at + offset);
-                let words = args.get(at..end).unwrap_or_default().to_vec();
-                nexts.push(Next { roots: Some(found.clone()), reads_input: false, ..Next::with(words) });
-                at = end + 1;
-            }
-            _ => {}
-        }
-    }
-    Some(nexts)
-}
-
-/// Whether a name test of find's expression names approval.md. A negated test (`-not -path
-/// './node_modules/*'`) excludes what it matches, so it names nothing (docs/decisions.md#p-18).
-fn names_approval(expression: &[Arg]) -> bool {
-    let mut negated = false;
-    let mut words = expression.iter();
-    while let Some(word) = words.next() {
-        let text = word.text.as_str();
-        if !word.dynamic && matches!(text, "!" | "-not") {
-            negated = !negated;
-            continue;
-        }
-        if matches!(text, "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-iwholename")
-            && let Some(pattern) = words.next()
-        {
-            let last = pattern.text.rsplit('/').next().unwrap_or(&pattern.text);
-            if !negated && glob_matches(last, paths::APPROVAL_FILE) {
-                return true;
-            }
-        }
-        negated = false;
-    }
-    false
-}
+use crate::paths;
 
 /// How `xargs` splits what it reads into arguments: blanks and newlines with quotes and
 /// backslashes, or lines (`-I`), or a delimiter (`-0`, `-d`).

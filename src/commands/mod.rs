@@ -3,11 +3,12 @@
 //!
 //! A command is a row: [`wrappers`] run the command after their options, [`writers`] write their
 //! operands or option values, [`copies`] copy, move and link, [`runners`] hand text to another
-//! analysis, [`feeders`] run a command on what they are fed; [`git`], [`patches`], [`archives`],
-//! [`downloads`] and [`editors`] read their own command lines; [`readonly`] lists the commands
-//! known to write nothing, [`unknown`] judges the rest by the guarded locations their words name,
-//! and [`approval`] holds the self-approval rule; [`cmd_exe`] holds `cmd.exe`'s own commands. A
-//! command of a known shape is one row in one of these tables, and its lines in the corpus.
+//! analysis, [`feeders`] and [`find`] run a command on what they are fed or find; [`git`],
+//! [`patches`], [`archives`], [`downloads`] and [`editors`] read their own command lines;
+//! [`readonly`] lists the commands known to write nothing, [`unknown`] judges the rest by the
+//! guarded locations their words name, and [`approval`] holds the self-approval rule; [`cmd_exe`]
+//! holds `cmd.exe`'s own commands. A command of a known shape is one row in one of these tables,
+//! and its lines in the corpus.
 //!
 //! Paths stay as typed; a wrapper that changes directory (`git -C`, `env -C`, `sudo -D`) prefixes
 //! them. This layer knows nothing of trees or directories on disk, nor of the analyses above it:
@@ -23,6 +24,7 @@ mod downloads;
 mod editors;
 mod effects;
 mod feeders;
+mod find;
 mod git;
 mod index;
 mod options;
@@ -175,7 +177,7 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
     match name {
         "xargs" => return feeders::xargs(rest, stdin, sink),
         "parallel" => return feeders::parallel(rest, stdin, sink),
-        "find" => return feeders::find(rest),
+        "find" => return find::find(rest, stdin, sink),
         "git" => return git::git(rest, stdin, sink),
         "trap" => runners::trap(rest, sink),
         "make" | "gmake" => runners::make(rest, stdin, sink),
