@@ -2,6 +2,7 @@
 //! input ([`super::find`] runs one on what it finds).
 
 use super::argv::ansi_c;
+use super::effects::Variable;
 use super::options::{Item, options, prefix_spec};
 use super::sink::{Next, Sink};
 use super::{Arg, quote};
@@ -48,7 +49,7 @@ const MAX_INPUT_JOBS: usize = 32;
 /// guarded locations an unknown producer names (`ls plans/*.md | xargs sed -i …`).
 pub(super) fn xargs(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
     let long = ["arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"];
-    let (mut replace, mut delimiter, mut from_file) = (None, None, false);
+    let (mut replace, mut delimiter, mut arg_file) = (None, None, None);
     let start = options(args, &prefix_spec("adEILnPs", &long), |item| match item {
         Item::Short('I', text) | Item::Long("replace", Some(text)) => replace = Some(text.text),
         Item::Flag('i') | Item::Long("replace", None) => replace = Some("{}".to_string()),
@@ -56,18 +57,56 @@ pub(super) fn xargs(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Optio
         Item::Short('d', text) | Item::Long("delimiter", Some(text)) => {
             delimiter = words_char(&text.text);
         }
-        Item::Short('a', _) | Item::Long("arg-file", Some(_)) => from_file = true,
+        Item::Short('a', file) | Item::Long("arg-file", Some(file)) => arg_file = Some(file),
         _ => {}
     });
     let mut command = args.get(start..).unwrap_or_default().to_vec();
     if command.is_empty() {
         command.push(Arg::literal("echo"));
     }
-    let (items, open) = match stdin {
-        Some(text) if !from_file => (input_items(text, replace.is_some(), delimiter), false),
-        _ => (fed_words(sink.job.producer), true),
+    // With `-a FILE` the command keeps the line's standard input.
+    let reads_input = arg_file.is_some();
+    let input = match &arg_file {
+        Some(file) => input_file(file, stdin, sink.job.producer),
+        None => {
+            stdin.map_or_else(|| Input::Unknown(fed_words(sink.job.producer)), |text| Input::Text(text.to_string()))
+        }
     };
-    Some(fill(command, items, replace.as_deref(), open))
+    let (items, open) = match input {
+        Input::Text(text) => (input_items(&text, replace.is_some(), delimiter), false),
+        Input::Unknown(words) => (words, true),
+    };
+    let mut nexts = fill(command, items, replace.as_deref(), open);
+    for next in &mut nexts {
+        next.reads_input = reads_input;
+    }
+    Some(nexts)
+}
+
+/// What `xargs`/`parallel` read their inputs from.
+enum Input {
+    /// The text the line shows.
+    Text(String),
+    /// Unknown text: the guarded locations these words name stand for it.
+    Unknown(Vec<Arg>),
+}
+
+/// The input file of `xargs -a FILE`, `parallel -a FILE` or `:::: FILE`: a process substitution
+/// whose output the walk knows, standard input (`-`, `/dev/stdin`), else a file whose text is
+/// unknown, as `cmd < FILE` reads it.
+fn input_file(file: &Arg, stdin: Option<&str>, producer: &[Arg]) -> Input {
+    if file.pipe {
+        // What a process substitution prints, when the walk knows it; else the words of the
+        // commands it runs, which the walk gives as the producer.
+        return match file.dynamic {
+            false => Input::Text(file.text.clone()),
+            true => Input::Unknown(fed_words(producer)),
+        };
+    }
+    if !file.dynamic && matches!(file.text.as_str(), "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0") {
+        return stdin.map_or_else(|| Input::Unknown(fed_words(producer)), |text| Input::Text(text.to_string()));
+    }
+    Input::Unknown(fed_words(&[Arg::literal("<"), file.clone()]))
 }
 
 /// The words of an unknown producer that name a guarded location: what it may feed.
@@ -126,7 +165,9 @@ fn fill(command: Vec<Arg>, items: Vec<Arg>, replace: Option<&str>, open: bool) -
 }
 
 /// GNU `parallel [opts] cmd… ::: args`: each input, shell-quoted, in place of `{}` (or
-/// appended), and the line run by a shell; without `:::` the inputs are standard input's lines.
+/// appended), and the line run by a shell (in `--wd DIR`); without `:::` the inputs are standard
+/// input's lines, or the lines of `-a FILE` and `:::: FILE`. `--joblog FILE`, `--results DIR` and
+/// `--files` (in `--tmpdir DIR`) write files.
 pub(super) fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
     let long = [
         "jobs",
@@ -137,10 +178,13 @@ pub(super) fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Op
         "max-args",
         "max-lines",
         "results",
+        "res",
         "joblog",
         "sshlogin",
         "tmpdir",
+        "tempdir",
         "workdir",
+        "wd",
         "env",
         "timeout",
         "delay",
@@ -150,45 +194,77 @@ pub(super) fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Op
         "return",
     ];
     let mut replace = "{}".to_string();
-    let mut from_file = false;
+    let mut arg_files = Vec::new();
+    let (mut workdir, mut tmpdir, mut output_files) = (None, None, false);
     let start = options(args, &prefix_spec("aCdEIjLnNPSs", &long), |item| match item {
-        Item::Long("joblog" | "results", Some(file)) => sink.write(&file),
+        Item::Long("joblog", Some(file)) => sink.write(&file),
+        Item::Long("results" | "res", Some(dir)) => {
+            sink.write(&dir);
+            sink.write_tree(&dir, None, false);
+        }
+        Item::Long("workdir" | "wd", Some(dir)) => workdir = Some(dir),
+        Item::Long("tmpdir" | "tempdir", Some(dir)) => tmpdir = Some(dir),
+        Item::Long("files" | "output-as-files", None) => output_files = true,
         Item::Short('I', text) | Item::Long("replace", Some(text)) => replace = text.text,
-        Item::Short('a', _) | Item::Long("arg-file", Some(_)) => from_file = true,
+        Item::Short('a', file) | Item::Long("arg-file", Some(file)) => arg_files.push(file),
         _ => {}
     });
+    // `--files`: each job's output kept in a file in `--tmpdir`, else `$TMPDIR`.
+    let tmpdir = tmpdir.or_else(|| match sink.job.environment.variable("TMPDIR") {
+        Variable::Set(dir) => Some(dir.clone()),
+        _ => None,
+    });
+    if output_files && let Some(dir) = tmpdir {
+        sink.write_into(&dir, &Arg::literal("parXXXXX.par"), true);
+    }
     let rest = args.get(start..).unwrap_or_default();
     let separator = |arg: &Arg| !arg.dynamic && matches!(arg.text.as_str(), ":::" | "::::" | ":::+" | "::::+");
     let split = rest.iter().position(separator).unwrap_or(rest.len());
     let template: Vec<&str> = rest.get(..split).unwrap_or_default().iter().map(|arg| arg.text.as_str()).collect();
     let mut items = Vec::new();
-    let mut open = from_file;
+    let mut unknown = Vec::new();
+    let mut read = |input: Input, items: &mut Vec<Arg>| match input {
+        Input::Text(text) => items.extend(input_items(&text, true, None)),
+        Input::Unknown(words) => unknown.push(words),
+    };
     let mut files = false;
     for arg in rest.get(split..).unwrap_or_default() {
         if separator(arg) {
             files = arg.text.starts_with("::::");
-            open |= files;
-        } else if !files {
+        } else if files {
+            read(input_file(arg, stdin, sink.job.producer), &mut items);
+        } else {
             items.push(arg.clone());
         }
     }
-    if split == rest.len() && !from_file {
-        match stdin {
-            Some(text) => items = input_items(text, true, None),
-            None => {
-                items = fed_words(sink.job.producer);
-                open = true;
-            }
-        }
+    for file in &arg_files {
+        read(input_file(file, stdin, sink.job.producer), &mut items);
     }
+    if split == rest.len() && arg_files.is_empty() {
+        let input =
+            stdin.map_or_else(|| Input::Unknown(fed_words(sink.job.producer)), |text| Input::Text(text.to_string()));
+        read(input, &mut items);
+    }
+    let open = !unknown.is_empty();
+    let unknown: Vec<Arg> = unknown.into_iter().flatten().collect();
     let template = template.join(" ");
+    let in_workdir = |line: &str| match &workdir {
+        // `--wd ...`: a new folder under ~/.parallel/tmp.
+        Some(dir) if dir.dynamic || dir.text != "..." => format!("cd {} && {line}", quote(&dir.text)),
+        _ => line.to_string(),
+    };
     if template.is_empty() {
-        // `parallel ::: 'cmd1' 'cmd2'`: each input is a command line.
+        // `parallel ::: 'cmd1' 'cmd2'`: each input is a command line; one the line does not show
+        // writes what its words name.
         for item in items.iter().take(MAX_INPUT_JOBS) {
-            sink.script(&item.text);
+            sink.script(&in_workdir(&item.text));
+        }
+        for word in unknown {
+            sink.write_named(word);
         }
         return None;
     }
+    items.extend(unknown);
     let inputs: Vec<&Arg> = items.iter().take(MAX_INPUT_JOBS).collect();
     for item in &inputs {
         let quoted = quote(&item.text);
@@ -196,11 +272,11 @@ pub(super) fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Op
             true => template.replace(&replace, &quoted),
             false => format!("{template} {quoted}"),
         };
-        sink.script(&line);
+        sink.script(&in_workdir(&line));
     }
     if items.len() > MAX_INPUT_JOBS || (inputs.is_empty() && open) {
         let all: Vec<String> = items.iter().map(|item| quote(&item.text)).collect();
-        sink.script(&format!("{} {}", template.replace(&replace, ""), all.join(" ")));
+        sink.script(&in_workdir(&format!("{} {}", template.replace(&replace, ""), all.join(" "))));
     }
     None
 }
