@@ -178,6 +178,7 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         "xargs" => return feeders::xargs(rest, stdin, sink),
         "parallel" => return feeders::parallel(rest, stdin, sink),
         "find" => return find::find(rest, stdin, sink),
+        "rsync" => copies::rsync(rest, sink),
         "git" => return git::git(rest, stdin, sink),
         "trap" => runners::trap(rest, sink),
         "make" | "gmake" => runners::make(rest, stdin, sink),
