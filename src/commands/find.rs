@@ -39,8 +39,26 @@ pub(super) fn find(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option
         roots.push(Arg::literal("."));
     }
     let found = selected(&roots, &primaries, unknown, args);
+    Some(actions(&found, &primaries, sink))
+}
+
+/// Jobs all of one line's `-execdir`s may be judged as, one per place each runs in; past them,
+/// the places left count as trees written whole.
+const MAX_PLACES: usize = 32;
+
+/// The commands find's actions run on what it found: `-delete` and `-exec` once, `{}` standing
+/// for each; `-execdir` in each place, `{}` as `./name` there.
+fn actions(found: &[Found], primaries: &[Primary], sink: &mut Sink) -> Vec<Next> {
+    let in_place = primaries.iter().filter(|primary| matches!(primary, Primary::Run { in_place: true, .. })).count();
+    // Each found has at most two places.
+    let followed = found.len().min(MAX_PLACES / 2 / in_place.max(1));
+    if in_place > 0 {
+        for found in found.get(followed..).unwrap_or_default() {
+            sink.write_tree(&found.path, None, false);
+        }
+    }
     let mut nexts = Vec::new();
-    for primary in &primaries {
+    for primary in primaries {
         let (words, in_place) = match primary {
             Primary::Delete => (vec![Arg::literal("rm"), Arg::literal("{}")], false),
             Primary::Run { command, in_place } => (command.to_vec(), *in_place),
@@ -51,25 +69,13 @@ pub(super) fn find(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option
             nexts.push(Next { roots: Some(roots), reads_input: false, ..Next::with(words) });
             continue;
         }
-        for (dir, name) in found.iter().flat_map(Found::places).take(MAX_PLACES) {
-            nexts.push(Next {
-                dir: Some(dir),
-                roots: Some(vec![name]),
-                reads_input: false,
-                ..Next::with(words.clone())
-            });
-        }
-        // Past the cap, what the command may do in each remaining place is not followed: it may
-        // write anything beneath it.
-        for found in found.iter().skip(MAX_PLACES / 2) {
-            sink.write_tree(&found.path, None, false);
+        for (dir, name) in found.iter().take(followed).flat_map(Found::places) {
+            let words = words.clone();
+            nexts.push(Next { dir: Some(dir), roots: Some(vec![name]), reads_input: false, ..Next::with(words) });
         }
     }
-    Some(nexts)
+    nexts
 }
-
-/// Directories one `-execdir` may be judged in before the rest count as trees written whole.
-const MAX_PLACES: usize = 32;
 
 /// One element of find's expression, as far as what it writes goes.
 enum Primary<'a> {
@@ -198,9 +204,14 @@ impl Found {
     /// Where `-execdir` runs for it, with what `{}` is there: in the directory holding it, and in
     /// it for what it holds.
     fn places(&self) -> Vec<(Arg, Arg)> {
-        let text = self.path.text.trim_end_matches('/');
+        let text = match self.path.text.trim_end_matches('/') {
+            "" if self.path.text.starts_with('/') => "/",
+            "" => ".",
+            text => text,
+        };
+        // A starting point `.` or `/` runs in itself, as `./.`.
         let (dir, name) = match text.rsplit_once('/') {
-            _ if text == "." || text.is_empty() => (".", "."),
+            _ if text == "." || text == "/" => (text, "."),
             Some(("", name)) => ("/", name),
             Some((dir, name)) => (dir, name),
             None => (".", text),
@@ -209,7 +220,7 @@ impl Found {
             (Arg { text: dir.to_string(), ..self.path.clone() }, Arg { text: format!("./{name}"), ..self.path.clone() })
         };
         let mut places = vec![place(dir, name)];
-        if self.tree && text != "." {
+        if self.tree && text != dir {
             places.push(place(text, "."));
         }
         places
@@ -448,5 +459,28 @@ impl RegexReader {
             }
             repeated = true;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::regex_patterns;
+
+    #[test]
+    fn a_regex_is_read_as_the_patterns_that_match_at_least_what_it_matches() {
+        let read = |regex: &str, kind: &str| regex_patterns(regex, kind);
+        assert_eq!(read("./docs/p\\.md", "emacs"), Some(vec!["?/docs/p.md".to_string()]));
+        assert_eq!(read("^.*/[^/]*\\.md$", "emacs"), Some(vec!["*/*.md".to_string()]));
+        assert_eq!(read("[^.]x", "emacs"), Some(vec!["[!.]x".to_string()]));
+        let either = Some(vec!["*/a/x".to_string(), "*/b/x".to_string()]);
+        assert_eq!(read(".*/\\(a\\|b\\)/x", "emacs"), either);
+        assert_eq!(read(".*/(a|b)/x", "posix-extended"), either);
+        // In emacs syntax `(` and `|` are characters; a repetition is any text.
+        assert_eq!(read("(a|b)", "emacs"), Some(vec!["(a|b)".to_string()]));
+        assert_eq!(read("x+y{2}z?", "posix-extended"), Some(vec!["***".to_string()]));
+        // Beyond a pattern: classes by name, back-references, too many alternatives.
+        assert_eq!(read(".*/\\w+", "emacs"), None);
+        assert_eq!(read("\\(a\\)\\1", "emacs"), None);
+        assert_eq!(read(&"\\(a\\|b\\)".repeat(5), "emacs"), None);
     }
 }
