@@ -2,7 +2,6 @@
 //! holds or lies in a guarded location writes what it can reach there; creating an archive reads
 //! what it packs and writes only the archive ([P-18](docs/decisions.md#p-18): read by proof).
 
-use super::effects::Variable;
 use super::options::{Item, options, spec, value_of};
 use super::sink::{Sink, join};
 use super::{Arg, quote, unknown};
@@ -41,29 +40,16 @@ impl Extract<'_> {
             return;
         }
         for member in self.members {
-            let kept = member.text.split('/').filter(|c| !c.is_empty() && *c != ".").skip(self.strip);
-            let path = Arg { text: join(&dir.text, &kept.collect::<Vec<_>>().join("/")), ..member.clone() };
+            // tar counts `.` as a component; a member with no more than it strips is skipped.
+            let kept: Vec<&str> = member.text.split('/').filter(|c| !c.is_empty()).skip(self.strip).collect();
+            if kept.is_empty() {
+                continue;
+            }
+            let path = Arg { text: join(&dir.text, &kept.join("/")), ..member.clone() };
             sink.write(&path);
             sink.write_tree(&path, None, false);
         }
     }
-}
-
-/// The words the variables the command's line sets for it give before its own words (`UNZIP='-d
-/// dir' unzip …`, `TAR_OPTIONS=… tar …`): a word the walk could not compute is no option.
-fn environment_options(sink: &Sink, variables: &[&str]) -> Vec<Arg> {
-    let mut words = Vec::new();
-    for variable in variables {
-        if let Variable::Set(value) = sink.job.environment.variable(variable) {
-            words.extend(
-                value
-                    .text
-                    .split_whitespace()
-                    .map(|word| Arg { dynamic: value.dynamic && word.contains(['$', '`']), ..Arg::literal(word) }),
-            );
-        }
-    }
-    words
 }
 
 /// `tar -xf a.tar [-C dir] [members]`, `tar xzf a.tgz`; `-c/-r/-u/-A/--delete -f file` writes
@@ -156,7 +142,7 @@ pub(super) fn tar(args: &[Arg], sink: &mut Sink) {
         }
         words = args.get(at..).unwrap_or_default();
     }
-    let mut line = environment_options(sink, &["TAR_OPTIONS"]);
+    let mut line = sink.job.environment.option_words(&["TAR_OPTIONS"]);
     line.extend_from_slice(words);
     options(&line, &spec(VALUES, &long), |item| match item {
         Item::Flag('x') | Item::Long("extract" | "get", None) => extract.extract = true,
@@ -229,7 +215,7 @@ pub(super) fn unzip(args: &[Arg], sink: &mut Sink) {
     let mut extract = Extract { extract: true, ..Extract::default() };
     let mut archive_seen = false;
     let mut excluded = false;
-    let mut line = environment_options(sink, &["UNZIP", "UNZIPOPT"]);
+    let mut line = sink.job.environment.option_words(&["UNZIP", "UNZIPOPT"]);
     line.extend_from_slice(args);
     let mut words = line.iter();
     while let Some(arg) = words.next() {

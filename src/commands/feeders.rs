@@ -196,7 +196,10 @@ pub(super) fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Op
     let mut replace = "{}".to_string();
     let mut arg_files = Vec::new();
     let (mut workdir, mut tmpdir, mut output_files) = (None, None, false);
-    let start = options(args, &prefix_spec("aCdEIjLnNPSs", &long), |item| match item {
+    // `$PARALLEL` holds options read before the line's own.
+    let mut line = sink.job.environment.option_words(&["PARALLEL"]);
+    line.extend_from_slice(args);
+    let start = options(&line, &prefix_spec("aCdEIjLnNPSs", &long), |item| match item {
         Item::Long("joblog", Some(file)) => sink.write(&file),
         Item::Long("results" | "res", Some(dir)) => {
             sink.write(&dir);
@@ -217,7 +220,7 @@ pub(super) fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Op
     if output_files && let Some(dir) = tmpdir {
         sink.write_into(&dir, &Arg::literal("parXXXXX.par"), true);
     }
-    let rest = args.get(start..).unwrap_or_default();
+    let rest = line.get(start..).unwrap_or_default();
     let separator = |arg: &Arg| !arg.dynamic && matches!(arg.text.as_str(), ":::" | "::::" | ":::+" | "::::+");
     let split = rest.iter().position(separator).unwrap_or(rest.len());
     let template: Vec<&str> = rest.get(..split).unwrap_or_default().iter().map(|arg| arg.text.as_str()).collect();
