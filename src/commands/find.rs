@@ -79,8 +79,13 @@ fn actions(found: &[Found], primaries: &[Primary], sink: &mut Sink) -> Vec<Next>
 
 /// One element of find's expression, as far as what it writes goes.
 enum Primary<'a> {
-    /// `!`, `-not`: the next test is negated.
+    /// `!`, `-not`: the next test or group is negated.
     Not,
+    /// `(` and `)`.
+    Open,
+    Close,
+    /// `-o`, `-or`: what follows is another branch.
+    Or,
     /// A test or option and its value (`-path P`, `-maxdepth 1`, `-fprint FILE`).
     Valued(&'a str, &'a Arg),
     /// `-fprintf FILE FORMAT`.
@@ -148,6 +153,9 @@ fn primaries(expression: &[Arg]) -> Vec<Primary<'_>> {
         let text = if arg.dynamic { "" } else { arg.text.as_str() };
         let primary = match text {
             "!" | "-not" => Primary::Not,
+            "(" => Primary::Open,
+            ")" => Primary::Close,
+            "-o" | "-or" => Primary::Or,
             "-delete" => Primary::Delete,
             "-exec" | "-execdir" | "-ok" | "-okdir" => {
                 let rest = expression.get(at..).unwrap_or_default();
@@ -242,17 +250,11 @@ fn selected(roots: &[Arg], primaries: &[Primary], mut unknown: bool, line: &[Arg
             found.push(Found { path, tree });
         }
     };
-    let mut negated = false;
     let mut regextype = "emacs";
-    for primary in primaries {
-        if matches!(primary, Primary::Not) {
-            negated = !negated;
-            continue;
-        }
-        let was_negated = std::mem::take(&mut negated);
+    for (primary, selecting) in primaries.iter().zip(selecting(primaries)) {
         match primary {
             Primary::Valued("-regextype", kind) => regextype = &kind.text,
-            Primary::Valued(_, _) if was_negated => {}
+            Primary::Valued(_, _) if !selecting => {}
             Primary::Valued(test, value) => match selects(test, value, regextype) {
                 Selects::Nothing => {}
                 Selects::Unknown => unknown = true,
@@ -274,6 +276,56 @@ fn selected(roots: &[Arg], primaries: &[Primary], mut unknown: bool, line: &[Arg
         }
     }
     found
+}
+
+/// For each primary, whether it is a test that selects what an action gets: one in a branch of
+/// the top-level `-o` that holds an action, and neither negated nor in a negated group. A test
+/// negated, or in a branch without an action (`-path ./docs/superpowers/plans -prune -o …`),
+/// keeps entries from the actions instead.
+fn selecting(primaries: &[Primary]) -> Vec<bool> {
+    let mut branches = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    for (at, primary) in primaries.iter().enumerate() {
+        match primary {
+            Primary::Open => depth += 1,
+            Primary::Close => depth = depth.saturating_sub(1),
+            Primary::Or if depth == 0 => {
+                branches.push(start..at);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    branches.push(start..primaries.len());
+    let mut out = vec![false; primaries.len()];
+    for branch in branches {
+        let within = primaries.get(branch.clone()).unwrap_or_default();
+        if !within.iter().any(|primary| matches!(primary, Primary::Delete | Primary::Run { .. })) {
+            continue;
+        }
+        let (mut negated_groups, mut not) = (Vec::new(), false);
+        for (at, primary) in branch.zip(within) {
+            let in_negated = negated_groups.last().copied().unwrap_or(false);
+            match primary {
+                Primary::Not => {
+                    not = !not;
+                    continue;
+                }
+                Primary::Open => negated_groups.push(not || in_negated),
+                Primary::Close => {
+                    negated_groups.pop();
+                }
+                Primary::Valued(..) => {
+                    if let Some(slot) = out.get_mut(at) {
+                        *slot = !not && !in_negated;
+                    }
+                }
+                _ => {}
+            }
+            not = false;
+        }
+    }
+    out
 }
 
 /// What one of find's tests selects, as far as reaching a guarded location goes.
