@@ -182,6 +182,22 @@ impl Environment {
         Environment { cleared: self.cleared, changes }
     }
 
+    /// The words the options variables `variables` hold where this environment sets them on the
+    /// way to a command (`UNZIP='-d dir' unzip …`, `env TAR_OPTIONS=… tar …`), which it reads
+    /// before its own: a word the walk could not compute is no option.
+    pub fn option_words(&self, variables: &[&str]) -> Vec<Arg> {
+        let mut words = Vec::new();
+        for variable in variables {
+            if let Variable::Set(value) = self.variable(variable) {
+                words.extend(value.text.split_whitespace().map(|word| Arg {
+                    dynamic: value.dynamic && word.contains(['$', '`']),
+                    ..Arg::literal(word)
+                }));
+            }
+        }
+        words
+    }
+
     pub fn variable(&self, name: &str) -> Variable<'_> {
         match self.changes.iter().rev().find(|(changed, _)| changed == name) {
             Some((_, Some(value))) => Variable::Set(value),

@@ -607,7 +607,8 @@ fn only_reads(command: &str) -> bool {
     let plain = !command.contains(|c: char| "$`;&|<>()\\\"'*?[]{}~#=\n".contains(c));
     let words: Vec<Arg> = command.split_whitespace().map(Arg::literal).collect();
     let Some((name, args)) = words.split_first() else { return false };
-    plain && is_read_only(command_name(&name.text), args)
+    let name = command_name(&name.text);
+    plain && (is_read_only(name, args) || super::viewers::reads_only(name, args))
 }
 
 /// `--upload-pack`, `--receive-pack`, `--exec` (`clone -u`): a program git runs through the

@@ -3,12 +3,13 @@
 //!
 //! A command is a row: [`wrappers`] run the command after their options, [`writers`] write their
 //! operands or option values, [`copies`] copy, move and link, [`runners`] hand text to another
-//! analysis, [`feeders`] run a command on what they are fed, [`viewers`] read but run the pager
-//! or preprocessor they are given; [`git`], [`patches`], [`archives`], [`downloads`], [`remote`]
-//! and [`editors`] read their own command lines; [`readonly`] lists the commands known to write
-//! nothing, [`unknown`] judges the rest by the guarded locations their words name, and
-//! [`approval`] holds the self-approval rule; [`cmd_exe`] holds `cmd.exe`'s own commands. A
-//! command of a known shape is one row in one of these tables, and its lines in the corpus.
+//! analysis, [`feeders`] and [`find`] run a command on what they are fed or find, [`viewers`] read
+//! but run the pager or preprocessor they are given; [`git`], [`patches`], [`archives`],
+//! [`downloads`], [`remote`] and [`editors`] read their own command lines; [`readonly`] lists the
+//! commands known to write nothing, [`unknown`] judges the rest by the guarded locations their
+//! words name, and [`approval`] holds the self-approval rule; [`cmd_exe`] holds `cmd.exe`'s own
+//! commands. A command of a known shape is one row in one of these tables, and its lines in the
+//! corpus.
 //!
 //! Paths stay as typed; a wrapper that changes directory (`git -C`, `env -C`, `sudo -D`) prefixes
 //! them. This layer knows nothing of trees or directories on disk, nor of the analyses above it:
@@ -24,6 +25,7 @@ mod downloads;
 mod editors;
 mod effects;
 mod feeders;
+mod find;
 mod git;
 mod index;
 mod options;
@@ -182,7 +184,8 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
     match name {
         "xargs" => return feeders::xargs(rest, stdin, sink),
         "parallel" => return feeders::parallel(rest, stdin, sink),
-        "find" => return feeders::find(rest),
+        "find" => return find::find(rest, stdin, sink),
+        "rsync" => copies::rsync(rest, sink),
         "git" => return git::git(rest, stdin, sink),
         "trap" => runners::trap(rest, sink),
         "make" | "gmake" => runners::make(rest, stdin, sink),
@@ -196,10 +199,10 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         "read" | "mapfile" | "readarray" => forget(name, rest, sink),
         "sed" | "gsed" => editors::sed(rest, stdin, sink),
         "patch" => patches::patch_command(rest, stdin, sink),
-        "curl" => downloads::curl(rest, sink),
+        "curl" => downloads::curl(rest, stdin, sink),
         "ssh" => remote::ssh(rest, stdin, sink),
         "scp" => remote::scp(rest, stdin, sink),
-        "wget" => downloads::wget(rest, sink),
+        "wget" => downloads::wget(rest, stdin, sink),
         "tar" | "gtar" | "bsdtar" => archives::tar(rest, sink),
         "unzip" => archives::unzip(rest, sink),
         "zip" => archives::zip(rest, stdin, sink),

@@ -523,11 +523,6 @@ pub fn is_read_only(name: &str, args: &[Arg]) -> bool {
 const COMPRESSORS: &[&str] =
     &["brotli", "bunzip2", "bzip2", "gunzip", "gzip", "lz4", "lzma", "pigz", "unlzma", "unxz", "unzstd", "xz", "zstd"];
 
-/// Whether `name` is one of the compressors above.
-pub(super) fn is_compressor(name: &str) -> bool {
-    COMPRESSORS.contains(&name)
-}
-
 /// The short options every compressor above reads the same way and that take no value:
 /// decompress, to stdout, keep, force, quiet, verbose, a level.
 const PLAIN_SHORT: &str = "cdkfqv123456789";

@@ -96,6 +96,24 @@ pub(super) const VIEWERS: &[Viewer] = &[
     },
 ];
 
+/// Whether `name` run with `args` is a viewer that runs and writes nothing of its own: no option
+/// that runs a command, writes a file or makes it unknown, no such subcommand (`less -R`). Its
+/// variables are judged where the line sets them.
+pub(super) fn reads_only(name: &str, args: &[Arg]) -> bool {
+    let Some(viewer) = VIEWERS.iter().find(|viewer| viewer.names.contains(&name)) else { return false };
+    let mut quiet = true;
+    let mut first = None;
+    options(args, &viewer.options, |item| {
+        quiet &= viewer.unproven.options.value(&item).is_none()
+            && viewer.runs.value(&item).is_none()
+            && viewer.writes.value(&item).is_none();
+        if let Item::Operand(arg) = item {
+            first.get_or_insert_with(|| arg.text.clone());
+        }
+    });
+    quiet && !first.is_some_and(|sub| viewer.unproven.subcommands.contains(&sub.as_str()))
+}
+
 impl Viewer {
     pub fn run(&self, name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
         let set = |variable: &&str| matches!(sink.job.environment.variable(variable), Variable::Set(_));
