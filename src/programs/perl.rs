@@ -148,7 +148,7 @@ fn edits_in_place(text: &str) -> bool {
         .match_indices("${")
         .any(|(at, _)| text.get(at + 2..).is_some_and(|rest| rest.trim_start().starts_with(['"', '\''])));
     let switches = text.lines().filter(|line| line.starts_with("#!") && line.contains("perl")).any(|line| {
-        line.split_whitespace().skip(1).take_while(|word| word.starts_with('-')).any(|word| in_place_cluster(word))
+        line.split_whitespace().skip(1).take_while(|word| word.starts_with('-')).any(in_place_cluster)
     });
     text.contains("$^I") || text.contains("INPLACE_EDIT") || symbolic || switches
 }
