@@ -354,6 +354,34 @@ fn separators_join_the_path() {
     assert_eq!(writes("import os\nopen(os.path.sep.join(['docs', 'superpowers', 'plans', 'x.md']), 'w')"), [PLAN]);
 }
 
+fn run(args: &[&str], stdin: Option<&str>) -> crate::programs::Invocation {
+    let args: Vec<String> = args.iter().map(|arg| arg.to_string()).collect();
+    invocation(&args, stdin)
+}
+
+#[test]
+fn interactive_reads_standard_input_as_more_program() {
+    let code = "open('docs/superpowers/plans/x.md', 'w')";
+    for args in [&["-i", "-c", "1"][..], &["-ic", "1"], &["-Bi", "-c", "1"]] {
+        assert_eq!(run(args, Some(code)).source, Source::Text(format!("1\n{code}")), "{args:?}");
+    }
+    assert_eq!(run(&["-i", "s.py"], Some(code)).prelude, format!("{code}\n"));
+    // Without `-i` standard input is the program's data; after `-c` an `-i` is its argument.
+    assert_eq!(run(&["-c", "1"], Some(code)).source, Source::Text("1".to_string()));
+    assert_eq!(run(&["-c", "1", "-i"], Some(code)).source, Source::Text("1".to_string()));
+    assert_eq!(run(&["-Wignore", "-c", "1"], Some(code)).source, Source::Text("1".to_string()));
+}
+
+#[test]
+fn a_pycache_prefix_gets_the_compiled_modules() {
+    assert_eq!(
+        run(&["-X", "pycache_prefix=docs/superpowers/plans", "-c", "import json"], None).trees,
+        ["docs/superpowers/plans"]
+    );
+    assert_eq!(run(&["-Xpycache_prefix=/tmp/pyc", "-c", "import json"], None).trees, ["/tmp/pyc"]);
+    assert!(run(&["-X", "utf8", "-c", "import json"], None).trees.is_empty());
+}
+
 #[test]
 fn methods_taken_from_their_class_are_judged_as_the_methods() {
     for program in [
