@@ -313,3 +313,85 @@ fn a_writer_whose_path_the_arguments_do_not_show_is_unproven() {
         "require('child_process').spawnSync('ls', {{ stdio: 'inherit' }}); console.log('{APPROVAL}')"
     ));
 }
+
+fn unproven(program: &str) -> bool {
+    !crate::programs::javascript::analyze(program, Path::new("/repo"), super::Flavor::JavaScript).sure
+}
+
+#[test]
+fn a_writer_passed_as_a_value_writes_what_it_may_be_given() {
+    for program in [
+        format!("setTimeout(require('fs').rmSync, 0, '{APPROVAL}')"),
+        format!("['{APPROVAL}'].forEach(require('fs').unlinkSync)"),
+        format!("const fs = require('fs'); setImmediate(fs.rmSync, '{APPROVAL}')"),
+        format!("const fs = require('fs'); process.nextTick(fs.rmSync, '{APPROVAL}')"),
+        format!("const fs = require('fs'); Promise.resolve('{APPROVAL}').then(fs.rmSync)"),
+        format!("const fs = require('fs'); Array.from(['{APPROVAL}'], fs.rmSync)"),
+        format!("const fs = require('fs'); JSON.parse('[\"{APPROVAL}\"]', (k, v) => v); JSON.parse('1', fs.rmSync)"),
+        format!("const fs = require('fs'); '{APPROVAL}'.replace(/.+/, fs.rmSync)"),
+        format!("class K {{ static get x() {{ return require('fs').unlinkSync }} }}; K.x('{APPROVAL}')"),
+        format!("const {{rmSync}} = require('fs'); ['{APPROVAL}'].map(rmSync)"),
+        format!("const fs = require('fs'); ['{APPROVAL}'].forEach(fs['rm' + 'Sync'])"),
+        format!("const fs = require('fs'); module.exports = {{ w: fs.writeFileSync }}; console.log('{APPROVAL}')"),
+        format!("['{APPROVAL}'].forEach(require('fs').unlinkSync.bind(null))"),
+        format!("const cp = require('child_process'); ['touch {APPROVAL}'].forEach(cp.execSync)"),
+        format!("['console.log(\"{APPROVAL}\")'].forEach(eval)"),
+    ] {
+        assert!(unproven(&program), "{program}");
+        writes_approval(&program);
+    }
+    // Read-only callbacks, calls of a writer and names bound to one stay in sight.
+    for program in [
+        format!("['{APPROVAL}'].forEach(console.log)"),
+        format!("const fs = require('fs'); ['{APPROVAL}'].map(p => fs.readFileSync(p, 'utf8')).forEach(console.log)"),
+        format!("const fs = require('fs'); const w = fs.writeFileSync; w('out.txt', 'x'); console.log('{APPROVAL}')"),
+        format!("const fs = require('fs'); fs.rmSync.call(fs, 'out.txt'); console.log('{APPROVAL}')"),
+        format!("console.log(require.resolve('fs'), '{APPROVAL}')"),
+    ] {
+        assert!(!unproven(&program), "{program}");
+        writes_nothing_guarded(&program);
+    }
+}
+
+#[test]
+fn a_process_runs_in_its_cwd_and_through_its_shell() {
+    assert_eq!(
+        commands("require('child_process').execSync('touch p.md', {cwd: 'docs/superpowers/plans'})"),
+        ["cd docs/superpowers/plans && touch p.md"]
+    );
+    assert_eq!(
+        commands("require('child_process').execFileSync('git', ['log'], {cwd: 'src', encoding: 'utf8'})"),
+        ["cd src && git log"]
+    );
+    assert_eq!(commands("require('child_process').spawnSync('git', ['log'], {cwd: '/tmp'})"), ["cd /tmp && git log"]);
+    assert_eq!(
+        commands("require('child_process').spawnSync('touch', ['a;touch docs/superpowers/plans/p.md'], {shell: true})"),
+        ["touch a;touch docs/superpowers/plans/p.md"]
+    );
+    assert_eq!(commands("require('child_process').execSync('cat a', {shell: '/bin/bash'})"), ["/bin/bash -c 'cat a'"]);
+    assert_eq!(commands("require('child_process').exec('git log', (e, out) => console.log(out))"), ["git log"]);
+    assert!(unproven("const o = {cwd: process.argv[2]}; require('child_process').execSync('ls', o)"));
+    assert!(unproven("require('child_process').execSync('ls', {cwd: process.argv[2]})"));
+}
+
+#[test]
+fn a_symbolic_link_writes_what_it_points_to() {
+    assert_eq!(
+        writes("require('fs').symlinkSync('/repo/docs/superpowers/plans/p.md', '/tmp/s')"),
+        ["/repo/docs/superpowers/plans/p.md", "/tmp/s"]
+    );
+    assert_eq!(
+        writes("require('fs').symlinkSync('plans/p.md', 'docs/superpowers/s')"),
+        ["docs/superpowers/plans/p.md", "docs/superpowers/s"]
+    );
+    assert!(
+        writes("require('fs').symlinkSync(process.cwd() + '/docs/superpowers/plans/p.md', '/tmp/s')")
+            .iter()
+            .any(|w| w.ends_with("/docs/superpowers/plans/p.md"))
+    );
+    assert_eq!(
+        writes("require('fs').linkSync('docs/superpowers/plans/p.md', 'h')"),
+        ["docs/superpowers/plans/p.md", "h"]
+    );
+    assert_eq!(writes("require('fs').symlinkSync('a.md', '/tmp/s')"), ["/tmp/a.md", "/tmp/s"]);
+}

@@ -88,6 +88,7 @@ const WRITERS: &[(&str, &[usize])] = &[
     ("symlink", &[1]),
     ("symlinkSync", &[1]),
     ("ensureSymlink", &[1]),
+    ("ensureSymlinkSync", &[1]),
     ("ensureLink", &[1]),
     ("chmod", &[0]),
     ("chmodSync", &[0]),
@@ -95,6 +96,29 @@ const WRITERS: &[(&str, &[usize])] = &[
     ("utimesSync", &[0]),
     ("writeTextFile", &[0]),
     ("writeTextFileSync", &[0]),
+];
+
+/// Writers that make a symbolic link (their second argument) to their first, which a later write
+/// through the link changes.
+const SYMLINKS: &[&str] = &["symlink", "symlinkSync", "ensureSymlink", "ensureSymlinkSync"];
+
+/// Where a name is bound rather than read.
+const BINDING_SITES: &[&str] = &[
+    "import_specifier",
+    "namespace_import",
+    "import_clause",
+    "formal_parameters",
+    "required_parameter",
+    "optional_parameter",
+    "function_declaration",
+    "class_declaration",
+    "method_definition",
+    "catch_clause",
+    "pair_pattern",
+    "object_pattern",
+    "array_pattern",
+    "assignment_pattern",
+    "rest_pattern",
 ];
 
 /// Methods of a `Bun.file(p)` that write or remove p.
@@ -561,8 +585,53 @@ impl<'t> Reader<'t, '_> {
                 if self.bun_files.iter().any(|file| file == name) && self.loses(node) {
                     self.unsure();
                 }
+                let bound = self.aliases.get(name).is_some_and(|function| is_known(function));
+                if (bound || matches!(name, "eval" | "Function" | "require")) && self.escapes(node) {
+                    self.unsure();
+                }
+            }
+            "member_expression" | "subscript_expression" => {
+                let receiver = node.field("object").map(|o| self.source(o)).unwrap_or_default();
+                let runner = |name: &str| LINE_RUNNERS.contains(&name) || ARGV_RUNNERS.contains(&name);
+                let writer = self
+                    .function_name(node)
+                    .is_some_and(|name| is_known(&name) && (!runner(&name) || self.is_runner(&name, receiver)));
+                if writer && self.escapes(node) {
+                    self.unsure();
+                }
             }
             _ => {}
+        }
+    }
+
+    /// Whether a writer, runner or code loader referenced at `node` goes where the walk loses it
+    /// (`setTimeout(fs.rmSync, 0, p)`, `[p].forEach(fs.unlinkSync)`, `.then(fs.rmSync)`, a
+    /// getter's `return fs.unlinkSync`, an object's property), to be called there with whatever
+    /// it is given (P-18). It stays in sight where it is called (`fs.rmSync(p)`, `.call`,
+    /// `.apply`, a `.bind` called or bound), bound to a name (an alias the walk follows), or
+    /// where a property of it is read (`require.resolve`).
+    fn escapes(&self, node: Node) -> bool {
+        let (mut value, mut parent) = (node, node.parent());
+        while let Some(wrapper) = parent.filter(|p| {
+            matches!(p.kind_name(), "parenthesized_expression" | "await_expression" | "sequence_expression")
+                || type_erased(*p).is_some()
+        }) {
+            (value, parent) = (wrapper, wrapper.parent());
+        }
+        let Some(parent) = parent else { return false };
+        let is = |field: &'static str| parent.field(field) == Some(value);
+        let bare = |field: &'static str| parent.field(field).is_some_and(|n| n.kind_name() == "identifier");
+        match parent.kind_name() {
+            "call_expression" => !is("function"),
+            "new_expression" => !is("constructor"),
+            "member_expression" if is("object") => {
+                let property = parent.field("property").map(|p| self.source(p)).unwrap_or_default();
+                property == "bind" && parent.parent().is_none_or(|bound| self.escapes(bound))
+            }
+            "variable_declarator" => is("value") && !bare("name"),
+            "assignment_expression" => is("right") && !bare("left"),
+            "expression_statement" => false,
+            kind => !BINDING_SITES.contains(&kind),
         }
     }
 
@@ -784,7 +853,7 @@ impl<'t> Reader<'t, '_> {
     fn tagged(&mut self, callee: Node, template: Node) {
         if self.source(callee) == "$" {
             match self.eval(template, 0) {
-                Some(line) => self.command(line),
+                Some(line) => self.command(&self.cwd.clone(), line),
                 None => self.unsure(),
             }
         } else {
@@ -826,6 +895,9 @@ impl<'t> Reader<'t, '_> {
                 Some(path) if !path.is_empty() => self.write(path, false),
                 _ => self.unsure(),
             };
+        }
+        if SYMLINKS.contains(&name.as_str()) {
+            self.link_target(&args);
         }
         if let Some((_, indices)) = WRITERS.iter().find(|(writer, _)| *writer == name) {
             let tree_at = TREE_WRITERS.contains(&name.as_str()).then_some(1);
@@ -937,6 +1009,27 @@ impl<'t> Reader<'t, '_> {
         }
     }
 
+    /// Where a symbolic link made by `symlink(target, path)` points: `target`, taken from the
+    /// folder the link is in, is written by whatever later writes through the link.
+    fn link_target(&mut self, args: &[Node]) {
+        let value = |at: usize| {
+            let arg = args.get(at).filter(|a| a.kind_name() != "spread_element")?;
+            self.eval(*arg, 0).or_else(|| self.holed(*arg, 0))
+        };
+        match (value(0), value(1)) {
+            (Some(target), _) if target.starts_with(['/', HOLE]) => self.write(target, false),
+            (Some(target), Some(link)) => {
+                let folder = match link.rsplit_once('/') {
+                    Some(("", _)) => "/",
+                    Some((folder, _)) => folder,
+                    None => "",
+                };
+                self.write(join(folder, &target), false);
+            }
+            _ => self.unsure(),
+        }
+    }
+
     /// `open(P)` and `open(P, 'r')` read; any other mode writes.
     fn open(&mut self, args: &[Node]) {
         if args.iter().take(2).any(|a| a.kind_name() == "spread_element") {
@@ -962,25 +1055,74 @@ impl<'t> Reader<'t, '_> {
 
     fn run(&mut self, name: &str, args: &[Node]) {
         let Some(first) = args.first() else { return self.unsure() };
-        let line = if LINE_RUNNERS.contains(&name) {
-            self.eval(*first, 0)
+        let Some(options) = self.spawn_options(args) else { return self.unsure() };
+        let words = if LINE_RUNNERS.contains(&name) {
+            None
         } else if first.kind_name() == "array" {
-            self.argv(named(*first))
+            Some(named(*first))
         } else {
             // `spawn(cmd, [args], options)` or `spawn(cmd, options)`; arguments in a name or a
             // spread are words the analysis does not see.
-            let rest = match args.get(1) {
-                Some(list) if list.kind_name() == "array" => Some(named(*list)),
-                Some(options) if options.kind_name() == "object" => Some(Vec::new()),
-                Some(_) => None,
-                None => Some(Vec::new()),
-            };
-            rest.and_then(|rest| self.argv(std::iter::once(*first).chain(rest).collect()))
+            match args.get(1) {
+                Some(list) if list.kind_name() == "array" => {
+                    Some(std::iter::once(*first).chain(named(*list)).collect())
+                }
+                Some(options) if options.kind_name() != "object" && !is_function(*options) => return self.unsure(),
+                _ => Some(vec![*first]),
+            }
+        };
+        let line = match (words, &options.shell) {
+            (None, _) => self.eval(*first, 0),
+            // Through a shell, node joins the words with blanks, unquoted.
+            (Some(words), Some(_)) => {
+                let words: Option<Vec<String>> = words.into_iter().map(|word| self.eval(word, 0)).collect();
+                words.map(|words| words.join(" "))
+            }
+            (Some(words), None) => self.argv(words),
+        };
+        let line = match (line, options.shell) {
+            (Some(line), Some(Some(shell))) => Some(format!("{} -c {}", shell_word(&shell), shell_word(&line))),
+            (line, _) => line,
         };
         match line {
-            Some(line) => self.command(line),
+            Some(line) => self.command(&options.cwd, line),
             None => self.unsure(),
         }
+    }
+
+    /// The options object of a process runner (after the command and its argument list): the
+    /// directory it runs in and the shell it runs through. `None` when the analysis cannot read
+    /// them (a name, a spread, a computed key or value).
+    fn spawn_options(&self, args: &[Node]) -> Option<Spawn> {
+        let mut spawn = Spawn { cwd: self.cwd.clone(), shell: None };
+        let options = args.iter().skip(1).find(|arg| arg.kind_name() != "array" && !is_function(**arg));
+        let Some(options) = options.filter(|o| !matches!(o.kind_name(), "undefined" | "null")) else {
+            return Some(spawn);
+        };
+        if options.kind_name() != "object" {
+            return None;
+        }
+        for property in named(*options) {
+            let (key, value) = match property.kind_name() {
+                "pair" => (property.field("key")?, property.field("value")?),
+                "shorthand_property_identifier" => (property, property),
+                "method_definition" => continue,
+                _ => return None,
+            };
+            let key = match key.kind_name() {
+                "property_identifier" | "shorthand_property_identifier" => self.source(key).to_string(),
+                "string" => string_content(key, self.text),
+                _ => return None,
+            };
+            match (key.as_str(), value.kind_name()) {
+                ("cwd", _) => spawn.cwd = join(&self.cwd, &self.eval(value, 0)?),
+                ("shell", "true") => spawn.shell = Some(None),
+                ("shell", "false") => spawn.shell = None,
+                ("shell", _) => spawn.shell = Some(Some(self.eval(value, 0)?)),
+                _ => {}
+            }
+        }
+        Some(spawn)
     }
 
     fn argv(&self, words: Vec<Node>) -> Option<String> {
@@ -988,8 +1130,8 @@ impl<'t> Reader<'t, '_> {
         words.filter(|w| !w.is_empty()).map(|w| w.join(" "))
     }
 
-    fn command(&mut self, line: String) {
-        let line = run_in(&self.cwd, line);
+    fn command(&mut self, dir: &str, line: String) {
+        let line = run_in(dir, line);
         if !self.findings.commands.contains(&line) {
             self.findings.commands.push(line);
         }
@@ -1095,6 +1237,9 @@ impl<'t> Reader<'t, '_> {
             }
             "concat" => Some(self.eval(object?, depth + 1)? + &values()?.concat()),
             "String" | "fileURLToPath" => self.eval(*args.first()?, depth + 1),
+            "cwd" if object.is_some_and(|o| is_global(self.source(o), "process")) => {
+                Some(join(&self.dir.to_string_lossy(), &self.cwd))
+            }
             // `Bun.write(Bun.file(p), …)` writes p.
             "file" if object.is_some_and(|o| is_global(self.source(o), "Bun")) => self.eval(*args.first()?, depth + 1),
             "toString" => self.eval(object?, depth + 1),
@@ -1160,6 +1305,17 @@ fn util_format(format: &str, args: &[String]) -> Option<String> {
 /// `Bun` or `globalThis.Bun` (any owner before the last `.`).
 fn is_global(receiver: &str, object: &str) -> bool {
     receiver == object || receiver.strip_suffix(object).is_some_and(|r| r.ends_with('.'))
+}
+
+/// Where and how a process runner runs its command line (its options object).
+struct Spawn {
+    cwd: String,
+    /// `shell: true` (`Some(None)`) or the shell's program (`shell: '/bin/bash'`).
+    shell: Option<Option<String>>,
+}
+
+fn is_function(node: Node) -> bool {
+    matches!(node.kind_name(), "arrow_function" | "function_expression" | "function")
 }
 
 fn is_known(function: &str) -> bool {
