@@ -395,3 +395,75 @@ fn a_symbolic_link_writes_what_it_points_to() {
     );
     assert_eq!(writes("require('fs').symlinkSync('a.md', '/tmp/s')"), ["/tmp/a.md", "/tmp/s"]);
 }
+
+fn node_options(line: &[&str], stdin: Option<&str>) -> crate::programs::Invocation {
+    let argv: Vec<String> = line.iter().map(|word| word.to_string()).collect();
+    crate::programs::invocation(&argv, stdin).expect("node")
+}
+
+#[test]
+fn node_options_that_write_files_write_them() {
+    let writes = |line: &[&str]| node_options(line, None).writes;
+    let trees = |line: &[&str]| node_options(line, None).trees;
+    assert_eq!(
+        writes(&["node", "--redirect-warnings=docs/superpowers/plans/p.md", "-e", "1"]),
+        ["docs/superpowers/plans/p.md"]
+    );
+    assert_eq!(writes(&["node", "--redirect-warnings", "w.txt", "x.js"]), ["w.txt"]);
+    assert_eq!(
+        node_options(&["node", "--redirect-warnings", "w.txt", "x.js"], None).source,
+        crate::programs::Source::File("x.js".into())
+    );
+    assert_eq!(
+        writes(&["node", "--cpu-prof", "--cpu-prof-dir=docs/superpowers/plans", "-e", "1"]),
+        ["docs/superpowers/plans/CPU.*.cpuprofile"]
+    );
+    assert_eq!(writes(&["node", "--cpu_prof", "--cpu_prof_dir=/tmp/prof", "x.js"]), ["/tmp/prof/CPU.*.cpuprofile"]);
+    assert_eq!(writes(&["node", "--cpu-prof", "--cpu-prof-name=p.md", "x.js"]), ["p.md"]);
+    assert_eq!(writes(&["node", "--cpu-prof", "x.js"]), ["CPU.*.cpuprofile"]);
+    assert_eq!(writes(&["node", "--heap-prof", "--diagnostic-dir=d", "x.js"]), ["d/Heap.*.heapprofile"]);
+    assert!(trees(&["node", "--heap-prof", "--diagnostic-dir=d", "x.js"]).is_empty());
+    assert_eq!(
+        writes(&["node", "--report-uncaught-exception", "--report-directory=docs/superpowers/plans", "-e", "throw 1"]),
+        ["docs/superpowers/plans/report.*.json"]
+    );
+    assert_eq!(
+        writes(&["node", "--report-on-signal", "--report-dir", "r", "--report-filename", "approval.md", "x.js"]),
+        ["r/approval.md"]
+    );
+    assert_eq!(writes(&["node", "--test", "--test-reporter-destination=out.txt", "t.js"]), ["out.txt"]);
+    assert!(writes(&["node", "--test", "--test-reporter-destination=stdout", "t.js"]).is_empty());
+    assert_eq!(
+        trees(&["node", "--prof", "--no-logfile-per-isolate", "--logfile=docs/superpowers/plans/p.md", "-e", "1"]),
+        ["docs/superpowers/plans/p.md"]
+    );
+    // Options that write nothing.
+    for line in [
+        &["node", "--max-old-space-size=4096", "--inspect=9229", "-e", "1"][..],
+        &["node", "--enable-source-maps", "x.js"],
+    ] {
+        assert!(writes(line).is_empty() && trees(line).is_empty(), "{line:?}");
+    }
+}
+
+#[test]
+fn an_env_file_may_preload_modules_and_a_test_reporter_is_one() {
+    let code = format!("console.log('{APPROVAL}')");
+    assert_eq!(node(&["node", "--env-file=.env", "-e", &code]), [APPROVAL]);
+    assert_eq!(node(&["node", "--test-reporter=./reporter.mjs", "-e", &code]), [APPROVAL]);
+    assert!(node(&["node", "--test-reporter=spec", "-e", &code]).is_empty());
+}
+
+#[test]
+fn interactive_reads_standard_input_after_the_evaluated_program() {
+    let more = format!("require('fs').rmSync('{APPROVAL}')");
+    for line in [&["node", "-i", "-e", "1"][..], &["node", "-e", "1", "-i"], &["node", "--interactive", "-p", "1"]] {
+        assert_eq!(
+            node_options(line, Some(&more)).source,
+            crate::programs::Source::Text(format!("1\n{more}")),
+            "{line:?}"
+        );
+    }
+    assert_eq!(node_options(&["node", "-e", "1"], Some(&more)).source, crate::programs::Source::Text("1".into()));
+    assert_eq!(node_options(&["node", "-i", "x.js"], Some(&more)).source, crate::programs::Source::File("x.js".into()));
+}
