@@ -218,6 +218,8 @@ fn destructured_read_only(inner: &[Token]) -> bool {
 const NODE: Cli = Cli {
     inline: &["-e", "--eval", "-p", "--print"],
     file: &[],
+    // Every option of node's that takes a value, which may be the next word (V8's take theirs
+    // after `=`): a value read as the script would leave the real one unread.
     valued: &[
         "-r",
         "--require",
@@ -229,28 +231,59 @@ const NODE: Cli = Cli {
         "--title",
         "--env-file",
         "--env-file-if-exists",
+        "--experimental-config-file",
         "--input-type",
         "--stack-size",
-        "--redirect-warnings",
+        "--allow-fs-read",
+        "--allow-fs-write",
+        "--build-snapshot-config",
         "--cpu-prof-dir",
-        "--cpu-prof-name",
         "--cpu-prof-interval",
-        "--heap-prof-dir",
-        "--heap-prof-name",
-        "--heap-prof-interval",
+        "--cpu-prof-name",
         "--diagnostic-dir",
+        "--disable-proto",
+        "--disable-warning",
+        "--dns-result-order",
+        "--experimental-default-type",
+        "--experimental-policy",
+        "--experimental-sea-config",
+        "--heap-prof-dir",
+        "--heap-prof-interval",
+        "--heap-prof-name",
+        "--heapsnapshot-near-heap-limit",
+        "--heapsnapshot-signal",
+        "--icu-data-dir",
+        "--inspect-port",
+        "--debug-port",
+        "--inspect-publish-uid",
+        "--localstorage-file",
+        "--max-http-header-size",
+        "--network-family-autoselection-attempt-timeout",
+        "--openssl-config",
+        "--policy-integrity",
+        "--redirect-warnings",
         "--report-directory",
         "--report-dir",
         "--report-filename",
         "--report-signal",
-        "--heapsnapshot-signal",
-        "--heapsnapshot-near-heap-limit",
+        "--secure-heap",
+        "--secure-heap-min",
         "--snapshot-blob",
+        "--test-concurrency",
+        "--test-name-pattern",
+        "--test-skip-pattern",
         "--test-reporter",
         "--test-reporter-destination",
+        "--test-shard",
+        "--test-timeout",
+        "--tls-cipher-list",
         "--tls-keylog",
         "--trace-event-categories",
         "--trace-event-file-pattern",
+        "--trace-require-module",
+        "--unhandled-rejections",
+        "--use-largepages",
+        "--v8-pool-size",
         "--watch-path",
     ],
     module: &[],
@@ -287,20 +320,29 @@ fn untyped_invocation(command: &str, args: &[String], stdin: Option<&str>) -> In
             };
             simple(Language::JavaScript, parse_cli(rest, &BUN, stdin))
         }
-        _ => with_options(simple(Language::JavaScript, parse_cli(args, &NODE, stdin)), args, stdin),
+        _ => {
+            let args = node_spelling(args);
+            with_options(simple(Language::JavaScript, parse_cli(&args, &NODE, stdin)), &args, stdin)
+        }
     }
 }
 
 /// Options whose value is a module node loads before the program (a test reporter is one).
 const PRELOADS: &[&str] = &["-r", "--require", "--import", "--loader", "--experimental-loader", "--test-reporter"];
 
-/// Options whose value is a file that sets the environment, `NODE_OPTIONS` with its preloads
-/// included: options the analysis does not see.
-const ENV_FILES: &[&str] = &["--env-file", "--env-file-if-exists"];
+/// Options whose value is a file of more options (an env file's `NODE_OPTIONS`, preloads
+/// included) or of code node loads (OpenSSL's engines): what they hold the analysis does not see.
+const HIDDEN_OPTIONS: &[&str] =
+    &["--env-file", "--env-file-if-exists", "--experimental-config-file", "--openssl-config"];
 
 /// Options whose value is a file node writes (`stdout` and `stderr` name the streams).
-const OUTPUT_FILES: &[&str] =
-    &["--redirect-warnings", "--tls-keylog", "--test-reporter-destination", "--trace-event-file-pattern"];
+const OUTPUT_FILES: &[&str] = &[
+    "--redirect-warnings",
+    "--tls-keylog",
+    "--test-reporter-destination",
+    "--trace-event-file-pattern",
+    "--localstorage-file",
+];
 
 /// Files node writes when an option asks for them: in the folder an option names (else
 /// `--diagnostic-dir`, else the current one), under the name an option gives or its own.
@@ -358,30 +400,63 @@ const QUIET: &[&str] = &[
     "--stack-size",
     "--max-old-space-size",
     "--max-semi-space-size",
-    "--unhandled-rejections",
-    "--dns-result-order",
-    "--disable-warning",
-    "--experimental-default-type",
-    "--inspect",
-    "--inspect-brk",
-    "--inspect-port",
-    "--inspect-wait",
-    "--test-name-pattern",
-    "--test-concurrency",
-    "--test-timeout",
-    "--test-shard",
-    "--watch-path",
-    "--max-http-header-size",
+    "--stack-trace-limit",
+    "--allow-fs-read",
+    "--allow-fs-write",
     "--cpu-prof-interval",
     "--heap-prof-interval",
+    "--disable-proto",
+    "--disable-warning",
+    "--dns-result-order",
+    "--experimental-default-type",
+    "--experimental-policy",
+    "--policy-integrity",
+    "--icu-data-dir",
+    "--inspect",
+    "--inspect-brk",
+    "--inspect-wait",
+    "--inspect-port",
+    "--debug-port",
+    "--inspect-publish-uid",
+    "--max-http-header-size",
+    "--network-family-autoselection-attempt-timeout",
     "--report-signal",
     "--secure-heap",
     "--secure-heap-min",
-    "--use-largepages",
-    "--v8-pool-size",
+    "--test-concurrency",
+    "--test-name-pattern",
+    "--test-skip-pattern",
+    "--test-shard",
+    "--test-timeout",
     "--tls-cipher-list",
     "--trace-require-module",
+    "--unhandled-rejections",
+    "--use-largepages",
+    "--v8-pool-size",
+    "--watch-path",
 ];
+
+/// `args` with node's options spelled as node reads them, up to the program: `--cpu_prof_dir` is
+/// `--cpu-prof-dir`.
+fn node_spelling(args: &[String]) -> Vec<String> {
+    let mut spelled = args.to_vec();
+    let mut at = 0;
+    while let Some(arg) = spelled.get_mut(at) {
+        at += 1;
+        if arg == "--" || arg == "-" || !arg.starts_with('-') {
+            break;
+        }
+        let name_end = arg.find('=').unwrap_or(arg.len());
+        if arg.starts_with("--") && arg[..name_end].contains('_') {
+            *arg = format!("{}{}", arg[..name_end].replace('_', "-"), &arg[name_end..]);
+        }
+        let option = arg.get(..name_end).unwrap_or_default();
+        if name_end == arg.len() && (NODE.inline.contains(&option) || NODE.valued.contains(&option)) {
+            at += 1;
+        }
+    }
+    spelled
+}
 
 /// What node's own options do besides naming the program (`NODE_OPTIONS`' words are among them):
 /// the modules they preload run first, as `require`s (the walker puts them before the program's
@@ -400,12 +475,7 @@ fn with_options(mut invocation: Invocation, args: &[String], stdin: Option<&str>
             Some((option, value)) if arg.starts_with("--") => (option, Some(value.to_string())),
             _ => (arg.as_str(), None),
         };
-        // Node reads `--cpu_prof_dir` as `--cpu-prof-dir`, and `--report-dir` as `--report-directory`.
-        let option = match option.replace('_', "-") {
-            option if option == "--report-dir" => "--report-directory".to_string(),
-            option if option.starts_with("--") => option,
-            _ => option.to_string(),
-        };
+        let option = if option == "--report-dir" { "--report-directory".to_string() } else { option.to_string() };
         let takes_value = NODE.inline.contains(&option.as_str()) || NODE.valued.contains(&option.as_str());
         let value = match attached {
             Some(value) => Some(value),
@@ -424,7 +494,7 @@ fn with_options(mut invocation: Invocation, args: &[String], stdin: Option<&str>
         let Some(value) = value else { continue };
         if PRELOADS.contains(&option) {
             invocation.prelude.push_str(&format!("require({value:?});\n"));
-        } else if ENV_FILES.contains(&option) {
+        } else if HIDDEN_OPTIONS.contains(&option) {
             invocation.prelude.push_str("require(\"./\u{1}\");\n");
         } else if OUTPUT_FILES.contains(&option) {
             if !matches!(value.as_str(), "stdout" | "stderr") {

@@ -447,9 +447,22 @@ fn node_options_that_write_files_write_them() {
 }
 
 #[test]
+fn an_option_takes_its_value_and_leaves_the_script_to_be_read() {
+    for line in [
+        &["node", "--unhandled-rejections", "strict", "x.js"][..],
+        &["node", "--inspect-port", "9339", "x.js"],
+        &["node", "--redirect_warnings", "w.txt", "x.js"],
+    ] {
+        assert_eq!(node_options(line, None).source, crate::programs::Source::File("x.js".into()), "{line:?}");
+    }
+    assert_eq!(node_options(&["node", "--redirect_warnings", "w.txt", "x.js"], None).writes, ["w.txt"]);
+}
+
+#[test]
 fn an_env_file_may_preload_modules_and_a_test_reporter_is_one() {
     let code = format!("console.log('{APPROVAL}')");
     assert_eq!(node(&["node", "--env-file=.env", "-e", &code]), [APPROVAL]);
+    assert_eq!(node(&["node", "--openssl-config", "o.cnf", "-e", &code]), [APPROVAL]);
     assert_eq!(node(&["node", "--test-reporter=./reporter.mjs", "-e", &code]), [APPROVAL]);
     assert!(node(&["node", "--test-reporter=spec", "-e", &code]).is_empty());
 }
