@@ -233,6 +233,37 @@ describe('checkGuard: self-approval, unknown writers and directory writes (P-11,
     }
   })
 
+  test('a reader that runs the pager or preprocessor it is given runs that command line', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+    const plan = 'docs/superpowers/plans/p.md'
+    for (const command of [
+      `man -P 'touch ${plan}' ls`,
+      `MANPAGER='touch ${plan}' man ls`,
+      `bat --paging=always --pager='rm ${plan}' README.md`,
+      `BAT_PAGER='rm ${plan}' bat README.md`,
+      `env LESSOPEN='|touch %s' less ${plan}`,
+      `less -o ${plan} /tmp/x`,
+      `rg --pre touch x ${plan}`,
+      `vale sync --config ${plan}`,
+    ]) {
+      assert.equal(checkGuard(bash(command), repo.root), NEEDS_SPEC, command)
+    }
+    for (const command of [`man -P cat ls`, `PAGER=cat man ls`, `bat ${plan}`, `rg -n Spec ${plan}`, `LESSOPEN='|cat %s' zless ${plan}`, `delta ${plan} /tmp/x`]) {
+      assert.equal(checkGuard(bash(command), repo.root), null, command)
+    }
+  })
+
+  test('npm subcommands that write are unknown commands; its readers stay allowed', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+    const plans = 'docs/superpowers/plans'
+    for (const command of [`cd ${plans} && npm init -y`, `npm pack --pack-destination ${plans}`, `npm install --prefix ${plans}`, `npm ls --cache ${plans}`, `npm config set x y --location project --prefix ${plans}`]) {
+      assert.equal(checkGuard(bash(command), repo.root), NEEDS_SPEC, command)
+    }
+    for (const command of ['npm ls', 'npm view approval-gates version', `cd ${plans} && npm config get registry`, 'npm run build', 'npm install', 'npm audit']) {
+      assert.equal(checkGuard(bash(command), repo.root), null, command)
+    }
+  })
+
   test('a tree written into a change is gate C; the archive step and removing a change are not', () => {
     const repo = makeRepo().change('feat').approveDesign('feat').change('other')
     assert.equal(checkGuard(bash('cp -r openspec/changes/feat/. openspec/changes/other/'), repo.root), ONLY_APPROVE)
@@ -291,6 +322,82 @@ describe('checkGuard: shell channels (wrappers, shells, scripts by other spellin
   })
 })
 
+// What a command's own options write or run, and what find's tests select (P-18): each refused
+// with the text of the gate it reaches, and the nearest ordinary forms allowed.
+describe('checkGuard: options that write or run, and what find selects (P-18)', () => {
+  const refused = [
+    ['A', NEEDS_SPEC, [
+      'find -fprint docs/superpowers/plans/p.md -quit',
+      'find docs/superpowers/plans -name p.md -execdir touch p.md \\;',
+      'find -path ./docs/superpowers/plans/p.md -delete',
+      'find -samefile docs/superpowers/plans/p.md -delete',
+      "find . -path '*plans/p.md' -exec rm {} +",
+      "find . -regex '.*\\(plans\\|x\\)/p\\.md' -delete",
+      'xargs -a /dev/stdin touch <<< docs/superpowers/plans/p.md',
+      'parallel --wd docs/superpowers/plans touch p.md ::: 1',
+      'parallel --joblog docs/superpowers/plans/p.md true ::: a',
+      "tar -xf evil.tar --to-command='cat > docs/superpowers/plans/p.md' ./x.md",
+      "tar -cf /tmp/a -I 'touch docs/superpowers/plans/p.md' a.md",
+      'tar -cvf /tmp/a --index-file=docs/superpowers/plans/p.md a.md',
+      'tar -Af docs/superpowers/plans/p.md evil.tar',
+      'unzip -qd docs/superpowers/plans evil.zip progress.md',
+      'UNZIP="-d docs/superpowers/plans" unzip evil.zip progress.md',
+      'echo a.md | cpio -oF docs/superpowers/plans/p.md',
+      'curl -sD docs/superpowers/plans/p.md file:///tmp/x',
+      'curl -s --output-dir docs/superpowers/plans -o x.md file:///tmp/x.md',
+      "curl -sK <(echo 'output=docs/superpowers/plans/p.md') file:///tmp/x",
+      'wget --save-cookies=docs/superpowers/plans/p.md x',
+      'rsync --log-file=docs/superpowers/plans/p.md a.md /tmp',
+      'rsync --remove-source-files docs/superpowers/plans/p.md /tmp',
+      'rsync --temp-dir=docs/superpowers/plans a.md /tmp/',
+      'rsync -e \'sh -c "touch docs/superpowers/plans/p.md" --\' a.md h:x',
+    ]],
+    ['C', ONLY_APPROVE, [
+      'find -quit -fls openspec/changes/feat/approval.md',
+      'curl -s --trace-ascii openspec/changes/feat/approval.md file:///tmp/x',
+      'curl -s -T a.md file:///$PWD/openspec/changes/feat/approval%2emd',
+      'echo a.md | cpio -o -Oopenspec/changes/feat/approval.md',
+      'find openspec/changes/feat -inum 12 -exec rm {} + -name x -newer openspec/changes/feat/approval.md',
+    ]],
+  ]
+  for (const [gate, denial, commands] of refused) {
+    for (const command of commands) {
+      test(`refused (gate ${gate}): ${JSON.stringify(command).slice(0, 70)}`, () => {
+        const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+        assert.equal(checkGuard(bash(command), repo.root), denial)
+      })
+    }
+  }
+
+  test('the nearest ordinary forms are allowed', () => {
+    const repo = makeRepo().change('feat').approveDesign('feat').plan('p', 'feat')
+    for (const command of [
+      "find docs/superpowers/plans -name '*.md' -print",
+      "find . -name '*.js' -exec sed -i 's/a/b/' {} +",
+      "find . -path '*/src/*.js' -exec sed -i 's/a/b/' {} +",
+      "find . -regex '.*\\.\\(js\\|ts\\)' -delete",
+      'find . -inum 12 -delete',
+      "find src -name '*.js' -execdir touch x \\;",
+      "find . -name '*.log' -fprint /tmp/logs",
+      'xargs -a list.txt rm',
+      'parallel --joblog /tmp/jobs.log gzip ::: a.txt b.txt',
+      'tar -czf /tmp/plans.tgz docs/superpowers/plans',
+      'tar -xOf /tmp/x.tar docs/superpowers/plans/p.md',
+      'tar -xzf /tmp/x.tgz -C /tmp/out',
+      'unzip -q /tmp/x.zip -d /tmp/out',
+      'curl -o /tmp/x https://example.com/x',
+      'curl -s -D /tmp/headers -c /tmp/cookies https://example.com/',
+      'curl -s -T docs/superpowers/plans/p.md https://example.com/upload',
+      'wget -q -O /tmp/page.html https://example.com',
+      'rsync -a src/ /tmp/src/',
+      'rsync -a --log-file=/tmp/rsync.log docs/superpowers/plans/ /tmp/plans/',
+      'rsync -e ssh -a docs/superpowers/plans/ host:/backup/plans/',
+    ]) {
+      assert.equal(checkGuard(bash(command), repo.root), null, command)
+    }
+  })
+})
+
 // A `cd` may fail and the line go on; tree-sitter-bash nests `cd x && a 2>&1 | b`'s list in the
 // pipeline's first stage (src/analysis/moves.rs, from_every_directory).
 describe('checkGuard: a change of directory that may fail', () => {
@@ -298,7 +405,7 @@ describe('checkGuard: a change of directory that may fail', () => {
     const repo = makeRepo().change('feat').approveDesign('feat')
     for (const command of [
       'cd docs/superpowers/plans; cd /nonexistent 2>/dev/null; echo x > a.md',
-      'cd docs/superpowers/plans; cd /tmp || true; touch a.md',
+      'cd docs/superpowers/plans; cd /nonexistent-dir || true; touch a.md',
       'cd docs/superpowers/plans; if [ -n "$c" ]; then cd /tmp; fi; echo x > a.md',
       'cd docs/superpowers/plans && echo x 2>&1 | tee a.md',
       'cd docs/superpowers/plans && cat p.md; cd ../../..; echo done > a.md',

@@ -69,6 +69,33 @@ describe('tools judged by every string they carry', () => {
     }
   })
 
+  test('search, memory, tracker, browser and git servers pass; their generic names elsewhere and their writing forms do not', () => {
+    const repo = repoWithPlan()
+    const check = (name, args) => checkGuard(call(name, args), repo.root)
+    for (const [name, args] of [
+      ['SlashCommand', { command: `/review ${PLAN}` }],
+      ['mcp__sequential-thinking__sequentialthinking', { thought: `check ${APPROVAL} first`, nextThoughtNeeded: false }],
+      ['mcp__context7__get-library-docs', { context7CompatibleLibraryID: '/x/openspec', topic: 'approval.md' }],
+      ['mcp__perplexity__search', { query: 'openspec approval.md' }],
+      ['mcp__fetch__fetch', { url: `https://raw.githubusercontent.com/a/b/main/${APPROVAL}` }],
+      ['mcp__memory__add_observations', { observations: [{ entityName: 'c', contents: ['approval.md is owner-only'] }] }],
+      ['mcp__linear__list_issues', { query: 'approval.md' }],
+      ['mcp__playwright__browser_navigate', { url: 'http://localhost:3000/approval.md' }],
+      ['mcp__git__git_log', { repo_path: repo.root, max_count: 5, file: APPROVAL }],
+      ['mcp__git__git_add', { repo_path: repo.root, files: [PLAN] }],
+      ['mcp__ripgrep__search', { pattern: 'sha256', path: `${repo.root}/openspec`, glob: 'approval.md' }],
+      ['container.exec', { cmd: ['bash', '-lc', `cat ${APPROVAL}`], workdir: repo.root }],
+    ]) {
+      assert.equal(check(name, args), null, name)
+    }
+    assert.equal(check('mcp__notes__search', { query: APPROVAL }), ONLY_APPROVE)
+    assert.equal(check('mcp__memory__write_file', { path: APPROVAL, content: 'x' }), ONLY_APPROVE)
+    assert.equal(check('mcp__playwright__browser_take_screenshot', { filename: PLAN }), NEEDS_SPEC)
+    assert.equal(check('mcp__git__git_diff', { repo_path: repo.root, target: `--output=${APPROVAL}` }), ONLY_APPROVE)
+    assert.equal(check('mcp__serena__write_memory', { memory_file_name: `${repo.root}/${PLAN}`, content: 'x' }), NEEDS_SPEC)
+    assert.equal(check('container.exec', { cmd: ['bash', '-lc', `echo x > ${APPROVAL}`], workdir: repo.root }), ONLY_APPROVE)
+  })
+
   test('dispatches name a plan in any field and any spelling (gate B)', () => {
     const repo = repoWithPlan()
     const check = (name, args) => checkGuard(call(name, args), repo.root)

@@ -64,7 +64,7 @@ pub(crate) fn bash_write_targets_uncached(command: &str, base: &Path) -> Result<
 pub(crate) fn bash_write_targets_from(
     command: &str,
     scope: &crate::analysis::scope::Scope<bash::Bash>,
-) -> Result<(Vec<PathBuf>, Vec<crate::analysis::scope::Scope<bash::Bash>>), Unscannable> {
+) -> Result<(Vec<PathBuf>, crate::analysis::persistent::Left<crate::analysis::scope::Scope<bash::Bash>>), Unscannable> {
     bash::write_targets_from(command, scope, &Wired)
 }
 

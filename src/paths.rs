@@ -17,13 +17,15 @@ pub mod ledger;
 #[cfg(target_os = "linux")]
 mod symlink_free;
 mod text;
+mod uri;
 mod windows;
 
-pub use glob::{glob_matches, guarded_ancestor_glob_matches, guarded_glob_matches};
+pub use glob::{glob_from, glob_matches, guarded_ancestor_glob_matches, guarded_folders_spelled, guarded_glob_matches};
 pub use text::{
     Dialect, GuardedName, everything_a_tree_named_reaches, everything_named, guarded_named, names_changes_folder,
     names_guarded, names_this,
 };
+pub use uri::file_uri_path;
 pub use windows::from_windows;
 
 /// Symlink hops followed before a path is taken as it stands (the kernel's own limit is 40).

@@ -27,6 +27,8 @@ const QUESTION_OVERHEAD: usize = 64;
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Question {
     IsDirectory(PathBuf),
+    /// A directory every user may enter.
+    Enterable(PathBuf),
     /// At most `limit` + 1 bytes of a regular file.
     RegularFile {
         path: PathBuf,
@@ -59,13 +61,14 @@ impl Question {
     fn answer_now(&self) -> Answer {
         match self {
             Question::IsDirectory(path) => Answer::Directory(path.is_dir()),
+            Question::Enterable(path) => Answer::Directory(enterable_now(path)),
             Question::RegularFile { path, limit } => Answer::of_file(regular_file_bytes(path, *limit).as_deref()),
         }
     }
 
     fn path(&self) -> &Path {
         match self {
-            Question::IsDirectory(path) | Question::RegularFile { path, .. } => path,
+            Question::IsDirectory(path) | Question::Enterable(path) | Question::RegularFile { path, .. } => path,
         }
     }
 }
@@ -115,8 +118,14 @@ pub fn is_plain_directory_name(directory: &str) -> bool {
 }
 
 /// Whether `path` is a directory that every user may enter (each execute bit set), so that a `cd`
-/// there cannot fail. A question of the persistent shell's judge, outside any recorded analysis.
+/// there cannot fail, asked by the analysis (or by the persistent shell's judge, outside any).
 pub fn anyone_can_enter(path: &Path) -> bool {
+    let enterable = enterable_now(path);
+    record(|| (Question::Enterable(path.to_path_buf()), Answer::Directory(enterable)));
+    enterable
+}
+
+fn enterable_now(path: &Path) -> bool {
     let Ok(metadata) = std::fs::metadata(path) else { return false };
     #[cfg(unix)]
     {
@@ -155,6 +164,19 @@ fn regular_file_bytes(path: &Path, limit: u64) -> Option<Vec<u8>> {
     std::fs::File::open(path).ok()?.take(limit.saturating_add(1)).read_to_end(&mut bytes).ok()?;
     Some(bytes)
 }
+
+/// The top of the git work tree `dir` lies in: the nearest folder from `dir` up that holds `.git`
+/// (a folder, or a worktree's file), as the analysis asks; `None` outside a repository.
+pub fn repository_top(dir: &Path) -> Option<PathBuf> {
+    let top = dir.ancestors().find(|dir| {
+        let git = dir.join(".git");
+        is_dir(&git) || read_regular_file(&git, MAX_GIT_FILE_BYTES).is_some()
+    })?;
+    Some(top.to_path_buf())
+}
+
+/// A worktree's `.git` file holds one `gitdir:` line.
+const MAX_GIT_FILE_BYTES: u64 = 4096;
 
 /// Whether an analysis is being recorded on this thread (a nested one's questions belong to it).
 pub fn recording_under_way() -> bool {

@@ -17,9 +17,10 @@
 //! what it kept.
 //!
 //! A host that reports how each call ended names the call ([`ShellCall::call_id`]): the states
-//! it started from, and the fresh shell (a reset), are then kept aside as the call's *unsettled*
-//! states until the host reports that it ran to its end without a reset ([`settle`]), and folded
-//! back in if the next call comes first. A host that does not report keeps them all.
+//! it started from, the states it only passes through ([`Left::passed`]: a `pushd` a sure `popd`
+//! undoes) and the fresh shell (a reset) are then kept aside as the call's *unsettled* states
+//! until the host reports that it ran to its end without a reset ([`settle`]), and folded back in
+//! if the next call comes first. A host that does not report keeps them all.
 //!
 //! The store is keyed by the caller's name for the shell and holds one kind of state per shell,
 //! any [`ShellState`] (bash's and PowerShell's [`crate::analysis::scope::Scope`]). A name recorded
@@ -66,7 +67,23 @@ impl<D: Dialect> ShellState for Scope<D> {
 
 /// What a call of a persistent shell may leave: the files it writes, the states it may leave the
 /// shell in, and whether that list is complete.
-pub type Walked<S> = (Vec<PathBuf>, Vec<S>, bool);
+pub type Walked<S> = (Vec<PathBuf>, Left<S>, bool);
+
+/// The states a call may leave its shell in: where it may end when it runs to its end, and the
+/// states it only passes through (a `pushd` that a sure `popd` later in the call undoes), which
+/// it leaves the shell in only when it stops before its end.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Left<S> {
+    pub ended: Vec<S>,
+    pub passed: Vec<S>,
+}
+
+impl<S> Left<S> {
+    /// Every state counts as one the call may end in.
+    pub fn ended(ended: Vec<S>) -> Self {
+        Left { ended, passed: Vec::new() }
+    }
+}
 
 /// The most persistent shells remembered at once.
 pub const MAX_SHELLS: usize = 64;

@@ -48,6 +48,11 @@ impl Targets {
         if self.found.len() > SCANNED { self.seen.contains(path) } else { self.found.iter().any(|found| found == path) }
     }
 
+    /// Whether `path` was among the first `count` files found.
+    pub fn found_before(&self, path: &Path, count: usize) -> bool {
+        self.contains(path) && self.found.get(..count).unwrap_or(&self.found).iter().any(|found| found == path)
+    }
+
     /// The `at`-th file found.
     pub fn get(&self, at: usize) -> Option<&PathBuf> {
         self.found.get(at)

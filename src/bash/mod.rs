@@ -14,6 +14,7 @@
 
 pub(crate) mod cache;
 mod fields;
+mod lists;
 mod parse;
 mod patsub;
 mod popd;
@@ -27,6 +28,7 @@ use std::path::{Path, PathBuf};
 
 use crate::analysis::answer::{Answer, Proof};
 use crate::analysis::handoff::Analyses;
+use crate::analysis::persistent::Left;
 use crate::analysis::scope::Scope;
 pub use popd::begins_by_moving;
 pub use state::Bash;
@@ -69,10 +71,10 @@ pub fn analyze_from(
     command: &str,
     scope: &Scope<Bash>,
     analyses: &dyn Analyses,
-) -> (Answer<Unscannable>, Vec<Scope<Bash>>, bool) {
+) -> (Answer<Unscannable>, Left<Scope<Bash>>, bool) {
     match write_targets_from(command, scope, analyses) {
-        Ok((targets, after)) => (Answer::proven(targets), after, true),
-        Err(limit) => (Answer::stopped(limit), Vec::new(), false),
+        Ok((targets, left)) => (Answer::proven(targets), left, true),
+        Err(limit) => (Answer::stopped(limit), Left::ended(Vec::new()), false),
     }
 }
 
@@ -108,7 +110,7 @@ pub fn write_targets_from(
     command: &str,
     scope: &Scope<Bash>,
     analyses: &dyn Analyses,
-) -> Result<(Vec<PathBuf>, Vec<Scope<Bash>>), Unscannable> {
+) -> Result<(Vec<PathBuf>, Left<Scope<Bash>>), Unscannable> {
     if command.len() > MAX_COMMAND_BYTES {
         return Err(Unscannable::TooLarge);
     }

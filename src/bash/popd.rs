@@ -43,15 +43,30 @@ pub fn begins_by_moving(command: &str, scope: &Scope<Bash>) -> bool {
     }
     let mut first = root.named_child(0);
     let mut enclosing = Vec::new();
-    while let Some(list) = first.filter(|node| node.kind() == "list") {
-        enclosing.push(list);
-        first = list.named_child(0);
+    // Into lists, and past redirections that cannot fail (`popd >/dev/null && ls`).
+    while let Some(outer) = first.filter(|node| {
+        node.kind() == "list" || node.kind() == "redirected_statement" && redirections_cannot_fail(*node, command)
+    }) {
+        enclosing.push(outer);
+        first = outer.child_by_field_name("body").or_else(|| outer.named_child(0));
     }
     let Some(popd) = first.filter(|node| node.kind() == "command" && moves(*node, command, scope)) else {
         return false;
     };
-    // `popd &`, `popd && x &`, `popd | x`: run by a subshell, which is gone afterwards.
-    std::iter::once(popd).chain(enclosing).all(|node| in_the_shell(command.get(node.end_byte()..).unwrap_or_default()))
+    // `popd &`, `popd && x &`, `popd | x`: run by a subshell, which is gone afterwards. What
+    // follows the body of a redirected statement is its redirections.
+    std::iter::once(popd)
+        .chain(enclosing)
+        .filter(|node| node.parent().is_none_or(|parent| parent.kind() != "redirected_statement"))
+        .all(|node| in_the_shell(command.get(node.end_byte()..).unwrap_or_default()))
+}
+
+/// Whether every redirection of `statement`, a redirected statement, [`cannot_fail`].
+fn redirections_cannot_fail(statement: tree_sitter::Node, command: &str) -> bool {
+    let mut cursor = statement.walk();
+    let mut redirects = statement.children_by_field_name("redirect", &mut cursor).peekable();
+    redirects.peek().is_some()
+        && redirects.all(|redirect| command.get(redirect.byte_range()).is_some_and(cannot_fail))
 }
 
 /// Whether `node`, a command, is a bare `popd` of a stack the walk keeps, `cd -` back to an
@@ -60,15 +75,37 @@ fn moves(node: tree_sitter::Node, command: &str, scope: &Scope<Bash>) -> bool {
     let text = |node: tree_sitter::Node| command.get(node.byte_range());
     let Some(name) = node.child_by_field_name("name").and_then(text) else { return false };
     let builtin = scope.function(name).is_none() && scope.alias(name).is_none();
-    match (name, node.named_child_count()) {
+    // Its redirections (`popd >/dev/null`) must not fail, and are no words of it.
+    let mut cursor = node.walk();
+    let (redirects, words): (Vec<_>, Vec<_>) =
+        node.named_children(&mut cursor).partition(|child| child.kind().ends_with("_redirect"));
+    if !redirects.iter().all(|redirect| text(*redirect).is_some_and(cannot_fail)) {
+        return false;
+    }
+    match (name, words.len()) {
         ("popd", 1) => builtin && !scope.stack.is_empty() && stack_known(scope),
-        ("cd", 2) if node.named_child(1).and_then(text) == Some("-") => {
+        ("cd", 2) if words.get(1).copied().and_then(text) == Some("-") => {
             builtin && scope.oldpwd.is_some() && !scope.vars.contains_key("OLDPWD")
         }
         ("cd" | "pushd", 2) => {
-            let directory = node.named_child(1).filter(|word| word.kind() == "word").and_then(text);
+            let directory = words.get(1).filter(|word| word.kind() == "word").copied().and_then(text);
             builtin && directory.is_some_and(|directory| paths::sure_to_enter(directory, &scope.base))
         }
+        _ => false,
+    }
+}
+
+/// Whether a redirection cannot fail, so that the command it hangs on runs whatever it is:
+/// output thrown away (`>/dev/null`, `2>/dev/null`, `&>/dev/null`) or an open descriptor copied
+/// (`2>&1`, `>&2`, `>&-`).
+pub(crate) fn cannot_fail(redirect: &str) -> bool {
+    let redirect = redirect.trim_start_matches(|c: char| c.is_ascii_digit());
+    let Some(operator_end) = redirect.find(|c: char| !matches!(c, '>' | '&' | '|')) else { return false };
+    let (operator, target) = redirect.split_at(operator_end);
+    let target = target.trim_start_matches([' ', '\t']);
+    match operator {
+        ">" | ">>" | ">|" | "&>" | "&>>" => target == "/dev/null",
+        ">&" => target == "-" || !target.is_empty() && target.bytes().all(|b| b.is_ascii_digit()),
         _ => false,
     }
 }
@@ -78,4 +115,33 @@ fn moves(node: tree_sitter::Node, command: &str, scope: &Scope<Bash>) -> bool {
 pub(crate) fn in_the_shell(after: &str) -> bool {
     let after = after.trim_start_matches([' ', '\t']);
     after.is_empty() || after.starts_with([';', '\n']) || after.starts_with("&&") || after.starts_with("||")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    #[test]
+    fn a_redirection_cannot_fail_only_when_it_throws_output_away_or_copies_a_descriptor() {
+        for redirect in [">/dev/null", "2>/dev/null", "&>/dev/null", ">> /dev/null", "2>&1", ">&2", "1>&-"] {
+            assert!(cannot_fail(redirect), "{redirect}");
+        }
+        for redirect in [">/tmp/log", "2>err.txt", "</dev/null", ">/dev/null2", ">&", "2>&x", "> $f"] {
+            assert!(!cannot_fail(redirect), "{redirect}");
+        }
+    }
+
+    #[test]
+    fn a_popd_whose_redirections_cannot_fail_moves_the_shell_for_sure() {
+        let mut scope = Scope::<Bash>::fresh(Path::new("/repo/docs/superpowers/plans"));
+        scope.stack.push("/repo".into());
+        for command in ["popd", "popd >/dev/null", "popd 2>/dev/null && ls", "popd &>/dev/null; ls"] {
+            assert!(begins_by_moving(command, &scope), "{command}");
+        }
+        for command in ["popd >/tmp/log", "popd 2>/dev/null &", "popd >/dev/null | cat", "ls; popd >/dev/null"] {
+            assert!(!begins_by_moving(command, &scope), "{command}");
+        }
+    }
 }

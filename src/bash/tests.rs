@@ -316,6 +316,17 @@ fn the_target_cap_bounds_the_files_of_one_command_line() {
 }
 
 #[test]
+fn find_execdir_past_its_places_writes_the_trees_left_whole() {
+    let base = Path::new("/repo");
+    let written = |roots: &str| strings(&write_targets(&format!("find {roots} -execdir touch x \\;"), base).unwrap());
+    // Within the budget each starting point is followed: the command runs beside it and in it.
+    assert!(written("docs/superpowers/plans").contains(&"/repo/docs/superpowers/plans/x".to_string()));
+    // Past it, the places left count as trees written whole: the plans folder is still written.
+    let many: String = (0..40).map(|n| format!("d{n} ")).collect();
+    assert!(written(&format!("{many}docs/superpowers/plans")).contains(&"/repo/docs/superpowers/plans".to_string()));
+}
+
+#[test]
 fn the_word_cap_bounds_one_command_before_any_path_work() {
     let ten = "{a,b}".repeat(10);
     let words: Vec<String> = (0..=MAX_COMMAND_WORDS / 1024).map(|d| format!("d{d}/{ten}")).collect();
@@ -366,8 +377,8 @@ fn the_fuzz_seeds_parse_within_the_caps() {
 fn values_the_line_defines_reach_the_targets() {
     let targets = |command: &str| strings(&write_targets(command, Path::new("/repo")).expect("scannable"));
     let values = targets(include_str!("../../fuzz/seeds/bash_targets/values.sh"));
-    // `w a b c` shifts to `cp f b c b 2`: a copy into `2`.
-    for expected in ["/repo/2", "/repo/2/b", "/repo/0", "/repo/p", "/repo/q", "/repo/x/y", "/repo/d", "/repo/e"] {
+    // `w a b c` shifts to `cp f b c b 2`: a copy into `2`; `"$*"` is `p q`, one word.
+    for expected in ["/repo/2", "/repo/2/b", "/repo/0", "/repo/p", "/repo/p q", "/repo/x/y", "/repo/d", "/repo/e"] {
         assert!(values.iter().any(|t| t == expected), "{expected} in {values:?}");
     }
     for expected in

@@ -24,6 +24,7 @@ use super::{MAX_EXPANDED_BYTES, MAX_PARSE_CHECKS, MAX_SCRIPT_NESTING, MAX_TREE_D
 use crate::analysis::budget::Budget;
 use crate::analysis::handoff::Analyses;
 use crate::analysis::moves::{self, Move};
+use crate::analysis::persistent::Left;
 use crate::analysis::scope::Scope;
 use crate::analysis::targets::Targets;
 
@@ -35,18 +36,38 @@ pub fn targets(command: &str, base: &Path, analyses: &dyn Analyses) -> Result<Ve
 }
 
 /// The files `command` writes when run in `scope` (a persistent shell's state), and every state
-/// it may leave: after each `cd` of the shell itself, and at its end.
+/// it may leave: after each `cd` of the shell itself, and at its end. A state a sure `popd` later
+/// in the line leaves again is only passed through ([`Left::passed`]).
 pub fn targets_from(
     command: &str,
     scope: &Scope<Bash>,
     analyses: &dyn Analyses,
-) -> Result<(Vec<PathBuf>, Vec<Scope<Bash>>), Unscannable> {
+) -> Result<(Vec<PathBuf>, Left<Scope<Bash>>), Unscannable> {
     let mut walker = Walker::new(true, analyses);
     let mut scope = scope.clone();
     walker.script(command, &mut scope, 0)?;
-    let (found, mut states) = walker.finish()?;
-    states.push(scope);
-    Ok((found, states))
+    let (found, states) = walker.finish()?;
+    let (passed, mut ended): (Vec<_>, Vec<_>) = states.into_iter().partition(|reached| reached.passed);
+    let ended = ended.drain(..).map(|reached| reached.scope).chain(std::iter::once(scope)).collect();
+    Ok((found, Left { ended, passed: passed.into_iter().map(|reached| reached.scope).collect() }))
+}
+
+/// A state a persistent shell's own `cd` reached during the walk.
+struct Reached {
+    scope: Scope<Bash>,
+    /// A sure `popd` later in the line leaves it again: the shell is left there only if the call
+    /// stopped before its end.
+    passed: bool,
+}
+
+/// A `pushd` of the shell itself: what a sure `popd` of the stack it made undoes.
+struct Pushed {
+    /// The stack's depth after it.
+    depth: usize,
+    /// The first state recorded after it (its own).
+    first_state: usize,
+    /// How many targets were recorded before it.
+    targets: usize,
 }
 
 struct Walker<'a> {
@@ -63,7 +84,12 @@ struct Walker<'a> {
     /// is inside of: a `cd` at 0 changes the shell itself.
     isolated: usize,
     /// The shell's states after each of its own `cd`s, kept for a persistent shell.
-    states: Option<Vec<Scope<Bash>>>,
+    states: Option<Vec<Reached>>,
+    /// The `pushd`s of the shell itself whose directory is still on its stack.
+    pushed: Vec<Pushed>,
+    /// The shell's own last change of directory (which sets `$OLDPWD`): the state it reached,
+    /// and how many targets were recorded before it.
+    last_cd: Option<(usize, usize)>,
     /// The file `cat` feeds the command being judged through a pipe, if that is all it does.
     piped_file: RefCell<Option<Arg>>,
     /// Files this command line wrote with text it shows (`cat > s.py <<EOF`), for a script run
@@ -79,6 +105,11 @@ struct Walker<'a> {
     /// The guarded locations the last script asked about names, by its serial
     /// ([`Walk::serial`]).
     named: Option<(usize, Rc<[PathBuf]>)>,
+    /// The folders the line made git's hooks path (`git config core.hooksPath d`).
+    hooks_folders: Vec<PathBuf>,
+    /// The walk is inside a hook a git command ran: the hooks that one's git commands run are
+    /// those being run already.
+    running_hooks: bool,
     /// Directories the line made so far, at most [`MAX_MADE_DIRS`]: a copy into one lands inside
     /// it. `None` once one the walk could not compute (or one too many) was made.
     made_dirs: Option<Vec<PathBuf>>,
@@ -97,17 +128,21 @@ impl Walker<'_> {
             home: Home::default(),
             isolated: 0,
             states: keep_states.then(Vec::new),
+            pushed: Vec::new(),
+            last_cd: None,
             piped_file: RefCell::new(None),
             files: Vec::new(),
             moves: Vec::new(),
             sure: Vec::new(),
             scripts: 0,
             named: None,
+            hooks_folders: Vec::new(),
+            running_hooks: false,
             made_dirs: Some(Vec::new()),
         }
     }
 
-    fn finish(mut self) -> Result<(Vec<PathBuf>, Vec<Scope<Bash>>), Unscannable> {
+    fn finish(mut self) -> Result<(Vec<PathBuf>, Vec<Reached>), Unscannable> {
         if self.targets.over_cap() || !moves::from_every_directory(&mut self.targets, &self.moves) {
             return Err(Unscannable::TooManyTargets);
         }
@@ -127,17 +162,26 @@ fn parsed_list_before_pipe(stage: Node, pipeline: Option<Node>) -> bool {
 /// is `&&` (or of the redirection around it): past a `cd` there, the rest of that chain runs only
 /// if it succeeded.
 fn and_chain_top(depth: usize, ancestors: &[Frame]) -> Option<usize> {
+    let is_and = |frame: &Frame| {
+        node_kind(frame.node) == "list"
+            && frame.node.children().any(|(child, _)| node_kind(child) == "&&")
+            && !frame.node.children().any(|(child, _)| node_kind(child) == "||")
+    };
     let mut top = None;
     let mut at = depth;
     while let Some(parent) = at.checked_sub(1).and_then(|d| ancestors.get(d)) {
-        let is_and = node_kind(parent.node) == "list"
-            && parent.node.children().any(|(child, _)| node_kind(child) == "&&")
-            && !parent.node.children().any(|(child, _)| node_kind(child) == "||");
-        if !is_and {
+        // `a && b > f && c`: tree-sitter hangs the redirection on the list `a && b`, but bash
+        // gives it to `b`, and the chain goes on to `c`.
+        let redirected_chain = top.is_some()
+            && node_kind(parent.node) == "redirected_statement"
+            && at.checked_sub(2).and_then(|d| ancestors.get(d)).is_some_and(is_and);
+        if !is_and(parent) && !redirected_chain {
             break;
         }
         at -= 1;
-        top = Some(at);
+        if !redirected_chain {
+            top = Some(at);
+        }
     }
     // `a && b > f`: the redirection hangs on the list, but bash gives it to the last command.
     let statement = top.and_then(|top| top.checked_sub(1)).and_then(|d| ancestors.get(d));
@@ -425,12 +469,23 @@ impl Walker<'_> {
                     }
                     _ => Input::default(),
                 };
-                let sure_popd = statement.is_none().then(|| self.sure_popd(node, ancestors, walk, scope)).flatten();
+                let runs_whatever = statement.is_none_or(|s| returns::redirections_cannot_fail(s.node, walk));
+                let sure_popd = runs_whatever.then(|| self.sure_popd(node, ancestors, walk, scope)).flatten();
+                let sure_cd_back = runs_whatever.then(|| self.sure_cd_back(node, ancestors, walk, scope)).flatten();
+                let sure_cd_to = runs_whatever.then(|| self.sure_cd_to(node, ancestors, walk, scope)).flatten();
                 let (moves_before, scripts_before) = (self.moves.len(), self.scripts);
                 let redirected = statement.map(|p| p.node).or_else(|| redirection_of_its_list(node, ancestors));
                 self.command(node, redirected, upstream, walk, scope)?;
                 if let Some(sure) = sure_popd {
                     self.popped(sure, moves_before);
+                }
+                if let Some(back) = sure_cd_back {
+                    self.returned(&back);
+                }
+                if let Some(to) = sure_cd_to {
+                    // It cannot fail: what is written after it is not also where the line was.
+                    self.moves.truncate(moves_before);
+                    self.returned(&to);
                 }
                 // A `cd` of this script itself (not one inside a script the command ran).
                 if self.moves.len() > moves_before
@@ -453,7 +508,7 @@ impl Walker<'_> {
                     if scope.exports_assignments() {
                         scope.export(walk.text(name));
                     }
-                    self.startup_variable(walk.text(name), walk, scope)?;
+                    self.variable_runs(walk.text(name), walk, scope)?;
                 }
             }
             "declaration_command" if exports(node, walk) => {

@@ -8,6 +8,8 @@ use std::cell::OnceCell;
 use std::path::Path;
 
 use super::fields;
+pub use super::lists::element_name;
+use super::lists::{self, Slice};
 use super::patsub::{Replace, Substitution};
 use super::tree::{Node, node_kind};
 use super::{MAX_WORD_EXPANSION, Unscannable};
@@ -109,11 +111,6 @@ fn positional_values(positional: &Positional, name: &str) -> Option<Vec<Value>> 
     }
 }
 
-/// The variable name an array element is stored under: `a[1]`, `a[@]`.
-pub fn element_name(array: &str, index: &str) -> String {
-    format!("{array}[{index}]")
-}
-
 /// A character of a word and whether bash would still interpret it (unquoted), or an expansion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tok {
@@ -154,7 +151,7 @@ impl Builder {
 }
 
 /// The source text of an expansion kept as its stand-in, unless it would add path separators or
-/// a colon (`${@:2:1}/` would read as rsync's or scp's `host:path`).
+/// a colon (`${@:n:1}/` would read as rsync's or scp's `host:path`).
 fn placeholder(cx: &Context, node: Node, short: &str) -> String {
     let text = cx.text(node);
     if text.len() <= MAX_PLACEHOLDER && !text.contains(['/', ':']) && !text.is_empty() {
@@ -185,7 +182,7 @@ pub struct Expansion {
 pub fn expand_word(group: &[Node], cx: &Context) -> Result<Expansion, Unscannable> {
     if let [node] = group {
         let text = cx.text(*node);
-        if node_kind(node) == "word" && node.child_count() == 0 && !text.contains('\\') && !text.starts_with('~') {
+        if node_kind(node) == "word" && node.child_count() == 0 && !text.contains(['\\', '~']) {
             return Ok(Expansion { args: vec![Arg::literal(text)], alternatives: Vec::new() });
         }
         if matches!(node_kind(node), "simple_expansion" | "expansion") {
@@ -206,7 +203,7 @@ pub fn expand_word(group: &[Node], cx: &Context) -> Result<Expansion, Unscannabl
     brace_expand(builder.toks, &mut words, cx.budget)?;
     let mut each: Vec<Vec<Arg>> = Vec::with_capacity(words.len());
     for toks in &mut words {
-        expand_tilde(toks, &mut builder.slots, cx);
+        expand_tildes(toks, &mut builder.slots, cx, TildeAt::Word);
         let mut values = Vec::with_capacity(1);
         substitute(toks, &builder.slots, pipe, &mut values, cx.budget);
         each.push(values);
@@ -228,7 +225,7 @@ pub fn expand_word(group: &[Node], cx: &Context) -> Result<Expansion, Unscannabl
 pub fn value(node: Node, cx: &Context) -> Vec<Value> {
     let mut builder = Builder::new();
     build(&[node], cx, &mut builder);
-    expand_tilde(&mut builder.toks, &mut builder.slots, cx);
+    expand_tildes(&mut builder.toks, &mut builder.slots, cx, TildeAt::Value);
     let mut args = Vec::new();
     substitute(&builder.toks, &builder.slots, false, &mut args, cx.budget);
     args.into_iter().map(|arg| Value { text: arg.text, dynamic: arg.dynamic }).collect()
@@ -236,7 +233,7 @@ pub fn value(node: Node, cx: &Context) -> Vec<Value> {
 
 /// An unquoted word that is just `$VAR` or `${VAR}`: its known values split at blanks.
 fn split_expansion(node: Node, cx: &Context) -> Expansion {
-    let Some(values) = resolve(node, cx) else {
+    let Some(values) = resolve(node, cx, false) else {
         let unknown = Arg { text: placeholder(cx, node, "${…}"), dynamic: true, ..Arg::default() };
         return Expansion { args: vec![unknown], alternatives: Vec::new() };
     };
@@ -267,8 +264,8 @@ fn split_fields(text: &str, cx: &Context, out: &mut Vec<Arg>) {
 }
 
 /// The known values of `$NAME`/`${NAME}` (and `${NAME:-default}` & co., whose default counts
-/// when NAME is unknown).
-fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
+/// when NAME is unknown); of a list (`"$@"`, `${a[@]:1:2}`), its words.
+fn resolve(node: Node, cx: &Context, quoted: bool) -> Option<Vec<Value>> {
     let mut named: [Option<Node>; 4] = [None; 4];
     let mut count = 0;
     for (child, field) in node.children() {
@@ -288,6 +285,9 @@ fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
         }
         _ => return None,
     };
+    if let Some(words) = named[0].and_then(|list| list_words(node, list, cx, quoted)) {
+        return Some(words);
+    }
     if let Some(operator) = named[1]
         && let Some(replace) = Replace::of(cx.text(operator))
     {
@@ -310,6 +310,128 @@ fn resolve(node: Node, cx: &Context) -> Option<Vec<Value>> {
             }
         }
         _ => None,
+    }
+}
+
+/// The members of a list expansion the walk knows, and how many words stand for those it cannot
+/// see ([`lists::UNKNOWN_WORDS`] at most).
+struct Members {
+    known: Vec<Value>,
+    unknown: usize,
+}
+
+impl Members {
+    /// A list the walk does not know, of at most `most` members when the slice's length says so.
+    fn unknown(most: Option<usize>) -> Members {
+        Members { known: Vec::new(), unknown: most.map_or(lists::UNKNOWN_WORDS, |most| most.min(lists::UNKNOWN_WORDS)) }
+    }
+
+    fn known(known: Vec<Value>) -> Members {
+        Members { known, unknown: 0 }
+    }
+}
+
+/// What a list expansion takes of its list.
+#[derive(Clone, Copy)]
+enum Take {
+    All,
+    Slice(Slice),
+    /// A slice whose offset or length the walk does not compute; at most so many members when its
+    /// length is literal.
+    Uncomputed(Option<usize>),
+}
+
+impl Take {
+    /// The most members it takes of a list the walk does not know.
+    fn most(self) -> Option<usize> {
+        match self {
+            Take::All => None,
+            Take::Slice(slice) => slice.most(),
+            Take::Uncomputed(most) => most,
+        }
+    }
+}
+
+/// `$@`, `$*`, `${a[@]}` and `${a[*]}`, whole or sliced (`${@:1:2}`), as the words bash makes of
+/// them ([`lists`]): each member a word, or in double quotes, for `*`, the members joined into one;
+/// what the walk does not know, words it could not compute. `None` for any other expansion and
+/// for a list under another operator (`${@:-x}`, `${a[@]/x/y}`).
+fn list_words(node: Node, list: Node, cx: &Context, quoted: bool) -> Option<Vec<Value>> {
+    let (array, star) = match node_kind(list) {
+        "special_variable_name" => (None, cx.text(list)),
+        "subscript" => (Some(list.child_by_field_name("name").map(|name| cx.text(name))?), {
+            list.child_by_field_name("index").map(|index| cx.text(index))?
+        }),
+        _ => return None,
+    };
+    let joined = match star {
+        "@" => false,
+        "*" => true,
+        _ => return None,
+    };
+    let take = match cx.source.get(list.end_byte()..node.end_byte())? {
+        "" | "}" => Take::All,
+        rest => match rest.strip_prefix(':') {
+            Some(spec) if !spec.starts_with(['-', '=', '+', '?']) => match spec.strip_suffix('}') {
+                Some(spec) => Slice::parse(spec).map_or(Take::Uncomputed(lists::most_members(spec)), Take::Slice),
+                // tree-sitter ends `${@:$n:2}` at its `:`: the rest of the source has its length.
+                None => {
+                    let after = cx.source.get(node.end_byte()..).unwrap_or_default();
+                    Take::Uncomputed(lists::spec_until_brace(after).and_then(lists::most_members))
+                }
+            },
+            _ => return None,
+        },
+    };
+    let members = match array {
+        None => positional_members(cx, take),
+        Some(array) => array_members(array, cx, take, joined),
+    };
+    if !cx.budget.charge(members.known.iter().map(|member| member.text.len()).sum()) {
+        return None;
+    }
+    let placeholder = placeholder(cx, node, "${…}");
+    if joined && quoted {
+        return Some(vec![match members.unknown {
+            0 => lists::joined(&members.known, cx.ifs(), &placeholder),
+            _ => Value::unknown(&placeholder),
+        }]);
+    }
+    let mut words = members.known;
+    words.extend(std::iter::repeat_n(Value::unknown(&placeholder), members.unknown));
+    Some(words)
+}
+
+/// The positional parameters (`$1` on; from `$0` in a slice) the slice takes, or all of them.
+fn positional_members(cx: &Context, take: Take) -> Members {
+    let Some(positional) = cx.positional else { return Members::unknown(take.most()) };
+    let values = &positional.values;
+    let complete = positional.complete;
+    match take {
+        Take::All if complete => Members::known(values.get(1..).unwrap_or_default().to_vec()),
+        Take::Slice(slice) if complete || slice.within(values.len()) => Members::known(slice.of(values).to_vec()),
+        // More may follow the parameters the walk sees: after those it takes from them.
+        Take::All => Members { known: values.get(1..).unwrap_or_default().to_vec(), ..Members::unknown(None) },
+        Take::Slice(slice) if !slice.counts_back() => {
+            Members { known: slice.of(values).to_vec(), ..Members::unknown(None) }
+        }
+        Take::Slice(_) | Take::Uncomputed(_) => Members::unknown(take.most()),
+    }
+}
+
+/// The elements of array `array` the slice takes, or all of them: only those of an array whose
+/// elements the walk knows in order ([`lists::array_elements`]); whole, else, every value an
+/// element may hold, one word each (not joined: which of them it holds is unknown).
+fn array_members(array: &str, cx: &Context, take: Take, joined: bool) -> Members {
+    let elements = lists::array_elements(cx.vars, array);
+    match (take, elements) {
+        (Take::All, Some(known)) => Members::known(known),
+        (Take::All, None) if !joined => match cx.vars.get(&element_name(array, "@")) {
+            Some(values) => Members::known(values.clone()),
+            None => Members::unknown(None),
+        },
+        (Take::Slice(slice), Some(known)) => Members::known(slice.of(&known).to_vec()),
+        _ => Members::unknown(take.most()),
     }
 }
 
@@ -396,7 +518,7 @@ fn build_node<'t>(node: Node<'t>, cx: &Context, builder: &mut Builder) {
             continue;
         }
         match kind {
-            "simple_expansion" | "expansion" => match resolve(node, cx) {
+            "simple_expansion" | "expansion" => match resolve(node, cx, quoted) {
                 Some(values) => builder.slot(values, placeholder(cx, node, "${…}")),
                 None => builder.unknown(placeholder(cx, node, "${…}")),
             },
@@ -597,15 +719,8 @@ fn repository_root(arguments: &[Node], cx: &Context) -> Option<String> {
     if texts != ["rev-parse", "--show-toplevel"] {
         return None;
     }
-    let root = cx.pwd.ancestors().find(|dir| {
-        let git = dir.join(".git");
-        fs::is_dir(&git) || fs::read_regular_file(&git, MAX_GIT_FILE_BYTES).is_some()
-    })?;
-    Some(root.to_string_lossy().into_owned())
+    Some(fs::repository_top(cx.pwd)?.to_string_lossy().into_owned())
 }
-
-/// A worktree's `.git` file holds one `gitdir:` line.
-const MAX_GIT_FILE_BYTES: u64 = 4096;
 
 /// Most nodes of a command substitution searched for glob words.
 const MAX_SUBSTITUTION_NODES: usize = 256;
@@ -644,7 +759,7 @@ fn substitution_globs(node: Node, cx: &Context) -> Vec<Value> {
             }
         }
         for arg in args.iter().filter(|arg| arg.glob) {
-            for folder in glob_folders(&arg.text) {
+            for folder in glob_folders(&arg.text, cx.pwd) {
                 if !found.iter().any(|value| value.text == folder) {
                     found.push(Value::literal(&folder));
                 }
@@ -654,13 +769,14 @@ fn substitution_globs(node: Node, cx: &Context) -> Vec<Value> {
     found
 }
 
-/// The guarded folders an unquoted glob could match, and the folders above them it could end in
-/// (`docs/*uperpowers`), spelled as they are; not `approval.md`, which a bare last `*` would match
-/// in any folder: a name written there is judged where it is written.
-pub fn glob_folders(pattern: &str) -> Vec<String> {
-    let mut folders = crate::paths::guarded_glob_matches(pattern);
+/// The guarded folders an unquoted glob expanded in `base` could match, and the folders above them
+/// it could end in (`docs/*uperpowers`), as paths from the root; not `approval.md`, which a bare
+/// last `*` would match in any folder: a name written there is judged where it is written.
+pub fn glob_folders(pattern: &str, base: &Path) -> Vec<String> {
+    let pattern = crate::paths::glob_from(base, pattern);
+    let mut folders = crate::paths::guarded_glob_matches(&pattern);
     folders.retain(|text| !text.ends_with(crate::paths::APPROVAL_FILE));
-    folders.extend(crate::paths::guarded_ancestor_glob_matches(pattern));
+    folders.extend(crate::paths::guarded_ancestor_glob_matches(&pattern));
     folders
 }
 
@@ -701,22 +817,92 @@ fn unescape_double_quoted(text: &str, builder: &mut Builder) {
     }
 }
 
-/// A leading `~` (alone or before `/`) is `$HOME` as the shell has it: the line's own value, even
-/// a relative one (`HOME=docs; rm ~/x`), else the process's absolute one. Several possible
-/// values, or one the walk could not compute, stand in a slot of their own.
-fn expand_tilde(toks: &mut Vec<Tok>, slots: &mut Vec<Slot>, cx: &Context) {
-    if toks.first() != Some(&Tok::Ch('~', true)) || !matches!(toks.get(1), None | Some(Tok::Ch('/', _))) {
-        return;
+/// Where tilde prefixes may start.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TildeAt {
+    /// A word: at its start, and after the `=` and each `:` of `name=…` (bash outside POSIX mode).
+    Word,
+    /// An assignment's value: at its start and after each `:`.
+    Value,
+}
+
+/// Tilde prefixes as bash expands them: `~` is `$HOME` as the shell has it (the line's own value,
+/// even a relative one, `HOME=docs; rm ~/x`, else the process's absolute one), `~+` is `$PWD` and
+/// `~-` is `$OLDPWD` (where the line has been, or what it assigned). A prefix runs to the first
+/// `/` (in an assignment, also `:`) and is unquoted; `~user` and `~N` stay as they are. Several
+/// possible values, or one the walk could not compute, stand in a slot of their own.
+fn expand_tildes(toks: &mut Vec<Tok>, slots: &mut Vec<Slot>, cx: &Context, at: TildeAt) {
+    let starts = tilde_starts(toks, at);
+    let assignment = at == TildeAt::Value || starts.iter().any(|&start| start > 0);
+    // From the last, so that each splice leaves the earlier starts where they are.
+    for &start in starts.iter().rev() {
+        let rest = toks.get(start + 1..).unwrap_or_default();
+        let end = rest
+            .iter()
+            .position(|tok| matches!(tok, Tok::Ch('/', true)) || assignment && matches!(tok, Tok::Ch(':', true)))
+            .map_or(toks.len(), |length| start + 1 + length);
+        let prefix: Option<String> = toks
+            .get(start + 1..end)
+            .unwrap_or_default()
+            .iter()
+            .map(|tok| match tok {
+                Tok::Ch(c, true) => Some(*c),
+                _ => None,
+            })
+            .collect();
+        let (name, placeholder) = match prefix.as_deref() {
+            Some("") => ("HOME", "~"),
+            Some("+") => ("PWD", "~+"),
+            Some("-") => ("OLDPWD", "~-"),
+            _ => continue,
+        };
+        match cx.lookup(name).as_deref() {
+            None => {}
+            Some([value]) if !value.dynamic => {
+                toks.splice(start..end, value.text.chars().map(|c| Tok::Ch(c, false)));
+            }
+            Some(values) => {
+                toks.splice(start..end, [Tok::Slot(slots.len())]);
+                slots.push(Slot { values: values.to_vec(), placeholder: placeholder.to_string() });
+            }
+        }
     }
-    match cx.lookup("HOME").as_deref() {
-        None => {}
-        Some([home]) if !home.dynamic => {
-            toks.splice(0..1, home.text.chars().map(|c| Tok::Ch(c, false)));
+}
+
+/// The positions of `~`s that may start a tilde prefix ([`TildeAt`]).
+fn tilde_starts(toks: &[Tok], at: TildeAt) -> Vec<usize> {
+    let after_equals = match at {
+        TildeAt::Value => Some(0),
+        TildeAt::Word => assignment_value_start(toks),
+    };
+    let mut starts: Vec<usize> = Vec::new();
+    if toks.first() == Some(&Tok::Ch('~', true)) {
+        starts.push(0);
+    }
+    if let Some(from) = after_equals {
+        for (index, tok) in toks.iter().enumerate().skip(from) {
+            let starts_here = index == from || matches!(toks.get(index.wrapping_sub(1)), Some(Tok::Ch(':', true)));
+            if *tok == Tok::Ch('~', true) && starts_here && !starts.contains(&index) {
+                starts.push(index);
+            }
         }
-        Some(homes) => {
-            toks[0] = Tok::Slot(slots.len());
-            slots.push(Slot { values: homes.to_vec(), placeholder: "~".to_string() });
-        }
+    }
+    starts
+}
+
+/// Where the value of a word shaped like an assignment begins (past `name=` or `name+=`,
+/// unquoted); `None` for any other word.
+fn assignment_value_start(toks: &[Tok]) -> Option<usize> {
+    let name_length =
+        toks.iter().take_while(|tok| matches!(tok, Tok::Ch(c, true) if *c == '_' || c.is_ascii_alphanumeric())).count();
+    let starts_as_a_name = matches!(toks.first(), Some(Tok::Ch(c, true)) if !c.is_ascii_digit());
+    if name_length == 0 || !starts_as_a_name {
+        return None;
+    }
+    match toks.get(name_length..name_length + 2) {
+        Some([Tok::Ch('=', true), ..]) => Some(name_length + 1),
+        Some([Tok::Ch('+', true), Tok::Ch('=', true)]) => Some(name_length + 2),
+        _ => None,
     }
 }
 

@@ -4,8 +4,9 @@
 //! hard link (a second name for a file is a way to write it, and unlike a symlink it cannot be
 //! resolved later).
 
+use super::effects::Variable;
 use super::options::{Flags, Item, Spec, Valued, options, spec};
-use super::sink::Sink;
+use super::sink::{Sink, join};
 use std::path::Path;
 
 use super::{Arg, Effect};
@@ -49,11 +50,13 @@ pub(super) enum Sources {
 const TARGET_DIRECTORY: Valued = Valued { short: "t", long: &["target-directory"] };
 const NO_TARGET_DIRECTORY: Flags = Flags { short: "T", long: &["no-target-directory"] };
 const SYMBOLIC: Flags = Flags { short: "s", long: &["symbolic"] };
+/// The long options without a value the copy rows read (`--backup` may take one after `=`).
+const COPY_FLAGS: &[&str] = &["recursive", "archive", "link", "symbolic", "no-target-directory", "directory", "backup"];
 
 const fn copy(names: &'static [&'static str]) -> Copy {
     Copy {
         names,
-        options: spec("tS", &["target-directory", "suffix"]),
+        options: spec("tS", &["target-directory", "suffix"]).flags(COPY_FLAGS),
         recursive: Recursive::With(Flags::NONE),
         target_directory: TARGET_DIRECTORY,
         sources: Sources::Never,
@@ -99,7 +102,33 @@ const RSYNC_LONG: &[&str] = &[
     "debug",
     "iconv",
     "address",
+    "read-batch",
+    "write-batch",
+    "only-write-batch",
+    "copy-as",
+    "early-input",
+    "checksum-choice",
+    "compress-choice",
+    "compress-level",
+    "skip-compress",
+    "max-delete",
+    "max-alloc",
+    "modify-window",
+    "stop-after",
+    "stop-at",
+    "protocol",
+    "sockopts",
+    "outbuf",
+    "checksum-seed",
 ];
+
+/// `--strip` is not `--strip-program`: an exact name before the longer ones it begins.
+const INSTALL_OPTIONS: Spec<'static> =
+    spec("tSmog", &["target-directory", "suffix", "mode", "owner", "group", "strip-program"]).flags(&[
+        "directory",
+        "backup",
+        "strip",
+    ]);
 
 pub(super) const GIT_MV: Copy = Copy { recursive: Recursive::Always, sources: Sources::Always, ..copy(&["git mv"]) };
 
@@ -112,18 +141,20 @@ pub(super) const COPIES: &[Copy] = &[
     Copy { recursive: Recursive::Always, sources: Sources::Always, ..copy(&["mv"]) },
     Copy { sources: Sources::Unless(SYMBOLIC), links: true, ..copy(&["ln"]) },
     Copy {
-        options: spec("tSmog", &["target-directory", "suffix", "mode", "owner", "group", "strip-program"]),
+        options: INSTALL_OPTIONS,
         makes_directories: Flags { short: "d", long: &["directory"] },
         ..copy(&["install"])
     },
-    Copy {
-        options: spec("efBMT", RSYNC_LONG),
-        recursive: Recursive::Always,
-        target_directory: Valued::NONE,
-        remote_and_contents: true,
-        ..copy(&["rsync"])
-    },
 ];
+
+/// rsync's row, read by [`rsync`]. popt: long options by their exact names.
+const RSYNC: Copy = Copy {
+    options: spec("efBMT", RSYNC_LONG).exact(),
+    recursive: Recursive::Always,
+    target_directory: Valued::NONE,
+    remote_and_contents: true,
+    ..copy(&["rsync"])
+};
 
 /// What one command line of a [`Copy`] asks for.
 #[derive(Default)]
@@ -175,8 +206,7 @@ impl Copy {
     }
 
     fn write(&self, mut asked: Asked, sink: &mut Sink) {
-        let remote =
-            |arg: &Arg| self.remote_and_contents && arg.text.split('/').next().is_some_and(|head| head.contains(':'));
+        let remote = |arg: &Arg| self.remote_and_contents && is_remote(arg);
         asked.files.retain(|arg| !remote(arg));
         let files = asked.files;
         if asked.make_dirs {
@@ -235,10 +265,13 @@ impl Copy {
             sink.write_tree(destination, None, false);
         }
         if recursive {
+            // `mv c new/`, `cp -r c new/`: a trailing `/` does not make one source's destination
+            // a directory; where none is, the tree is the destination itself (rsync makes it one).
+            let into = sources.len() > 1 || self.remote_and_contents && known_dir;
             for source in sources {
                 // A tree merged into the destination: `-T`, `src/.`, rsync's `src/`.
                 let merged = asked.no_target_dir || contents(source);
-                sink.write_tree(destination, (!merged).then_some(*source), known_dir);
+                sink.write_tree(destination, (!merged).then_some(*source), into);
             }
         }
         if !asked.no_target_dir {
@@ -265,6 +298,82 @@ impl Copy {
     }
 }
 
+/// `rsync [opts] src… dest`: a sync as the copy rows read it, and what rsync's own options write
+/// or run: `--log-file`, `--write-batch` (and its `.sh`), `--read-batch` (the destination's
+/// tree), `--remove-source-files` (the sources), backups (`-b` with `--suffix`, `--backup-dir`),
+/// the scratch folders (`--temp-dir`, `--partial-dir`) and hard links into `--link-dest`; the
+/// remote shell (`-e`, `$RSYNC_RSH`) and the remote rsync (`--rsync-path`) are shell text.
+pub(super) fn rsync(args: &[Arg], sink: &mut Sink) {
+    RSYNC.run(args, sink);
+    let mut files: Vec<&Arg> = Vec::new();
+    let (mut backup, mut suffix, mut read_batch, mut remove_sources) = (false, None, false, false);
+    let mut in_destination: Vec<(Arg, bool)> = Vec::new();
+    if let Variable::Set(command) = sink.job.environment.variable("RSYNC_RSH") {
+        sink.script(&command.text.clone());
+    }
+    options(args, &RSYNC.options, |item| match item {
+        Item::Operand(arg) => files.push(arg),
+        Item::Long("log-file", Some(file)) => sink.write(&file),
+        Item::Long("write-batch" | "only-write-batch", Some(file)) => {
+            sink.write(&Arg { text: format!("{}.sh", file.text), ..file.clone() });
+            sink.write(&file);
+        }
+        Item::Long("read-batch", Some(_)) => read_batch = true,
+        Item::Short('e', command) | Item::Long("rsh" | "rsync-path", Some(command)) => sink.script(&command.text),
+        Item::Long("remove-source-files" | "remove-sent-files", None) => remove_sources = true,
+        Item::Flag('b') | Item::Long("backup", None) => backup = true,
+        Item::Long("suffix", Some(text)) => suffix = Some(text.text),
+        Item::Long("backup-dir", Some(dir)) => {
+            backup = true;
+            in_destination.push((dir, true));
+        }
+        Item::Long("link-dest", Some(dir)) => in_destination.push((dir, true)),
+        Item::Short('T', dir) | Item::Long("temp-dir" | "partial-dir", Some(dir)) => in_destination.push((dir, false)),
+        _ => {}
+    });
+    files.retain(|arg| !is_remote(arg));
+    let Some((destination, sources)) = files.split_last() else { return };
+    if read_batch {
+        sink.write_tree(destination, None, true);
+    }
+    if remove_sources {
+        for source in sources {
+            sink.write(source);
+            sink.write_tree(source, None, false);
+        }
+    }
+    if backup && let Some(suffix) = suffix.filter(|suffix| !suffix.is_empty()) {
+        // The destination's old files, renamed beside them (a suffix holds no `/`).
+        sink.write(&Arg { text: format!("{}{suffix}", destination.text), ..(*destination).clone() });
+        for source in sources {
+            let name = Arg { text: format!("{}{suffix}", source.text.trim_end_matches('/')), ..(*source).clone() };
+            sink.write_into(destination, &name, false);
+        }
+    }
+    for (dir, tree) in in_destination {
+        // A relative folder is in the destination folder: the destination, or the one holding it.
+        let mut dirs = vec![dir.clone()];
+        if !dir.text.starts_with('/') {
+            let holder = destination.text.trim_end_matches('/').rsplit_once('/').map_or(".", |(holder, _)| holder);
+            dirs = [destination.text.as_str(), holder]
+                .map(|base| Arg { text: join(base, &dir.text), ..dir.clone() })
+                .to_vec();
+        }
+        for dir in &dirs {
+            match tree {
+                // Backups and hard links reach any file of the tree.
+                true => sink.write_tree(dir, None, true),
+                false => sources.iter().for_each(|source| sink.write_into(dir, source, true)),
+            }
+        }
+    }
+}
+
+/// An rsync path on another host: `host:path`, `user@host:path`, `rsync://host/path`.
+fn is_remote(arg: &Arg) -> bool {
+    arg.text.split('/').next().is_some_and(|head| head.contains(':'))
+}
+
 /// A change folder `…/openspec/changes/<id>`, or `openspec/changes`, or `openspec`, by its text.
 fn holds_a_change(text: &str) -> bool {
     let path = Path::new(text);
@@ -276,7 +385,7 @@ fn symlinks(args: &[Arg], sink: &mut Sink) {
     let mut symbolic = false;
     let mut target_dir = None;
     let mut files = Vec::new();
-    options(args, &spec("tS", &["target-directory", "suffix"]), |item| match item {
+    options(args, &spec("tS", &["target-directory", "suffix"]).flags(COPY_FLAGS), |item| match item {
         Item::Flag('s') | Item::Long("symbolic", None) => symbolic = true,
         Item::Short('t', dir) | Item::Long("target-directory", Some(dir)) => target_dir = Some(dir),
         Item::Operand(arg) => files.push(arg.clone()),

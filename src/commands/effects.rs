@@ -37,6 +37,18 @@ pub enum Effect {
         name: Option<Arg>,
         known_dir: bool,
     },
+    /// Writes git makes in its work tree, where git runs in `dir`: from the tree's top when
+    /// `from_top` (`:/` and `:(top)` pathspecs); else from where git runs when that lies in the
+    /// tree, and from its top when not (`git --work-tree=d` run outside `d`).
+    InWorkTree {
+        dir: String,
+        tree: WorkTree,
+        from_top: bool,
+        effects: Vec<Effect>,
+    },
+    /// Runs code the walk cannot see (a command setting whose value it could not compute, a config
+    /// file git includes): it may write every guarded location the line names (P-18).
+    RunsUnseen,
     Cd(Cd),
     /// A script run by a child shell (`bash -c`, a shell reading a heredoc): scoped, with the
     /// environment the command gives it ([`super::sink::Sink::script`]).
@@ -96,9 +108,45 @@ pub enum Effect {
         /// Where its recipes run (`make -C dir`; empty: where `make` runs).
         dir: Option<Arg>,
     },
+    /// A command that runs what it reads (sed's `e`), reading `files`: the walk reads each and
+    /// judges `argv` (the command without them) again with that text on its standard input, run
+    /// in `dir`; a file it cannot read may hold anything.
+    ReadsFiles {
+        argv: Vec<Arg>,
+        files: Vec<Arg>,
+        dir: String,
+        environment: Environment,
+    },
+    /// A git command: it may run the hooks the line wrote or made git's (P-18).
+    RunsHooks,
+    /// `git config core.hooksPath path`: later git commands run the hooks there; a relative path
+    /// starts at the top of the work tree holding `dir`.
+    HooksPath {
+        dir: String,
+        path: Arg,
+    },
     /// Applies a patch (`git apply`, `git am`, `patch`): the walk reads it and writes the files
     /// its headers name (P-14).
     Patch(PatchRead),
+    /// Runs the command line a variable holds (`LESSOPEN='|cmd %s' less f`), with `%s` standing
+    /// for each of `files` ([`crate::commands::variable_command_lines`]): its value as the
+    /// command's `environment` sets it, else as the line exported it.
+    VariableCommand {
+        variable: String,
+        files: Vec<Arg>,
+        environment: Environment,
+    },
+}
+
+/// Where a git command's work tree is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WorkTree {
+    /// The nearest folder up from where git runs that holds `.git`, found on disk.
+    Found,
+    /// Where git runs: a git folder given (`--git-dir`, `GIT_DIR`) without a work tree.
+    Here,
+    /// `--work-tree`, `GIT_WORK_TREE`: relative to where git runs.
+    Given(Arg),
 }
 
 /// How a command's environment differs from the variables of the shell that runs it, outermost
@@ -134,6 +182,22 @@ impl Environment {
         Environment { cleared: self.cleared, changes }
     }
 
+    /// The words the options variables `variables` hold where this environment sets them on the
+    /// way to a command (`UNZIP='-d dir' unzip …`, `env TAR_OPTIONS=… tar …`), which it reads
+    /// before its own: a word the walk could not compute is no option.
+    pub fn option_words(&self, variables: &[&str]) -> Vec<Arg> {
+        let mut words = Vec::new();
+        for variable in variables {
+            if let Variable::Set(value) = self.variable(variable) {
+                words.extend(value.text.split_whitespace().map(|word| Arg {
+                    dynamic: value.dynamic && word.contains(['$', '`']),
+                    ..Arg::literal(word)
+                }));
+            }
+        }
+        words
+    }
+
     pub fn variable(&self, name: &str) -> Variable<'_> {
         match self.changes.iter().rev().find(|(changed, _)| changed == name) {
             Some((_, Some(value))) => Variable::Set(value),
@@ -162,6 +226,38 @@ pub struct PatchRead {
     /// The command's words: when the patch cannot be read, those that name a guarded location
     /// are what it writes.
     pub words: Vec<Arg>,
+    /// Where `patch` keeps the old content of each file it writes.
+    pub backup: BackupName,
+}
+
+/// How `patch` names a backup when told (`-B prefix`, `-Y basename-prefix`, `-z suffix`, or
+/// `SIMPLE_BACKUP_SUFFIX`): `<prefix><dir>/<basename-prefix><base><suffix>`. It makes one with
+/// `-b`, and unasked when a hunk does not apply exactly. Without any, it is `<file>.orig` beside
+/// the file, which is as guarded as the file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BackupName {
+    pub prefix: Option<Arg>,
+    pub base_prefix: Option<Arg>,
+    pub suffix: Option<Arg>,
+}
+
+impl BackupName {
+    /// The backup of `file` (a path as the patch places it), when a part is given; uncomputed
+    /// when a part is.
+    pub fn of(&self, file: &str) -> Option<Arg> {
+        let parts = [&self.prefix, &self.base_prefix, &self.suffix];
+        if parts.iter().all(|part| part.is_none()) {
+            return None;
+        }
+        fn text(part: &Option<Arg>) -> &str {
+            part.as_ref().map_or("", |part| part.text.as_str())
+        }
+        let (dir, base) = file.rsplit_once('/').map_or(("", file), |(dir, base)| (dir, base));
+        let dir = if file.contains('/') { format!("{dir}/") } else { String::new() };
+        let name = format!("{}{dir}{}{base}{}", text(&self.prefix), text(&self.base_prefix), text(&self.suffix));
+        let dynamic = parts.iter().any(|part| part.as_ref().is_some_and(|part| part.dynamic));
+        Some(Arg { text: name, dynamic, glob: false, pipe: false })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -176,4 +272,20 @@ pub enum Cd {
     /// `dirs -c`, `pushd -n dir`, `pushd +1`, `popd +1`: the stack may have changed in a way
     /// the walk does not follow, so no later `popd` is sure to return where the walk thinks.
     ForgetStack,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_patch_backup_is_prefix_folder_basename_prefix_name_suffix() {
+        let part = |text: &str| Some(Arg::literal(text));
+        let prefix = BackupName { prefix: part("d/"), ..BackupName::default() };
+        assert_eq!(prefix.of("a/x.md").map(|arg| arg.text), Some("d/a/x.md".to_string()));
+        let base = BackupName { base_prefix: part("d/"), suffix: part(".md"), ..BackupName::default() };
+        assert_eq!(base.of("a/approval").map(|arg| arg.text), Some("a/d/approval.md".to_string()));
+        assert_eq!(base.of("x").map(|arg| arg.text), Some("d/x.md".to_string()));
+        assert_eq!(BackupName::default().of("x"), None);
+    }
 }

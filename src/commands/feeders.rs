@@ -1,97 +1,13 @@
 //! Commands that run another command on what they are fed: `xargs` and `parallel` on their
-//! input, `find -exec` and `-delete` on what it finds.
+//! input ([`super::find`] runs one on what it finds).
 
 use super::argv::ansi_c;
-use super::options::{Item, options, prefix_spec};
+use super::effects::Variable;
+use super::options::{Item, options, prefix_spec, value_of};
+use super::runners::is_stdin_path;
 use super::sink::{Next, Sink};
 use super::{Arg, quote};
-use crate::paths::{self, glob_matches};
-
-/// `find … -exec cmd {} ;` runs `cmd` on what it finds under its starting points; `-delete`
-/// removes it.
-pub(super) fn find(args: &[Arg]) -> Option<Vec<Next>> {
-    // `-H`, `-L`, `-P`, `-D opts`, `-O3` come before the starting points.
-    let mut leading = 0;
-    while let Some(arg) = args.get(leading).filter(|arg| !arg.dynamic) {
-        match arg.text.as_str() {
-            "-H" | "-L" | "-P" => leading += 1,
-            "-D" => leading += 2,
-            text if text.starts_with("-O") => leading += 1,
-            _ => break,
-        }
-    }
-    let first_expression = args
-        .iter()
-        .skip(leading)
-        .position(|arg| !arg.dynamic && (arg.text.starts_with('-') || arg.text == "(" || arg.text == "!"))
-        .map_or(args.len(), |offset| leading + offset);
-    let mut roots: Vec<Arg> = args.get(leading.min(first_expression)..first_expression).unwrap_or_default().to_vec();
-    if roots.is_empty() {
-        roots.push(Arg::literal("."));
-    }
-    let named_approval = names_approval(args.get(first_expression..).unwrap_or_default());
-    let found: Vec<Arg> = roots
-        .iter()
-        .flat_map(|root| {
-            let mut found = vec![root.clone()];
-            if named_approval {
-                found.push(Arg {
-                    text: format!("{}/{}", root.text.trim_end_matches('/'), paths::APPROVAL_FILE),
-                    ..root.clone()
-                });
-            }
-            found
-        })
-        .collect();
-    let mut nexts = Vec::new();
-    let mut at = first_expression;
-    while let Some(arg) = args.get(at) {
-        at += 1;
-        match arg.text.as_str() {
-            "-delete" => {
-                let words = std::iter::once(Arg::literal("rm")).chain(std::iter::once(Arg::literal("{}"))).collect();
-                nexts.push(Next { roots: Some(found.clone()), reads_input: false, ..Next::with(words) });
-            }
-            "-exec" | "-execdir" | "-ok" | "-okdir" => {
-                let end = args
-                    .get(at..)
-                    .unwrap_or_default()
-                    .iter()
-                    .position(|a| !a.dynamic && (a.text == ";" || a.text == "+"))
-                    .map_or(args.len(), |offset| at + offset);
-                let words = args.get(at..end).unwrap_or_default().to_vec();
-                nexts.push(Next { roots: Some(found.clone()), reads_input: false, ..Next::with(words) });
-                at = end + 1;
-            }
-            _ => {}
-        }
-    }
-    Some(nexts)
-}
-
-/// Whether a name test of find's expression names approval.md. A negated test (`-not -path
-/// './node_modules/*'`) excludes what it matches, so it names nothing (docs/decisions.md#p-18).
-fn names_approval(expression: &[Arg]) -> bool {
-    let mut negated = false;
-    let mut words = expression.iter();
-    while let Some(word) = words.next() {
-        let text = word.text.as_str();
-        if !word.dynamic && matches!(text, "!" | "-not") {
-            negated = !negated;
-            continue;
-        }
-        if matches!(text, "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-iwholename")
-            && let Some(pattern) = words.next()
-        {
-            let last = pattern.text.rsplit('/').next().unwrap_or(&pattern.text);
-            if !negated && glob_matches(last, paths::APPROVAL_FILE) {
-                return true;
-            }
-        }
-        negated = false;
-    }
-    false
-}
+use crate::paths;
 
 /// How `xargs` splits what it reads into arguments: blanks and newlines with quotes and
 /// backslashes, or lines (`-I`), or a delimiter (`-0`, `-d`).
@@ -133,27 +49,77 @@ const MAX_INPUT_JOBS: usize = 32;
 /// string once per line. Input the line does not show leaves the arguments open, save the
 /// guarded locations an unknown producer names (`ls plans/*.md | xargs sed -i …`).
 pub(super) fn xargs(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
-    let long = ["arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"];
-    let (mut replace, mut delimiter, mut from_file) = (None, None, false);
-    let start = options(args, &prefix_spec("adEILnPs", &long), |item| match item {
+    let long = ["arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"];
+    // `--eof`, `--max-lines` and `--replace` take a value only after `=`.
+    let flags = ["replace", "null", "eof", "max-lines"];
+    let (mut replace, mut delimiter, mut arg_file) = (None, None, None);
+    let start = options(args, &prefix_spec("adEILnPs", &long).flags(&flags), |item| match item {
         Item::Short('I', text) | Item::Long("replace", Some(text)) => replace = Some(text.text),
         Item::Flag('i') | Item::Long("replace", None) => replace = Some("{}".to_string()),
         Item::Flag('0') | Item::Long("null", None) => delimiter = Some('\0'),
         Item::Short('d', text) | Item::Long("delimiter", Some(text)) => {
             delimiter = words_char(&text.text);
         }
-        Item::Short('a', _) | Item::Long("arg-file", Some(_)) => from_file = true,
+        Item::Short('a', file) | Item::Long("arg-file", Some(file)) => arg_file = Some(file),
         _ => {}
     });
     let mut command = args.get(start..).unwrap_or_default().to_vec();
     if command.is_empty() {
         command.push(Arg::literal("echo"));
     }
-    let (items, open) = match stdin {
-        Some(text) if !from_file => (input_items(text, replace.is_some(), delimiter), false),
-        _ => (fed_words(sink.job.producer), true),
+    // With `-a FILE` the command keeps the line's standard input.
+    let reads_input = arg_file.is_some();
+    let input = match &arg_file {
+        Some(file) => input_file(file, stdin, sink.job.producer),
+        None => {
+            stdin.map_or_else(|| Input::Unknown(fed_words(sink.job.producer)), |text| Input::Text(text.to_string()))
+        }
     };
-    Some(fill(command, items, replace.as_deref(), open))
+    let (items, open) = match input {
+        Input::Text(text) => (input_items(&text, replace.is_some(), delimiter), false),
+        Input::Unknown(words) => (words, true),
+    };
+    let mut nexts = fill(command, items, replace.as_deref(), open);
+    for next in &mut nexts {
+        next.reads_input = reads_input;
+    }
+    Some(nexts)
+}
+
+/// What `xargs`/`parallel` read their inputs from.
+enum Input {
+    /// The text the line shows.
+    Text(String),
+    /// Unknown text: the guarded locations these words name stand for it.
+    Unknown(Vec<Arg>),
+}
+
+/// The input file of `xargs -a FILE`, `parallel -a FILE` or `:::: FILE`: a process substitution
+/// whose output the walk knows, standard input (`-`, `/dev/stdin`), else a file whose text is
+/// unknown, as `cmd < FILE` reads it.
+fn input_file(file: &Arg, stdin: Option<&str>, producer: &[Arg]) -> Input {
+    match shown_file(file, stdin) {
+        Some(text) => Input::Text(text.to_string()),
+        // An unknown substitution's or standard input's text: the words of the commands that
+        // print it, which the walk gives as the producer.
+        None if file.pipe || is_stdin(file) => Input::Unknown(fed_words(producer)),
+        None => Input::Unknown(fed_words(&[Arg::literal("<"), file.clone()])),
+    }
+}
+
+/// The text of a file the line shows: a process substitution whose output is known
+/// (`<(echo …)`), or standard input (`-`, `/dev/stdin`) when it is a heredoc or here-string.
+pub(super) fn shown_file<'a>(file: &'a Arg, stdin: Option<&'a str>) -> Option<&'a str> {
+    match file {
+        _ if file.pipe && !file.dynamic => Some(&file.text),
+        _ if is_stdin(file) => stdin,
+        _ => None,
+    }
+}
+
+/// Standard input, by `-` or a name it goes by as a file.
+fn is_stdin(file: &Arg) -> bool {
+    is_stdin_path(file) || (!file.dynamic && file.text == "-")
 }
 
 /// The words of an unknown producer that name a guarded location: what it may feed.
@@ -212,21 +178,47 @@ fn fill(command: Vec<Arg>, items: Vec<Arg>, replace: Option<&str>, open: bool) -
 }
 
 /// GNU `parallel [opts] cmd… ::: args`: each input, shell-quoted, in place of `{}` (or
-/// appended), and the line run by a shell; without `:::` the inputs are standard input's lines.
+/// appended), and the line run by a shell (in `--wd DIR`); without `:::` the inputs are standard
+/// input's lines, or the lines of `-a FILE` and `:::: FILE`. `--joblog FILE`, `--results DIR` and
+/// `--files` (in `--tmpdir DIR`) write files.
 pub(super) fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
+    // Getopt::Long: every alias is a name of its own (one letter too), and any unambiguous
+    // prefix of one; an exact name wins (`--tag` is not `--tagstring`).
     let long = [
         "jobs",
+        "j",
         "arg-file",
+        "argfile",
+        "a",
+        "d",
+        "s",
+        "e",
+        "sql",
+        "ssh",
         "colsep",
         "delimiter",
         "replace",
         "max-args",
         "max-lines",
         "results",
+        "result",
+        "res",
         "joblog",
-        "sshlogin",
+        "jl",
         "tmpdir",
+        "tempdir",
+        "template",
+        "tmpl",
+        "sql-master",
+        "sqlmaster",
+        "sql-worker",
+        "sqlworker",
+        "sql-and-worker",
+        "sqlandworker",
+        "sshlogin",
         "workdir",
+        "work-dir",
+        "wd",
         "env",
         "timeout",
         "delay",
@@ -235,46 +227,99 @@ pub(super) fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Op
         "basefile",
         "return",
     ];
+    let flags = ["tag", "r", "m", "t", "h", "o", "files", "output-as-files", "outputasfiles"];
     let mut replace = "{}".to_string();
-    let mut from_file = false;
-    let start = options(args, &prefix_spec("aCdEIjLnNPSs", &long), |item| match item {
-        Item::Long("joblog" | "results", Some(file)) => sink.write(&file),
+    let mut arg_files = Vec::new();
+    let (mut workdir, mut tmpdir, mut output_files) = (None, None, false);
+    // `$PARALLEL` holds options read before the line's own.
+    let mut line = sink.job.environment.option_words(&["PARALLEL"]);
+    line.extend_from_slice(args);
+    let start = options(&line, &prefix_spec("aCdEIjLnNPSs", &long).flags(&flags), |item| match item {
+        // The results folder and the job log, the files a template makes (`--tmpl in=out{}`), an
+        // SQL table's file (`sqlite3:///dir/db/table`).
+        Item::Long("results" | "result" | "res" | "joblog" | "jl", Some(file)) => {
+            sink.write(&file);
+            sink.write_tree(&file, None, false);
+        }
+        Item::Long("template" | "tmpl", Some(pair)) => {
+            let made = pair.text.split_once('=').map_or(pair.text.as_str(), |(_, made)| made);
+            sink.write(&value_of(made, &pair));
+        }
+        Item::Long(
+            "sql" | "sql-master" | "sqlmaster" | "sql-worker" | "sqlworker" | "sql-and-worker" | "sqlandworker",
+            Some(url),
+        ) => {
+            let path = url.text.split_once("://").map_or(url.text.as_str(), |(_, path)| path);
+            sink.write_named(value_of(path.trim_start_matches('/').replace("%2F", "/").as_str(), &url));
+        }
+        Item::Long("workdir" | "work-dir" | "wd", Some(dir)) => workdir = Some(dir),
+        // The folder of its temporary files.
+        Item::Long("tmpdir" | "tempdir", Some(dir)) => {
+            sink.write(&dir);
+            sink.write_tree(&dir, None, false);
+            tmpdir = Some(dir);
+        }
+        Item::Long("files" | "output-as-files" | "outputasfiles", None) => output_files = true,
         Item::Short('I', text) | Item::Long("replace", Some(text)) => replace = text.text,
-        Item::Short('a', _) | Item::Long("arg-file", Some(_)) => from_file = true,
+        Item::Short('a', file) | Item::Long("arg-file" | "argfile" | "a", Some(file)) => arg_files.push(file),
         _ => {}
     });
-    let rest = args.get(start..).unwrap_or_default();
+    // `--files`: each job's output kept in a file in `--tmpdir`, else `$TMPDIR`.
+    let tmpdir = tmpdir.or_else(|| match sink.job.environment.variable("TMPDIR") {
+        Variable::Set(dir) => Some(dir.clone()),
+        _ => None,
+    });
+    if output_files && let Some(dir) = tmpdir {
+        sink.write_into(&dir, &Arg::literal("parXXXXX.par"), true);
+    }
+    let rest = line.get(start..).unwrap_or_default();
     let separator = |arg: &Arg| !arg.dynamic && matches!(arg.text.as_str(), ":::" | "::::" | ":::+" | "::::+");
     let split = rest.iter().position(separator).unwrap_or(rest.len());
     let template: Vec<&str> = rest.get(..split).unwrap_or_default().iter().map(|arg| arg.text.as_str()).collect();
     let mut items = Vec::new();
-    let mut open = from_file;
+    let mut unknown = Vec::new();
+    let mut read = |input: Input, items: &mut Vec<Arg>| match input {
+        Input::Text(text) => items.extend(input_items(&text, true, None)),
+        Input::Unknown(words) => unknown.push(words),
+    };
     let mut files = false;
     for arg in rest.get(split..).unwrap_or_default() {
         if separator(arg) {
             files = arg.text.starts_with("::::");
-            open |= files;
-        } else if !files {
+        } else if files {
+            read(input_file(arg, stdin, sink.job.producer), &mut items);
+        } else {
             items.push(arg.clone());
         }
     }
-    if split == rest.len() && !from_file {
-        match stdin {
-            Some(text) => items = input_items(text, true, None),
-            None => {
-                items = fed_words(sink.job.producer);
-                open = true;
-            }
-        }
+    for file in &arg_files {
+        read(input_file(file, stdin, sink.job.producer), &mut items);
     }
+    if split == rest.len() && arg_files.is_empty() {
+        let input =
+            stdin.map_or_else(|| Input::Unknown(fed_words(sink.job.producer)), |text| Input::Text(text.to_string()));
+        read(input, &mut items);
+    }
+    let open = !unknown.is_empty();
+    let unknown: Vec<Arg> = unknown.into_iter().flatten().collect();
     let template = template.join(" ");
+    let in_workdir = |line: &str| match &workdir {
+        // `--wd ...`: a new folder under ~/.parallel/tmp.
+        Some(dir) if dir.dynamic || dir.text != "..." => format!("cd {} && {line}", quote(&dir.text)),
+        _ => line.to_string(),
+    };
     if template.is_empty() {
-        // `parallel ::: 'cmd1' 'cmd2'`: each input is a command line.
+        // `parallel ::: 'cmd1' 'cmd2'`: each input is a command line; one the line does not show
+        // writes what its words name.
         for item in items.iter().take(MAX_INPUT_JOBS) {
-            sink.script(&item.text);
+            sink.script(&in_workdir(&item.text));
+        }
+        for word in unknown {
+            sink.write_named(word);
         }
         return None;
     }
+    items.extend(unknown);
     let inputs: Vec<&Arg> = items.iter().take(MAX_INPUT_JOBS).collect();
     for item in &inputs {
         let quoted = quote(&item.text);
@@ -282,11 +327,11 @@ pub(super) fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Op
             true => template.replace(&replace, &quoted),
             false => format!("{template} {quoted}"),
         };
-        sink.script(&line);
+        sink.script(&in_workdir(&line));
     }
     if items.len() > MAX_INPUT_JOBS || (inputs.is_empty() && open) {
         let all: Vec<String> = items.iter().map(|item| quote(&item.text)).collect();
-        sink.script(&format!("{} {}", template.replace(&replace, ""), all.join(" ")));
+        sink.script(&in_workdir(&format!("{} {}", template.replace(&replace, ""), all.join(" "))));
     }
     None
 }

@@ -1,52 +1,210 @@
-//! `git`: its `-C` directory and `-c` configuration (aliases that run commands), the
-//! subcommands that write the working tree, and those known to write none of its words.
+//! `git`: its global options (`-C`, `-c`, `--config-env`, the work tree and git folder) and the
+//! variables it reads, the subcommands that write the working tree or run commands, and those
+//! known to write none of its words.
+
+mod pathspecs;
+mod settings;
 
 use std::borrow::Cow;
 
 use super::approval::approval_through_cli;
-use super::options::{Item, operands, options, prefix_spec, spec};
+use super::options::{Item, Spec, abbreviates, operands, options, prefix_spec, spec};
+use super::readonly::is_read_only;
 use super::sink::{Job, Next, Sink, join};
-use super::{Arg, copies, has_wildcard, patches, quote, unknown};
-use crate::paths::{self, glob_matches};
+use super::{Arg, Effect, Environment, Variable, WorkTree, command_name, copies, patches, quote, unknown};
+use pathspecs::{FromFile, from_file, pathspec_write};
+pub use settings::HOOKS;
+use settings::{
+    config_from_environment, configured_commands, environment_settings, ext_command, git_alias, git_config,
+};
 
-/// `git [-C dir] checkout|restore … -- <paths>`, `git rm`, `git mv`.
+/// `git [-C dir] [-c key=value] [--work-tree d] <subcommand> …`: what its settings run, the
+/// hooks it may run, then its subcommand, whose writes land in its work tree.
 pub(super) fn git(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
-    let mut dir = String::new();
-    let mut dynamic = false;
-    let long = ["git-dir", "work-tree", "namespace", "super-prefix", "config-env", "exec-path"];
-    let mut configs = Vec::new();
-    let start = options(args, &prefix_spec("Cc", &long), |item| match item {
+    let args = &uncomputed_values_apart(args)[..];
+    let mut dir = Arg::default();
+    let environment = sink.job.environment.clone();
+    let mut configs = environment_settings(&environment, sink);
+    let (mut work_tree, mut git_dir) = (set_in(&environment, "GIT_WORK_TREE"), set_in(&environment, "GIT_DIR"));
+    let start = options(args, &GLOBAL_OPTIONS, |item| match item {
         Item::Short('C', value) => {
-            dir = join(&dir, &value.text);
-            dynamic |= value.dynamic;
+            dir = Arg { text: join(&dir.text, &value.text), dynamic: dir.dynamic || value.dynamic, ..value }
         }
         // `-c alias.x='!cmd'`, `-c core.editor=cmd`: commands git may run.
         Item::Short('c', value) => configs.push(value),
+        Item::Long("config-env", Some(value)) => configs.extend(config_from_environment(&value, &environment)),
+        Item::Long("work-tree", value) => work_tree = value,
+        Item::Long("git-dir", value) => git_dir = value,
         _ => {}
     });
     approval_through_cli(&configs, None, sink);
     configured_commands(&configs, sink);
+    git_files(git_dir.as_ref(), &dir.text, &environment, sink);
     let sub = args.get(start)?;
+    // Any git command may run hooks (a commit, a checkout, an index or ref update).
+    sink.push(Effect::RunsHooks);
+    let rest = args.get(start + 1..).unwrap_or_default();
     if let Some(alias) = git_alias(&configs, &sub.text) {
-        let rest = args.get(start + 1..).unwrap_or_default();
-        return Some(vec![git_aliased(alias, rest, &dir, sink)]);
+        return Some(vec![git_aliased(alias, rest, &dir.text, sink)]);
     }
+    // `ext::` URLs run their command, whichever subcommand takes them.
+    for url in rest {
+        ext_command(url, sink);
+    }
+    let from =
+        if PATHSPECS_FROM_FILE.contains(&sub.text.as_str()) { from_file(rest, stdin, sink) } else { FromFile::Absent };
+    let words = match from {
+        FromFile::Absent => Cow::Borrowed(rest),
+        FromFile::Read(words) => Cow::Owned(words),
+        FromFile::File { file, words } => {
+            let command = args.get(..=start).unwrap_or_default();
+            let argv = std::iter::once(Arg::literal("git")).chain(command.iter().cloned()).chain(words).collect();
+            sink.reads_files(argv, &[Arg { text: join(&dir.text, &file.text), ..file }]);
+            return None;
+        }
+    };
+    let tree = match (work_tree, git_dir) {
+        // A directory the walk could not compute may be any guarded folder the line names.
+        (None, _) if dir.dynamic => WorkTree::Given(Arg { text: String::new(), ..dir.clone() }),
+        (Some(tree), _) => WorkTree::Given(tree),
+        (None, Some(_)) => WorkTree::Here,
+        (None, None) => WorkTree::Found,
+    };
+    let mut git = Git { stdin, configs: &configs, top: Vec::new() };
+    in_work_tree(&sub.text, &words, &dir.text, tree, &mut git, sink);
+    None
+}
+
+/// git's options before its subcommand that take a value.
+/// git's own options go by their exact names (its subcommands' take prefixes).
+const GLOBAL_OPTIONS: Spec =
+    prefix_spec("Cc", &["git-dir", "work-tree", "namespace", "super-prefix", "config-env", "exec-path", "attr-source"])
+        .exact();
+
+/// git's words with each global option whose value the walk could not compute (`--work-tree="$t"`,
+/// a word the option reader would take for the subcommand) as the option and its value apart.
+fn uncomputed_values_apart(args: &[Arg]) -> Cow<'_, [Arg]> {
+    if !args.iter().any(|arg| uncomputed_option(arg).is_some()) {
+        return Cow::Borrowed(args);
+    }
+    let mut apart = Vec::new();
+    for arg in args {
+        match uncomputed_option(arg) {
+            Some((name, value)) => {
+                apart.extend([Arg::literal(&format!("--{name}")), Arg { text: value.to_string(), ..arg.clone() }])
+            }
+            None => apart.push(arg.clone()),
+        }
+    }
+    Cow::Owned(apart)
+}
+
+/// A global `--option=value` word holding a part the walk could not compute: its name and value.
+fn uncomputed_option(arg: &Arg) -> Option<(&str, &str)> {
+    let (name, value) = arg.text.strip_prefix("--")?.split_once('=')?;
+    (arg.dynamic && GLOBAL_OPTIONS.long.contains(&name)).then_some((name, value))
+}
+
+/// What a subcommand reads beyond its words: standard input, the settings; and the writes of its
+/// `:/` pathspecs, from the top of the work tree.
+struct Git<'a> {
+    stdin: Option<&'a str>,
+    configs: &'a [Arg],
+    top: Vec<Effect>,
+}
+
+/// The subcommands whose pathspecs `--pathspec-from-file` may give and that write them in the
+/// work tree (`add`, `commit`, `reset` write only the index).
+const PATHSPECS_FROM_FILE: &[&str] = &["checkout", "restore", "rm", "stash"];
+
+/// Subcommand `sub` run in `dir` (relative to where the job runs) with its work tree `tree`: what
+/// it writes in a work tree given (`--work-tree`, `GIT_WORK_TREE`) lands where git places it
+/// there, and `:/` pathspecs from the tree's top ([`Effect::InWorkTree`]).
+fn in_work_tree(sub: &str, words: &[Arg], dir: &str, tree: WorkTree, git: &mut Git, sink: &mut Sink) {
+    let dir = join(&sink.job.dir, dir);
+    let given = matches!(tree, WorkTree::Given(_));
     let job = Job {
-        args: Cow::Borrowed(args.get(start + 1..).unwrap_or_default()),
-        dir: join(&sink.job.dir, &dir),
+        args: Cow::Borrowed(words),
+        dir: if given { String::new() } else { dir.clone() },
         roots: sink.job.roots.clone(),
         producer: sink.job.producer,
         reads_input: sink.job.reads_input,
         open: sink.job.open,
         environment: sink.job.environment.clone(),
     };
-    let mut inner = Sink { job: &job, out: &mut *sink.out, analyses: sink.analyses };
-    match sub.text.as_str() {
+    let mut placed = Vec::new();
+    let out = if given { &mut placed } else { &mut *sink.out };
+    let mut inner = Sink { job: &job, out, analyses: sink.analyses };
+    match sub {
         // What they write is what their patches name.
-        "apply" | "am" => patches::git_patch(&sub.text, &job.args, stdin, &mut inner),
-        sub => git_subcommand(sub, &job.args, &mut inner),
+        "apply" | "am" => patches::git_patch(sub, words, git.stdin, &mut inner),
+        sub => git_subcommand(sub, words, git, &mut inner),
     }
-    None
+    if given {
+        sink.push(Effect::InWorkTree { dir: dir.clone(), tree: tree.clone(), from_top: false, effects: placed });
+    }
+    if !git.top.is_empty() {
+        let effects = std::mem::take(&mut git.top);
+        sink.push(Effect::InWorkTree { dir, tree, from_top: true, effects });
+    }
+}
+
+/// The value a variable has on the way to the command, when the line sets it there.
+fn set_in(environment: &Environment, name: &str) -> Option<Arg> {
+    match environment.variable(name) {
+        Variable::Set(value) => Some(value.clone()),
+        _ => None,
+    }
+}
+
+/// The files git writes beyond its work tree, where the line puts them: the git folder
+/// (`--git-dir`, `GIT_DIR`, `GIT_COMMON_DIR`), its objects (`GIT_OBJECT_DIRECTORY`), its index
+/// (`GIT_INDEX_FILE`), and the traces `GIT_TRACE*` names by an absolute path (a folder gets one
+/// file each).
+fn git_files(git_dir: Option<&Arg>, dir: &str, environment: &Environment, sink: &mut Sink) {
+    let at = |path: &Arg| Arg { text: join(dir, &path.text), ..path.clone() };
+    let folders = ["GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY"].map(|name| set_in(environment, name));
+    for folder in git_dir.into_iter().cloned().chain(folders.into_iter().flatten()) {
+        sink.write_tree(&at(&folder), None, false);
+    }
+    if let Some(index) = set_in(environment, "GIT_INDEX_FILE") {
+        sink.write(&at(&index));
+    }
+    for (name, value) in &environment.changes {
+        let Some(value) = value.as_ref().filter(|_| name.starts_with("GIT_TRACE")) else { continue };
+        if value.dynamic || value.text.starts_with('/') {
+            sink.write(value);
+            sink.write_tree(value, None, false);
+        }
+    }
+}
+
+/// Whether git's words (after `git`) take the pathspecs from standard input
+/// (`--pathspec-from-file=-`).
+pub(super) fn pathspecs_on_input(args: &[Arg]) -> bool {
+    let start = options(args, &GLOBAL_OPTIONS, |_| {});
+    if !args.get(start).is_some_and(|sub| PATHSPECS_FROM_FILE.contains(&sub.text.as_str())) {
+        return false;
+    }
+    let rest = args.get(start + 1..).unwrap_or_default();
+    values_of(rest, "", &[("pathspec-from-file", "pathspec-fr")]).iter().any(|file| file.text == "-" && !file.dynamic)
+}
+
+/// Whether the table reads variable `name` from a command's environment (git's work tree, folders,
+/// index, traces, pager and settings): the walk hands it the value the line exported.
+pub fn reads_variable(name: &str) -> bool {
+    const READ: &[&str] = &[
+        "GIT_WORK_TREE",
+        "GIT_DIR",
+        "GIT_COMMON_DIR",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_INDEX_FILE",
+        "GIT_PAGER",
+        "PAGER",
+        "GIT_CONFIG_PARAMETERS",
+    ];
+    READ.contains(&name)
+        || ["GIT_TRACE", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_"].iter().any(|start| name.starts_with(start))
 }
 
 /// git's subcommands that write no file their words name (the object store and refs aside).
@@ -97,14 +255,26 @@ const GIT_READERS: &[&str] = &[
     "switch",
     "stage",
 ];
-/// The value of `-c alias.<sub>=…` (alias names ignore case), the last one given.
-fn git_alias(configs: &[Arg], sub: &str) -> Option<Arg> {
-    configs.iter().rev().find_map(|config| {
-        let (key, value) = config.text.split_once('=')?;
-        let name = key.strip_prefix("alias.").or_else(|| key.strip_prefix("ALIAS."))?;
-        name.eq_ignore_ascii_case(sub).then(|| Arg { text: value.to_string(), ..config.clone() })
-    })
-}
+
+/// The subcommands that take the diff and revision options, `--output <file>` among them.
+const DIFF_OUTPUTS: &[&str] = &[
+    "log",
+    "show",
+    "diff",
+    "diff-tree",
+    "diff-index",
+    "diff-files",
+    "range-diff",
+    "format-patch",
+    "whatchanged",
+    "shortlog",
+    "rev-list",
+    "blame",
+    "annotate",
+    "reflog",
+    "stash",
+    "cherry",
+];
 
 /// `git -c alias.x='!cmd' x args` runs `sh -c 'cmd "$@"' cmd args` in the work tree's top (taken
 /// as the `-C` directory); `alias.x='checkout -- f'` is git with those words.
@@ -126,8 +296,19 @@ fn git_aliased(alias: Arg, rest: &[Arg], dir: &str, sink: &mut Sink) -> Next {
     Next::with(words)
 }
 
-/// The git subcommands that write the working tree, reached through [`git`].
-fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
+/// The git subcommands that write the working tree or run commands, reached through [`git`].
+fn git_subcommand(sub: &str, args: &[Arg], git: &mut Git, sink: &mut Sink) {
+    if DIFF_OUTPUTS.contains(&sub) {
+        for file in values_of(args, "", &[("output", "output")]) {
+            sink.write(&file);
+        }
+    }
+    for command in commands_run(sub, args) {
+        match command.dynamic {
+            true => sink.push(Effect::RunsUnseen),
+            false => sink.script(&command.text),
+        }
+    }
     match sub {
         "checkout" => {
             let separator = args.iter().position(|arg| !arg.dynamic && arg.text == "--");
@@ -145,14 +326,15 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
                 }
             };
             for path in paths {
-                pathspec_write(path, from_revision, sink);
+                pathspec_write(path, from_revision, &mut git.top, sink);
             }
         }
         "restore" => {
             let (mut staged, mut worktree, mut from_revision) = (false, false, false);
             let paths = {
                 let mut found = Vec::new();
-                options(args, &spec("s", &["source", "pathspec-from-file"]), |item| match item {
+                let restore = spec("s", &["source", "pathspec-from-file"]).flags(&["staged", "worktree"]);
+                options(args, &restore, |item| match item {
                     Item::Short('s', _) | Item::Long("source", Some(_)) => from_revision = true,
                     Item::Flag('S') | Item::Long("staged", None) => staged = true,
                     Item::Flag('W') | Item::Long("worktree", None) => worktree = true,
@@ -163,14 +345,14 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
             };
             if !staged || worktree {
                 for path in paths {
-                    pathspec_write(path, from_revision, sink);
+                    pathspec_write(path, from_revision, &mut git.top, sink);
                 }
             }
         }
         "rm" => {
             let mut index_only = false;
             let mut found = Vec::new();
-            options(args, &spec("", &["pathspec-from-file"]), |item| match item {
+            options(args, &spec("", &["pathspec-from-file"]).flags(&["cached", "dry-run"]), |item| match item {
                 Item::Long("cached" | "dry-run", None) | Item::Flag('n') => index_only = true,
                 Item::Operand(arg) => found.push(arg),
                 _ => {}
@@ -183,167 +365,23 @@ fn git_subcommand(sub: &str, args: &[Arg], sink: &mut Sink) {
         }
         "mv" => copies::GIT_MV.run(args, sink),
         "archive" => git_archive(args, sink),
+        "config" => {
+            git_config(args, sink);
+            unknown::analyze(sub, args, None, sink);
+        }
+        "reset" => reset(args, sink),
+        "stash" => stash(args, sink),
+        "format-patch" => format_patch(args, sink),
+        "grep" => grep(args, git, sink),
+        "difftool" => difftool(args, sink),
+        "fetch" | "pull" | "push" | "clone" | "ls-remote" | "fetch-pack" | "send-pack" => {
+            remote_programs(sub, args, sink);
+            if !GIT_READERS.contains(&sub) {
+                unknown::analyze(sub, args, None, sink);
+            }
+        }
         _ if GIT_READERS.contains(&sub) => {}
         _ => unknown::analyze(sub, args, None, sink),
-    }
-}
-
-/// One pathspec of `checkout`/`restore`: the path it names, and when it restores from a revision
-/// (which may bring back any file under it) the tree under it. Magic (`:(icase)x`, `:/x`,
-/// `:(top)x`) is read off: `icase` is the path in any case, so its lower case too (the guarded
-/// names are lower case); a glob (which in a pathspec crosses `/`) reaches the tree under the
-/// directory before its first wildcard. An exclusion (`:!x`, `:^x`) writes nothing.
-fn pathspec_write(spec: &Arg, from_revision: bool, sink: &mut Sink) {
-    let Some(mut pathspec) = Pathspec::read(&spec.text) else { return };
-    // The top is above the `-C` directory: taken as the walk's own directory, which `-C` left.
-    let depth = sink.job.dir.split('/').filter(|part| !part.is_empty() && *part != ".").count();
-    if pathspec.top && !sink.job.dir.starts_with('/') && depth > 0 {
-        pathspec.path = format!("{}{}", "../".repeat(depth), pathspec.path);
-    }
-    let glob = has_wildcard(&pathspec.path) && !pathspec.literal;
-    let mut spellings = vec![pathspec.path.clone()];
-    if pathspec.icase && pathspec.path.to_lowercase() != pathspec.path {
-        spellings.push(pathspec.path.to_lowercase());
-    }
-    for text in spellings {
-        let text = if text.is_empty() { ".".to_string() } else { text };
-        let path = Arg { text, glob: spec.glob || glob, ..spec.clone() };
-        sink.write(&path);
-        if !from_revision {
-            continue;
-        }
-        if glob && may_match_a_guarded_name(&path.text) {
-            let before = path.text.find(['*', '?', '[']).map_or(path.text.as_str(), |at| &path.text[..at]);
-            let dir = before.rsplit_once('/').map_or(".", |(dir, _)| if dir.is_empty() { "/" } else { dir });
-            sink.write_tree(&Arg { text: dir.to_string(), glob: false, ..path.clone() }, None, true);
-        } else {
-            sink.write_tree(&path, None, false);
-        }
-    }
-}
-
-/// Could a pathspec glob (whose `*` crosses `/`) end in a guarded file's name: `approval.md`, or
-/// the Markdown files of the plans and sdd folders? `'*.js'` cannot; `'*.md'`, `'docs/*'` can.
-fn may_match_a_guarded_name(pattern: &str) -> bool {
-    let last = pattern.rsplit('/').next().unwrap_or(pattern).to_ascii_lowercase();
-    glob_matches(&last, paths::APPROVAL_FILE) || last.ends_with(".md") || last.ends_with(['*', '?', ']'])
-}
-
-/// A pathspec with its magic read off.
-struct Pathspec {
-    path: String,
-    icase: bool,
-    literal: bool,
-    /// `:/`, `:(top)`: from the top of the work tree, not the `-C` directory.
-    top: bool,
-}
-
-impl Pathspec {
-    /// `None` for an exclusion.
-    fn read(text: &str) -> Option<Pathspec> {
-        let mut pathspec = Pathspec { path: text.to_string(), icase: false, literal: false, top: false };
-        let Some(magic) = text.strip_prefix(':') else { return Some(pathspec) };
-        if let Some(long) = magic.strip_prefix('(') {
-            let (words, path) = long.split_once(')').unwrap_or((long, ""));
-            for word in words.split(',') {
-                match word.split(':').next().unwrap_or(word) {
-                    "exclude" => return None,
-                    "icase" => pathspec.icase = true,
-                    "literal" => pathspec.literal = true,
-                    "top" => pathspec.top = true,
-                    _ => {}
-                }
-            }
-            pathspec.path = path.to_string();
-            return Some(pathspec);
-        }
-        // Short magic: `:/`, `:!`, `:^`, up to an optional second `:`.
-        let end = magic.find(|c: char| !matches!(c, '/' | '!' | '^')).unwrap_or(magic.len());
-        let (short, rest) = magic.split_at(end);
-        if short.contains(['!', '^']) {
-            return None;
-        }
-        pathspec.top = short.contains('/');
-        pathspec.path = rest.strip_prefix(':').unwrap_or(rest).to_string();
-        Some(pathspec)
-    }
-}
-
-/// `-c key=value` settings whose value is a command line git runs (an editor, a pager, a hook's
-/// folder, an archive filter): the command is judged as if the line ran it (P-18).
-const COMMAND_SETTINGS: &[&str] = &[
-    "core.editor",
-    "core.pager",
-    "core.sshcommand",
-    "core.fsmonitor",
-    "core.askpass",
-    "sequence.editor",
-    "diff.external",
-    "gpg.program",
-    "gpg.ssh.program",
-    "gpg.x509.program",
-    "credential.helper",
-    "interactive.difffilter",
-    "sendemail.sendmailcmd",
-];
-/// Settings `<section>.<name>.<key>` whose value is a command line.
-const COMMAND_SUBSECTION_KEYS: &[(&str, &str)] = &[
-    ("tar", "command"),
-    ("diff", "textconv"),
-    ("diff", "command"),
-    ("merge", "driver"),
-    ("filter", "clean"),
-    ("filter", "smudge"),
-    ("filter", "process"),
-    ("pager", ""),
-    ("mergetool", "cmd"),
-    ("difftool", "cmd"),
-];
-/// The hooks a `core.hooksPath` folder may hold that git runs.
-const HOOKS: &[&str] = &[
-    "pre-commit",
-    "prepare-commit-msg",
-    "commit-msg",
-    "post-commit",
-    "pre-merge-commit",
-    "post-checkout",
-    "post-merge",
-    "pre-rebase",
-    "post-rewrite",
-    "pre-push",
-    "pre-applypatch",
-    "applypatch-msg",
-    "post-applypatch",
-    "reference-transaction",
-    "pre-auto-gc",
-];
-
-/// The commands `-c` settings give git to run, as scripts; a hooks folder's hooks as script files.
-fn configured_commands(configs: &[Arg], sink: &mut Sink) {
-    for config in configs {
-        let Some((key, value)) = config.text.split_once('=') else { continue };
-        let key = key.to_ascii_lowercase();
-        if key == "core.hookspath" {
-            let dir = Arg { text: value.to_string(), ..config.clone() };
-            for hook in HOOKS {
-                let file = Arg { text: format!("{}/{hook}", value.trim_end_matches('/')), ..dir.clone() };
-                sink.run_file(&file, false, true, &[]);
-            }
-            // A folder the walk cannot name may hold any hook: its words count as an unknown command's.
-            if config.dynamic {
-                unknown::analyze("git", std::slice::from_ref(config), None, sink);
-            }
-            continue;
-        }
-        let runs = COMMAND_SETTINGS.contains(&key.as_str())
-            || key.split_once('.').is_some_and(|(section, rest)| {
-                let last = rest.rsplit_once('.').map_or(if section == "pager" { "" } else { rest }, |(_, last)| last);
-                COMMAND_SUBSECTION_KEYS.contains(&(section, last))
-            });
-        if runs && !value.is_empty() {
-            let script = value.strip_prefix('!').unwrap_or(value);
-            sink.script(script);
-        }
     }
 }
 
@@ -368,33 +406,255 @@ fn git_archive(args: &[Arg], sink: &mut Sink) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::{Pathspec, may_match_a_guarded_name};
-
-    #[test]
-    fn pathspec_magic_is_read_off() {
-        let read = |text: &str| Pathspec::read(text).map(|spec| (spec.path, spec.icase, spec.literal || spec.top));
-        assert_eq!(read("docs/x.md"), Some(("docs/x.md".to_string(), false, false)));
-        assert_eq!(read(":(icase)DOCS/X.MD"), Some(("DOCS/X.MD".to_string(), true, false)));
-        assert_eq!(read(":(literal)a*b"), Some(("a*b".to_string(), false, true)));
-        assert_eq!(read(":(top)a"), Some(("a".to_string(), false, true)));
-        assert_eq!(read(":/docs"), Some(("docs".to_string(), false, true)));
-        assert_eq!(read(":/"), Some((String::new(), false, true)));
-        assert_eq!(read(":/:x"), Some(("x".to_string(), false, true)));
-        // Exclusions write nothing.
-        assert_eq!(read(":!docs"), None);
-        assert_eq!(read(":^docs"), None);
-        assert_eq!(read(":(exclude)docs"), None);
+/// The command lines a subcommand runs through the shell: the values of `rebase --exec`,
+/// `filter-branch --tree-filter` and the other filters, `send-email --to-cmd` and its kin;
+/// `bisect run <command> <args>…` (its words, quoted).
+fn commands_run(sub: &str, args: &[Arg]) -> Vec<Arg> {
+    if sub == "bisect" && args.first().is_some_and(|first| first.text == "run" && !first.dynamic) {
+        let words = args.get(1..).unwrap_or_default();
+        let text = words.iter().map(|word| quote(&word.text)).collect::<Vec<_>>().join(" ");
+        return vec![Arg { text, dynamic: words.iter().any(|word| word.dynamic), ..Arg::default() }];
     }
+    let Some(options) = COMMAND_OPTIONS.iter().find(|options| options.sub == sub) else { return Vec::new() };
+    values_of(args, options.short, options.long)
+}
 
-    #[test]
-    fn pathspec_globs_reach_guarded_names_only_when_they_can_end_in_one() {
-        for pattern in ["*.md", "*.MD", "openspec/changes/*/approv*", "docs/*", "*", "a?", "plans/[pq]"] {
-            assert!(may_match_a_guarded_name(pattern), "{pattern}");
+/// A subcommand's options whose value is a command line: its letter, its long names (`(full,
+/// shortest)`: `send-email` takes abbreviations).
+struct CommandOptions {
+    sub: &'static str,
+    short: &'static str,
+    long: &'static [(&'static str, &'static str)],
+}
+
+const COMMAND_OPTIONS: &[CommandOptions] = &[
+    CommandOptions { sub: "rebase", short: "x", long: &[("exec", "exe")] },
+    CommandOptions {
+        sub: "filter-branch",
+        short: "",
+        long: &[
+            ("env-filter", "env-filter"),
+            ("tree-filter", "tree-filter"),
+            ("index-filter", "index-filter"),
+            ("parent-filter", "parent-filter"),
+            ("msg-filter", "msg-filter"),
+            ("commit-filter", "commit-filter"),
+            ("tag-name-filter", "tag-name-filter"),
+        ],
+    },
+    CommandOptions {
+        sub: "send-email",
+        short: "",
+        long: &[
+            ("to-cmd", "to-c"),
+            ("cc-cmd", "cc-c"),
+            ("header-cmd", "he"),
+            ("sendmail-cmd", "sendm"),
+            ("smtp-server", "smtp-se"),
+        ],
+    },
+];
+
+/// `git reset [<rev>] [--] <paths>`, `--soft`, `--mixed`: the index and refs only. `--hard`,
+/// `--merge`, `--keep` and `-p` rewrite the work tree: judged by their words (what a hard reset
+/// brings back is a limit).
+fn reset(args: &[Arg], sink: &mut Sink) {
+    let mut writes = false;
+    options(args, &spec("", &["pathspec-from-file"]), |item| match item {
+        Item::Flag('p') => writes = true,
+        Item::Long(name, None) => {
+            writes |= [("hard", "h"), ("merge", "me"), ("keep", "k"), ("patch", "pa")]
+                .iter()
+                .any(|(full, shortest)| abbreviates(name, full, shortest))
         }
-        for pattern in ["*.js", "src/*.rs", "*.md.bak", "approval*.txt"] {
-            assert!(!may_match_a_guarded_name(pattern), "{pattern}");
+        _ => {}
+    });
+    if writes {
+        unknown::analyze("reset", args, None, sink);
+    }
+}
+
+/// `git stash list|show` read; `create` makes a commit and `store`, `drop`, `clear` change the
+/// stash's refs, none the work tree. The rest (`push` and its pathspecs, `pop`, `apply`) are judged
+/// by their words.
+fn stash(args: &[Arg], sink: &mut Sink) {
+    let sub = args.first().filter(|arg| !arg.dynamic && !arg.text.starts_with('-'));
+    if !sub.is_some_and(|sub| STASH_KEEPS_THE_TREE.contains(&sub.text.as_str())) {
+        unknown::analyze("stash", args, None, sink);
+    }
+}
+
+/// `git stash`'s subcommands that leave the work tree as it is.
+const STASH_KEEPS_THE_TREE: &[&str] = &["list", "show", "create", "store", "drop", "clear"];
+
+/// `git format-patch`: one file a commit in its `-o` folder (where git runs, without one), named
+/// `0001-<subject>.patch` (`--suffix`; a bare number with `--numbered-files`), unless `--stdout` or
+/// `--output` (above) takes them all.
+fn format_patch(args: &[Arg], sink: &mut Sink) {
+    let (mut folder, mut suffix) = (Arg::literal("."), ".patch".to_string());
+    let (mut elsewhere, mut numbered) = (false, false);
+    let long = ["output-directory", "suffix", "output", "subject-prefix", "start-number", "in-reply-to", "to", "cc"];
+    options(args, &spec("ov", &long), |item| match item {
+        Item::Short('o', dir) | Item::Long("output-directory", Some(dir)) => folder = dir,
+        Item::Long("suffix", Some(value)) => suffix = value.text,
+        Item::Long("stdout" | "output", _) => elsewhere = true,
+        Item::Long("numbered-files", None) => numbered = true,
+        _ => {}
+    });
+    if elsewhere {
+        return;
+    }
+    let name = if numbered { "[0-9]*".to_string() } else { format!("[0-9][0-9][0-9][0-9]-*{suffix}") };
+    sink.write(&Arg { text: join(&folder.text, &name), glob: true, ..folder });
+}
+
+/// `git grep -O[<pager>]`, `--open-files-in-pager[=<pager>]`: the pager (the one git would pick
+/// when none is given) runs on the files that match, under the pathspecs ([`runs_on_files`]).
+fn grep(args: &[Arg], git: &Git, sink: &mut Sink) {
+    let mut pager = None;
+    let mut words = Vec::new();
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        if arg.text == "--" && !arg.dynamic {
+            words.push(arg.clone());
+            words.extend(rest.by_ref().cloned());
+            break;
+        }
+        match in_pager(arg) {
+            Some(value) => pager = Some(value),
+            None => words.push(arg.clone()),
         }
     }
+    let Some(pager) = pager else { return };
+    let pager = match pager.text.is_empty() && !pager.dynamic {
+        true => default_pager(git, sink),
+        false => Some(pager),
+    };
+    let mut pattern_given = false;
+    let mut found = Vec::new();
+    let long = ["max-depth", "threads", "max-count", "context", "after-context", "before-context", "file", "regexp"];
+    options(&words, &spec("efABCm", &long), |item| match item {
+        Item::Short('e' | 'f', _) | Item::Long("regexp" | "file", _) => pattern_given = true,
+        Item::Operand(arg) => found.push(arg.clone()),
+        _ => {}
+    });
+    let pathspecs = found.get(usize::from(!pattern_given)..).unwrap_or_default();
+    runs_on_files(pager.as_ref(), pathspecs, sink);
+}
+
+/// The pager `-O…` or `--open-files-in-pager[=…]` names in `arg` (empty: git's own), if it is one.
+fn in_pager(arg: &Arg) -> Option<Arg> {
+    let value = |text: &str| Arg { text: text.to_string(), ..arg.clone() };
+    if arg.dynamic {
+        return None;
+    }
+    if let Some(long) = arg.text.strip_prefix("--") {
+        let (name, pager) = long.split_once('=').unwrap_or((long, ""));
+        return abbreviates(name, "open-files-in-pager", "op").then(|| value(pager));
+    }
+    // `-iO…`: letters before `O` that take no value; the rest of the word is the pager.
+    let cluster = arg.text.strip_prefix('-')?;
+    let at = cluster.find('O')?;
+    let before = cluster.get(..at).unwrap_or_default();
+    (!before.contains(|letter| "efABCm".contains(letter))).then(|| value(cluster.get(at + 1..).unwrap_or_default()))
+}
+
+/// The pager git runs when none is given: `GIT_PAGER`, else `core.pager`, else `PAGER` as the line
+/// sets them on the way to git; `None` when the line sets none (one from outside the line).
+fn default_pager(git: &Git, sink: &Sink) -> Option<Arg> {
+    let environment = &sink.job.environment;
+    set_in(environment, "GIT_PAGER")
+        .or_else(|| settings::setting(git.configs, "core.pager"))
+        .or_else(|| set_in(environment, "PAGER"))
+}
+
+/// `git difftool -x <tool>`, `--extcmd=<tool>`: the tool runs on a temporary copy of one side and
+/// on the work tree's file (or folder, `--dir-diff`) of the other, under the pathspecs
+/// ([`runs_on_files`]); other tools are judged by the command's words.
+fn difftool(args: &[Arg], sink: &mut Sink) {
+    let tools = values_of(args, "x", &[("extcmd", "ex")]);
+    let Some(tool) = tools.last() else {
+        unknown::analyze("difftool", args, None, sink);
+        return;
+    };
+    let pathspecs: Vec<Arg> = match args.iter().position(|arg| arg.text == "--" && !arg.dynamic) {
+        Some(at) => args.get(at + 1..).unwrap_or_default().to_vec(),
+        None => args.iter().filter(|arg| !arg.text.starts_with('-') && !tools.contains(arg)).cloned().collect(),
+    };
+    runs_on_files(Some(tool), &pathspecs, sink);
+}
+
+/// A tool git runs on files it picks beneath `pathspecs` (beneath where it runs, without one):
+/// `tool "$@"` judged with them as its words; a tool not known to only read (`less`, `diff -u`),
+/// or one the walk cannot see, may write any file beneath them.
+fn runs_on_files(tool: Option<&Arg>, pathspecs: &[Arg], sink: &mut Sink) {
+    let here = [Arg::literal(".")];
+    let roots = if pathspecs.is_empty() { &here[..] } else { pathspecs };
+    if let Some(tool) = tool.filter(|tool| !tool.dynamic) {
+        let positional = std::iter::once(Arg::literal(&tool.text)).chain(roots.iter().cloned()).collect();
+        sink.run(&format!("{} \"$@\"", tool.text), positional);
+        if only_reads(&tool.text) {
+            return;
+        }
+    }
+    for root in roots {
+        sink.write_tree(root, None, false);
+    }
+}
+
+/// Whether a command line is one command known to write none of its files (`less -R`, `diff -u`).
+fn only_reads(command: &str) -> bool {
+    let plain = !command.contains(|c: char| "$`;&|<>()\\\"'*?[]{}~#=\n".contains(c));
+    let words: Vec<Arg> = command.split_whitespace().map(Arg::literal).collect();
+    let Some((name, args)) = words.split_first() else { return false };
+    let name = command_name(&name.text);
+    plain && (is_read_only(name, args) || super::viewers::reads_only(name, args))
+}
+
+/// `--upload-pack`, `--receive-pack`, `--exec` (`clone -u`): a program git runs through the
+/// shell on the repository (`<program> '<repository>'`): judged with the command's operands as
+/// its words.
+fn remote_programs(sub: &str, args: &[Arg], sink: &mut Sink) {
+    let short = if sub == "clone" { "u" } else { "" };
+    let long = [("upload-pack", "upl"), ("receive-pack", "rece"), ("exec", "exe")];
+    let programs = values_of(args, short, &long);
+    let repositories: Vec<Arg> =
+        args.iter().filter(|arg| !arg.text.starts_with('-') && !programs.contains(arg)).cloned().collect();
+    for program in &programs {
+        if program.dynamic {
+            sink.push(Effect::RunsUnseen);
+            continue;
+        }
+        let positional = std::iter::once(Arg::literal(&program.text)).chain(repositories.iter().cloned()).collect();
+        sink.run(&format!("{} \"$@\"", program.text), positional);
+    }
+}
+
+/// The values given to options (before `--`): short letters `short` (`-xv`, `-x v`), long names
+/// `(full, shortest)` or their abbreviations (`--name=v`, `--name v`), as git's parse-options
+/// reads them.
+fn values_of(args: &[Arg], short: &str, long: &[(&str, &str)]) -> Vec<Arg> {
+    let mut values = Vec::new();
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        if arg.dynamic {
+            continue;
+        }
+        if arg.text == "--" {
+            break;
+        }
+        let value = |text: &str| Arg { text: text.to_string(), ..arg.clone() };
+        if let Some(option) = arg.text.strip_prefix("--") {
+            let (name, given) = option.split_once('=').map_or((option, None), |(name, given)| (name, Some(given)));
+            if long.iter().any(|(full, shortest)| abbreviates(name, full, shortest)) {
+                values.extend(given.map(value).or_else(|| words.next().cloned()));
+            }
+        } else if let Some(cluster) = arg.text.strip_prefix('-')
+            && let Some(at) = cluster.find(|letter| short.contains(letter))
+        {
+            let rest = cluster.get(at + 1..).unwrap_or_default();
+            values.extend(if rest.is_empty() { words.next().cloned() } else { Some(value(rest)) });
+        }
+    }
+    values
 }

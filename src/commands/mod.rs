@@ -3,11 +3,13 @@
 //!
 //! A command is a row: [`wrappers`] run the command after their options, [`writers`] write their
 //! operands or option values, [`copies`] copy, move and link, [`runners`] hand text to another
-//! analysis, [`feeders`] run a command on what they are fed; [`git`], [`patches`], [`archives`],
-//! [`downloads`] and [`editors`] read their own command lines; [`readonly`] lists the commands
-//! known to write nothing, [`unknown`] judges the rest by the guarded locations their words name,
-//! and [`approval`] holds the self-approval rule; [`cmd_exe`] holds `cmd.exe`'s own commands. A
-//! command of a known shape is one row in one of these tables, and its lines in the corpus.
+//! analysis, [`feeders`] and [`find`] run a command on what they are fed or find, [`viewers`] read
+//! but run the pager or preprocessor they are given; [`git`], [`patches`], [`archives`],
+//! [`downloads`], [`remote`] and [`editors`] read their own command lines; [`readonly`] lists the
+//! commands known to write nothing, [`unknown`] judges the rest by the guarded locations their
+//! words name, and [`approval`] holds the self-approval rule; [`cmd_exe`] holds `cmd.exe`'s own
+//! commands. A command of a known shape is one row in one of these tables, and its lines in the
+//! corpus.
 //!
 //! Paths stay as typed; a wrapper that changes directory (`git -C`, `env -C`, `sudo -D`) prefixes
 //! them. This layer knows nothing of trees or directories on disk, nor of the analyses above it:
@@ -23,24 +25,27 @@ mod downloads;
 mod editors;
 mod effects;
 mod feeders;
+mod find;
 mod git;
 mod index;
 mod options;
 mod patches;
 pub mod pwsh_host;
 mod readonly;
+mod remote;
 mod runners;
 mod sink;
 mod unknown;
+mod viewers;
 mod wrappers;
 mod writers;
 
-use std::borrow::Cow;
-
 pub use argv::{Arg, ansi_c, has_wildcard};
-pub use effects::{BASENAME_STRIP, Cd, Effect, Environment, PatchRead, Variable};
+pub use effects::{BASENAME_STRIP, BackupName, Cd, Effect, Environment, PatchRead, Variable, WorkTree};
 pub use feeders::fed_words;
+pub use git::{HOOKS, reads_variable};
 pub use runners::makefile_shell;
+pub use viewers::variable_command_lines;
 use options::{operands, spec, static_is};
 use sink::{Job, Next, Sink};
 
@@ -76,15 +81,7 @@ pub fn analyze_fed(
     analyses: &dyn Analyses,
     out: &mut Vec<Effect>,
 ) {
-    let mut jobs = vec![Job {
-        args: Cow::Borrowed(argv),
-        dir: String::new(),
-        roots: Vec::new(),
-        producer,
-        reads_input: true,
-        open: false,
-        environment: environment.clone(),
-    }];
+    let mut jobs = vec![Job { producer, environment: environment.clone(), ..Job::of(argv) }];
     // Every hop consumes at least the wrapper's name; the cap only guards against a table bug.
     let mut hops = 0;
     while let Some(job) = jobs.pop() {
@@ -104,15 +101,7 @@ pub fn analyze_fed(
 /// (`sudo echo … | sh`): its words, its name without a directory, for the caller to print.
 pub fn printing_command(argv: &[Arg]) -> Option<Vec<Arg>> {
     let mut ignored = Vec::new();
-    let mut jobs = vec![Job {
-        args: Cow::Borrowed(argv),
-        dir: String::new(),
-        roots: Vec::new(),
-        producer: &[],
-        reads_input: false,
-        open: false,
-        environment: Environment::default(),
-    }];
+    let mut jobs = vec![Job { reads_input: false, ..Job::of(argv) }];
     for _ in 0..argv.len() + MAX_EXTRA_JOBS {
         let job = jobs.pop()?;
         let named = job.args.first().filter(|name| !name.dynamic).map(|name| command_name(&name.text));
@@ -129,6 +118,22 @@ pub fn printing_command(argv: &[Arg]) -> Option<Vec<Arg>> {
         }
     }
     None
+}
+
+/// Whether a command acts on what it reads on its standard input: runs it as commands (`… | sed
+/// e`), or writes the paths it holds (`git checkout --pathspec-from-file=-`). Its walk then needs
+/// that text, from a pipe or a `<` file.
+pub fn runs_its_input(argv: &[Arg]) -> bool {
+    let Some((name, rest)) = argv.split_first() else { return false };
+    if !name.dynamic && command_name(&name.text) == "git" {
+        return git::pathspecs_on_input(rest);
+    }
+    if name.dynamic || !matches!(command_name(&name.text), "sed" | "gsed") {
+        return false;
+    }
+    let job = Job::of(argv);
+    let mut ignored = Vec::new();
+    editors::sed_runs_its_input(rest, &mut Sink { job: &job, out: &mut ignored, analyses: None })
 }
 
 /// Analyzes one command; returns the commands it runs in turn, if any.
@@ -170,12 +175,17 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
             copy.run(rest, sink);
             return None;
         }
+        Some(index::Row::Viewer(viewer)) => {
+            viewer.run(name, rest, stdin, sink);
+            return None;
+        }
         None => {}
     }
     match name {
         "xargs" => return feeders::xargs(rest, stdin, sink),
         "parallel" => return feeders::parallel(rest, stdin, sink),
-        "find" => return feeders::find(rest),
+        "find" => return find::find(rest, stdin, sink),
+        "rsync" => copies::rsync(rest, sink),
         "git" => return git::git(rest, stdin, sink),
         "trap" => runners::trap(rest, sink),
         "make" | "gmake" => runners::make(rest, stdin, sink),
@@ -187,10 +197,12 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         "eval" => runners::eval(rest, sink),
         "cd" | "pushd" | "popd" | "dirs" => change_directory(name, rest, sink),
         "read" | "mapfile" | "readarray" => forget(name, rest, sink),
-        "sed" | "gsed" => editors::sed(rest, sink),
+        "sed" | "gsed" => editors::sed(rest, stdin, sink),
         "patch" => patches::patch_command(rest, stdin, sink),
-        "curl" => downloads::curl(rest, sink),
-        "wget" => downloads::wget(rest, sink),
+        "curl" => downloads::curl(rest, stdin, sink),
+        "ssh" => remote::ssh(rest, stdin, sink),
+        "scp" => remote::scp(rest, stdin, sink),
+        "wget" => downloads::wget(rest, stdin, sink),
         "tar" | "gtar" | "bsdtar" => archives::tar(rest, sink),
         "unzip" => archives::unzip(rest, sink),
         "zip" => archives::zip(rest, stdin, sink),

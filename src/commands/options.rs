@@ -11,24 +11,57 @@ pub(super) enum Item<'a> {
     Flag(char),
     /// A short option with its value (attached or the next word).
     Short(char, Arg),
-    /// A long option, with its value (`--x=v`, or the next word for one that takes a value).
+    /// A long option by the row's name for it (`--t=d` is `target-directory`), with its value
+    /// (`--x=v`, or the next word for one that takes a value).
     Long(&'a str, Option<Arg>),
 }
 
-/// Which options take a value: short letters, long names.
+/// Which options take a value: short letters, long names; and the long names without one.
+#[derive(Clone, Copy)]
 pub(super) struct Spec<'a> {
     pub short: &'a str,
-    pub long: &'a [&'a str],
+    pub long: &'a [&'static str],
+    /// Long options without a value (or with an optional `=value`) the row reads, and those a
+    /// longer name begins with: getopt takes an exact name before the longer ones it begins
+    /// (`--backup` is not `--backup-dir`).
+    pub flags: &'a [&'static str],
     /// Options end at the first operand (the rest is a command or its arguments).
     pub stop_at_operand: bool,
+    /// The tool takes a long option by its exact name only (popt, hand-written parsers).
+    pub exact: bool,
 }
 
-pub(super) const fn spec<'a>(short: &'a str, long: &'a [&'a str]) -> Spec<'a> {
-    Spec { short, long, stop_at_operand: false }
+pub(super) const fn spec<'a>(short: &'a str, long: &'a [&'static str]) -> Spec<'a> {
+    Spec { short, long, flags: &[], stop_at_operand: false, exact: false }
 }
 
-pub(super) const fn prefix_spec<'a>(short: &'a str, long: &'a [&'a str]) -> Spec<'a> {
-    Spec { short, long, stop_at_operand: true }
+pub(super) const fn prefix_spec<'a>(short: &'a str, long: &'a [&'static str]) -> Spec<'a> {
+    Spec { short, long, flags: &[], stop_at_operand: true, exact: false }
+}
+
+impl<'a> Spec<'a> {
+    pub const fn flags(self, flags: &'a [&'static str]) -> Spec<'a> {
+        Spec { flags, ..self }
+    }
+
+    pub const fn exact(self) -> Spec<'a> {
+        Spec { exact: true, ..self }
+    }
+
+    /// The long options `typed` stands for: the one it names, else every one it begins (getopt_long,
+    /// Getopt::Long and argparse take an unambiguous prefix; the tool refuses an ambiguous one, so
+    /// reading it as each only over-refuses a line that fails), else itself, an option the row
+    /// does not know.
+    pub fn long_names<'t>(&self, typed: &'t str) -> impl Iterator<Item = &'t str> + use<'a, 't> {
+        let known = self.long.iter().chain(self.flags).map(|name| -> &'t str { name });
+        let exact = known.clone().any(|name| name == typed);
+        let begun = !exact && !self.exact && known.clone().any(|name| name.starts_with(typed));
+        (!begun).then_some(typed).into_iter().chain(known.filter(move |name| begun && name.starts_with(typed)))
+    }
+
+    fn takes_value(&self, name: &str) -> bool {
+        self.long.contains(&name)
+    }
 }
 
 pub(super) fn value_of(text: &str, from: &Arg) -> Arg {
@@ -52,13 +85,24 @@ pub(super) fn options<'a>(args: &'a [Arg], spec: &Spec<'_>, mut each: impl FnMut
             return args.len();
         }
         if let Some(long) = text.strip_prefix("--").filter(|_| !arg.dynamic) {
-            match long.split_once('=') {
-                Some((name, value)) => each(Item::Long(name, Some(value_of(value, arg)))),
-                None if spec.long.contains(&long) => {
+            let (typed, attached) = match long.split_once('=') {
+                Some((name, value)) => (name, Some(value_of(value, arg))),
+                None => (long, None),
+            };
+            let next = match &attached {
+                None if spec.long_names(typed).any(|name| spec.takes_value(name)) => {
                     at += 1;
-                    each(Item::Long(long, args.get(at).cloned()));
+                    args.get(at).cloned()
                 }
-                None => each(Item::Long(long, None)),
+                _ => None,
+            };
+            for name in spec.long_names(typed) {
+                let value = match &attached {
+                    Some(value) => Some(value.clone()),
+                    None if spec.takes_value(name) => next.clone(),
+                    None => None,
+                };
+                each(Item::Long(name, value));
             }
             at += 1;
             continue;
@@ -99,6 +143,12 @@ pub(super) fn operands<'a>(args: &'a [Arg], spec: &Spec<'_>) -> Vec<&'a Arg> {
         }
     });
     found
+}
+
+/// Whether long option `name` is `full` or an abbreviation of it at least as long as `shortest`
+/// (git's parse-options takes any unambiguous prefix).
+pub(super) fn abbreviates(name: &str, full: &str, shortest: &str) -> bool {
+    name.len() >= shortest.len() && full.starts_with(name)
 }
 
 pub(super) fn static_is(arg: Option<&Arg>, text: &str) -> bool {
@@ -142,5 +192,41 @@ impl Flags {
             Item::Long(name, None) => self.long.contains(name),
             _ => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn longs(words: &[&str], spec: &Spec<'_>) -> Vec<String> {
+        let args: Vec<Arg> = words.iter().map(|word| Arg::literal(word)).collect();
+        let mut found = Vec::new();
+        options(&args, spec, |item| match item {
+            Item::Long(name, value) => found.push(format!("{name}={}", value.map_or("-".to_string(), |v| v.text))),
+            Item::Operand(arg) => found.push(arg.text.clone()),
+            _ => {}
+        });
+        found
+    }
+
+    #[test]
+    fn a_long_option_may_be_any_prefix_that_names_one_option() {
+        let rsync = spec("", &["backup-dir", "log-file", "log-file-format"]).flags(&["backup", "dry-run"]);
+        assert_eq!(longs(&["--backup-d", "d", "a"], &rsync), ["backup-dir=d", "a"]);
+        assert_eq!(longs(&["--backup-d=d", "a"], &rsync), ["backup-dir=d", "a"]);
+        // An exact name wins over the longer ones it begins.
+        assert_eq!(longs(&["--backup", "a", "b"], &rsync), ["backup=-", "a", "b"]);
+        assert_eq!(longs(&["--log-file", "l", "a"], &rsync), ["log-file=l", "a"]);
+        assert_eq!(longs(&["--dry", "a"], &rsync), ["dry-run=-", "a"]);
+        // Ambiguous: every option it may be, the next word the value of those that take one.
+        assert_eq!(longs(&["--log-f", "l", "a"], &rsync), ["log-file=l", "log-file-format=l", "a"]);
+        assert_eq!(longs(&["--b", "x", "a"], &rsync), ["backup-dir=x", "backup=-", "a"]);
+        assert_eq!(longs(&["--b=x", "a"], &rsync), ["backup-dir=x", "backup=x", "a"]);
+        // Unknown to the row: itself, taking no value.
+        assert_eq!(longs(&["--checksum", "a", "b"], &rsync), ["checksum=-", "a", "b"]);
+        assert_eq!(longs(&["--", "--backup-d", "a"], &rsync), ["--backup-d", "a"]);
+        // popt and hand-written parsers take exact names only.
+        assert_eq!(longs(&["--backup-d", "d", "a"], &rsync.exact()), ["backup-d=-", "d", "a"]);
     }
 }

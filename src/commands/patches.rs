@@ -3,25 +3,28 @@
 //! are placed.
 
 use super::Arg;
-use super::effects::{BASENAME_STRIP, Effect, PatchRead};
+use super::effects::{BASENAME_STRIP, BackupName, Effect, PatchRead, Variable};
 use super::options::{Item, options, spec};
-use super::sink::Sink;
+use super::sink::{Sink, join};
 
 /// GNU `patch`: `-o` names what it writes instead; an original-file operand is what it writes;
-/// otherwise every file the patch names, read from `-i` or stdin.
+/// otherwise every file the patch names, read from `-i` or stdin; each with its backup where
+/// `-B`, `-Y`, `-z` say. All of it under `-d`'s directory.
 pub(super) fn patch_command(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     let mut operands = Vec::new();
-    let (mut input, mut chdir, mut strips, mut output, mut dry_run) = (None, None, Vec::new(), false, false);
+    let (mut input, mut chdir, mut strips, mut outputs, mut dry_run) = (None, None, Vec::new(), Vec::new(), false);
+    let mut rejects = Vec::new();
+    let mut backup = BackupName::default();
     let long = ["output", "reject-file", "input", "directory", "strip", "prefix", "basename-prefix", "suffix"];
-    options(args, &spec("BDdFgiopruVYz", &long), |item| match item {
-        Item::Short('o', file) | Item::Long("output", Some(file)) => {
-            output = true;
-            sink.write(&file)
-        }
-        Item::Short('r', file) | Item::Long("reject-file", Some(file)) => sink.write(&file),
+    options(args, &spec("BDdFgiopruVYz", &long).flags(&["dry-run"]), |item| match item {
+        Item::Short('o', file) | Item::Long("output", Some(file)) => outputs.push(file),
+        Item::Short('r', file) | Item::Long("reject-file", Some(file)) => rejects.push(file),
         Item::Short('i', file) | Item::Long("input", Some(file)) => input = Some(file),
         Item::Short('d', dir) | Item::Long("directory", Some(dir)) => chdir = Some(dir),
         Item::Short('p', level) | Item::Long("strip", Some(level)) => strips.extend(level.text.parse::<usize>().ok()),
+        Item::Short('B', prefix) | Item::Long("prefix", Some(prefix)) => backup.prefix = Some(prefix),
+        Item::Short('Y', prefix) | Item::Long("basename-prefix", Some(prefix)) => backup.base_prefix = Some(prefix),
+        Item::Short('z', suffix) | Item::Long("suffix", Some(suffix)) => backup.suffix = Some(suffix),
         Item::Long("dry-run", None) => dry_run = true,
         Item::Operand(arg) => operands.push(arg),
         _ => {}
@@ -29,10 +32,27 @@ pub(super) fn patch_command(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) 
     if dry_run {
         return;
     }
-    if let Some(original) = operands.first() {
-        sink.write(original);
+    if backup.suffix.is_none()
+        && let Variable::Set(suffix) = sink.job.environment.variable("SIMPLE_BACKUP_SUFFIX")
+    {
+        backup.suffix = Some(suffix.clone());
     }
-    if output || !operands.is_empty() {
+    let within = |file: &Arg| match &chdir {
+        Some(dir) => Arg { text: join(&dir.text, &file.text), dynamic: dir.dynamic || file.dynamic, ..file.clone() },
+        None => file.clone(),
+    };
+    for file in &rejects {
+        sink.write(&within(file));
+    }
+    // What it writes instead of the files the patch names: `-o`'s file, or the original-file operand.
+    let instead: Vec<Arg> = outputs.iter().chain(operands.first().copied()).map(within).collect();
+    for file in &instead {
+        sink.write(file);
+        if let Some(kept) = backup.of(&file.text) {
+            sink.write(&Arg { dynamic: kept.dynamic || file.dynamic, ..kept });
+        }
+    }
+    if !instead.is_empty() {
         return;
     }
     if strips.is_empty() {
@@ -47,6 +67,7 @@ pub(super) fn patch_command(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) 
         prefix: None,
         base: sink.job.dir.clone(),
         words: args.to_vec(),
+        backup,
     }));
 }
 
@@ -56,7 +77,22 @@ pub(super) fn git_patch(sub: &str, args: &[Arg], stdin: Option<&str>, sink: &mut
     let mut files = Vec::new();
     let (mut strips, mut prefix, mut reads_only, mut applies) = (Vec::new(), None, false, false);
     let long = ["directory", "exclude", "include", "whitespace", "build-fake-ancestor", "patch-format", "resolvemsg"];
-    options(args, &spec("pC", &long), |item| match item {
+    let flags = [
+        "check",
+        "stat",
+        "numstat",
+        "summary",
+        "cached",
+        "apply",
+        "index",
+        "abort",
+        "quit",
+        "skip",
+        "continue",
+        "show-current-patch",
+        "resolved",
+    ];
+    options(args, &spec("pC", &long).flags(&flags), |item| match item {
         Item::Short('p', level) => strips.extend(level.text.parse::<usize>().ok()),
         Item::Long("directory", Some(dir)) => prefix = Some(dir),
         Item::Long("check" | "stat" | "numstat" | "summary" | "cached", None) if sub == "apply" => reads_only = true,
@@ -78,6 +114,7 @@ pub(super) fn git_patch(sub: &str, args: &[Arg], stdin: Option<&str>, sink: &mut
         prefix,
         base: sink.job.dir.clone(),
         words: args.to_vec(),
+        backup: BackupName::default(),
     };
     if files.is_empty() {
         sink.push(Effect::Patch(template));

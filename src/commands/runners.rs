@@ -4,7 +4,7 @@
 
 use super::approval::{approval_through_cli, cli, is_cli};
 use super::editors::perl;
-use super::options::{operands, spec, static_is};
+use super::options::{Spec, operands, spec, static_is};
 use super::pwsh_host;
 use super::sink::Sink;
 use super::{Arg, Effect, command_name};
@@ -171,7 +171,7 @@ impl Startup {
 }
 
 /// The names standard input goes by as a file.
-fn is_stdin_path(arg: &Arg) -> bool {
+pub(super) fn is_stdin_path(arg: &Arg) -> bool {
     !arg.dynamic && matches!(arg.text.as_str(), "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0")
 }
 
@@ -194,6 +194,7 @@ pub(super) fn source(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
 /// `make -f -` reading its makefile from a heredoc or here-string: the shell text it runs
 /// ([`makefile_shell`]) is judged as that script (P-18). The rest is judged as an unknown command.
 pub(super) fn make(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    let args = &spelled_whole(args, &MAKE);
     // `-f -`; tree-sitter-bash leaves the `-` before a heredoc out of the command's words.
     let from_stdin = args.iter().enumerate().any(|(at, arg)| {
         matches!(arg.text.as_str(), "-f" | "--file" | "--makefile")
@@ -209,6 +210,22 @@ pub(super) fn make(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     }
     // A makefile read on stdin is judged as the script it runs, not as words naming paths.
     super::unknown::analyze("make", args, stdin.filter(|_| script.is_none()), sink);
+}
+
+/// make's long options that name its makefiles and where it runs.
+const MAKE: Spec<'static> = spec("fC", &["file", "makefile", "directory"]);
+
+/// `args` with each long option `spec` knows by its whole name (`--fi=m` is `--file=m`; an
+/// ambiguous prefix, which the tool refuses, is the first it may be).
+fn spelled_whole(args: &[Arg], spec: &Spec<'_>) -> Vec<Arg> {
+    let whole = |arg: &Arg| {
+        let long = arg.text.strip_prefix("--").filter(|long| !long.is_empty() && !arg.dynamic)?;
+        let (typed, value) = long.split_once('=').map_or((long, None), |(name, value)| (name, Some(value)));
+        let name = spec.long_names(typed).next()?;
+        let text = value.map_or_else(|| format!("--{name}"), |value| format!("--{name}={value}"));
+        Some(Arg { text, ..arg.clone() })
+    };
+    args.iter().map(|arg| whole(arg).unwrap_or_else(|| arg.clone())).collect()
 }
 
 /// The makefiles `make` reads from files (each `-f FILE`, else the default names, in the `-C`

@@ -6,7 +6,6 @@ use std::borrow::Cow;
 use super::effects::Environment;
 use super::{Arg, Effect, quote};
 use crate::analysis::handoff::Analyses;
-use crate::paths;
 
 /// One command to analyze: its words, the directory its paths are relative to (empty: the
 /// walk's), and, inside `find -exec`, what `{}` stands for.
@@ -37,6 +36,21 @@ pub(super) struct Next {
     pub open: bool,
     /// What the wrapper changes in the environment of the command it runs (`env -u A B=1`).
     pub environment: Environment,
+}
+
+impl<'a> Job<'a> {
+    /// `args` run where the walk is, fed nothing it knows, in the shell's environment.
+    pub fn of(args: &'a [Arg]) -> Job<'a> {
+        Job {
+            args: Cow::Borrowed(args),
+            dir: String::new(),
+            roots: Vec::new(),
+            producer: &[],
+            reads_input: true,
+            open: false,
+            environment: Environment::default(),
+        }
+    }
 }
 
 impl Next {
@@ -113,13 +127,8 @@ impl Sink<'_, '_> {
         if arg.pipe || arg.text.is_empty() {
             return;
         }
+        // What a glob could match is the walk's to find: it knows the directory it expands in.
         for located in self.located(arg) {
-            // A glob that could match a guarded folder or approval.md writes it too.
-            if located.glob {
-                for text in paths::guarded_glob_matches(&located.text) {
-                    self.out.push(Effect::Write(Arg { text, ..located.clone() }));
-                }
-            }
             self.out.push(Effect::Write(located));
         }
     }
@@ -249,6 +258,23 @@ impl Sink<'_, '_> {
         if self.job.dir.is_empty() { script.to_string() } else { format!("cd {} && {script}", quote(&self.job.dir)) }
     }
 
+    /// What `write` does, with its paths relative to `dir` (empty: to where they are placed later,
+    /// [`Effect::InWorkTree`]), collected apart.
+    pub fn collected(&self, dir: &str, write: impl FnOnce(&mut Sink)) -> Vec<Effect> {
+        let job = Job {
+            args: Cow::Borrowed(&[]),
+            dir: dir.to_string(),
+            roots: self.job.roots.clone(),
+            producer: self.job.producer,
+            reads_input: self.job.reads_input,
+            open: self.job.open,
+            environment: self.job.environment.clone(),
+        };
+        let mut effects = Vec::new();
+        write(&mut Sink { job: &job, out: &mut effects, analyses: self.analyses });
+        effects
+    }
+
     pub fn push(&mut self, effect: Effect) {
         match effect {
             Effect::Link { link, target } => {
@@ -258,6 +284,14 @@ impl Sink<'_, '_> {
             }
             effect => self.out.push(effect),
         }
+    }
+
+    /// `argv`, a command that runs what it reads, judged again with the text of each of `files`
+    /// on its standard input ([`Effect::ReadsFiles`]).
+    pub fn reads_files(&mut self, argv: Vec<Arg>, files: &[Arg]) {
+        let files = files.iter().filter(|file| !file.pipe).flat_map(|file| self.located(file)).collect();
+        let (dir, environment) = (self.job.dir.clone(), self.job.environment.clone());
+        self.out.push(Effect::ReadsFiles { argv, files, dir, environment });
     }
 
     pub fn run_file(&mut self, script: &Arg, this_shell: bool, by_shebang: bool, args: &[Arg]) {

@@ -3,9 +3,10 @@
 
 use super::approval::{is_cli, package_bin};
 use super::effects::Environment;
-use super::options::{Item, Spec, Valued, options, prefix_spec, spec, static_is, value_of};
+use super::options::{Flags, Item, Spec, Valued, options, prefix_spec, spec, static_is, value_of};
+use super::readonly::npm_reads;
 use super::sink::{Next, Sink};
-use super::{Arg, quote};
+use super::{Arg, quote, unknown};
 
 /// A command that runs the command after its options, and after [`Before`] operands.
 pub(super) struct Wrapper {
@@ -111,8 +112,11 @@ pub(super) const CODED: &[Coded] = &[
     Coded { names: &["su"], run: |args, _, sink| su(args, sink) },
     Coded { names: &["runuser"], run: |args, _, sink| runuser(args, sink) },
     Coded { names: &["npx", "pnpx", "bunx"], run: |args, _, sink| npx(args, sink) },
-    Coded { names: &["npm"], run: |args, _, sink| npm(args, sink) },
+    Coded { names: &["npm"], run: npm },
     Coded { names: &["pnpm", "yarn"], run: |args, _, _| package_runner(args) },
+    Coded { names: &["uv"], run: |args, stdin, sink| project_runner(args, stdin, sink, &UV) },
+    Coded { names: &["poetry"], run: |args, stdin, sink| project_runner(args, stdin, sink, &POETRY) },
+    Coded { names: &["pipenv"], run: |args, stdin, sink| project_runner(args, stdin, sink, &PIPENV) },
 ];
 
 /// `command cmd…` runs it; `command -v`, `-V` only look it up.
@@ -137,15 +141,20 @@ fn coproc(args: &[Arg]) -> Option<Vec<Next>> {
     Some(vec![Next::at(brace.map_or(1, |at| at + 2))])
 }
 
-/// `npm exec …`, `npm x …`: as `npx`.
-fn npm(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
+/// `npm exec …`, `npm x …`: as `npx`. A subcommand known to write no file reads; the others
+/// write files (`init`, `pack`, `shrinkwrap`, `install`) or run the package's scripts (`run`,
+/// `test`): an unknown command's.
+fn npm(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> {
     super::runners::npm_scripts_set(args, sink);
     match args.first().map(|a| a.text.as_str()) {
         Some("exec" | "x") => {
-            npx(args.get(1..).unwrap_or_default(), sink).map(|nexts| nexts.into_iter().map(drop_separator).collect())
+            return npx(args.get(1..).unwrap_or_default(), sink)
+                .map(|nexts| nexts.into_iter().map(drop_separator).collect());
         }
-        _ => None,
+        _ if npm_reads(args) => {}
+        _ => unknown::analyze("npm", args, stdin, sink),
     }
+    None
 }
 
 /// `npm exec approval-gates -- approve …`: the first `--` after the command separates npm's
@@ -164,7 +173,7 @@ fn sudo(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     let mut edit = false;
     let long =
         ["user", "group", "chdir", "close-from", "host", "prompt", "role", "type", "other-user", "command-timeout"];
-    let mut start = options(args, &prefix_spec("CDghpRTUurt", &long), |item| match item {
+    let mut start = options(args, &prefix_spec("CDghpRTUurt", &long).flags(&["edit"]), |item| match item {
         Item::Short('D', value) | Item::Long("chdir", Some(value)) => dir = Some(value),
         Item::Flag('e') | Item::Long("edit", None) => edit = true,
         _ => {}
@@ -205,8 +214,8 @@ fn env(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     let mut dir = None;
     let mut split = None;
     let mut environment = Environment::default();
-    let long = ["unset", "chdir", "split-string"];
-    let mut start = options(args, &prefix_spec("uCSP", &long), |item| match item {
+    let long = ["unset", "chdir", "split-string", "argv0"];
+    let mut start = options(args, &prefix_spec("uCSPa", &long).flags(&["ignore-environment"]), |item| match item {
         Item::Short('C', value) | Item::Long("chdir", Some(value)) => dir = Some(value),
         Item::Short('S', value) | Item::Long("split-string", Some(value)) => split = Some(value),
         // A name the walk could not compute may be any variable: none is taken as removed.
@@ -222,8 +231,10 @@ fn env(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     }
     assignments(args, &mut start, &mut environment);
     if let Some(split) = split {
-        // `env -S 'cmd args' more`: the string is split into words like a command line.
-        let mut script = split.text;
+        // `env -S '-C d cmd args' more`: the string is split into words like a command line, and
+        // env reads its options again (`\_` separates words too, `\c` ends the string).
+        let text = split.text.split("\\c").next().unwrap_or_default().replace("\\_", " ");
+        let mut script = format!("env {text}");
         for arg in args.get(start..).unwrap_or_default() {
             script.push(' ');
             script.push_str(&arg.text);
@@ -240,7 +251,7 @@ fn env(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
 /// `watch [-n s] cmd…` runs its words through `sh -c`; `-x` runs them directly.
 fn watch(args: &[Arg], sink: &mut Sink) -> Option<Vec<Next>> {
     let mut exec = false;
-    let start = options(args, &prefix_spec("nq", &["interval", "equexit"]), |item| {
+    let start = options(args, &prefix_spec("nq", &["interval", "equexit"]).flags(&["exec"]), |item| {
         exec |= matches!(item, Item::Flag('x') | Item::Long("exec", None));
     });
     if exec {
@@ -289,13 +300,15 @@ fn script(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next
     let mut logs = false;
     let long = ["command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit"];
     let mut files = Vec::new();
-    options(args, &spec("cEIOBTmo", &long), |item| match item {
+    // `--timing=file` (`-t` alone writes the timings to standard error).
+    options(args, &spec("cEIOBTmo", &long).flags(&["timing"]), |item| match item {
         Item::Short('c', script) | Item::Long("command", Some(script)) => command = Some(script),
         Item::Short('I' | 'O' | 'B' | 'T', file)
         | Item::Long("log-in" | "log-out" | "log-io" | "log-timing", Some(file)) => {
             logs = true;
             sink.write(&file);
         }
+        Item::Long("timing", Some(file)) => sink.write(&file),
         Item::Operand(arg) => files.push(arg.clone()),
         _ => {}
     });
@@ -384,4 +397,122 @@ fn package_runner(args: &[Arg]) -> Option<Vec<Next>> {
         }
         _ => None,
     }
+}
+
+/// A Python project manager's `run`: the command after its options runs in the project's
+/// environment. Its options before and after `run`: those taking a value (an option listed here
+/// by mistake would take the command for its value, so only certain ones are), where the command
+/// runs, and those that load what the line does not show.
+struct ProjectRunner {
+    name: &'static str,
+    values: Spec<'static>,
+    chdir: Valued,
+    /// `uv run -m module`: the command is `python -m`.
+    module: Flags,
+    /// Options whose value is an environment file or a local package it builds, which run or set
+    /// what the line does not show: such a line is judged as an unknown command.
+    loads: &'static [&'static str],
+}
+
+const UV: ProjectRunner = ProjectRunner {
+    name: "uv",
+    values: prefix_spec(
+        "pifPC",
+        &[
+            "with",
+            "with-editable",
+            "with-requirements",
+            "python",
+            "extra",
+            "package",
+            "group",
+            "no-group",
+            "only-group",
+            "env-file",
+            "index",
+            "default-index",
+            "index-url",
+            "extra-index-url",
+            "find-links",
+            "directory",
+            "project",
+            "config-file",
+            "cache-dir",
+            "color",
+            "python-preference",
+            "resolution",
+            "prerelease",
+            "exclude-newer",
+            "link-mode",
+            "index-strategy",
+            "keyring-provider",
+            "upgrade-package",
+            "reinstall-package",
+            "refresh-package",
+            "config-setting",
+        ],
+    ),
+    chdir: Valued { short: "", long: &["directory"] },
+    module: Flags { short: "m", long: &["module"] },
+    loads: &["env-file", "with-editable", "with-requirements"],
+};
+
+const POETRY: ProjectRunner = ProjectRunner {
+    name: "poetry",
+    values: prefix_spec("CP", &["directory", "project"]),
+    chdir: Valued { short: "C", long: &["directory"] },
+    module: Flags::NONE,
+    loads: &[],
+};
+
+const PIPENV: ProjectRunner = ProjectRunner {
+    name: "pipenv",
+    values: prefix_spec("", &["python", "pypi-mirror"]),
+    chdir: Valued::NONE,
+    module: Flags::NONE,
+    loads: &[],
+};
+
+/// `uv [opts] run [opts] cmd…`, `poetry [-C dir] run cmd…`, `pipenv run cmd…`; `uv run x.py` and
+/// `uv run -m mod` run Python. Another subcommand is judged as an unknown command.
+fn project_runner(args: &[Arg], stdin: Option<&str>, sink: &mut Sink, runner: &ProjectRunner) -> Option<Vec<Next>> {
+    let mut dir = None;
+    let mut module = false;
+    let mut loads = false;
+    let mut read = |item: Item| {
+        if let Some(value) = runner.chdir.value(&item) {
+            dir = Some(value);
+        }
+        module |= runner.module.given(&item);
+        match &item {
+            Item::Long(name, value) => {
+                // `--with ./pkg` builds a local package: its code runs.
+                let local = *name == "with"
+                    && value
+                        .as_ref()
+                        .is_some_and(|value| value.dynamic || value.text.contains('/') || value.text.starts_with('.'));
+                loads |= local || runner.loads.contains(name);
+            }
+            Item::Short(_, value) if value.dynamic => loads = true,
+            _ => {}
+        }
+    };
+    let before = options(args, &runner.values, &mut read);
+    let rest = args.get(before + 1..).unwrap_or_default();
+    let start = before + 1 + options(rest, &runner.values, &mut read);
+    if !static_is(args.get(before), "run") || loads || args.get(start).is_none() {
+        super::unknown::analyze(runner.name, args, stdin, sink);
+        return None;
+    }
+    let command = args.get(start..).unwrap_or_default();
+    let python = command.first().is_some_and(|first| !first.dynamic && first.text.ends_with(".py"));
+    let next = if module || python {
+        let mut words = vec![Arg::literal("python3")];
+        words.extend(module.then(|| Arg::literal("-m")));
+        words.extend(command.iter().cloned());
+        Next::with(words)
+    } else {
+        Next::at(start + 1)
+    };
+    Some(vec![Next { dir, ..next }])
 }

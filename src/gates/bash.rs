@@ -9,6 +9,7 @@ use super::judge::{RawText, judge};
 use super::persistent_shell::PersistentShell;
 use crate::analyses::Wired;
 use crate::analysis::answer::Answer;
+use crate::analysis::persistent::Left;
 use crate::analysis::scope::Scope;
 use crate::bash::{self, Bash, Unscannable};
 use crate::paths::{self, Dialect};
@@ -75,7 +76,7 @@ impl PersistentShell for PersistentBash {
         bash::begins_by_moving(command, state)
     }
 
-    fn analyze(command: &str, state: &Scope<Bash>) -> (Answer<Unscannable>, Vec<Scope<Bash>>, bool) {
+    fn analyze(command: &str, state: &Scope<Bash>) -> (Answer<Unscannable>, Left<Scope<Bash>>, bool) {
         bash::analyze_from(command, state, &Wired)
     }
 }

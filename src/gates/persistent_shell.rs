@@ -7,7 +7,7 @@ use std::path::Path;
 use super::ToolArgs;
 use super::judge::{Judged, RawText, judge};
 use crate::analysis::answer::Answer;
-use crate::analysis::persistent::{self, ShellCall, ShellState};
+use crate::analysis::persistent::{self, Left, ShellCall, ShellState};
 use crate::analysis::Unscannable;
 use crate::texts::Denial;
 
@@ -32,7 +32,7 @@ pub trait PersistentShell {
 
     /// What `command` writes from `state`, the states it may leave, and whether that list is
     /// complete.
-    fn analyze(command: &str, state: &Self::State) -> (Answer<Unscannable>, Vec<Self::State>, bool);
+    fn analyze(command: &str, state: &Self::State) -> (Answer<Unscannable>, Left<Self::State>, bool);
 }
 
 /// A call of a persistent shell of kind `S`, whose command is the `command` field.
@@ -66,20 +66,29 @@ pub fn check<S: PersistentShell>(args: &dyn ToolArgs, cwd: &Path, call: &ShellCa
         }
     }
     let mut next: Vec<S::State> = states.iter().filter(|state| !S::leaves(state, &command)).cloned().collect();
+    let mut passed = Vec::new();
     for state in &walked {
         let (answer, after, complete) = S::analyze(&command, state);
         match judge(&answer, &raw) {
             Judged::Denied(denial) => return Some(denial),
             Judged::Allowed => {
-                next.extend(after);
+                next.extend(after.ended);
+                passed.extend(after.passed);
                 overflowed |= !complete;
             }
             // Where a command too large to read leaves the shell is unknown.
             Judged::Unread => overflowed = true,
         }
     }
-    // Where the call started stays possible until the host reports that it ran.
-    let unsettled = call.call_id.clone().map(|call_id| (call_id, states));
+    // Where the call started, and where it only passed through, stay possible until the host
+    // reports that it ran to its end.
+    let unsettled = match call.call_id.clone() {
+        Some(call_id) => Some((call_id, states.into_iter().chain(passed).collect())),
+        None => {
+            next.extend(passed);
+            None
+        }
+    };
     persistent::record(shell, next, overflowed, unsettled);
     None
 }

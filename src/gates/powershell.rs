@@ -8,6 +8,7 @@ use super::judge::{RawText, judge};
 use super::persistent_shell::PersistentShell;
 use crate::analyses::Wired;
 use crate::analysis::answer::Answer;
+use crate::analysis::persistent::Left;
 use crate::analysis::scope::Scope;
 use crate::paths::{self, Dialect};
 use crate::powershell::{self, PowerShell, Unscannable};
@@ -52,7 +53,7 @@ impl PersistentShell for PersistentPowerShell {
         powershell::begins_by_moving(command, state)
     }
 
-    fn analyze(command: &str, state: &Scope<PowerShell>) -> (Answer<Unscannable>, Vec<Scope<PowerShell>>, bool) {
+    fn analyze(command: &str, state: &Scope<PowerShell>) -> (Answer<Unscannable>, Left<Scope<PowerShell>>, bool) {
         powershell::analyze_from(command, state, &Wired)
     }
 }

@@ -189,7 +189,16 @@ fn after_popd_a_line_is_back_where_it_was() {
             ("pushd docs/superpowers/plans; ls; popd; touch notes.md", None),
             ("pushd docs/superpowers/plans >/dev/null; cat p.md; popd && touch notes.md", None),
             ("cd src; pushd ../docs/superpowers/plans; popd; touch notes.md", None),
+            // Output thrown away: the popd runs all the same (tree-sitter hangs the last
+            // redirection of an `&&` chain on the chain, but bash on its last command).
+            ("pushd docs/superpowers/plans >/dev/null; ls; popd >/dev/null; touch src/l.js", None),
+            ("pushd docs/superpowers/plans >/dev/null && ls && popd >/dev/null && touch src/l.js", None),
+            ("cd docs/superpowers/plans && ls && cd - >/dev/null && touch src/m.js", None),
+            ("cd docs/superpowers/plans && ls && cd - 2>/dev/null && touch src/m.js", None),
+            ("cd docs/superpowers/plans && ls >/dev/null && touch x.md", Some(PLAN)),
             // Written in the plans folder, or after a popd that may not run in the shell itself.
+            ("pushd docs/superpowers/plans; ls; popd >/tmp/log; touch x.md", Some(PLAN)),
+            ("pushd docs/superpowers/plans >/dev/null; touch x.md; popd >/dev/null", Some(PLAN)),
             ("pushd docs/superpowers/plans; touch x.md; popd", Some(PLAN)),
             ("pushd docs/superpowers/plans; false && popd; touch x.md", Some(PLAN)),
             ("pushd docs/superpowers/plans; true || popd; touch x.md", Some(PLAN)),
@@ -206,6 +215,31 @@ fn after_popd_a_line_is_back_where_it_was() {
             ("pushd docs/superpowers/plans; pushd /tmp; dirs -v; popd; touch x.md", Some(PLAN)),
         ],
     );
+}
+
+#[test]
+fn after_a_cd_to_an_absolute_directory_a_line_is_there_whatever_came_before() {
+    let repo = repo();
+    let root = repo.root.display().to_string();
+    let cases = [
+        (format!("cd docs/superpowers/plans; ls; cd {root}; touch src/k.js"), None),
+        (format!("cd docs/superpowers/plans && cat p.md; cd {root} >/dev/null; echo x > notes.txt"), None),
+        (format!("cd docs/superpowers/plans; ls; cd {root}/src; touch k.js"), None),
+        // Into the plans folder itself, a cd that may fail, or one that may not run.
+        (format!("cd src; cd {root}/docs/superpowers/plans; touch k.md"), Some(PLAN)),
+        (format!("cd docs/superpowers/plans; cd {root}/missing; touch k.md"), Some(PLAN)),
+        (format!("cd docs/superpowers/plans; ls && cd {root}; touch k.md"), Some(PLAN)),
+        (format!("cd docs/superpowers/plans; cd {root} > /tmp/log; touch k.md"), Some(PLAN)),
+        (format!("cd docs/superpowers/plans; cd {root} & touch k.md"), Some(PLAN)),
+    ];
+    for (command, expected) in &cases {
+        assert_eq!(bash(&repo, command).as_deref(), *expected, "{command}");
+    }
+    // A persistent shell that ran it is at the root once the call ran to its end.
+    let shell = shell_name("bash");
+    let line = format!("cd docs/superpowers/plans; cat p.md; cd {root}");
+    assert_eq!(call(&repo, "bash", &line, Some(&shell)), None);
+    assert_eq!(call(&repo, "bash", "touch notes.md", Some(&shell)).as_deref(), Some(PLAN), "not reported as run");
 }
 
 /// Each call of `calls` in one new persistent shell of `tool`; the verdict of each.
@@ -263,8 +297,13 @@ fn a_persistent_shell_after_popd_is_back_where_it_was() {
         session(&repo, "pwsh", &["Push-Location docs/superpowers/plans", "Pop-Location", "New-Item notes.md"]),
         [None, None, None]
     );
-    // Still in the plans folder, or a popd the shell itself may not have run.
-    for second in ["ls", "true || popd", "false && popd", "popd &", "popd | cat", "popd && ls &", "popd 2>/dev/null"] {
+    // A popd whose output is thrown away runs all the same.
+    for second in ["popd >/dev/null", "popd 2>/dev/null && ls", "popd &>/dev/null; ls"] {
+        assert_eq!(session(&repo, "bash", &["pushd docs/superpowers/plans", second, "touch notes.md"]), [None, None, None]);
+    }
+    // Still in the plans folder, or a popd the shell itself may not have run (a redirection
+    // to a file may fail, and then the popd does not run).
+    for second in ["ls", "true || popd", "false && popd", "popd &", "popd | cat", "popd && ls &", "popd >/tmp/log"] {
         assert_eq!(
             session(&repo, "bash", &["pushd docs/superpowers/plans", second, "touch notes.md"]),
             [None, None, plan.clone()],

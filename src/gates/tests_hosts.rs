@@ -44,6 +44,11 @@ fn codex_shell_calls_as_strings_and_argv() {
     let in_plans = json!({"cmd": "echo x > p2.md", "workdir": "docs/superpowers/plans"});
     assert_eq!(check(&repo, "exec_command", in_plans).as_deref(), Some(NEEDS_SPEC));
     assert_eq!(check(&repo, "exec_command", json!({"cmd": "echo x > p2.md", "workdir": "src"})), None);
+    // The older `container.exec`: an argv in `cmd`, judged as the shell runs it.
+    let read = json!({"cmd": ["bash", "-lc", "cat openspec/changes/c/approval.md"], "workdir": "."});
+    assert_eq!(check(&repo, "container.exec", read), None);
+    let write = json!({"cmd": ["bash", "-lc", "echo x > approval.md"], "workdir": "openspec/changes/c"});
+    assert_eq!(check(&repo, "container.exec", write).as_deref(), Some(GATE_C));
     // Anything but strings in the argv, or an empty one, is no command.
     assert_eq!(check(&repo, "shell", json!({"command": ["rm", 3]})), None);
     assert_eq!(check(&repo, "shell", json!({"command": []})), None);

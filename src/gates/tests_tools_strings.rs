@@ -161,6 +161,64 @@ fn read_only_tools_and_remote_only_tools_stay_allowed() {
 }
 
 #[test]
+fn search_memory_tracker_browser_and_git_tools_stay_allowed_and_their_writing_forms_do_not() {
+    let repo = repo();
+    let allowed = [
+        ("SlashCommand", json!({"command": format!("/review {PLAN}")})),
+        (
+            "mcp__sequential-thinking__sequentialthinking",
+            json!({"thought": format!("check {APPROVAL}"), "thoughtNumber": 1}),
+        ),
+        ("mcp__context7__resolve-library-id", json!({"libraryName": "openspec approval.md"})),
+        ("mcp__context7__query-docs", json!({"libraryId": "/x/openspec", "query": "where does approval.md live"})),
+        ("mcp__brave-search__brave_web_search", json!({"query": APPROVAL})),
+        ("mcp__exa__web_search_exa", json!({"query": PLAN})),
+        ("mcp__tavily__tavily-search", json!({"query": "approval.md sha256"})),
+        ("mcp__perplexity__search", json!({"query": "openspec approval.md"})),
+        ("mcp__fetch__fetch", json!({"url": format!("https://example.com/{APPROVAL}")})),
+        ("mcp__deepwiki__ask_question", json!({"repoName": "a/b", "question": "What writes approval.md?"})),
+        ("mcp__Ref__ref_search_documentation", json!({"query": "approval.md"})),
+        ("mcp__firecrawl__firecrawl_scrape", json!({"url": format!("https://example.com/{APPROVAL}")})),
+        ("mcp__memory__create_entities", json!({"entities": [{"name": "c", "observations": [PLAN]}]})),
+        ("mcp__memory__search_nodes", json!({"query": "approval.md"})),
+        ("mcp__slack__slack_post_message", json!({"channel_id": "C1", "text": format!("{PLAN} ready")})),
+        ("mcp__linear__create_comment", json!({"issueId": "E-1", "body": format!("Plan: {PLAN}")})),
+        ("mcp__atlassian__createJiraIssue", json!({"summary": "approval.md", "description": APPROVAL})),
+        ("mcp__sentry__search_issues", json!({"query": "approval.md"})),
+        ("mcp__notion__notion-search", json!({"query": "approval.md"})),
+        ("mcp__playwright__browser_navigate", json!({"url": format!("file://{}", repo.root.join(PLAN).display())})),
+        ("mcp__git__git_log", json!({"repo_path": ".", "max_count": 3, "file_path": PLAN})),
+        ("mcp__git__git_show", json!({"repo_path": ".", "revision": format!("HEAD:{APPROVAL}")})),
+        ("mcp__git__git_add", json!({"repo_path": ".", "files": [PLAN]})),
+        ("mcp__git__git_commit", json!({"repo_path": ".", "message": format!("task 2 of {PLAN}")})),
+        ("mcp__ripgrep__search", json!({"pattern": "sha256", "path": "openspec", "glob": "approval.md"})),
+        ("mcp_memory_open_nodes", json!({"names": ["approval.md"]})),
+    ];
+    for (tool, args) in allowed {
+        assert_eq!(check(&repo, tool, args.clone()), None, "{tool} {args}");
+    }
+    // The same names on another server, a tool that takes a filename or runs code, and an
+    // option handed to a command line are judged by their strings.
+    let refused = [
+        ("mcp__notes__search", json!({"query": APPROVAL}), GATE_C),
+        ("mcp__downloader__fetch", json!({"url": "https://example.com/x", "path": APPROVAL}), GATE_C),
+        ("mcp__notes__create_entities", json!({"entities": [{"name": PLAN}]}), NEEDS_SPEC),
+        ("mcp__atlassian__jira_download_attachments", json!({"issue_key": "E-1", "target_dir": PLAN}), NEEDS_SPEC),
+        ("mcp__playwright__browser_take_screenshot", json!({"filename": APPROVAL}), GATE_C),
+        ("mcp__playwright__browser_pdf_save", json!({"filename": PLAN}), NEEDS_SPEC),
+        ("mcp__puppeteer__puppeteer_navigate", json!({"url": "x", "launchOptions": {"args": [APPROVAL]}}), GATE_C),
+        ("mcp__serena__write_memory", json!({"memory_file_name": format!("/r/{APPROVAL}"), "content": "x"}), GATE_C),
+        ("mcp__git__git_diff", json!({"repo_path": ".", "target": format!("--output={APPROVAL}")}), GATE_C),
+        ("mcp__git__git_checkout", json!({"repo_path": ".", "branch_name": APPROVAL}), GATE_C),
+        ("mcp__ripgrep__search", json!({"pattern": "--pre=sh", "path": APPROVAL}), GATE_C),
+        ("mcp_notes_open_nodes", json!({"names": [APPROVAL]}), GATE_C),
+    ];
+    for (tool, args, denial) in refused {
+        assert_eq!(check(&repo, tool, args.clone()).as_deref(), Some(denial), "{tool} {args}");
+    }
+}
+
+#[test]
 fn dispatches_are_judged_by_gate_b_in_every_field_and_spelling() {
     let repo = repo();
     let spellings = [

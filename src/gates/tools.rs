@@ -192,7 +192,7 @@ fn other_action(name: &str, args: &dyn ToolArgs) -> Action {
     match name.strip_prefix("mcp__") {
         Some(rest) => {
             let (server, tool) = rest.rsplit_once("__").unwrap_or(("", rest));
-            if read_only::mcp_tool(server, tool) { Action::Unguarded } else { mcp_action(tool, args) }
+            if read_only::mcp_tool(server, tool, args) { Action::Unguarded } else { mcp_action(tool, args) }
         }
         None => UNKNOWN,
     }

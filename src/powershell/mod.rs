@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 pub use crate::analysis::Unscannable;
 use crate::analysis::answer::Answer;
 use crate::analysis::handoff::Analyses;
-use crate::analysis::persistent::Walked;
+use crate::analysis::persistent::{Left, Walked};
 use crate::analysis::scope::Scope;
 pub use crate::analysis::values::MAX_VALUES;
 use crate::commands::pwsh_host as invocation;
@@ -65,10 +65,10 @@ pub fn analyze_from(
     command: &str,
     state: &Scope<PowerShell>,
     analyses: &dyn Analyses,
-) -> (Answer<Unscannable>, Vec<Scope<PowerShell>>, bool) {
+) -> (Answer<Unscannable>, Left<Scope<PowerShell>>, bool) {
     match write_targets_from(command, state, analyses) {
         Ok((targets, after, complete)) => (Answer::proven(targets), after, complete),
-        Err(limit) => (Answer::stopped(limit), Vec::new(), false),
+        Err(limit) => (Answer::stopped(limit), Left::ended(Vec::new()), false),
     }
 }
 

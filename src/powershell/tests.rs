@@ -245,7 +245,7 @@ fn states_fold_variables_and_definitions_and_expand_for_the_names_a_call_runs() 
         write_targets_from("$p = 'a.md'; function f { 1 }; $p = 'b.md'", &fresh).expect("scans");
     assert!(complete);
     let mut folded = fresh.clone();
-    for state in &reached {
+    for state in &reached.ended {
         assert_eq!(folded.fold(state), Some(true));
     }
     let values: Vec<&str> = folded.vars["p"].iter().map(|value| value.text.as_str()).collect();
@@ -264,13 +264,13 @@ fn states_fold_variables_and_definitions_and_expand_for_the_names_a_call_runs() 
     assert_eq!(folded.expand("ni f.md; Get-Help fx xf -f").expect("within the cap").len(), 1, "not a command word");
     // A name defined differently does not fold; elsewhere nothing folds.
     let (_, other, _) = write_targets_from("function f { 2 }", &fresh).expect("scans");
-    assert!(other.iter().all(|state| folded.clone().fold(state).is_none()));
+    assert!(other.ended.iter().all(|state| folded.clone().fold(state).is_none()));
     assert!(folded.fold(&Scope::<PowerShell>::fresh(Path::new("/elsewhere"))).is_none());
     // Too many maybe-names a call may run: no expansion.
     let many: String = (0..6).map(|n| format!("function g{n} {{ {n} }}\n")).collect();
     let (_, reached, _) = write_targets_from(&many, &fresh).expect("scans");
     let mut wide = fresh.clone();
-    for state in &reached {
+    for state in &reached.ended {
         assert!(wide.fold(state).is_some());
     }
     assert!(wide.expand("g0; g1; g2; g3; g4; g5").is_none());
@@ -285,7 +285,7 @@ fn recording_states_over_large_variables_is_bounded() {
     let moves = "cd a; cd ..\n".repeat(300);
     let (_, reached, complete) = write_targets_from(&format!("{big}{moves}"), &fresh).expect("scans");
     assert!(!complete, "past the copy budget the list is incomplete");
-    assert!(reached.len() <= 2);
+    assert!(reached.ended.len() <= 2);
 }
 
 #[test]

@@ -31,7 +31,7 @@ use crate::analysis::Unscannable;
 use crate::analysis::budget::Budget;
 use crate::analysis::handoff::Analyses;
 use crate::analysis::moves::{self, Move};
-use crate::analysis::persistent::Walked;
+use crate::analysis::persistent::{Left, Walked};
 use crate::analysis::scope::{Scope, vars_weight};
 use crate::analysis::targets::Targets;
 use crate::analysis::values::{MAX_VALUES, Value};
@@ -79,6 +79,9 @@ fn walk_from(
         nodes_left: MAX_NODES,
         text_left: MAX_SCRIPT_BYTES,
         reached: Vec::new(),
+        reaches: Vec::new(),
+        reach_count: 0,
+        pushed: Vec::new(),
         moved_in_block: false,
         lost_states: false,
         reached_bytes: 0,
@@ -103,7 +106,12 @@ fn walk_from(
         return Err(Unscannable::TooManyTargets);
     }
     walker.reach(&scope);
-    Ok((walker.targets.into_paths(), walker.reached, !walker.moved_in_block && !walker.lost_states))
+    let complete = !walker.moved_in_block && !walker.lost_states;
+    let mut left = Left::ended(Vec::new());
+    for (state, reach) in walker.reached.into_iter().zip(walker.reaches) {
+        if reach.passed { left.passed.push(state) } else { left.ended.push(state) }
+    }
+    Ok((walker.targets.into_paths(), left, complete))
 }
 
 /// The most distinct places one call records (the persistent store folds them and keeps at
@@ -169,6 +177,13 @@ struct Walker<'a> {
     text_left: usize,
     /// The states the shell's own location changes reached, at most [`MAX_REACHED`].
     reached: Vec<Scope<PowerShell>>,
+    /// For each reached state, when it was first reached and whether it is only passed through.
+    reaches: Vec<Reach>,
+    /// How many times the walk reached a state so far.
+    reach_count: usize,
+    /// The shell's own `Push-Location`s whose location is still on its stack: the stack's depth
+    /// after each, the reach count then, and how many targets were recorded before it.
+    pushed: Vec<(usize, usize, usize)>,
     /// A script block left the shell's location elsewhere than it found it, or a command the
     /// walk could not name ran where functions or aliases could have moved it.
     moved_in_block: bool,
@@ -215,6 +230,11 @@ struct Walker<'a> {
     dirs_unseen: bool,
 }
 
+/// When a reached state was first reached, and whether a sure `Pop-Location` left it again.
+struct Reach {
+    first: usize,
+    passed: bool,
+}
 /// The most directories the call makes that the walk keeps; past them any may be one.
 const MAX_MADE_DIRS: usize = 64;
 
@@ -306,9 +326,13 @@ impl Walker<'_> {
         let state = scope.state();
         let exact = self.reached.iter().position(|kept| scope.same_place(kept));
         let folded = exact.or_else(|| self.reached.iter().position(|kept| kept.folds_with(&state)));
+        self.reach_count += 1;
         if let Some(at) = folded {
             if let Some(kept) = self.reached.get_mut(at) {
                 self.lost_states |= kept.fold(&state) != Some(true);
+            }
+            if let Some(reach) = self.reaches.get_mut(at) {
+                reach.passed = false;
             }
             self.last_place = Some((scope.defined.clone(), at));
             return;
@@ -321,6 +345,31 @@ impl Walker<'_> {
         self.reached_bytes += weight;
         self.last_place = Some((scope.defined.clone(), self.reached.len()));
         self.reached.push(state);
+        self.reaches.push(Reach { first: self.reach_count, passed: false });
+    }
+
+    /// A `Push-Location` of the shell's own stack: what a sure `Pop-Location` undoes.
+    fn pushed_location(&mut self, scope: &Session) {
+        if scope.own {
+            self.pushed.push((scope.stack.len(), self.reach_count, self.targets.len()));
+        }
+    }
+
+    /// After a sure `Pop-Location` back to `to` from a stack `depth` deep, which reached the
+    /// state at `own`: the states first reached since the `Push-Location` it undoes are only
+    /// passed through, unless the call wrote `to` or a folder above it since (it may be gone, and
+    /// the pop fail).
+    fn popped_location(&mut self, depth: usize, to: &Path, own: Option<usize>) {
+        let Some(&(_, since, targets)) = self.pushed.iter().rev().find(|(at, _, _)| *at == depth) else { return };
+        self.pushed.retain(|(at, _, _)| *at < depth);
+        if self.targets.since(targets).iter().any(|written| to.starts_with(written)) {
+            return;
+        }
+        for (at, reach) in self.reaches.iter_mut().enumerate() {
+            if reach.first > since && Some(at) != own {
+                reach.passed = true;
+            }
+        }
     }
 
     /// Records that variable `key` of the shell changed: its new values join those of the state

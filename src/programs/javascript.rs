@@ -132,7 +132,14 @@ fn package_name_is_ours(manifest: &Path) -> bool {
 fn read_only_use(tokens: &[Token], dir: &Path) -> bool {
     let mut bindings: Vec<&str> = Vec::new();
     for (at, token) in tokens.iter().enumerate() {
-        let spec_at = if token.is_ident("require") && tokens.get(at + 1).is_some_and(|t| t.is("(")) {
+        let call = tokens.get(at + 1).is_some_and(|t| t.is("("));
+        // `import('approval-gates')`: the module comes back in a promise, whose uses this reading
+        // does not follow.
+        let ours = |at: usize| tokens.get(at).is_some_and(|t| t.is_str() && is_this_package(&t.text, dir));
+        if token.is_ident("import") && call && ours(at + 2) {
+            return false;
+        }
+        let spec_at = if token.is_ident("require") && call {
             at + 2
         } else if token.is_ident("from") {
             at + 1

@@ -13,6 +13,17 @@ fn value_words(option: &str) -> usize {
     }
 }
 
+/// `-i`, also among other flags (`-yi`: python yq's argparse and go yq's pflag bundle them),
+/// `--inplace`, `--in-place`.
+fn rewrites_in_place(option: &str) -> bool {
+    if let Some(long) = option.strip_prefix("--") {
+        return matches!(long, "inplace" | "in-place");
+    }
+    let flags = option.strip_prefix('-').unwrap_or_default();
+    // The letters before one that takes a value (`-w 80`, `-I 2`, `-o json`): `-wi` is a width.
+    flags.chars().take_while(|letter| !"fLpoIw".contains(*letter)).any(|letter| letter == 'i')
+}
+
 pub fn invocation(command: &str, args: &[String]) -> Invocation {
     let mut in_place = false;
     let mut filter_from_file = false;
@@ -26,7 +37,7 @@ pub fn invocation(command: &str, args: &[String]) -> Invocation {
         }
         if arg.starts_with('-') && arg != "-" {
             let option = arg.split('=').next().unwrap_or(arg);
-            in_place |= matches!(option, "-i" | "--inplace" | "--in-place");
+            in_place |= rewrites_in_place(option);
             filter_from_file |= matches!(option, "-f" | "--from-file");
             if !arg.contains('=') {
                 at += value_words(option);
@@ -44,4 +55,19 @@ pub fn invocation(command: &str, args: &[String]) -> Invocation {
     let files = operands.into_iter().skip(usize::from(!filter_from_file));
     let writes = if in_place { files.collect() } else { Vec::new() };
     Invocation { language: Language::Jq, source: Source::Nothing, args: Vec::new(), writes, trees: Vec::new(), prelude: String::new() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rewrites_in_place;
+
+    #[test]
+    fn in_place_is_read_in_a_bundle_too() {
+        for option in ["-i", "-yi", "-Yi", "-iy", "-Pi", "--inplace", "--in-place"] {
+            assert!(rewrites_in_place(option), "{option}");
+        }
+        for option in ["-y", "-r", "-wi", "-Ii", "--indent", "--indentless", "--in", "-", "--yaml-output"] {
+            assert!(!rewrites_in_place(option), "{option}");
+        }
+    }
 }

@@ -48,6 +48,12 @@ pub struct Syntax {
     pub long_brackets: bool,
     /// Characters that may start or continue an identifier besides letters, digits and `_`.
     pub ident_chars: &'static str,
+    /// Perl's `<*.md>`: a glob, read as `glob("*.md")` (not `<FH>`, `<$fh>`, `<>`, a heredoc).
+    pub angle_globs: bool,
+    /// Ruby's ``Kernel.`(…)``: a backquote after a member operator is the name of a method.
+    pub backquote_methods: bool,
+    /// Ruby's `%w(a b)`: a list of words (Perl's `qw` is one with the quote operators).
+    pub word_lists: bool,
 }
 
 impl Syntax {
@@ -61,6 +67,9 @@ impl Syntax {
         quote_operators: false,
         long_brackets: false,
         ident_chars: "",
+        angle_globs: false,
+        backquote_methods: false,
+        word_lists: false,
     };
 }
 
@@ -185,6 +194,17 @@ impl<'a> Lexer<'a> {
             self.at += rest.find('\n').unwrap_or(rest.len());
             return;
         }
+        if self.syntax.backquote_methods && c == '`' && self.out.last().is_some_and(|t| t.is(".") || t.is("::")) {
+            self.at += 1;
+            self.push(Kind::Ident, "`".to_string());
+            return;
+        }
+        if self.syntax.angle_globs && c == '<' && self.angle_glob() {
+            return;
+        }
+        if self.syntax.word_lists && c == '%' && self.word_list() {
+            return;
+        }
         if let Some(quote) = self.syntax.quotes.iter().find(|q| rest.starts_with(q.open)).copied() {
             self.at += quote.open.len();
             self.string(quote, false, quote.escapes);
@@ -217,6 +237,44 @@ impl<'a> Lexer<'a> {
         self.push(Kind::Punct, punct);
     }
 
+    /// Perl's `<pattern>` where an operand may start (also after a function's name): the tokens
+    /// of `glob("pattern")`, interpolated variables as holes. `<>`, `<<>>`, `<FH>`, `<$fh>` read
+    /// lines and `<<` starts a heredoc: those are left as they are.
+    fn angle_glob(&mut self) -> bool {
+        let operand = self.expects_operand()
+            || self.out.last().is_some_and(|t| {
+                t.kind == Kind::Ident && !t.text.starts_with(|c: char| self.syntax.ident_chars.contains(c))
+            });
+        let body = self.rest().get(1..).unwrap_or_default();
+        let Some(end) = body.find(['>', '\n', ';', '<']).filter(|&end| body.get(end..end + 1) == Some(">")) else {
+            return false;
+        };
+        let content = body.get(..end).unwrap_or_default();
+        let handle = content.strip_prefix('$').unwrap_or(content);
+        let reads_lines = handle.chars().all(|c| c.is_alphanumeric() || c == '_' || c == ':');
+        if !operand || content.starts_with('<') || reads_lines {
+            return false;
+        }
+        let mut pattern = String::new();
+        let mut at = 0;
+        while let Some(c) = content.get(at..).and_then(|rest| rest.chars().next()) {
+            let skipped = if matches!(c, '$' | '@') { sigil_length(content.get(at..).unwrap_or_default()) } else { 0 };
+            if skipped > 0 {
+                pattern.push(HOLE);
+                at += skipped;
+            } else {
+                pattern.push(c);
+                at += c.len_utf8();
+            }
+        }
+        self.at += 2 + end;
+        self.push(Kind::Ident, "glob".to_string());
+        self.push(Kind::Punct, "(".to_string());
+        self.push(Kind::Str { command: false }, pattern);
+        self.push(Kind::Punct, ")".to_string());
+        true
+    }
+
     /// Python's `f'…'`, `rb"…"`: the word just read is a prefix when a quote follows it.
     fn prefixed_string(&mut self, word: &str) -> bool {
         if !self.syntax.string_prefixes
@@ -247,12 +305,46 @@ impl<'a> Lexer<'a> {
             return false;
         };
         self.at += open.len_utf8();
-        self.delimited(open, word != "q" && word != "qw", word == "qx");
+        let body = self.delimited(open, word != "q" && word != "qw");
+        if word == "qw" {
+            self.push_words(&body);
+        } else {
+            self.push(Kind::Str { command: word == "qx" }, body);
+        }
         true
     }
 
+    /// Ruby's `%w(a b)`, `%W[…]`, `%i{…}`: a list of words.
+    fn word_list(&mut self) -> bool {
+        let rest = self.rest();
+        let mut chars = rest.chars();
+        let (Some('%'), Some(kind @ ('w' | 'W' | 'i' | 'I')), Some(open)) = (chars.next(), chars.next(), chars.next())
+        else {
+            return false;
+        };
+        if open.is_alphanumeric() || open.is_whitespace() {
+            return false;
+        }
+        self.at += 2 + open.len_utf8();
+        let body = self.delimited(open, kind.is_ascii_uppercase());
+        self.push_words(&body);
+        true
+    }
+
+    /// The tokens of a list literal of the words of `body`: `[ "a" , "b" ]`.
+    fn push_words(&mut self, body: &str) {
+        self.push(Kind::Punct, "[".to_string());
+        for (index, word) in body.split_whitespace().enumerate() {
+            if index > 0 {
+                self.push(Kind::Punct, ",".to_string());
+            }
+            self.push(Kind::Str { command: false }, word.to_string());
+        }
+        self.push(Kind::Punct, "]".to_string());
+    }
+
     /// The body of a quote-like operator opened by `open` (paired brackets nest).
-    fn delimited(&mut self, open: char, interpolates: bool, command: bool) {
+    fn delimited(&mut self, open: char, interpolates: bool) -> String {
         let close = match open {
             '(' => ')',
             '[' => ']',
@@ -287,7 +379,7 @@ impl<'a> Lexer<'a> {
             }
         }
         self.at += end;
-        self.push(Kind::Str { command }, value);
+        value
     }
 
     fn long_bracket(&mut self) -> bool {

@@ -1,5 +1,7 @@
 //! Lua: `io.open` with a write mode, `io.output`, `os.remove`, `os.rename`; `os.execute`,
-//! `io.popen`; strings joined by `..`.
+//! `io.popen`; strings joined by `..`. A writer passed as a value (`pcall(os.remove, p)`) or a
+//! function taken by a computed key (`os['remove']`) is called with arguments the analysis does
+//! not see: unproven.
 
 use super::engine::{Grammar, Op, Receiver, Rule, rule};
 use super::lex::{Interpolation, Quote, Syntax, quote};
@@ -59,6 +61,9 @@ const GRAMMAR: Grammar = Grammar {
     formats: &["string.format"],
     format_methods: &["format"],
     brace_lists: true,
+    function_values: true,
+    computed_calls: true,
+    mutators: &["table.insert", "table.remove", "table.sort", "table.move"],
     ..Grammar::NONE
 };
 
@@ -68,6 +73,36 @@ pub fn analyze(text: &str) -> Findings {
 
 const CLI: Cli = Cli { inline: &["-e"], file: &[], valued: &["-l"], module: &[] };
 
+/// `lua -e …`, `lua script.lua`, a script on stdin; `-l mod` requires the module first, `-i`
+/// reads more program from stdin once the rest has run.
 pub fn invocation(args: &[String], stdin: Option<&str>) -> Invocation {
-    simple(Language::Lua, parse_cli(args, &CLI, stdin))
+    let (source, rest) = parse_cli(args, &CLI, stdin);
+    let mut interactive = false;
+    let mut prelude = String::new();
+    let mut at = 0;
+    while let Some(arg) = args.get(at).filter(|arg| arg.starts_with('-') && *arg != "-" && *arg != "--") {
+        at += 1;
+        match arg.get(..2) {
+            Some("-i") => interactive = true,
+            Some("-e") => at += usize::from(arg.len() == 2),
+            Some("-l") => {
+                let attached = arg.get(2..).unwrap_or_default();
+                let module =
+                    if attached.is_empty() { args.get(at).cloned().unwrap_or_default() } else { attached.to_string() };
+                at += usize::from(arg.len() == 2);
+                // `-l g=mod` binds `mod` to the global `g`.
+                let module = module.rsplit('=').next().unwrap_or_default().replace(['\\', '\''], "");
+                prelude.push_str(&format!("require('{module}')\n"));
+            }
+            _ => {}
+        }
+    }
+    // What `-i` reads runs after the program; the order does not matter to the analysis.
+    if interactive && let Some(more) = stdin {
+        prelude.push_str(more);
+        prelude.push('\n');
+    }
+    let mut invocation = simple(Language::Lua, (source, rest));
+    invocation.prelude = prelude;
+    invocation
 }

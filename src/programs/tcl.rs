@@ -12,7 +12,7 @@ const MAX_NESTING: usize = 32;
 
 const QUOTES: &[Quote] = &[quote("\"", "\"", true, Interpolation::DollarBraces)];
 
-const SYNTAX: Syntax = Syntax { line_comments: &["#"], quotes: QUOTES, ident_chars: "$:.-/~*?", ..Syntax::PLAIN };
+const SYNTAX: Syntax = Syntax { line_comments: &["#"], quotes: QUOTES, ident_chars: "$:.-/~*?+", ..Syntax::PLAIN };
 
 pub fn analyze(text: &str) -> Findings {
     let Some(tokens) = super::lex::tokens(text, &SYNTAX, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };
@@ -66,12 +66,21 @@ const READ_ONLY: &[&str] = &[
     "lreverse", "lset", "chan", "open", "exec", "file", "cd", "default", "finally", "on", "trap",
 ];
 
+/// Commands that set the variables they are given by name (besides `set` and `append`).
+const SETS_VARIABLES: &[&str] = &[
+    "lappend", "lset", "incr", "regsub", "regexp", "scan", "gets", "foreach", "lmap", "lassign", "dict", "array",
+    "upvar", "global", "variable", "binary", "unset", "catch", "try", "vwait",
+];
+
 /// `file` subcommands that write nothing.
 const FILE_READS: &[&str] = &[
     "exists", "isfile", "isdirectory", "size", "mtime", "atime", "join", "dirname", "tail", "extension",
     "rootname", "normalize", "split", "readable", "writable", "executable", "stat", "lstat", "type",
-    "nativename", "pathtype", "separator", "owned", "readlink", "channels", "volumes", "home", "tempdir",
+    "nativename", "pathtype", "separator", "owned", "readlink", "channels", "volumes", "home",
 ];
+
+/// The access of an `open` that only reads: a mode, or the flags of a braced list.
+const READ_ACCESS: &[&str] = &["r", "rb", "RDONLY", "BINARY", "NOCTTY", "NONBLOCK"];
 
 impl Reader<'_> {
     /// The words of the command starting at `at` (up to a line end, `;`, or its closing `]`),
@@ -81,6 +90,18 @@ impl Reader<'_> {
         let mut pos = at;
         while let Some(token) = self.tokens.get(pos) {
             self.work += 1;
+            // `open p {WRONLY TRUNC}`: an access list, not a body.
+            let access = token.is("{") && matches!(words.as_slice(), [Val::Str(open), _] if open == "open");
+            if access {
+                while let Some(flag) = self.tokens.get(pos).filter(|t| !t.is("]")) {
+                    words.push(self.word(flag));
+                    pos += 1;
+                    if flag.is("}") {
+                        break;
+                    }
+                }
+                continue;
+            }
             if pos > at && token.line_start || token.is(";") || token.is("]") || token.is("{") || token.is("}") {
                 break;
             }
@@ -198,17 +219,39 @@ impl Reader<'_> {
                     self.vars.insert((*name).to_string(), value.clone());
                 }
             }
-            [Some("open"), ..] => {
-                let mode = words.get(2).is_some_and(super::engine::writes_mode);
-                let flags = texts
-                    .get(2)
-                    .copied()
-                    .flatten()
-                    .is_some_and(|m| m.contains("WRONLY") || m.contains("RDWR") || m.contains("CREAT"));
-                if mode || flags {
+            [Some("append"), Some(name), values @ ..] => {
+                let old = self.vars.get(*name).and_then(Val::text).map_or(String::new(), str::to_string);
+                let added: String = values.iter().map(|value| value.map_or(HOLE.to_string(), str::to_string)).collect();
+                self.vars.insert((*name).to_string(), Val::Str(old + &added));
+            }
+            [Some(command), ..] if SETS_VARIABLES.contains(command) => {
+                // `lset p …`, `regsub a $s b p`, `foreach p {…} {…}`: a variable named among the
+                // words may now hold anything.
+                for name in texts.iter().skip(1).flatten() {
+                    if let Some(value) = self.vars.get_mut(*name) {
+                        *value = Val::Str(HOLE.to_string());
+                    }
+                }
+            }
+            [Some("open"), Some(pipe), ..] if pipe.starts_with('|') => {
+                // `open "|cmd …"`: a command pipeline; `open |[list …]` one the reader does not
+                // compute.
+                let line = pipe.trim_start_matches('|');
+                self.findings.sure &= !line.contains(HOLE) && !line.trim().is_empty();
+                self.findings.commands.push(line.replace(HOLE, COMPUTED_PART));
+            }
+            [Some("open"), _, access @ ..] => {
+                // `open p ?access? ?permissions?`: a mode, or a braced list of flags.
+                let access: &[Option<&str>] = match access {
+                    [Some("{"), flags @ ..] => flags.split(|flag| *flag == Some("}")).next().unwrap_or_default(),
+                    [mode, ..] => std::slice::from_ref(mode),
+                    [] => &[],
+                };
+                if !access.iter().all(|flag| flag.is_some_and(|flag| READ_ACCESS.contains(&flag))) {
                     self.write(words.get(1));
                 }
             }
+            [Some("file"), Some("mtime"), _, Some(_), ..] => self.write(words.get(2)),
             [Some("file"), Some("delete" | "mkdir"), ..] => {
                 for word in words.iter().skip(2).filter(|w| !w.text().is_some_and(|t| t.starts_with('-'))) {
                     self.write(Some(word));

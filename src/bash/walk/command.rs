@@ -72,11 +72,11 @@ impl Walker<'_> {
             },
         };
         self.substitutions_read(&words, walk, scope, &mut producer)?;
-        self.startup_files(&assigned, &argv, walk, scope)?;
+        self.environment_runs(&assigned, &argv, walk, scope)?;
         if self.shell_state(&argv, &assigned, stdin_text.as_deref(), walk, scope)? {
             return Ok(());
         }
-        let environment = command_environment(&assigned);
+        let environment = exported_to_the_table(scope).then(&command_environment(&assigned));
         let mut effects = Vec::new();
         let producer = &producer;
         commands::analyze_fed(&argv, stdin_text.as_deref(), producer, &environment, self.analyses, &mut effects);
@@ -94,13 +94,13 @@ impl Walker<'_> {
         // `chmod +x hook` after `printf … > hook`: the text the line showed is still the file's.
         let shown =
             KEEPS_CONTENT.contains(&argv.first().map_or("", |name| name.text.as_str())).then(|| self.files.clone());
-        self.apply(effects, walk, scope, false)?;
+        self.apply(effects, walk, scope, false, written_before)?;
         // Each possible value on its own adds what it writes; the shell's state follows the
         // words as they were judged above.
         for variant in &variants {
             let mut effects = Vec::new();
             commands::analyze_fed(variant, stdin_text.as_deref(), producer, &environment, self.analyses, &mut effects);
-            self.apply(effects, walk, scope, true)?;
+            self.apply(effects, walk, scope, true, written_before)?;
         }
         if let Some(shown) = shown {
             self.files = shown;
@@ -122,8 +122,12 @@ impl Walker<'_> {
     }
 
     /// Whether the command runs what its standard input holds: an interpreter reading its program
-    /// there (`python3`, `node -`), or a shell given no script (`bash`, `sh -s`).
+    /// there (`python3`, `node -`), a shell given no script (`bash`, `sh -s`), or a command the
+    /// table knows to run it (`sed e`).
     pub(super) fn runs_its_input(&self, argv: &[Arg]) -> bool {
+        if commands::runs_its_input(argv) {
+            return true;
+        }
         let words: Vec<String> = argv.iter().map(|arg| arg.text.clone()).collect();
         let Some((name, args)) = words.split_first() else { return false };
         let shell = matches!(name.rsplit('/').next(), Some("sh" | "bash" | "dash" | "zsh" | "ksh"));
@@ -397,6 +401,19 @@ fn allexport(args: &[Arg]) -> Option<bool> {
         }
     }
     said
+}
+
+/// The variables the line exported that the table reads from a command's environment (git's work
+/// tree, index, settings, …), with the values the walk gives them.
+fn exported_to_the_table(scope: &Scope<Bash>) -> Environment {
+    let mut exported: Vec<&String> = match scope.exports_everything() {
+        true => scope.vars.keys().collect(),
+        false => scope.exported().iter().collect(),
+    };
+    exported.sort();
+    let read = exported.into_iter().filter(|name| commands::reads_variable(name));
+    let set = read.filter_map(|name| Some((name.clone(), scope.vars.get(name)?.clone())));
+    command_environment(&set.collect::<Vec<_>>())
 }
 
 fn command_environment(assigned: &[(String, Vec<Value>)]) -> Environment {

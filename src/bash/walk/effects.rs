@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use super::{Walk, Walker};
+use super::{Pushed, Reached, Walk, Walker};
 use crate::analysis::answer::Proof;
 use crate::analysis::fs;
 use crate::analysis::handoff::{
@@ -15,7 +15,7 @@ use crate::analysis::scope::Scope;
 use crate::bash::state::Bash;
 use crate::bash::words::{Positional, Value};
 use crate::bash::{MAX_SCRIPT_NESTING, Unscannable};
-use crate::commands::{self, Arg, Cd, Effect, Environment, PatchRead, Variable};
+use crate::commands::{self, Arg, Cd, Effect, Environment, PatchRead, Variable, WorkTree};
 use crate::paths;
 
 impl Walker<'_> {
@@ -25,6 +25,7 @@ impl Walker<'_> {
         walk: &Walk,
         scope: &mut Scope<Bash>,
         only_new: bool,
+        written_before: usize,
     ) -> Result<(), Unscannable> {
         // A link exists once its command is done: what the command itself writes is not through it.
         let mut effects = effects;
@@ -33,10 +34,7 @@ impl Walker<'_> {
         }
         for effect in effects {
             match effect {
-                Effect::Write(arg) => {
-                    self.add(&arg.text, &scope.base, scope.links());
-                    self.uncomputed(&arg, walk, scope);
-                }
+                Effect::Write(arg) => self.write(&arg, walk, scope),
                 Effect::WriteInto { dir, name, known_dir } => {
                     self.uncomputed(&dir, walk, scope);
                     let dir = paths::absolute(&dir.text, &scope.base);
@@ -71,8 +69,16 @@ impl Walker<'_> {
                 }
                 Effect::WriteNamed(_) => {}
                 Effect::WriteTree { dir, name, known_dir } => {
-                    self.write_tree(&dir, name.as_ref(), known_dir, walk, scope)
+                    self.write_tree(&dir, name.as_ref(), known_dir, written_before, walk, scope)
                 }
+                Effect::InWorkTree { dir, tree, from_top, effects } => {
+                    for base in self.work_tree_bases(&dir, &tree, from_top, walk, scope) {
+                        let mut there = scope.clone();
+                        there.base = base;
+                        self.apply(effects.clone(), walk, &mut there, only_new, written_before)?;
+                    }
+                }
+                Effect::RunsUnseen => self.add_uncomputed(walk, scope),
                 Effect::Script { script, environment } => {
                     let mut child = child_shell(scope, None, &environment, walk.source);
                     self.script_apart(&script, &mut child, walk)?;
@@ -92,6 +98,35 @@ impl Walker<'_> {
                     }
                 }
                 Effect::Patch(read) => self.patch(read, scope),
+                Effect::VariableCommand { variable, files, environment } => {
+                    for value in command_variable(&variable, &environment, scope) {
+                        // P-18: a command line the walk could not compute may write any guarded
+                        // location the line names.
+                        if value.dynamic {
+                            self.add_uncomputed(walk, scope);
+                            continue;
+                        }
+                        for script in commands::variable_command_lines(&value.text, &files) {
+                            let mut child = child_shell(scope, None, &environment, walk.source);
+                            self.script_apart(&script, &mut child, walk)?;
+                        }
+                    }
+                }
+                Effect::RunsHooks => self.hooks(walk, scope)?,
+                Effect::HooksPath { dir, path } => {
+                    let folder = paths::absolute(&path.text, &work_tree_top(&dir, scope));
+                    if self.hooks_folders.len() < MAX_LINKS && !self.hooks_folders.contains(&folder) {
+                        self.hooks_folders.push(folder);
+                    }
+                }
+                Effect::ReadsFiles { argv, files, dir, environment } => {
+                    let mut there = scope.clone();
+                    there.base = paths::absolute(&dir, &scope.base);
+                    for file in files {
+                        let effects = self.judged_on(&argv, &file, &environment, walk, scope);
+                        self.apply(effects, walk, &mut there, only_new, written_before)?;
+                    }
+                }
                 Effect::Makefile { file, dir } => {
                     // Only a makefile this line wrote: one on disk is the repository's own.
                     let path = paths::absolute(&file.text, &scope.base);
@@ -112,6 +147,12 @@ impl Walker<'_> {
                         // location the line names, for a program that writes what it is given.
                         if uncomputed && !proven {
                             self.add_uncomputed(walk, scope);
+                        }
+                        // An unproven program may read what its environment holds
+                        // (`O=plans/p.md perl -e 'unlink $ENV{O}'`).
+                        if !proven {
+                            self.given_in_environment(&environment, walk, scope);
+                            self.exported_to_it(scope);
                         }
                     }
                 }
@@ -135,11 +176,21 @@ impl Walker<'_> {
                 Effect::Eval(script) => self.script(&script, scope, walk.nesting + 1)?,
                 Effect::Forget(name) => scope.forget(&name),
                 Effect::Cd(cd) => {
+                    let (pushes, swaps) = (matches!(cd, Cd::Push(Some(_))), matches!(cd, Cd::Push(None)));
                     self.cd(cd, walk, scope);
                     if self.isolated == 0
                         && let Some(states) = &mut self.states
                     {
-                        states.push(scope.clone());
+                        // What a pop took off, and the top a swap (`pushd` alone) replaced, no
+                        // later `popd` returns to.
+                        let depth = scope.stack.len();
+                        self.pushed.retain(|pushed| pushed.depth < depth || pushed.depth == depth && !swaps);
+                        let targets = self.targets.len();
+                        if pushes {
+                            self.pushed.push(Pushed { depth: scope.stack.len(), first_state: states.len(), targets });
+                        }
+                        self.last_cd = Some((states.len(), targets));
+                        states.push(Reached { scope: scope.clone(), passed: false });
                     }
                 }
             }
@@ -147,22 +198,115 @@ impl Walker<'_> {
         Ok(())
     }
 
+    /// Where the paths of git's writes start, git running in `dir` with work tree `tree`
+    /// ([`Effect::InWorkTree`]): the tree's top, or where git runs when that lies in the tree and
+    /// the paths are not `from_top`. A work tree the walk could not compute may be any guarded
+    /// folder the line names, or a folder holding one (P-18).
+    fn work_tree_bases(
+        &mut self,
+        dir: &str,
+        tree: &WorkTree,
+        from_top: bool,
+        walk: &Walk,
+        scope: &Scope<Bash>,
+    ) -> Vec<PathBuf> {
+        let here = paths::absolute(dir, &scope.base);
+        let mut tops = match tree {
+            WorkTree::Found => vec![work_tree_top(dir, scope)],
+            WorkTree::Here => vec![here.clone()],
+            WorkTree::Given(tree) => vec![paths::absolute(&tree.text, &here)],
+        };
+        if let WorkTree::Given(tree) = tree
+            && tree.dynamic
+        {
+            tops.extend(self.named_folders(walk, &here));
+        }
+        tops.into_iter().map(|top| if !from_top && here.starts_with(&top) { here.clone() } else { top }).collect()
+    }
+
+    /// What `argv` does given the text of `file` on its standard input (sed's `e` over a file); a
+    /// file the walk cannot read (missing, computed, large, binary, or written in a way the line
+    /// does not show) may hold anything: every guarded location the line names (P-18).
+    fn judged_on(
+        &mut self,
+        argv: &[Arg],
+        file: &Arg,
+        environment: &Environment,
+        walk: &Walk,
+        scope: &Scope<Bash>,
+    ) -> Vec<Effect> {
+        let text = match file.dynamic {
+            true => None,
+            false => self.file_text(&file.text, &scope.base),
+        };
+        if text.is_none() {
+            self.add_uncomputed(walk, scope);
+        }
+        let producer = [Arg::literal("<"), file.clone()];
+        let mut effects = Vec::new();
+        commands::analyze_fed(argv, text.as_deref(), &producer, environment, self.analyses, &mut effects);
+        effects
+    }
+
+    /// A git command may run hooks (P-18): each file the line wrote under a hook's name
+    /// (`.git/hooks/post-commit`, `.hooks/pre-commit`) runs as a script file, judged by the text
+    /// the line shows; a hooks folder the line made git's (`git config core.hooksPath d`) whose
+    /// hooks it does not all show may run anything: every guarded location the line names.
+    fn hooks(&mut self, walk: &Walk, scope: &mut Scope<Bash>) -> Result<(), Unscannable> {
+        if self.running_hooks {
+            return Ok(());
+        }
+        let is_hook =
+            |path: &&PathBuf| path.file_name().is_some_and(|name| commands::HOOKS.iter().any(|hook| name == *hook));
+        let written: Vec<PathBuf> = self.targets.since(0).iter().filter(is_hook).cloned().collect();
+        let shown = |hook: PathBuf| self.files.iter().any(|(file, _)| *file == hook);
+        if self.hooks_folders.iter().any(|folder| !commands::HOOKS.iter().all(|name| shown(folder.join(name)))) {
+            self.add_uncomputed(walk, scope);
+        }
+        self.running_hooks = true;
+        let environment = Environment::default();
+        let mut ran = Ok(());
+        for hook in written {
+            let run = ScriptRun { this_shell: false, by_shebang: true, args: &[], environment: &environment };
+            ran = self.run_file(&hook.to_string_lossy(), run, walk, scope);
+            if ran.is_err() {
+                break;
+            }
+        }
+        self.running_hooks = false;
+        ran
+    }
+
+    /// The values a command's own assignments give it (`O=… cmd`, `env O=… cmd`), for a program
+    /// that may read them; one the walk could not compute, every guarded location the line names.
+    fn given_in_environment(&mut self, environment: &Environment, walk: &Walk, scope: &Scope<Bash>) {
+        let values: Vec<&Arg> = environment.changes.iter().filter_map(|(_, value)| value.as_ref()).collect();
+        if values.iter().any(|value| value.dynamic && !value.pipe) {
+            self.add_uncomputed(walk, scope);
+        }
+        self.values_reach_it(values.iter().map(|value| value.text.as_str()), scope);
+    }
+
     /// An unknown command sees the variables the line exported: the guarded locations their
     /// values name reach it as its words' do (`export OUT=plans/p.md; mytool`).
     fn exported_to_it(&mut self, scope: &Scope<Bash>) {
-        let mut named = Vec::new();
         let values = match scope.exports_everything() {
             true => scope.vars.values().collect::<Vec<_>>(),
             false => scope.exported().iter().filter_map(|name| scope.vars.get(name)).collect(),
         };
-        for values in values {
-            for value in values {
-                // A value holding more than a path (`--out=plans/p.md`, `a.md plans/p.md`).
-                if value.text.contains(|c: char| c.is_whitespace() || c == '=') {
-                    named.extend(paths::everything_named(&value.text, paths::Dialect::Bash));
-                } else if may_be_guarded(&value.text, scope) {
-                    named.push(PathBuf::from(&value.text));
-                }
+        let texts: Vec<String> = values.into_iter().flatten().map(|value| value.text.clone()).collect();
+        self.values_reach_it(texts.iter().map(String::as_str), scope);
+    }
+
+    /// The guarded locations values a command sees name, reaching it as its words' do.
+    fn values_reach_it<'v>(&mut self, values: impl Iterator<Item = &'v str>, scope: &Scope<Bash>) {
+        let mut named = Vec::new();
+        for value in values {
+            // A value holding more than a path (`--out=plans/p.md`, `a.md plans/p.md`).
+            if value.contains(|c: char| c.is_whitespace() || c == '=') {
+                named.extend(paths::everything_named(value, paths::Dialect::Bash));
+            } else if may_be_guarded(value, scope) {
+                named.push(PathBuf::from(value));
             }
         }
         for location in named {
@@ -174,8 +318,18 @@ impl Walker<'_> {
     /// A whole tree written at `dir/name`, or merged into `dir` (`name` `None`): the guarded
     /// locations beneath it; beneath every guarded folder a glob `dir` could be
     /// (`unzip -d docs/superpowers/*lans`); beneath every folder the line names when `dir` is
-    /// uncomputed.
-    fn write_tree(&mut self, dir: &Arg, name: Option<&Arg>, known_dir: bool, walk: &Walk, scope: &Scope<Bash>) {
+    /// uncomputed. A `dir` the line wrote, or wrote a folder above, before this command (`rm -rf
+    /// c && mv d c`, `mv openspec /tmp/old && mv /tmp/o openspec`) may be gone when the tree
+    /// lands: then the tree is `dir` itself too, whatever the disk holds now.
+    fn write_tree(
+        &mut self,
+        dir: &Arg,
+        name: Option<&Arg>,
+        known_dir: bool,
+        written_before: usize,
+        walk: &Walk,
+        scope: &Scope<Bash>,
+    ) {
         self.uncomputed(dir, walk, scope);
         // (An uncomputed name only picks the folder's name inside a known `dir`.)
         if dir.dynamic && !dir.pipe {
@@ -185,12 +339,17 @@ impl Walker<'_> {
         }
         let mut dirs = vec![dir.text.clone()];
         if dir.glob {
-            dirs.extend(crate::bash::words::glob_folders(&dir.text));
+            dirs.extend(crate::bash::words::glob_folders(&dir.text, &scope.base));
         }
         for dir in dirs {
             let dir = paths::absolute(&dir, &scope.base);
             let root = match name {
-                Some(name) if known_dir || fs::is_dir(&dir) => paths::absolute(&name.text, &dir),
+                Some(name) if known_dir || fs::is_dir(&dir) => {
+                    if dir.ancestors().any(|written| self.targets.found_before(written, written_before)) {
+                        self.add_reached(dir.clone(), paths::Reach::Tree, scope);
+                    }
+                    paths::absolute(&name.text, &dir)
+                }
                 _ => dir,
             };
             self.add_reached(root, paths::Reach::Tree, scope);
@@ -212,6 +371,10 @@ impl Walker<'_> {
         let base = paths::absolute(dir, &scope.base);
         for write in &invocation.writes {
             self.add(write, &base, scope.links());
+            // An operand the shell expands (`gawk -i inplace 1 docs/*/plans/p.md`).
+            for matched in paths::guarded_glob_matches(write) {
+                self.add(&matched, &base, scope.links());
+            }
         }
         for tree in &invocation.trees {
             self.add_reached(paths::absolute(tree, &base), paths::Reach::Tree, scope);
@@ -364,13 +527,17 @@ impl Walker<'_> {
     }
 
     fn move_to(&self, cd: Cd, scope: &mut Scope<Bash>) -> Destination {
+        let pushes = matches!(cd, Cd::Push(_));
         match cd {
             Cd::To(dir) | Cd::Push(Some(dir)) if dir.dynamic && !dir.glob => {
                 scope.cd(paths::absolute(&dir.text, &scope.base));
                 return Destination::Uncomputed;
             }
-            Cd::To(dir) => {
+            Cd::To(dir) | Cd::Push(Some(dir)) => {
                 let to = cd_destination(&dir, scope);
+                if pushes {
+                    scope.stack.push(scope.base.clone());
+                }
                 scope.cd(to);
                 if searched(&dir) && uncomputed(scope, "CDPATH") {
                     return Destination::Uncomputed;
@@ -398,11 +565,6 @@ impl Walker<'_> {
                     scope.cd(back);
                 }
             }
-            Cd::Push(Some(dir)) => {
-                let to = paths::absolute(&dir.text, &scope.base);
-                scope.stack.push(scope.base.clone());
-                scope.cd(to);
-            }
             Cd::Push(None) => {
                 if let Some(top) = scope.stack.pop() {
                     scope.stack.push(scope.base.clone());
@@ -420,18 +582,19 @@ impl Walker<'_> {
     }
 
     /// `BASH_ENV=f cmd`, `env BASH_ENV=f cmd` (and `ENV`, which `sh` reads): a shell the command
-    /// is or starts runs `f` before anything else (P-18).
-    pub(super) fn startup_files(
+    /// is or starts runs `f` before anything else; `GIT_EDITOR='…' git commit`, `env EDITOR=…
+    /// crontab -e`: a program the command starts runs the value (P-18).
+    pub(super) fn environment_runs(
         &mut self,
         assigned: &[(String, Vec<Value>)],
         argv: &[Arg],
         walk: &Walk,
         scope: &Scope<Bash>,
     ) -> Result<(), Unscannable> {
-        let mut files: Vec<Value> = Vec::new();
+        let mut set: Vec<(&str, Value)> = Vec::new();
         for (name, values) in assigned {
-            if STARTUP_VARIABLES.contains(&name.as_str()) {
-                files.extend(values.iter().cloned());
+            if runs_its_value(name) {
+                set.extend(values.iter().map(|value| (name.as_str(), value.clone())));
             }
         }
         let sets_environment =
@@ -443,31 +606,47 @@ impl Walker<'_> {
             let settings = words.iter().take_while(|arg| arg.text.starts_with('-') || arg.text.contains('='));
             for arg in settings {
                 let Some((name, value)) = arg.text.split_once('=') else { continue };
-                if STARTUP_VARIABLES.contains(&name) {
-                    files.push(Value { text: value.to_string(), dynamic: arg.dynamic });
+                if runs_its_value(name) {
+                    set.push((name, Value { text: value.to_string(), dynamic: arg.dynamic }));
                 }
             }
         }
-        for file in files {
-            self.startup_file(&file, walk, scope)?;
+        for (name, value) in set {
+            self.value_runs(name, &value, walk, scope)?;
         }
         Ok(())
     }
 
-    /// `export BASH_ENV=f`, `ENV=f`: every shell started later in the line runs `f` first; judged
-    /// where it is set, with the text `f` has there.
-    pub(super) fn startup_variable(&mut self, name: &str, walk: &Walk, scope: &Scope<Bash>) -> Result<(), Unscannable> {
-        if !STARTUP_VARIABLES.contains(&name) {
+    /// `export BASH_ENV=f`, `ENV=f`: every shell started later in the line runs `f` first;
+    /// `export EDITOR=…`, `GIT_EDITOR=…`: a program started later may run the value. Judged where
+    /// it is set, with the text `f` has there.
+    pub(super) fn variable_runs(&mut self, name: &str, walk: &Walk, scope: &Scope<Bash>) -> Result<(), Unscannable> {
+        if !runs_its_value(name) {
             return Ok(());
         }
         let values = match scope.vars.get(name) {
             Some(values) => values.clone(),
             None => vec![Value { text: name.to_string(), dynamic: true }],
         };
-        for file in values {
-            self.startup_file(&file, walk, scope)?;
+        for value in values {
+            self.value_runs(name, &value, walk, scope)?;
         }
         Ok(())
+    }
+
+    /// The value of variable `name` as what runs it takes it: a startup file sourced, or a
+    /// command line run by `sh -c` in a shell of its own (git runs `$GIT_EDITOR "$@"`); a value the
+    /// walk could not compute or read may hold anything: every guarded location the line names.
+    fn value_runs(&mut self, name: &str, value: &Value, walk: &Walk, scope: &Scope<Bash>) -> Result<(), Unscannable> {
+        if STARTUP_VARIABLES.contains(&name) {
+            return self.startup_file(value, walk, scope);
+        }
+        if value.dynamic || walk.nesting >= MAX_SCRIPT_NESTING {
+            self.add_named(walk, scope);
+            return Ok(());
+        }
+        let mut child = scope.child(None);
+        self.script_apart(&value.text, &mut child, walk)
     }
 
     /// A startup file judged as `source`d in a shell of its own: its text as the line wrote it or
@@ -480,13 +659,18 @@ impl Walker<'_> {
             false => self.file_text(&file.text, &scope.base),
         };
         let Some(text) = text.filter(|_| walk.nesting < MAX_SCRIPT_NESTING) else {
-            for location in self.named_locations(walk).iter() {
-                self.add(&location.to_string_lossy(), &scope.base, scope.links());
-            }
+            self.add_named(walk, scope);
             return Ok(());
         };
         let mut child = scope.child(None);
         self.script_apart(&text, &mut child, walk)
+    }
+
+    /// Every guarded location the script names ([`Self::named_locations`]), written.
+    fn add_named(&mut self, walk: &Walk, scope: &Scope<Bash>) {
+        for location in self.named_locations(walk).iter() {
+            self.add(&location.to_string_lossy(), &scope.base, scope.links());
+        }
     }
 
     /// Every guarded location the script names, as written, a change's approval.md included
@@ -536,6 +720,18 @@ impl Walker<'_> {
                 }
             }
         }
+    }
+
+    /// A file written: as typed, each guarded path it could match as a glob expanded where the walk
+    /// is, and when the walk could not compute it, every guarded location the script names.
+    pub(super) fn write(&mut self, arg: &Arg, walk: &Walk, scope: &Scope<Bash>) {
+        if arg.glob {
+            for spelled in paths::guarded_glob_matches(&paths::glob_from(&scope.base, &arg.text)) {
+                self.add(&spelled, &scope.base, scope.links());
+            }
+        }
+        self.add(&arg.text, &scope.base, scope.links());
+        self.uncomputed(arg, walk, scope);
     }
 
     /// A file written, as typed and through every link the line made that it passes.
@@ -594,7 +790,18 @@ impl Walker<'_> {
                 None => false,
             })
         });
-        if !parsed {
+        // A backup name the walk cannot compute may be any guarded location the words name.
+        let mut uncomputed = false;
+        for path in written.iter().filter(|_| parsed) {
+            if let Some(backup) = read.backup.of(path) {
+                uncomputed |= backup.dynamic;
+                if !backup.dynamic {
+                    self.add(&backup.text, &root, scope.links());
+                }
+            }
+            self.add(path, &root, scope.links());
+        }
+        if !parsed || uncomputed {
             // An option's value (`--directory=x`) is the word's path.
             let named = |word: &str| match word.split_once('=') {
                 Some((option, value)) if option.starts_with('-') => value.to_string(),
@@ -604,11 +811,20 @@ impl Walker<'_> {
             for word in seen.filter(|word| paths::names_guarded(&word.text, paths::Dialect::Bash)) {
                 self.add(&named(&word.text), &cwd, scope.links());
             }
-            return;
         }
-        for path in written {
-            self.add(&path, &root, scope.links());
+    }
+}
+
+/// The values a variable a command reads may have: as the way to it sets it, else as the line
+/// exported it (none when it only inherits the shell's environment).
+fn command_variable(name: &str, environment: &Environment, scope: &Scope<Bash>) -> Vec<Value> {
+    match environment.variable(name) {
+        Variable::Set(value) => vec![Value { text: value.text.clone(), dynamic: value.dynamic }],
+        Variable::Unset => Vec::new(),
+        Variable::Shell if scope.exports_everything() || scope.exported().iter().any(|exported| exported == name) => {
+            scope.vars.get(name).cloned().unwrap_or_default()
         }
+        Variable::Shell => Vec::new(),
     }
 }
 
@@ -635,6 +851,28 @@ fn is_device(path: &Path) -> bool {
 /// The variables naming a file a shell runs before its script: `BASH_ENV` (bash) and `ENV` (sh,
 /// and bash in POSIX mode).
 const STARTUP_VARIABLES: [&str; 2] = ["BASH_ENV", "ENV"];
+
+/// The variables whose value a program runs as a command line: the editor git opens for a
+/// message, a rebase's todo list or `git config -e` (and `crontab -e`, `visudo`, …), the pagers,
+/// git's external diff, ssh and password helpers.
+const COMMAND_VARIABLES: [&str; 11] = [
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "EDITOR",
+    "VISUAL",
+    "GIT_PAGER",
+    "PAGER",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+];
+
+/// Whether a program runs what variable `name` holds: a startup file, or a command line.
+fn runs_its_value(name: &str) -> bool {
+    STARTUP_VARIABLES.contains(&name) || COMMAND_VARIABLES.contains(&name)
+}
 
 impl Walker<'_> {
     /// Whether the line made `dir` a directory before now (`mkdir -p dir/sub`, `install -d dir`),
@@ -740,13 +978,13 @@ fn ifs_separators(source: &str) -> Vec<char> {
 /// `IFS` characters read from a script's text (each costs the scan of the whole text once more).
 const MAX_IFS_CHARS: usize = 4;
 
-/// Where `cd dir` goes (P-18): a glob to the guarded folder, or the folder above one, it could
-/// match, if any (the walk also
-/// judges what follows where it came from); a relative name through each `$CDPATH` entry that is
-/// a directory, as bash looks it up; else the name itself.
+/// Where `cd dir` and `pushd dir` go (P-18): a glob to the guarded folder, or the folder above
+/// one, it could match from where the walk is, if any (the walk also judges what follows where it
+/// came from); a relative name through each `$CDPATH` entry that is a directory, as bash looks it
+/// up; else the name itself.
 fn cd_destination(dir: &Arg, scope: &Scope<Bash>) -> PathBuf {
     if dir.glob
-        && let Some(guarded) = crate::bash::words::glob_folders(&dir.text).into_iter().next()
+        && let Some(guarded) = crate::bash::words::glob_folders(&dir.text, &scope.base).into_iter().next()
     {
         return paths::absolute(&guarded, &scope.base);
     }
@@ -761,6 +999,13 @@ fn cd_destination(dir: &Arg, scope: &Scope<Bash>) -> PathBuf {
         }
     }
     paths::absolute(&dir.text, &scope.base)
+}
+
+/// The top of the work tree where a command runs in `dir` (relative to the walk's directory):
+/// found on disk, else taken as the walk's directory, which a relative `git -C dir` left.
+fn work_tree_top(dir: &str, scope: &Scope<Bash>) -> PathBuf {
+    let here = paths::absolute(dir, &scope.base);
+    fs::repository_top(&here).unwrap_or_else(|| if Path::new(dir).is_absolute() { here } else { scope.base.clone() })
 }
 
 /// How a script file runs: in this shell (`source`), by its `#!` line (`./x`), with arguments,

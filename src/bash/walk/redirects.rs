@@ -9,7 +9,6 @@ use crate::bash::state::Bash;
 use crate::bash::tree::{Node, node_kind};
 use crate::bash::words::Arg;
 use crate::commands;
-use crate::paths;
 
 impl Walker<'_> {
     /// The redirections of a `redirected_statement`, those inside its heredocs included.
@@ -288,8 +287,12 @@ impl Walker<'_> {
             }
             return Ok(Input { text: None, producer });
         }
-        if !file.dynamic && !file.glob && self.runs_its_input(argv) {
-            return Ok(Input { text: self.file_text(&file.text, &scope.base), producer: Vec::new() });
+        if !file.dynamic
+            && !file.glob
+            && self.runs_its_input(argv)
+            && let Some(text) = self.file_text(&file.text, &scope.base)
+        {
+            return Ok(Input { text: Some(text), producer: Vec::new() });
         }
         Ok(Input { text: None, producer: vec![Arg::literal("<"), file.clone()] })
     }
@@ -413,13 +416,7 @@ impl Walker<'_> {
                 digits.is_empty() || digits.bytes().all(|b| b.is_ascii_digit())
             };
             if !(arg.pipe || duplicates && descriptor) {
-                if arg.glob {
-                    for spelled in paths::guarded_glob_matches(&arg.text) {
-                        self.add(&spelled, &scope.base, scope.links());
-                    }
-                }
-                self.add(&arg.text, &scope.base, scope.links());
-                self.uncomputed(&arg, walk, scope);
+                self.write(&arg, walk, scope);
             }
         }
         Ok(())

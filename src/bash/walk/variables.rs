@@ -127,7 +127,8 @@ impl Walker<'_> {
             let mut values: Vec<Value> = Vec::new();
             for arg in args {
                 if arg.glob {
-                    values.extend(words::glob_folders(&arg.text).iter().map(|text| Value::literal(text)));
+                    let folders = words::glob_folders(&arg.text, &scope.base);
+                    values.extend(folders.iter().map(|text| Value::literal(text)));
                 }
                 values.push(Value { text: arg.text, dynamic: arg.dynamic });
             }

@@ -105,10 +105,6 @@ fn bash_writes_through_symlinks_are_judged_where_they_land() {
     assert_eq!(check(&repo, "bash", &bash("echo x > harmless.md")).as_deref(), Some(ONLY_APPROVE));
 }
 
-fn bash_outcome(repo: &Repo, command: &str) -> Option<String> {
-    check(repo, "bash", &bash(command))
-}
-
 #[test]
 fn self_approval_through_any_wrapper_is_gate_c() {
     let repo = Repo::new();
@@ -224,6 +220,164 @@ fn writes_into_a_directory_reach_the_guarded_files_beneath() {
         "git checkout -- . && git restore openspec/changes/c",
         "cd src && tar -xf /tmp/x.tar",
         "unzip -l /tmp/x.zip && tar -tzf /tmp/x.tgz",
+    ] {
+        assert_eq!(bash_outcome(&repo, command), None, "{command}");
+    }
+}
+
+/// A move or copy onto a folder the line removed or moved away first lands as that folder, not
+/// inside it as the disk says now (P-18): a change swapped for another, `openspec/` for a folder
+/// the line does not show.
+#[test]
+fn a_destination_the_line_removed_first_is_also_the_tree_itself() {
+    let repo = Repo::new();
+    repo.change("c").change("d").approve_design("c").approve_design("d").plan("p", "c");
+    repo.write("build/out.o", "").write("dist/out.o", "").write("stash/new/changes/c/approval.md", "x");
+    for command in [
+        "rm -rf openspec/changes/c && mv openspec/changes/d openspec/changes/c",
+        "rm -rf openspec/changes/c && mv /tmp/backup/changes/c openspec/changes/c",
+        "mv openspec /tmp/old && mv /tmp/backup openspec",
+        "mv openspec stash/old && mv stash/new openspec",
+        "rm -rf openspec/changes/c && cp -r openspec/changes/d/ openspec/changes/c/",
+        "mv openspec/changes/d openspec/changes/new/",
+        "rm -rf openspec && mkdir -p openspec/changes && mv /tmp/c openspec/changes/c",
+    ] {
+        assert_eq!(bash_outcome(&repo, command).as_deref(), Some(ONLY_APPROVE), "{command}");
+    }
+    let plans = "rm -rf docs/superpowers && cp -r /tmp/d docs/superpowers";
+    assert_eq!(bash_outcome(&repo, plans).as_deref(), Some(NEEDS_SPEC));
+    for command in [
+        "rm -rf build && mv dist build",
+        "mv openspec/changes/c openspec/changes/archive/2026-12-01-c",
+        "rm -rf openspec/changes/archive/2026-12-01-c && mv openspec/changes/c openspec/changes/archive/2026-12-01-c",
+        "mv notes.md openspec/changes/c",
+        "rm -f openspec/changes/c/notes.md && mv /tmp/notes.md openspec/changes/c/notes.md",
+        "rm -rf /tmp/old && mv openspec/changes/c /tmp/old",
+    ] {
+        assert_eq!(bash_outcome(&repo, command), None, "{command}");
+    }
+}
+
+/// sed's `e` alone runs each line it reads as a shell command (P-18): text the line shows is
+/// judged as those commands; text it cannot compute reaches an unknown command.
+#[test]
+fn sed_e_runs_what_it_reads() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    repo.write("cmds.txt", "date\ntouch openspec/changes/c/approval.md\n").write("ok.txt", "date\nls docs\n");
+    repo.write("list.txt", "openspec/changes/c/approval.md\n");
+    for command in [
+        "echo 'cp /tmp/p.md openspec/changes/c/approval.md' | sed e",
+        "printf 'touch openspec/changes/c/approval.md\\n' | sed -n e",
+        "sed -n 'e' <<< 'touch openspec/changes/c/approval.md'",
+        "sed -n '1d;e' <<< $'x\\ntouch openspec/changes/c/approval.md'",
+        "printf 'cat <<E\\ntouch openspec/changes/c/approval.md\\nE\\n' | sed e",
+        "sed e cmds.txt",
+        "sed -n e < cmds.txt",
+        "cat cmds.txt | sed -n e",
+        "printf 'touch openspec/changes/c/approval.md\\n' > /tmp/c && sed -n e /tmp/c",
+        "sed -n e <(echo touch openspec/changes/c/approval.md)",
+        "echo openspec/changes/c/approval.md | sed 's/^/touch /;e'",
+        "sed 's/^/touch /e' list.txt",
+    ] {
+        assert_eq!(bash_outcome(&repo, command).as_deref(), Some(ONLY_APPROVE), "{command}");
+    }
+    for command in [
+        "echo 'date' | sed e",
+        "echo 'cat openspec/changes/c/approval.md' | sed -n e",
+        "sed -n e ok.txt",
+        "sed --sandbox -n e <<< 'touch openspec/changes/c/approval.md'",
+        "sed -n 's/e/E/p' openspec/changes/c/approval.md",
+        "echo 'touch openspec/changes/c/approval.md' | sed 's/^/# /'",
+    ] {
+        assert_eq!(bash_outcome(&repo, command), None, "{command}");
+    }
+}
+
+/// The editor, pager and helper variables hold a command line a program runs later (`git commit`
+/// opens `$GIT_EDITOR`): judged where they are set (P-18).
+#[test]
+fn editor_variables_run_their_value() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    for command in [
+        "GIT_EDITOR='touch openspec/changes/c/approval.md; true' git commit --allow-empty -q",
+        "GIT_EDITOR='cp /tmp/evil/approval.md openspec/changes/c/approval.md' git commit --allow-empty",
+        "export EDITOR='touch openspec/changes/c/approval.md'; git commit --allow-empty",
+        "VISUAL='touch openspec/changes/c/approval.md' git tag -a v1",
+        "GIT_SEQUENCE_EDITOR='touch openspec/changes/c/approval.md' git rebase -i HEAD~2",
+        "env GIT_EDITOR='touch openspec/changes/c/approval.md' git commit --allow-empty",
+        "E='touch openspec/changes/c/approval.md'; export GIT_EDITOR=\"$E\"; git commit",
+        "git -c sequence.editor='touch openspec/changes/c/approval.md' rebase -i HEAD~2",
+        "GIT_PAGER='touch openspec/changes/c/approval.md' git log",
+    ] {
+        assert_eq!(bash_outcome(&repo, command).as_deref(), Some(ONLY_APPROVE), "{command}");
+    }
+    for command in [
+        "git commit -m x",
+        "GIT_EDITOR=true git commit --allow-empty -q",
+        "export EDITOR=vim VISUAL='code --wait'; git commit -m 'see openspec/changes/c/approval.md'",
+        "GIT_SEQUENCE_EDITOR=: git rebase -i HEAD~2",
+        "PAGER=less git log -p -- openspec/changes/c/approval.md",
+    ] {
+        assert_eq!(bash_outcome(&repo, command), None, "{command}");
+    }
+}
+
+/// Hooks a git command runs (P-18): a hook the line writes is judged by the text it shows; a hooks
+/// path set to a folder whose hooks the line does not show may run anything the line names.
+#[test]
+fn hooks_written_or_configured_in_the_line_run_at_the_next_git_command() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    repo.write(".git/HEAD", "ref: refs/heads/main\n");
+    for (command, denial) in [
+        (
+            "mkdir -p .hooks && echo 'echo x >> docs/superpowers/plans/p.md' > .hooks/pre-commit && chmod +x \
+             .hooks/pre-commit && git config core.hooksPath .hooks && git commit --allow-empty -qm x",
+            NEEDS_SPEC,
+        ),
+        ("git config core.hooksPath /tmp/h && git commit -qm 'touches docs/superpowers/plans/p.md'", NEEDS_SPEC),
+        (
+            "printf '#!/bin/sh\\ntouch openspec/changes/c/approval.md\\n' > .git/hooks/post-commit && git commit -qm x",
+            ONLY_APPROVE,
+        ),
+        ("cp /tmp/hook .git/hooks/pre-commit && git commit -qm 'openspec/changes/c/approval.md'", ONLY_APPROVE),
+        ("git config core.editor 'touch openspec/changes/c/approval.md' && git commit", ONLY_APPROVE),
+        ("git config --global alias.x '!touch openspec/changes/c/approval.md' && git x", ONLY_APPROVE),
+    ] {
+        assert_eq!(bash_outcome(&repo, command).as_deref(), Some(denial), "{command}");
+    }
+    for command in [
+        "git config core.hooksPath /tmp/h && git commit -qm x",
+        "printf '#!/bin/sh\\nmake test\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && git commit -qm x",
+        "git config user.name me && git commit -qm 'docs/superpowers/plans/p.md'",
+        "git config --get core.hooksPath && git log -- openspec/changes/c/approval.md",
+        "echo 'touch openspec/changes/c/approval.md' > notes.txt && git add notes.txt && git commit -qm x",
+    ] {
+        assert_eq!(bash_outcome(&repo, command), None, "{command}");
+    }
+}
+
+/// `:/` and `:(top)` alone are the whole work tree from its top, wherever git runs.
+#[test]
+fn top_pathspecs_start_at_the_top_of_the_work_tree() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    repo.write(".git/HEAD", "ref: refs/heads/main\n").write("src/lib.rs", "");
+    for command in [
+        "cd src && git checkout HEAD~1 -- :/",
+        "cd src && git restore --source HEAD~1 :/",
+        "cd src && git checkout HEAD~1 -- ':(top)'",
+        "git -C src checkout HEAD~1 -- ':(top,icase)'",
+    ] {
+        assert_eq!(bash_outcome(&repo, command).as_deref(), Some(ONLY_APPROVE), "{command}");
+    }
+    for command in [
+        "git checkout HEAD~1 -- :/src",
+        "cd src && git checkout HEAD~1 -- :/src",
+        "cd src && git restore --source HEAD~1 -- .",
+        "cd src && git checkout HEAD~1 -- ':(top)src/lib.rs'",
     ] {
         assert_eq!(bash_outcome(&repo, command), None, "{command}");
     }

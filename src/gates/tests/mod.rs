@@ -1,9 +1,12 @@
 //! The gates judged end to end through `check_tool_call`, a file per way in: DSH's file tools,
-//! bash, Claude Code's tools, MCP tools and notebooks, patches, persistent shells.
+//! bash (its commands, and the expansions that depend on the line's state), Claude Code's tools,
+//! MCP tools and notebooks, patches, persistent shells.
 
 mod bash_commands;
+mod bash_expansions;
 mod claude_code_tools;
 mod file_tools;
+mod git_commands;
 mod mcp_tools;
 mod patch_calls;
 mod persistent_shells;
@@ -78,6 +81,10 @@ const NEEDS_SPEC: &str = "BLOCKED [approval-gates]: plan must carry **Spec:** po
 
 fn bash(command: &str) -> Args {
     Args::default().with("command", command)
+}
+
+fn bash_outcome(repo: &Repo, command: &str) -> Option<String> {
+    check(repo, "bash", &bash(command))
 }
 
 const ONLY_APPROVE: &str = "BLOCKED [approval-gates]: approval.md is written only by /approve";

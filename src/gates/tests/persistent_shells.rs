@@ -170,3 +170,79 @@ fn a_powershell_set_location_into_an_existing_directory_moves_the_shell_for_sure
         assert_eq!(reported_pwsh(&repo, &shell, "3", progress).is_none(), sure, "{first}");
     }
 }
+
+#[test]
+fn a_pushd_a_sure_popd_undoes_is_left_once_the_call_ran_to_its_end() {
+    let repo = approved_plan_with_src();
+    repo.write("docs/superpowers/plans/notes.txt", "");
+    let notes = "echo x > notes.md";
+    let plan = Some(NEEDS_SPEC);
+    // Reported as run to its end: the shell is back where it started.
+    for (n, line) in [
+        "pushd docs/superpowers/plans; ls; popd",
+        "pushd docs/superpowers/plans\ncat p.md\npopd",
+        "pushd docs/superpowers/plans >/dev/null; ls; popd >/dev/null",
+        "cd docs/superpowers/plans; cat p.md; cd -",
+        "cd src; cd ../docs/superpowers/plans && ls; cd - >/dev/null",
+        "pushd src; pushd ../docs/superpowers/plans; ls; popd; popd",
+    ]
+        .into_iter()
+        .enumerate()
+    {
+        let shell = format!("undone-{n}");
+        assert_eq!(reported(&repo, &shell, "1", line), None, "{line}");
+        assert!(crate::analysis::persistent::settle(&shell, "1"));
+        assert_eq!(reported(&repo, &shell, "2", notes), None, "{line}");
+    }
+    // Not reported yet, or by a host that does not report: it may have stopped in the plans
+    // folder (a timeout, an interrupt).
+    assert_eq!(reported(&repo, "unsettled-popd", "1", "pushd docs/superpowers/plans; ls; popd"), None);
+    assert_eq!(reported(&repo, "unsettled-popd", "2", notes).as_deref(), plan);
+    assert_eq!(in_shell(&repo, "unreported-popd", "pushd docs/superpowers/plans; ls; popd"), None);
+    assert_eq!(in_shell(&repo, "unreported-popd", notes).as_deref(), plan);
+    // A popd that runs only if `ls` succeeds, or whose directory the line removed, may leave the
+    // shell in the plans folder even when the call ran to its end.
+    for (n, line) in [
+        "pushd docs/superpowers/plans && ls && popd",
+        "pushd docs/superpowers/plans; ls; true || popd",
+        "cd src; pushd ../docs/superpowers/plans; rm -rf ../../../src; popd",
+        "cd docs/superpowers/plans; ls; cd -; cd -",
+        "cd docs/superpowers/plans; OLDPWD=/tmp; cd -",
+        "cd docs/superpowers/plans; ls; cd - > /tmp/log",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let shell = format!("kept-{n}");
+        assert_eq!(reported(&repo, &shell, "1", line), None, "{line}");
+        assert!(crate::analysis::persistent::settle(&shell, "1"));
+        assert_eq!(reported(&repo, &shell, "2", notes).as_deref(), plan, "{line}");
+    }
+}
+
+#[test]
+fn a_push_location_a_sure_pop_location_undoes_is_left_once_the_call_ran_to_its_end() {
+    let repo = approved_plan_with_src();
+    let notes = "Set-Content notes.md x";
+    let line = "Push-Location docs/superpowers/plans; Get-ChildItem; Pop-Location";
+    assert_eq!(reported_pwsh(&repo, "pwsh-undone", "1", line), None);
+    assert!(crate::analysis::persistent::settle("pwsh-undone", "1"));
+    assert_eq!(reported_pwsh(&repo, "pwsh-undone", "2", notes), None);
+    // Not reported yet: it may have stopped in the plans folder.
+    assert_eq!(reported_pwsh(&repo, "pwsh-unsettled", "1", line), None);
+    assert_eq!(reported_pwsh(&repo, "pwsh-unsettled", "2", notes).as_deref(), Some(NEEDS_SPEC));
+    // A pop that may not run, or whose location the call removed.
+    for (n, line) in [
+        "Push-Location docs/superpowers/plans; if ($x) { Pop-Location }",
+        "Push-Location docs/superpowers/plans; Get-ChildItem && Pop-Location",
+        "Set-Location src; Push-Location ../docs/superpowers/plans; Remove-Item -Recurse ../../../src; Pop-Location",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let shell = format!("pwsh-kept-{n}");
+        assert_eq!(reported_pwsh(&repo, &shell, "1", line), None, "{line}");
+        assert!(crate::analysis::persistent::settle(&shell, "1"));
+        assert_eq!(reported_pwsh(&repo, &shell, "2", notes).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+}

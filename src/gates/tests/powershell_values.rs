@@ -379,6 +379,9 @@ fn wildcards_and_locations_the_walk_cannot_compute_reach_the_guarded_folders() {
             "Set-Content docs/*/plans/x.md x",
             "Set-Content docs/superpowers/pl*/x.md x",
             "Set-Location docs/superpowers/pl*; Set-Content x.md x",
+            // A wildcard matches where the walk went.
+            "Set-Location docs/superpowers; Set-Location pl*; Set-Content x.md x",
+            "Set-Location docs/superpowers; Set-Content pl*/x.md x",
             "cd docs/*/plans; Set-Content x.md x",
             "Push-Location docs/superpowers/pl?ns; Set-Content x.md x",
             "Set-Location $env:PLANS; Set-Content x.md x; Get-Content docs/superpowers/plans/x.md",
@@ -390,6 +393,8 @@ fn wildcards_and_locations_the_walk_cannot_compute_reach_the_guarded_folders() {
         &[
             "Get-Content docs/*/plans/x.md",
             "Set-Location docs/superpowers/pl*; Get-Content x.md",
+            "Set-Location docs/superpowers; Get-Content pl*/x.md",
+            "Set-Location src; Set-Content pl*/x.md x; Get-Content docs/superpowers/plans/x.md",
             "Set-Location -LiteralPath docs/superpowers/pl*; Set-Content x.md x",
             "Set-Location src; Set-Content x.md x; Get-Content docs/superpowers/plans/x.md",
             "Set-Content src/*.txt x; Get-Content docs/superpowers/plans/x.md",

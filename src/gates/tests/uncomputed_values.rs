@@ -12,7 +12,7 @@ const UNCOMPUTED: [(&str, &str); 8] = [
     ("x=openspec/changes/SLOT/approval.md", "\"${x/SLOT/c}\""),
     ("printf -v f '%s' docs/superpowers/plans/p.md", "\"$f\""),
     ("mapfile -t lines <<< docs/superpowers/plans/p.md", "\"${lines[0]}\""),
-    ("set -- one openspec/changes/c/approval.md", "\"${@:2:1}\""),
+    ("set -- one openspec/changes/c/approval.md", "\"${@:n:1}\""),
     ("value=docs/superpowers/plans/p.md; declare -n ref=value", "\"$ref\""),
 ];
 
@@ -349,7 +349,7 @@ fn a_tree_written_at_an_uncomputed_root_may_land_on_any_folder_the_line_names() 
     for (assign, root) in [
         ("x=old/openspec/changes/c", "\"${x#old/}\""),
         ("mapfile -t lines <<< openspec/changes/c", "\"${lines[0]}\""),
-        ("set -- one openspec/changes/c three", "\"${@:2:1}\"/"),
+        ("set -- one openspec/changes/c three", "\"${@:n:1}\"/"),
     ] {
         for write in [
             format!("tar -xf /tmp/evil.tar -C {root}"),

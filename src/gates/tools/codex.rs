@@ -7,7 +7,8 @@
 use super::{Action, DispatchText};
 
 /// Codex's shell tools as the model calls them: `exec_command {cmd, workdir}` (unified exec),
-/// `shell {command: argv, workdir}` and `shell_command {command, workdir}`.
+/// `shell {command: argv, workdir}`, `shell_command {command, workdir}`, and the older
+/// `container.exec {cmd: argv, workdir}`.
 const SHELL_COMMANDS: &[&str] = &["cmd", "command"];
 /// `spawn_agent` and `send_input` carry their task in `message` or in `items[].text`.
 const AGENT_TEXTS: &[DispatchText] = &[
@@ -19,7 +20,7 @@ const AGENT_TEXTS: &[DispatchText] = &[
 
 pub fn action(name: &str) -> Option<Action> {
     let action = match name {
-        "exec_command" | "shell" | "shell_command" | "local_shell" => {
+        "exec_command" | "shell" | "shell_command" | "local_shell" | "container.exec" => {
             Action::Shell { command_fields: SHELL_COMMANDS, workdir_field: "workdir" }
         }
         "create_goal" => Action::DispatchEach { texts: &[DispatchText::Field("objective")] },

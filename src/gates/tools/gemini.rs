@@ -15,7 +15,7 @@ pub fn action(name: &str, args: &dyn ToolArgs) -> Option<Action> {
         "invoke_agent" => Action::DispatchEach { texts: &[DispatchText::Field("prompt")] },
         // `mcp__…` is the other hosts' spelling, judged by the caller.
         _ => match name.strip_prefix("mcp_").filter(|rest| !rest.starts_with('_')) {
-            Some(rest) if read_only::mcp_tool_unsplit(rest) => Action::Unguarded,
+            Some(rest) if read_only::mcp_tool_unsplit(rest, args) => Action::Unguarded,
             Some(rest) => mcp_action(mcp_tool(rest), args),
             None => return None,
         },

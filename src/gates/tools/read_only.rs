@@ -1,7 +1,11 @@
 //! The tools known not to write the workspace, by name (docs/decisions.md#p-18): every other tool
 //! the gates do not know is judged by every string it carries. A row is a tool name, or a name
 //! ending in `*` for every tool it begins. A row here must be a tool that cannot write a local
-//! file whatever its arguments say.
+//! file whatever its arguments say. Rows match a tool of any server, so a name another server
+//! could give a writer is listed with the words its server's name holds ([`SERVER_TOOLS`]).
+
+use super::ToolArgs;
+use super::strings::json_strings;
 
 /// Tools a host calls by their own name.
 const HOST_TOOLS: &[&str] = &[
@@ -42,9 +46,12 @@ const HOST_TOOLS: &[&str] = &[
     "ListMcpResourcesTool",
     "ReadMcpResourceTool",
     "NotebookRead",
-    // A skill's instructions loaded into the session: what the session then does is tool calls
-    // of its own, each judged.
+    // A skill's or a slash command's instructions loaded into the session (`SlashCommand` is
+    // the older name): what the session then does is tool calls of its own, each judged; a
+    // command its owner keeps from the model (`disable-model-invocation`, `/approve`) Claude
+    // Code refuses to run.
     "Skill",
+    "SlashCommand",
     // Codex: its plan (a todo list), images, the web, MCP resources, and its read tools.
     "update_plan",
     "view_image",
@@ -122,15 +129,109 @@ const MCP_TOOLS: &[&str] = &[
     "read_process_output",
     "get_config",
     "get_usage_stats",
+    // Thinking, search and documentation services: a query out, text back.
+    "sequentialthinking",
+    "resolve-library-id",
+    "get-library-docs",
+    "brave_web_search",
+    "brave_local_search",
+    "brave_image_search",
+    "brave_video_search",
+    "brave_news_search",
+    "brave_summarizer",
+    "web_search_exa",
+    "crawling_exa",
+    "get_code_context_exa",
+    "company_research_exa",
+    "linkedin_search_exa",
+    "deep_search_exa",
+    "tavily-search",
+    "tavily-extract",
+    "tavily-crawl",
+    "tavily-map",
+    "tavily_search",
+    "tavily_extract",
+    "tavily_crawl",
+    "tavily_map",
+    "perplexity_ask",
+    "perplexity_research",
+    "perplexity_reason",
+    "perplexity_search",
+    "ref_search_documentation",
+    "ref_read_url",
+    "read_wiki_structure",
+    "read_wiki_contents",
+    "firecrawl_scrape",
+    "firecrawl_search",
+    "firecrawl_map",
+    "firecrawl_crawl",
+    "firecrawl_check_crawl_status",
+    "firecrawl_extract",
+    "searchGitHub",
+    // Chat and notes whose writes are remote: a message, a page.
+    "slack_list_channels",
+    "slack_post_message",
+    "slack_reply_to_thread",
+    "slack_add_reaction",
+    "slack_get_channel_history",
+    "slack_get_thread_replies",
+    "slack_get_users",
+    "slack_get_user_profile",
+    "notion-*",
+    // A browser's navigation and page tools (Playwright's): the page is not a local file. Its
+    // screenshot and PDF tools take a filename, `browser_run_code` runs code in the server, and
+    // puppeteer's `puppeteer_navigate` takes launch options that start any executable: not here.
+    "browser_navigate",
+    "browser_navigate_back",
+    "browser_navigate_forward",
+    "browser_snapshot",
+    "browser_click",
+    "browser_hover",
+    "browser_type",
+    "browser_press_key",
+    "browser_select_option",
+    "browser_wait_for",
+    "browser_tabs",
+    "browser_close",
+    "browser_resize",
+    "browser_console_messages",
+    "browser_network_requests",
+    "browser_handle_dialog",
 ];
 
-/// MCP tools of a server whose name holds one of these words: a code host's remote. They write
-/// the remote's pull requests, issues and comments, never a local file, so prose there that
-/// mentions approval.md or a plan (a PR description) writes nothing the gates guard. Their tools
-/// that change the remote's files (`create_or_update_file`, `push_files`, `delete_file`) are not
-/// here: a `git pull` would bring those files home.
-const REMOTE_SERVERS: &[&str] = &["github", "gitlab"];
-const REMOTE_TOOLS: &[&str] = &[
+/// MCP tools known by their server too: a name another server could give a writer (`search`,
+/// `fetch`, `create_issue`) passes only on a server whose name holds one of these words.
+const SERVER_TOOLS: &[(&[&str], &[&str])] = &[
+    (&["github", "gitlab"], CODE_HOST_TOOLS),
+    (&["linear", "sentry", "jira", "atlassian", "confluence"], TRACKER_TOOLS),
+    // The reference memory server writes only its own memory file, which the user configures.
+    (
+        &["memory"],
+        &[
+            "create_entities",
+            "create_relations",
+            "add_observations",
+            "delete_entities",
+            "delete_observations",
+            "delete_relations",
+            "read_graph",
+            "search_nodes",
+            "open_nodes",
+        ],
+    ),
+    // Search and documentation services: they send a query and return text.
+    (&["perplexity"], &["search", "ask", "research", "reason"]),
+    (&["context7"], &["query-docs"]),
+    (&["deepwiki"], &["ask_question"]),
+    // The reference fetch server returns the page it fetched.
+    (&["fetch"], &["fetch"]),
+];
+
+/// A code host's remote: its pull requests, issues and comments, never a local file, so prose
+/// there that mentions approval.md or a plan (a PR description) writes nothing the gates guard.
+/// Its tools that change the remote's files (`create_or_update_file`, `push_files`,
+/// `delete_file`) are not here: a `git pull` would bring those files home.
+const CODE_HOST_TOOLS: &[&str] = &[
     "create_pull_request",
     "update_pull_request",
     "create_merge_request",
@@ -151,23 +252,91 @@ const REMOTE_TOOLS: &[&str] = &[
     "search_*",
 ];
 
+/// An issue tracker's or error tracker's remote (Linear, Sentry, Jira, Confluence): issues,
+/// pages and comments, in either naming its servers use. Attachment downloads are not here.
+const TRACKER_TOOLS: &[&str] = &[
+    "create_issue",
+    "update_issue",
+    "create_comment",
+    "add_comment",
+    "get*",
+    "list*",
+    "search*",
+    "find_*",
+    "whoami",
+    "createJiraIssue",
+    "editJiraIssue",
+    "addCommentToJiraIssue",
+    "transitionJiraIssue",
+    "createConfluencePage",
+    "updateConfluencePage",
+    "createConfluenceFooterComment",
+    "createConfluenceInlineComment",
+    "lookupJiraAccountId",
+    "atlassianUserInfo",
+    "jira_get_*",
+    "jira_search",
+    "jira_create_issue",
+    "jira_update_issue",
+    "jira_add_comment",
+    "jira_transition_issue",
+    "confluence_get_*",
+    "confluence_search",
+    "confluence_create_page",
+    "confluence_update_page",
+    "confluence_add_comment",
+];
+
+/// MCP tools that hand their strings to a command line as its arguments (a git or ripgrep
+/// server): read-only only while no string could be an option, since one can make them write
+/// (`git diff --output=FILE`, `rg --pre=CMD`). The reference git server's `git_reset` only
+/// unstages, but other servers' take `--hard`; `git_checkout` writes the working tree.
+const ARGUMENT_TOOLS: &[(&[&str], &[&str])] = &[
+    (
+        &[],
+        &[
+            "git_status",
+            "git_diff",
+            "git_diff_staged",
+            "git_diff_unstaged",
+            "git_log",
+            "git_show",
+            "git_add",
+            "git_commit",
+            "git_create_branch",
+            "git_branch",
+        ],
+    ),
+    (&["ripgrep"], &["search", "count-matches", "list-files", "list-file-types"]),
+];
+
 /// Whether a host tool `name` (no MCP prefix) is known not to write.
 pub fn host_tool(name: &str) -> bool {
     HOST_TOOLS.iter().any(|row| matches(row, name))
 }
 
-/// Whether MCP tool `tool` of server `server` is known not to write locally.
-pub fn mcp_tool(server: &str, tool: &str) -> bool {
-    let remote = || {
-        let server = server.to_ascii_lowercase();
-        REMOTE_SERVERS.iter().any(|word| server.contains(word)) && REMOTE_TOOLS.iter().any(|row| matches(row, tool))
+/// Whether MCP tool `tool` of server `server`, called with `args`, is known not to write locally.
+pub fn mcp_tool(server: &str, tool: &str, args: &dyn ToolArgs) -> bool {
+    let server = server.to_ascii_lowercase();
+    let listed = |table: &[(&[&str], &[&str])]| {
+        table.iter().any(|(words, tools)| {
+            (words.is_empty() || words.iter().any(|word| server.contains(word)))
+                && tools.iter().any(|row| matches(row, tool))
+        })
     };
-    MCP_TOOLS.iter().any(|row| matches(row, tool)) || remote()
+    MCP_TOOLS.iter().any(|row| matches(row, tool))
+        || listed(SERVER_TOOLS)
+        || (listed(ARGUMENT_TOOLS) && no_option(args))
 }
 
 /// Gemini CLI's `<server>_<tool>`, where either may hold `_`: known when any split is.
-pub fn mcp_tool_unsplit(rest: &str) -> bool {
-    rest.match_indices('_').any(|(at, _)| mcp_tool(&rest[..at], &rest[at + 1..]))
+pub fn mcp_tool_unsplit(rest: &str, args: &dyn ToolArgs) -> bool {
+    rest.match_indices('_').any(|(at, _)| mcp_tool(&rest[..at], &rest[at + 1..], args))
+}
+
+/// No string of the arguments begins with `-`; unreadable arguments may hold one.
+fn no_option(args: &dyn ToolArgs) -> bool {
+    args.arguments_json().is_some_and(|json| json_strings(&json).iter().all(|text| !text.trim_start().starts_with('-')))
 }
 
 fn matches(row: &str, name: &str) -> bool {
@@ -180,15 +349,57 @@ fn matches(row: &str, name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gates::test_json::Json;
+    use serde_json::json;
 
     #[test]
     fn rows_match_names_and_prefixes() {
+        let none = Json(json!({}));
+        let mcp = |server, tool| mcp_tool(server, tool, &none);
         assert!(host_tool("Read") && host_tool("todo_write") && !host_tool("read_write"));
-        assert!(mcp_tool("serena", "find_symbol") && mcp_tool("s", "think_about_task_adherence"));
-        assert!(mcp_tool("github", "create_pull_request") && mcp_tool("GitHub-Enterprise", "get_issue"));
-        assert!(!mcp_tool("notes", "create_pull_request") && !mcp_tool("github", "create_or_update_file"));
-        assert!(!mcp_tool("github", "push_files") && !mcp_tool("serena", "create_text_file"));
-        assert!(mcp_tool_unsplit("my_github_create_issue") && mcp_tool_unsplit("fs_read_text_file"));
-        assert!(!mcp_tool_unsplit("fs_write_file") && !mcp_tool_unsplit("read_text_file"));
+        assert!(host_tool("SlashCommand") && !host_tool("slashcommand"));
+        assert!(mcp("serena", "find_symbol") && mcp("s", "think_about_task_adherence"));
+        assert!(mcp("github", "create_pull_request") && mcp("GitHub-Enterprise", "get_issue"));
+        assert!(!mcp("notes", "create_pull_request") && !mcp("github", "create_or_update_file"));
+        assert!(!mcp("github", "push_files") && !mcp("serena", "create_text_file"));
+        assert!(mcp_tool_unsplit("my_github_create_issue", &none) && mcp_tool_unsplit("fs_read_text_file", &none));
+        assert!(!mcp_tool_unsplit("fs_write_file", &none) && !mcp_tool_unsplit("read_text_file", &none));
+    }
+
+    #[test]
+    fn generic_names_pass_only_on_their_server() {
+        let none = Json(json!({}));
+        let mcp = |server, tool| mcp_tool(server, tool, &none);
+        assert!(mcp("perplexity", "search") && mcp("fetch", "fetch") && mcp("memory", "create_entities"));
+        assert!(!mcp("files", "search") && !mcp("downloader", "fetch") && !mcp("notes", "create_entities"));
+        assert!(
+            mcp("atlassian", "createJiraIssue") && mcp("linear", "create_comment") && mcp("jira", "jira_get_issue")
+        );
+        assert!(!mcp("atlassian", "jira_download_attachments") && !mcp("files", "create_comment"));
+        assert!(mcp("x", "sequentialthinking") && mcp("x", "notion-search") && mcp("x", "browser_navigate"));
+        assert!(!mcp("x", "browser_take_screenshot") && !mcp("x", "browser_run_code"));
+        assert!(!mcp("x", "puppeteer_navigate") && !mcp("serena", "write_memory") && !mcp("git", "git_checkout"));
+        assert!(mcp_tool_unsplit("my_memory_open_nodes", &none) && !mcp_tool_unsplit("my_notes_open_nodes", &none));
+    }
+
+    #[test]
+    fn a_tool_handing_its_strings_to_a_command_line_passes_only_without_an_option() {
+        let plain = Json(json!({"repo_path": "/r", "target": "HEAD~1", "files": ["docs/superpowers/plans/p.md"]}));
+        let option = Json(json!({"repo_path": "/r", "target": "--output=docs/superpowers/plans/p.md"}));
+        let nested = Json(json!({"files": ["a", " -o"]}));
+        assert!(mcp_tool("git", "git_diff", &plain) && mcp_tool("any", "git_log", &plain));
+        assert!(!mcp_tool("git", "git_diff", &option) && !mcp_tool("git", "git_add", &nested));
+        assert!(mcp_tool("ripgrep", "search", &plain) && !mcp_tool("ripgrep", "search", &option));
+        assert!(!mcp_tool("files", "search", &plain) && !mcp_tool("git", "git_reset", &plain));
+        struct Unreadable;
+        impl ToolArgs for Unreadable {
+            fn string(&self, _: &str) -> Option<String> {
+                None
+            }
+            fn strings_of(&self, _: &str, _: &str) -> Option<Vec<Option<String>>> {
+                None
+            }
+        }
+        assert!(!mcp_tool("git", "git_status", &Unreadable));
     }
 }

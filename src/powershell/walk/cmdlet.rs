@@ -205,6 +205,7 @@ impl Walker<'_> {
                     }
                     if kind == Kind::PushLocation {
                         scope.stack.push(base);
+                        self.pushed_location(scope);
                     }
                     self.moved(&scope.base, &to);
                     scope.base = to;
@@ -214,6 +215,7 @@ impl Walker<'_> {
             Kind::PopLocation => {
                 let sure = self.sure_pop(walk, scope);
                 self.note_location_change(walk, scope);
+                let depth = scope.stack.len();
                 if let Some(top) = scope.stack.pop() {
                     if !sure {
                         self.moved(&scope.base, &top);
@@ -222,8 +224,12 @@ impl Walker<'_> {
                         // then it returns to the location beneath.
                         self.moved(&beneath, &top);
                     }
-                    scope.base = top;
+                    scope.base = top.clone();
                     self.reach(scope);
+                    if sure {
+                        let own = self.last_place.as_ref().map(|(_, at)| *at);
+                        self.popped_location(depth, &top, own);
+                    }
                 }
             }
             Kind::InvokeExpression => {

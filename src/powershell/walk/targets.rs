@@ -36,9 +36,10 @@ impl Walker<'_> {
         if wildcard && let Some(approval) = self.wildcard_approval(text, &path) {
             self.add_absolute(approval);
         }
-        // A wildcard path may match a guarded folder (`docs/*/plans/x.md`): that file too.
+        // A wildcard path may match a guarded folder (`docs/*/plans/x.md`), from where the walk is:
+        // that file too.
         if wildcard && has_wildcard(text) {
-            for spelled in paths::guarded_glob_matches(&paths::from_windows(text)) {
+            for spelled in paths::guarded_glob_matches(&paths::glob_from(base, &paths::from_windows(text))) {
                 self.add_absolute(paths::absolute(spelled, base));
             }
         }
@@ -143,12 +144,13 @@ fn without_provider(text: &str) -> &str {
 }
 
 /// Where `Set-Location`/`Push-Location -Path` (wildcards) goes: the guarded folder a wildcard
-/// could match, if any (as bash's `cd pl*`; the walk also judges what follows where it came from),
-/// else where the text lands.
+/// could match from where the walk is, if any (as bash's `cd pl*`; the walk also judges what
+/// follows where it came from), else where the text lands.
 pub(super) fn location(text: &str, base: &Path, wildcard: bool) -> Option<PathBuf> {
     if wildcard
         && has_wildcard(text)
-        && let Some(guarded) = paths::guarded_glob_matches(&paths::from_windows(text)).into_iter().next()
+        && let Some(guarded) =
+            paths::guarded_glob_matches(&paths::glob_from(base, &paths::from_windows(text))).into_iter().next()
     {
         return Some(paths::absolute(guarded, base));
     }

@@ -8,17 +8,23 @@ impl Engine<'_> {
     /// Judges the call at identifier `at` by the language's table; true when a rule applied.
     pub(super) fn call(&mut self, at: usize) -> bool {
         let Some(name) = self.token(at) else { return false };
-        let open = self.token(at + 1);
-        let parenthesized = open.is_some_and(|t| t.is("(") && !t.line_start);
+        let open = self.token(at + 1).filter(|t| !t.line_start);
+        let parenthesized = open.is_some_and(|t| t.is("("));
         let bare_args = !parenthesized
             && self.grammar.calls_without_parentheses
-            && open.is_some_and(|t| {
-                !t.line_start && (t.is_str() || t.kind == Kind::Ident || t.kind == Kind::Number || t.is("["))
-            });
-        if !parenthesized && !bare_args {
+            && open.is_some_and(|t| t.is_str() || t.kind == Kind::Ident || t.kind == Kind::Number || t.is("["));
+        let defines = at
+            .checked_sub(1)
+            .and_then(|b| self.token(b))
+            .is_some_and(|b| b.kind == Kind::Ident && self.grammar.definitions.contains(&b.text.as_str()));
+        if defines || !self.grammar.rules.iter().any(|rule| rule.name == name.text) {
             return false;
         }
-        if !self.grammar.rules.iter().any(|rule| rule.name == name.text) {
+        let block = self.grammar.calls_without_parentheses && open.is_some_and(|t| t.is("{"));
+        // Perl's `unlink;`: on the default variable.
+        let defaulted = !self.grammar.default_argument.is_empty() && self.ends_statement(at + 1);
+        let called = parenthesized || bare_args || defaulted;
+        if !called && !block && !self.grammar.function_values {
             return false;
         }
         let (names, start) = self.chain(at);
@@ -46,36 +52,121 @@ impl Engine<'_> {
         let Some(rule) = self.grammar.rules.iter().find(|rule| rule.name == name.text && applies(rule)) else {
             return false;
         };
-        let mut args = if parenthesized { self.arguments(at + 1) } else { self.bare_arguments(at + 1) };
+        if block || !called {
+            // P-18: `pcall(os.remove, p)`, `system { $program } @args`: a writer passed on, or
+            // given what a block computes; called with arguments the analysis does not see.
+            self.findings.sure = false;
+            return true;
+        }
+        let mut args = if parenthesized {
+            self.arguments(at + 1)
+        } else if bare_args {
+            self.bare_arguments(at + 1)
+        } else {
+            Vec::new()
+        };
         if let Some(&(_, formals)) = self.grammar.formals.iter().find(|(callee, _)| *callee == name.text) {
             self.match_formals(&mut args, formals);
         }
+        if args.iter().any(|arg| self.spreads(arg)) {
+            // `copy(...$paths)`: arguments the call's text does not place.
+            self.findings.sure = false;
+            return true;
+        }
+        if args.is_empty() && defaulted && qualifier.is_none() && !expression_receiver {
+            self.default_call(rule.op);
+            return true;
+        }
+        let Some(dir) = self.command_dir(&args, rule.op, &name.text) else { return true };
+        let outer = dir.map(|dir| std::mem::replace(&mut self.dir, dir));
         let receiver_range = if expression_receiver {
             start.checked_sub(1).and_then(|dot| self.receiver_start(dot).map(|from| (from, dot)))
         } else {
             // `p.write_text()`: the receiver is the chain before the method.
             at.checked_sub(1).filter(|_| start + 2 <= at).map(|dot| (start, dot))
         };
+        self.apply(rule.op, &args, receiver_range);
+        if let Some(outer) = outer {
+            self.dir = outer;
+        }
+        true
+    }
+
+    /// Where the statement goes on after a callee at `at`: nothing of it is left (`;`, a closing
+    /// bracket, a new line) or a statement modifier follows (Perl's `unlink if $x`).
+    fn ends_statement(&self, at: usize) -> bool {
+        match self.token(at) {
+            None => true,
+            Some(t) if t.line_start => true,
+            Some(t) if t.kind == Kind::Punct => matches!(t.text.as_str(), ";" | "}" | ")"),
+            Some(t) => {
+                matches!(t.text.as_str(), "if" | "unless" | "for" | "foreach" | "while" | "until" | "or" | "and")
+            }
+        }
+    }
+
+    /// A writer called without arguments, on the language's default variable (Perl's
+    /// `unlink;` removes `$_`).
+    fn default_call(&mut self, op: Op) {
+        let value = self.vars.get(self.grammar.default_argument).cloned().unwrap_or(Val::Unknown);
+        match op {
+            Op::Write(_) | Op::WriteAll | Op::WriteFrom(0) | Op::Receiver => self.write(value),
+            Op::Run(0) | Op::RunArgv => self.command(&value),
+            Op::Opaque => self.findings.sure = false,
+            _ => {}
+        }
+    }
+
+    /// An argument spread from a list (`...$a`): it fills places the call's text does not show.
+    fn spreads(&self, arg: &Argument) -> bool {
+        let text: String =
+            self.tokens.get(arg.start..arg.end).unwrap_or_default().iter().take(2).map(|t| t.text.as_str()).collect();
+        text.starts_with("...") && arg.end > arg.start + 2
+    }
+
+    /// The directory a command the call starts runs in when the call names one (`system(…,
+    /// chdir: d)`); `None` when it names one the analysis cannot compute.
+    fn command_dir(&mut self, args: &[Argument], op: Op, callee: &str) -> Option<Option<String>> {
+        let starts = matches!(op, Op::Run(_) | Op::RunArgv | Op::PipeOpen { .. });
+        let option = self.grammar.chdir_option;
+        let formals = self.grammar.formals.iter().find(|(name, _)| *name == callee).map(|(_, formals)| *formals);
+        let placed = formals.and_then(|formals| formals.iter().position(|formal| *formal == option));
+        let given = named_argument(args, option).or_else(|| placed.and_then(|place| positional(args, place)));
+        let Some(arg) = given.filter(|_| starts) else { return Some(None) };
+        match self.argument(arg) {
+            Val::Str(dir) if !dir.contains(HOLE) => {
+                Some(Some(if dir.starts_with('/') { dir } else { join_dir(&self.dir, &dir) }))
+            }
+            _ => {
+                self.findings.sure = false;
+                None
+            }
+        }
+    }
+
+    /// What the rule's operation writes and starts, given the call's arguments and the range of
+    /// its receiver.
+    fn apply(&mut self, op: Op, args: &[Argument], receiver_range: Option<(usize, usize)>) {
         let receiver = || receiver_range;
-        match rule.op {
+        match op {
             Op::Write(positions) => {
                 for &position in positions {
-                    if let Some(arg) = positional(&args, position) {
+                    if let Some(arg) = positional(args, position) {
                         let value = self.argument(arg);
                         self.write(value);
                     }
                 }
             }
             Op::Move(from, to) => {
-                if let Some(arg) = positional(&args, from) {
+                if let Some(arg) = positional(args, from) {
                     let value = self.argument(arg);
                     self.write(value);
                 }
-                self.tree_at(&args, to);
+                self.tree_at(args, to);
             }
             Op::Copy(from, to) => {
-                let source = positional(&args, from).map(|arg| self.argument(arg));
-                if let Some(arg) = positional(&args, to) {
+                let source = positional(args, from).map(|arg| self.argument(arg));
+                if let Some(arg) = positional(args, to) {
                     let destination = self.argument(arg);
                     let source = source.as_ref().and_then(Val::text);
                     if let Some(landed) = destination.text().and_then(|dir| copied_into(source, dir)) {
@@ -84,27 +175,33 @@ impl Engine<'_> {
                     self.write(destination);
                 }
             }
-            Op::WriteTree(position) => self.tree_at(&args, position),
+            Op::WriteTree(position) => self.tree_at(args, position),
             Op::WriteAll => {
                 for arg in args.iter().filter(|a| a.name.is_none()) {
                     let value = self.argument(arg);
                     self.write(value);
                 }
             }
+            Op::WriteFrom(first) => {
+                for arg in args.iter().filter(|a| a.position.is_some_and(|position| position >= first)) {
+                    let value = self.argument(arg);
+                    self.write(value);
+                }
+            }
             Op::WriteNamed(named, position) => {
-                let arg = named_argument(&args, named).or_else(|| positional(&args, position));
+                let arg = named_argument(args, named).or_else(|| positional(args, position));
                 if let Some(arg) = arg {
                     let value = self.argument(arg);
                     self.write(value);
                 }
             }
             Op::Open { path, mode, named } => {
-                let mode = named_argument(&args, named).or_else(|| positional(&args, mode));
+                let mode = named_argument(args, named).or_else(|| positional(args, mode));
                 let writes = match mode {
                     None => false,
                     Some(mode) => writes_mode(&self.argument(mode)),
                 };
-                if let Some(arg) = positional(&args, path) {
+                if let Some(arg) = positional(args, path) {
                     let value = self.argument(arg);
                     if writes {
                         self.write(value);
@@ -112,12 +209,12 @@ impl Engine<'_> {
                 }
             }
             Op::OpenFlags { path, flags } => {
-                let writes = positional(&args, flags).is_none_or(|flags| {
+                let writes = positional(args, flags).is_none_or(|flags| {
                     let text = self.source_text(flags.start, flags.end);
                     ["WRONLY", "RDWR", "CREAT", "TRUNC", "APPEND"].iter().any(|flag| text.contains(flag))
                         || !text.contains("RDONLY")
                 });
-                if let Some(arg) = positional(&args, path) {
+                if let Some(arg) = positional(args, path) {
                     let value = self.argument(arg);
                     if writes {
                         self.write(value);
@@ -129,7 +226,7 @@ impl Engine<'_> {
                 self.write(value);
             }
             Op::ReceiverOpen(mode) => {
-                let writes = positional(&args, mode).is_some_and(|mode| writes_mode(&self.argument(mode)));
+                let writes = positional(args, mode).is_some_and(|mode| writes_mode(&self.argument(mode)));
                 if writes {
                     let value = self.receiver_value(receiver());
                     self.write(value);
@@ -138,21 +235,21 @@ impl Engine<'_> {
             Op::ReceiverAnd(position) => {
                 let value = self.receiver_value(receiver());
                 self.write(value);
-                if let Some(arg) = positional(&args, position) {
+                if let Some(arg) = positional(args, position) {
                     let value = self.argument(arg);
                     self.write(value);
                 }
             }
-            Op::Run(position) => match positional(&args, position) {
+            Op::Run(position) => match positional(args, position) {
                 Some(arg) => {
                     let value = self.argument(arg);
                     self.command(&value);
                 }
                 None => self.findings.sure = false,
             },
-            Op::RunArgv if args.len() == 1 && args.first().is_some_and(|a| a.name.is_none()) => {
+            Op::RunArgv if args.iter().filter(|a| a.name.is_none()).count() == 1 => {
                 // `system("a command line")`: one string is a command line for the shell.
-                match args.first().map(|arg| self.argument(arg)) {
+                match args.iter().find(|a| a.name.is_none()).map(|arg| self.argument(arg)) {
                     Some(Val::List(items)) => self.command(&Val::List(items)),
                     Some(value) => self.command(&value),
                     None => self.findings.sure = false,
@@ -169,15 +266,15 @@ impl Engine<'_> {
                 self.command(&Val::List(argv));
             }
             Op::RunPasted { program, words, outputs, env } => {
-                self.run_pasted(&args, program, words, env);
+                self.run_pasted(args, program, words, env);
                 for &output in outputs {
-                    let Some(arg) = positional(&args, output).filter(|arg| !self.is_keyword(arg)) else { continue };
+                    let Some(arg) = positional(args, output).filter(|arg| !self.is_keyword(arg)) else { continue };
                     let value = self.argument(arg);
                     self.write(value);
                 }
             }
             Op::Chdir(position) => {
-                let value = positional(&args, position).map(|arg| self.argument(arg));
+                let value = positional(args, position).map(|arg| self.argument(arg));
                 match value {
                     Some(Val::Str(dir)) if !dir.contains(HOLE) => {
                         self.dir = if dir.starts_with('/') { dir } else { join_dir(&self.dir, &dir) };
@@ -186,11 +283,10 @@ impl Engine<'_> {
                 }
             }
             Op::Opaque => self.findings.sure = false,
-            Op::PerlOpen => self.perl_open(&args),
-            Op::PerlIoFile => self.perl_io_file(&args),
-            Op::PipeOpen { path, mode } => self.pipe_open(&args, path, mode),
+            Op::PerlOpen => self.perl_open(args),
+            Op::PerlIoFile => self.perl_io_file(args),
+            Op::PipeOpen { path, mode } => self.pipe_open(args, path, mode),
         }
-        true
     }
 
     /// Perl's `IO::File->new(P, MODE)`: a mode string (`>`, `>>`, `+<`, `w`, `a`, `r+`) or
@@ -255,7 +351,20 @@ impl Engine<'_> {
                 }
             }
             [Val::Str(spec)] => self.perl_spec(spec),
-            [] => {}
+            [] => self.perl_open_handle(args),
+            _ => self.findings.sure = false,
+        }
+    }
+
+    /// One-argument `open F`: the spec is the package scalar of the handle's name (`$F`).
+    fn perl_open_handle(&mut self, args: &[Argument]) {
+        let handle = args.first().and_then(|arg| match self.tokens.get(arg.start..arg.end) {
+            Some([name]) if name.kind == Kind::Ident => Some(self.var_name(&name.text).to_string()),
+            _ => None,
+        });
+        match handle.and_then(|name| self.vars.get(&name).cloned()) {
+            Some(Val::Str(spec)) => self.perl_spec(&spec),
+            _ if args.is_empty() => {}
             _ => self.findings.sure = false,
         }
     }
@@ -339,7 +448,7 @@ impl Engine<'_> {
                         return args;
                     }
                     ")" | "]" | "}" => depth -= 1,
-                    "," if depth == 0 => {
+                    "," | "=>" if depth == 0 && self.is_comma(token) => {
                         self.push_argument(&mut args, start, at);
                         start = at + 1;
                     }
@@ -364,7 +473,7 @@ impl Engine<'_> {
                 match token.text.as_str() {
                     "(" | "[" | "{" => depth += 1,
                     ")" | "]" | "}" => depth = depth.saturating_sub(1),
-                    "," if depth == 0 => {
+                    "," | "=>" if depth == 0 && self.is_comma(token) => {
                         self.push_argument(&mut args, start, at);
                         start = at + 1;
                     }
@@ -491,6 +600,7 @@ impl Engine<'_> {
     fn record(&mut self, value: Val, tree: bool) {
         match value {
             Val::Str(text) if !text.is_empty() => {
+                let text = self.unwrapped(text);
                 // A computed part could make any path; one that names a guarded location is
                 // judged as it stands.
                 if text.contains(HOLE) && !crate::paths::names_guarded(&text, crate::paths::Dialect::Program) {
@@ -517,6 +627,21 @@ impl Engine<'_> {
         }
     }
 
+    /// The file inside a stream wrapper's path (PHP's `php://filter/…/resource=P` is `P`).
+    fn unwrapped(&self, text: String) -> String {
+        let lower = text.to_ascii_lowercase();
+        let inner = self.grammar.wrappers.iter().find_map(|(prefix, marker)| {
+            let rest = lower.strip_prefix(prefix)?;
+            let from = text.len() - rest.len() + if marker.is_empty() { 0 } else { rest.find(marker)? + marker.len() };
+            text.get(from..)
+        });
+        match inner {
+            // A wrapped path may be wrapped again (`php://filter/resource=compress.zlib://P`).
+            Some(inner) if !inner.is_empty() && inner.len() < text.len() => self.unwrapped(inner.to_string()),
+            _ => text,
+        }
+    }
+
     /// A command line the program starts.
     pub fn command(&mut self, value: &Val) {
         let line = match value {
@@ -527,8 +652,18 @@ impl Engine<'_> {
             }
             _ => None,
         };
+        // P-18: a command whose name the analysis could not compute (`` `$c` ``, `system($cmd)`,
+        // `ls; $rest`) may be any command; a computed argument is read as any name (`*`).
+        let uncomputed = match value {
+            Val::List(items) => items.first().and_then(Val::text).is_some_and(|program| program.contains(HOLE)),
+            _ => line.as_ref().is_some_and(|line| {
+                line.split(['\n', ';', '&', '|', '(', ')', '`'])
+                    .any(|command| command.split_whitespace().next().is_some_and(|name| name.contains(HOLE)))
+            }),
+        };
         match line {
             Some(line) => {
+                self.findings.sure &= !uncomputed;
                 self.findings.commands.push(run_in(&self.dir, line).replace(HOLE, COMPUTED_PART));
             }
             None => self.findings.sure = false,

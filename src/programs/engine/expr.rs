@@ -14,6 +14,7 @@ impl<'a> Engine<'a> {
         if depth > MAX_EXPRESSION_DEPTH || self.spent() {
             return Val::Unknown;
         }
+        let mut path = self.starts_path(*pos);
         let mut value = self.term(pos, end, depth + 1);
         while *pos < end {
             let Some(token) = self.token(*pos) else { break };
@@ -25,10 +26,18 @@ impl<'a> Engine<'a> {
             if token.kind != Kind::Punct {
                 break;
             }
+            if path && self.grammar.path_operators.contains(&token.text.as_str()) {
+                // `Pathname.new('docs') + 'x'`: a path joined, still a path.
+                *pos += 1;
+                let right = self.term(pos, end, depth + 1);
+                value = concat(value, right, "/");
+                continue;
+            }
             if let Some(&(_, separator)) = self.grammar.concat.iter().find(|(op, _)| token.text == *op) {
                 *pos += 1;
                 let right = self.term(pos, end, depth + 1);
                 value = concat(value, right, separator);
+                path = false;
                 continue;
             }
             if self.grammar.percent_format && token.is("%") {
@@ -61,16 +70,33 @@ impl<'a> Engine<'a> {
             Kind::Ident => self.named(token, pos, end, depth),
             Kind::Punct if token.is("(") => {
                 let inner = self.expr(pos, end, depth + 1);
-                self.skip_to_close(pos, end);
-                inner
+                if self.grammar.paren_lists && self.token(*pos).is_some_and(|t| self.is_comma(t)) {
+                    // Perl's `("touch", $p)`: the rest of the list up to its `)`.
+                    let mut items = vec![inner];
+                    items.extend(self.list(pos, end, depth, ")"));
+                    Val::List(items)
+                } else {
+                    self.skip_to_close(pos, end);
+                    inner
+                }
             }
+            // Ruby's `+"s"` (an unfrozen copy), Perl's `+(…)`: the operand.
+            Kind::Punct if token.is("+") => self.term(pos, end, depth + 1),
             Kind::Punct if token.is("[") => Val::List(self.list(pos, end, depth, "]")),
             Kind::Punct if token.is("{") && self.grammar.brace_lists => Val::List(self.list(pos, end, depth, "}")),
             Kind::Punct => Val::Unknown,
         };
+        let sigiled = token.text.starts_with(|c| self.grammar.sigils.contains(c));
         // Method calls and subscripts after the value.
         while *pos + 1 < end {
             let (Some(dot), Some(method)) = (self.token(*pos), self.token(*pos + 1)) else { break };
+            if sigiled && dot.is("{") && !dot.line_start {
+                // Perl's `$h{k}`: an element of a hash the analysis does not keep.
+                *pos += 1;
+                self.skip_to_close(pos, end);
+                value = Val::Unknown;
+                continue;
+            }
             if dot.is("[") {
                 // `list[0]`: the item at a literal index; any other subscript is unknown.
                 let index = self.token(*pos + 1).filter(|t| t.kind == Kind::Number).and_then(|t| t.text.parse::<usize>().ok());
@@ -116,6 +142,15 @@ impl<'a> Engine<'a> {
                 }
                 _ => Val::Unknown,
             },
+            // Ruby's `%w(a b).join('/')`.
+            ("join", Val::List(items)) => {
+                let separator = match args.into_iter().next() {
+                    None => String::new(),
+                    Some(Val::Str(separator)) => separator,
+                    Some(_) => return Val::Unknown,
+                };
+                items.into_iter().reduce(|a, b| concat(a, b, &separator)).unwrap_or(Val::Str(String::new()))
+            }
             ("joinpath", value @ Val::Str(_)) => args.into_iter().fold(value, |a, b| concat(a, b, "/")),
             ("parent", Val::Str(text)) => {
                 Val::Str(text.rsplit_once('/').map_or_else(|| ".".to_string(), |(dir, _)| dir.to_string()))
@@ -183,6 +218,9 @@ impl<'a> Engine<'a> {
         }
         if known(self.grammar.globs) {
             return match args.into_iter().next() {
+                Some(Val::Str(pattern)) if self.grammar.glob_words => {
+                    Val::List(pattern.split_whitespace().map(|word| Val::Str(word.to_string())).collect())
+                }
                 Some(pattern @ Val::Str(_)) => Val::List(vec![pattern]),
                 _ => Val::Unknown,
             };
@@ -232,7 +270,7 @@ impl<'a> Engine<'a> {
                 *pos += 1;
                 return items;
             }
-            if token.is(",") {
+            if self.is_comma(token) {
                 *pos += 1;
                 continue;
             }
@@ -255,6 +293,21 @@ impl<'a> Engine<'a> {
             }
         }
         items
+    }
+
+    /// `,`, and Perl's `=>`.
+    pub(super) fn is_comma(&self, token: &Token) -> bool {
+        token.is(",") || self.grammar.fat_comma && token.is("=>")
+    }
+
+    /// Whether the term at `at` is a path object (`Pathname.new(…)`, a variable assigned one).
+    fn starts_path(&self, at: usize) -> bool {
+        !self.grammar.path_operators.is_empty()
+            && self.token(at).is_some_and(|t| {
+                t.kind == Kind::Ident
+                    && (self.grammar.path_types.contains(&t.text.as_str())
+                        || self.path_vars.contains(self.var_name(&t.text)))
+            })
     }
 
     /// Moves past the `)` or `]` that closes the group the cursor is in.
@@ -288,17 +341,28 @@ fn lowered(value: Val) -> Val {
 }
 
 /// A list joined by a separator given after it (`table.concat(list, sep)`) or before it
-/// (`implode(sep, list)`).
+/// (`implode(sep, list)`, Perl's `join(sep, @a, $b)`, whose lists flatten).
 fn joined_list(args: Vec<Val>, separator_first: bool) -> Val {
     let mut args = args.into_iter();
-    let (first, second) = (args.next(), args.next());
-    let (list, separator) = if separator_first { (second, first) } else { (first, second) };
+    let (separator, items) = if separator_first {
+        let separator = args.next();
+        let items: Vec<Val> = args
+            .flat_map(|arg| match arg {
+                Val::List(items) => items,
+                item => vec![item],
+            })
+            .collect();
+        (separator, Some(Val::List(items)))
+    } else {
+        let list = args.next();
+        (args.next(), list)
+    };
     let separator = match separator {
         None => String::new(),
         Some(Val::Str(text)) => text,
         Some(_) => return Val::Unknown,
     };
-    match list {
+    match items {
         Some(Val::List(items)) => items.into_iter().reduce(|a, b| concat(a, b, &separator)).unwrap_or(Val::Str(String::new())),
         _ => Val::Unknown,
     }

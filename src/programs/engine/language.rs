@@ -23,6 +23,8 @@ pub enum Op {
     Write(&'static [usize]),
     /// Writes every argument.
     WriteAll,
+    /// Writes every argument from this position on (Perl's `chmod MODE, LIST`).
+    WriteFrom(usize),
     /// Moves the argument at the first position to the second: the first goes, the second gets
     /// a tree (a directory renamed onto it, or moved into it).
     Move(usize, usize),
@@ -139,6 +141,8 @@ pub struct Grammar {
     /// Calls whose value is the files their pattern matches (`glob`, `Dir.glob`): a list of the
     /// pattern, which a write then matches against the guarded locations.
     pub globs: &'static [&'static str],
+    /// A glob's pattern is several patterns separated by blanks (Perl's `glob('a b')`).
+    pub glob_words: bool,
     /// A variable called as a function (PHP's `$w(…)`) is a call nothing proves.
     pub variable_calls: bool,
     /// Named constants and their values (`DIRECTORY_SEPARATOR`).
@@ -146,8 +150,41 @@ pub struct Grammar {
     /// Calls whose value is the list of their arguments, flattened (R's `c(…)`).
     pub list_makers: &'static [&'static str],
     /// The parameters of a rule's callee in order, `...` among them, for R's argument matching
-    /// (exact names, unique prefixes, then positions); a rule's positions are their indices.
+    /// (exact names, unique prefixes, then positions) and PHP's named arguments; a rule's
+    /// positions are their indices.
     pub formals: &'static [(&'static str, &'static [&'static str])],
+    /// Functions are values (Lua's `os.remove`): a rule's callee named without being called is
+    /// passed on to be called with arguments the analysis does not see.
+    pub function_values: bool,
+    /// A call of anything but a name (`t[k](…)`, `(f)(…)`, `'unlink'(…)`, `$f->(…)`, `f.(…)`)
+    /// calls a function the analysis does not know.
+    pub computed_calls: bool,
+    /// Read-only calls that call the function given at these positions (PHP's
+    /// `array_map('unlink', …)`): a string or name there must be a function the tables prove.
+    pub callbacks: &'static [(&'static str, &'static [usize])],
+    /// Calls that change the variables given to them, by their last name or last two
+    /// (`table.sort(t)`, `chop $x`, `sort($a)`): those variables' values are no longer known.
+    pub mutators: &'static [&'static str],
+    /// Operators after a variable that append to it in place (Ruby's `s << p`, `a << p`).
+    pub appends: &'static [&'static str],
+    /// Ruby: `x.y = v` calls the method `y=`.
+    pub setter_calls: bool,
+    /// The variable a writer called without arguments works on (Perl's `unlink;` is `unlink $_`).
+    pub default_argument: &'static str,
+    /// Perl's `=>` separates arguments and list items as `,` does.
+    pub fat_comma: bool,
+    /// Perl: `(a, b)` is a list.
+    pub paren_lists: bool,
+    /// Operators that join a path object with a string by `/` (Ruby's `Pathname + 'x'`).
+    pub path_operators: &'static [&'static str],
+    /// Stream wrappers that name a file inside a written path (PHP's
+    /// `php://filter/…/resource=P`): the prefix, and the marker after which the file's path
+    /// starts (right after the prefix when empty); compared without case.
+    pub wrappers: &'static [(&'static str, &'static str)],
+    /// The option of a process-starting call that gives the directory the command runs in
+    /// (Ruby's `system(…, chdir: d)`, PHP's `proc_open(…, cwd: d)`), by name or by its place in
+    /// the callee's [`Grammar::formals`].
+    pub chdir_option: &'static str,
 }
 
 impl Grammar {
@@ -182,9 +219,22 @@ impl Grammar {
         format_methods: &[],
         brace_lists: false,
         globs: &[],
+        glob_words: false,
         variable_calls: false,
         constants: &[],
         list_makers: &[],
         formals: &[],
+        function_values: false,
+        computed_calls: false,
+        callbacks: &[],
+        mutators: &[],
+        appends: &[],
+        setter_calls: false,
+        default_argument: "",
+        fat_comma: false,
+        paren_lists: false,
+        path_operators: &[],
+        wrappers: &[],
+        chdir_option: "",
     };
 }

@@ -8,6 +8,7 @@
 //! in `expr`, a language's table and grammar in `language`, values and their text in `value`.
 
 mod calls;
+mod changes;
 mod expr;
 mod language;
 mod parameters;
@@ -24,8 +25,20 @@ pub use self::value::{
 use super::lex::{Kind, Token};
 use super::{Findings, MAX_ANALYSIS_WORK};
 
+/// What an assignment operator does to its variable.
+#[derive(Clone, Copy)]
+enum Assignment {
+    /// `=`: the value on the right.
+    Plain,
+    /// `.=`, `+=` of a concatenating operator: the old value, the separator, the new one.
+    Append(&'static str),
+    /// Any other compound operator: a value the analysis does not compute.
+    Other,
+}
+
 /// One argument of a call: its name when passed by keyword, the position of the parameter it
 /// fills, and its tokens.
+#[derive(Clone)]
 struct Argument {
     name: Option<String>,
     position: Option<usize>,
@@ -40,6 +53,8 @@ pub struct Engine<'a> {
     path_vars: HashSet<String>,
     /// Functions the program defines (P-18: their calls are read where they are defined).
     defined: HashSet<String>,
+    /// How many times each variable is assigned or changed in place, anywhere in the program.
+    assigned: HashMap<String, usize>,
     /// Steps taken, against [`MAX_ANALYSIS_WORK`]; a cell so that the scans that only look can
     /// count too.
     work: Cell<usize>,
@@ -56,6 +71,7 @@ impl<'a> Engine<'a> {
             vars: HashMap::new(),
             path_vars: HashSet::new(),
             defined: HashSet::new(),
+            assigned: HashMap::new(),
             work: Cell::new(0),
             dir: String::new(),
             findings: Findings::sure(),
@@ -91,6 +107,20 @@ impl<'a> Engine<'a> {
         self.vars.insert(name.to_string(), value);
     }
 
+    /// How many places assign `name` or change it in place (awk's main rules run once per
+    /// record, so a variable assigned twice may hold either value wherever it is read).
+    pub fn assignments(&self, name: &str) -> usize {
+        self.assigned.get(self.var_name(name)).copied().unwrap_or(0)
+    }
+
+    /// The variable's value is no longer known (changed in place by a call or an operator).
+    pub fn forget(&mut self, name: &str) {
+        let name = self.var_name(name).to_string();
+        *self.assigned.entry(name.clone()).or_insert(0) += 2;
+        self.path_vars.remove(&name);
+        self.vars.insert(name, Val::Unknown);
+    }
+
     fn var_name<'t>(&self, text: &'t str) -> &'t str {
         text.trim_start_matches(|c| self.grammar.sigils.contains(c))
     }
@@ -117,9 +147,12 @@ impl<'a> Engine<'a> {
             }
             if token.kind == Kind::Ident {
                 self.assignment(at);
+                self.changed_in_place(at);
                 if !self.call(at) {
                     self.prove_call(at);
                 }
+            } else if token.is("(") {
+                self.computed_call(at);
             }
             at += 1;
         }
@@ -144,19 +177,40 @@ impl<'a> Engine<'a> {
 
     fn assignment(&mut self, at: usize) {
         let Some(name) = self.token(at) else { return };
-        let Some(op) = self.token(at + 1) else { return };
-        if op.kind != Kind::Punct || !self.grammar.assignments.contains(&op.text.as_str()) {
-            return;
-        }
         if at > 0 && self.token(at - 1).is_some_and(|before| self.is_member(before)) {
             return;
         }
+        let Some(kind) = self.assignment_kind(at + 1) else { return };
+        let key = self.var_name(&name.text).to_string();
+        // `puts <<~EOS` is no append: only a variable the program assigned is appended to.
+        let appends = self.token(at + 1).is_some_and(|op| self.grammar.appends.contains(&op.text.as_str()));
+        if appends && !self.vars.contains_key(&key) {
+            return;
+        }
+        *self.assigned.entry(key.clone()).or_insert(0) += 1;
+        let (mut pos, separator) = match kind {
+            Assignment::Plain => (at + 2, None),
+            Assignment::Append(separator) => (at + 2, Some(separator)),
+            Assignment::Other => {
+                self.forget(&name.text);
+                return;
+            }
+        };
         // `==` is lexed whole, so `=` here is an assignment.
-        let mut pos = at + 2;
         let end = self.statement_end(pos);
-        let value = self.expr(&mut pos, end, 0);
+        let mut value = self.expr(&mut pos, end, 0);
         self.note(&value);
-        let name = self.var_name(&name.text).to_string();
+        if let Some(separator) = separator {
+            value = match self.vars.get(&key).cloned().unwrap_or(Val::Unknown) {
+                // Ruby's `a << x` of a list adds an item.
+                Val::List(mut items) => {
+                    items.push(value);
+                    Val::List(items)
+                }
+                old => value::concat(old, value, separator),
+            };
+        }
+        let name = key;
         let path_like = self.tokens.get(at + 2..end).unwrap_or_default().iter().any(|t| {
             t.kind == Kind::Ident
                 && (self.grammar.path_types.contains(&t.text.as_str()) || self.path_vars.contains(&t.text))
@@ -167,6 +221,36 @@ impl<'a> Engine<'a> {
             self.path_vars.remove(&name);
         }
         self.vars.insert(name, value);
+    }
+
+    /// What the operator at `op` does to the variable before it: `=` (the language's
+    /// assignments), `.=`/`+=` where `.`/`+` concatenate and the language's appending operators
+    /// (Ruby's `<<`: the old value with the new one after it), or another compound operator (`-=`, `||=`, `&&=`, `??=`) or Perl's `=~ s///`: a value
+    /// left unknown.
+    fn assignment_kind(&self, op: usize) -> Option<Assignment> {
+        let token = self.token(op).filter(|t| t.kind == Kind::Punct)?;
+        if self.grammar.assignments.contains(&token.text.as_str()) {
+            return Some(Assignment::Plain);
+        }
+        // Perl's `$p =~ s/a/b/` and `tr`/`y`: the variable changed in place.
+        if token.is("=~") {
+            let substitutes = self.token(op + 1).is_some_and(|t| ["s", "tr", "y"].iter().any(|word| t.is_ident(word)));
+            return substitutes.then_some(Assignment::Other);
+        }
+        if self.grammar.appends.contains(&token.text.as_str()) {
+            return Some(Assignment::Append(""));
+        }
+        if let Some(head) = token.text.strip_suffix('=').filter(|head| matches!(*head, "+" | ".")) {
+            let separator = self.grammar.concat.iter().find(|(concat, _)| *concat == head).map(|(_, sep)| *sep);
+            return Some(separator.map_or(Assignment::Other, Assignment::Append));
+        }
+        let operators = ["-", "*", "/", "%", "|", "||", "&", "&&", "^", "?", "**", "<<", ">>"];
+        let compound = (op..op + 3)
+            .map_while(|at| self.token(at))
+            .take_while(|t| !t.line_start || t.is("="))
+            .find(|t| !(t.kind == Kind::Punct && operators.contains(&t.text.as_str())))
+            .is_some_and(|t| t.is("="));
+        (compound && operators.contains(&token.text.as_str())).then_some(Assignment::Other)
     }
 
     fn is_member(&self, token: &Token) -> bool {
@@ -251,6 +335,10 @@ impl<'a> Engine<'a> {
                 if !after_call {
                     return Some(at);
                 }
+            }
+            // A receiver does not start before the line it stands on (`require 'x'` above).
+            if depth == 0 && token.line_start {
+                return Some(at);
             }
             at = match at.checked_sub(1) {
                 Some(previous) => previous,

@@ -50,9 +50,63 @@ impl Engine<'_> {
         if self.loaded_module(at) {
             return;
         }
-        if self.is_call_site(at) && !self.proven(at) {
+        if self.is_call_site(at) && (!self.proven(at) || !self.callbacks_proven(at)) {
             self.findings.sure = false;
         }
+    }
+
+    /// A call of something that is not a name (`t[k](…)`, `(f)(…)`, `'unlink'(…)`,
+    /// `$f->(…)`, `f.(…)`, Perl's `&$f(…)`), at its `(`: a function the analysis does not know.
+    pub(super) fn computed_call(&mut self, open: usize) {
+        if !self.grammar.computed_calls || self.token(open).is_none_or(|paren| paren.line_start) {
+            return;
+        }
+        let Some(before) = open.checked_sub(1).and_then(|b| self.token(b)) else { return };
+        let grouped = || {
+            // `(int)($x)`: a cast, not a call.
+            let inside = open.checked_sub(2).and_then(|at| self.token(at));
+            let cast = inside
+                .is_some_and(|t| t.kind == Kind::Ident && self.grammar.keywords.contains(&t.text.as_str()))
+                && open.checked_sub(3).and_then(|at| self.token(at)).is_some_and(|t| t.is("("));
+            !cast
+        };
+        let by_reference = || {
+            before.text.starts_with(|c| self.grammar.sigils.contains(c))
+                && open.checked_sub(2).and_then(|at| self.token(at)).is_some_and(|t| t.is("&"))
+        };
+        let computed = match before.kind {
+            Kind::Str { .. } => true,
+            Kind::Punct => before.is("]") || before.is(")") && grouped() || self.is_member(before),
+            Kind::Ident => by_reference(),
+            Kind::Number => false,
+        };
+        if computed {
+            self.findings.sure = false;
+        }
+    }
+
+    /// The functions a read-only call is given to call (PHP's `array_map('trim', $a)`): each
+    /// must be a closure written there or a name the tables prove; a writer's name, a variable or
+    /// any other value is a call the analysis cannot see.
+    fn callbacks_proven(&self, at: usize) -> bool {
+        let Some(token) = self.token(at) else { return true };
+        let Some(&(_, positions)) = self.grammar.callbacks.iter().find(|(name, _)| *name == token.text) else {
+            return true;
+        };
+        let args = self.arguments(at + 1);
+        positions.iter().all(|&position| {
+            let Some(arg) = args.iter().find(|arg| arg.position == Some(position)) else { return true };
+            let tokens = self.tokens.get(arg.start..arg.end).unwrap_or_default();
+            let closure = tokens
+                .iter()
+                .find(|t| !t.is_ident("static"))
+                .is_some_and(|t| t.kind == Kind::Ident && self.grammar.definitions.contains(&t.text.as_str()));
+            match tokens {
+                _ if closure => true,
+                [name] if name.is_str() => self.proven_name(name.text.trim_start_matches('\\'), None),
+                _ => false,
+            }
+        })
     }
 
     /// `use File::Copy;`, `require 'digest'`: true when `at` is a loader (the findings are unsure
@@ -134,16 +188,20 @@ impl Engine<'_> {
     /// A call the language's tables prove: read-only, a value computation, or defined here.
     fn proven(&self, at: usize) -> bool {
         let Some(token) = self.token(at) else { return false };
-        let name = self.var_name(&token.text);
-        if self.defined.contains(name) {
-            return true;
-        }
         let qualifier = at
             .checked_sub(2)
             .filter(|_| at.checked_sub(1).and_then(|b| self.token(b)).is_some_and(|b| self.is_member(b)))
             .and_then(|q| self.token(q))
             .filter(|q| q.kind == Kind::Ident)
             .map(|q| self.var_name(&q.text));
+        self.proven_name(self.var_name(&token.text), qualifier)
+    }
+
+    /// A function named `name` (a method of `qualifier`) that the tables prove.
+    fn proven_name(&self, name: &str, qualifier: Option<&str>) -> bool {
+        if self.defined.contains(name) {
+            return true;
+        }
         // R's names hold dots (`read.csv`): an entry is the whole name before it is an owner's.
         let listed = |list: &[&str]| {
             list.iter().any(|entry| {

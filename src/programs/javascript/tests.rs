@@ -480,3 +480,23 @@ fn interactive_reads_standard_input_after_the_evaluated_program() {
     assert_eq!(node_options(&["node", "-e", "1"], Some(&more)).source, crate::programs::Source::Text("1".into()));
     assert_eq!(node_options(&["node", "-i", "x.js"], Some(&more)).source, crate::programs::Source::File("x.js".into()));
 }
+
+#[test]
+fn a_dynamic_import_binds_its_module_as_require_does() {
+    for program in [
+        "import('node:fs').then(fs => console.log(fs.readFileSync('openspec/changes/c/approval.md', 'utf8')))",
+        "async function main() {\n  const { readFile } = await import('node:fs/promises')\n  console.log(await readFile('openspec/changes/c/approval.md', 'utf8'))\n}\nmain()",
+        "const fs = require('fs')\nconst rows = fs.readdirSync('docs/superpowers/plans', { withFileTypes: true })\n  .filter((d) => d.isFile() || d.isDirectory()).map((d) => d.name)\nconsole.log(rows)",
+    ] {
+        writes_nothing_guarded(program);
+    }
+    writes_approval("import('node:fs').then(fs => fs.writeFileSync('openspec/changes/c/approval.md', 'x'))");
+    writes_approval(
+        "const { writeFile } = await import('node:fs/promises')\nawait writeFile('openspec/changes/c/approval.md', 'x')",
+    );
+    // A local module is code the analysis does not read; a computed specifier is unknown.
+    writes_approval("import('./x.mjs').then(() => console.log('openspec/changes/c/approval.md'))");
+    writes_approval("import(process.argv[2]).then(() => console.log('openspec/changes/c/approval.md'))");
+    // This package through a dynamic import: its uses come back in a promise, not followed.
+    writes_approval("import('approval-gates').then((m) => m[process.argv[1]]('c'))");
+}

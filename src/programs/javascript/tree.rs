@@ -215,6 +215,14 @@ const READ_ONLY: &[&str] = &[
     "fstatSync",
     "readdirSync",
     "readdir",
+    // a `Dirent` or `Stats`
+    "isFile",
+    "isDirectory",
+    "isSymbolicLink",
+    "isFIFO",
+    "isSocket",
+    "isBlockDevice",
+    "isCharacterDevice",
     "readDir",
     "readDirSync",
     "opendir",
@@ -786,7 +794,7 @@ impl<'t> Reader<'t, '_> {
         }
     }
 
-    /// The module of `require('m')`, `require('m').promises`, `await import('m')`.
+    /// The module of `require('m')`, `require('m').promises`, `await import('m')`, `import('m')`.
     fn required(&self, node: Node) -> Option<String> {
         if let Some(inner) = type_erased(node) {
             return self.required(inner);
@@ -794,7 +802,7 @@ impl<'t> Reader<'t, '_> {
         match node.kind_name() {
             "call_expression" => {
                 let function = node.field("function")?;
-                if self.source(function) != "require" {
+                if !matches!(self.source(function), "require" | "import") {
                     return None;
                 }
                 let first = arguments(node).into_iter().next()?;
@@ -864,7 +872,13 @@ impl<'t> Reader<'t, '_> {
     fn judge_call<'n>(&mut self, callee: Node<'n>, args: Vec<Node<'n>>) {
         let (callee, args) = self.unwrap_call_apply(callee, args);
         match callee.kind_name() {
-            "import" => return self.unsure(),
+            // `import('node:fs')` loads a module as `require` does.
+            "import" => {
+                return match args.first().and_then(|a| self.eval(*a, 0)) {
+                    Some(spec) => self.load(&spec),
+                    None => self.unsure(),
+                };
+            }
             "arrow_function" | "function_expression" | "function" => return,
             "parenthesized_expression"
                 if last_named(callee)

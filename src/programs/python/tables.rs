@@ -21,14 +21,14 @@ pub enum Writer {
     Open { path: Arg, mode: Arg, default: &'static str, kind: Kind },
     /// `os.open(path, flags)`: writes unless the flags are read-only.
     OpenFlags,
+    /// Opens the database at this argument (it writes that file; `:memory:` is none) and returns
+    /// a connection, whose SQL is judged as sqlite3's.
+    Database(Arg),
     /// Starts a process ([`Process`]).
     Run(Process),
     /// `os.symlink(src, dst)`: writes `dst`, and `src` where the link points (from `dst`'s
     /// folder), which a later write through the link changes.
     Symlink(Arg, Arg),
-    /// Builds objects from data whose tags may name any callable (`yaml.load`): code the
-    /// analysis cannot see, unless the loader at this argument only builds plain data.
-    Load(Arg),
     /// `os.chdir`.
     Chdir,
     /// Code the analysis cannot see: `eval`, `exec`, `getattr`, unpickling, a debugger, …
@@ -83,6 +83,8 @@ pub enum Kind {
     Archive,
     /// `logging.getLogger`, handlers, hashes, parsed data: every method is read-only.
     Inert,
+    /// `sqlite3.connect`, a cursor: `execute` runs SQL, judged as sqlite3's.
+    Database,
 }
 
 const fn p(position: usize, name: &'static str) -> Arg {
@@ -129,7 +131,7 @@ pub const WRITERS: &[(&str, Writer)] = &[
         },
     ),
     ("dbm.open", Writer::Open { path: p(0, "file"), mode: p(1, "flag"), default: "r", kind: Kind::Inert }),
-    ("sqlite3.connect", Writer::Paths(&[p(0, "database")])),
+    ("sqlite3.connect", Writer::Database(p(0, "database"))),
     ("os.open", Writer::OpenFlags),
     ("os.remove", Writer::Paths(PATH)),
     ("os.unlink", Writer::Paths(PATH)),
@@ -207,10 +209,6 @@ pub const WRITERS: &[(&str, Writer)] = &[
     ("marshal.loads", Writer::Opaque),
     ("marshal.load", Writer::Opaque),
     ("shelve.open", Writer::Opaque),
-    ("yaml.unsafe_load", Writer::Opaque),
-    ("yaml.unsafe_load_all", Writer::Opaque),
-    ("yaml.load", Writer::Load(p(1, "Loader"))),
-    ("yaml.load_all", Writer::Load(p(1, "Loader"))),
 ];
 
 /// Calls proven not to write, by qualified name; `module.*` covers a whole module.
@@ -408,6 +406,37 @@ pub const READ_ONLY: &[&str] = &[
     "getpass.getuser",
     "socket.gethostname",
     "secrets.*",
+    // PyYAML's safe loaders build plain data; its dumpers write a stream opened and judged apart.
+    "yaml.safe_load",
+    "yaml.safe_load_all",
+    "yaml.safe_dump",
+    "yaml.safe_dump_all",
+    "yaml.dump",
+    "yaml.dump_all",
+];
+
+/// PyYAML's loaders that build only plain data: `yaml.load(f, Loader=…)` with one of them reads.
+/// Its other loaders construct any Python object the text names (`!!python/object/apply`): code.
+pub const SAFE_YAML_LOADERS: &[&str] = &["yaml.SafeLoader", "yaml.CSafeLoader", "yaml.BaseLoader", "yaml.CBaseLoader"];
+
+/// Methods of a database connection or cursor that write no file beyond the database (judged at
+/// its connect) and run no SQL: fetching, transactions, the program's own functions.
+pub const DATABASE_METHODS: &[&str] = &[
+    "fetchone",
+    "fetchall",
+    "fetchmany",
+    "commit",
+    "rollback",
+    "close",
+    "iterdump",
+    "create_function",
+    "create_aggregate",
+    "create_window_function",
+    "create_collation",
+    "set_trace_callback",
+    "interrupt",
+    "__enter__",
+    "__exit__",
 ];
 
 /// Methods proven not to write whatever the value they are called on (strings, bytes, lists,
@@ -737,6 +766,10 @@ pub const STANDARD: &[&str] = &[
     "pdb",
 ];
 
+/// Packages from a registry, not the program's own modules, whose import runs only their own code
+/// (a module beside the program shadows them as it shadows the standard library's).
+pub const LIBRARIES: &[&str] = &["yaml"];
+
 /// The `-m` modules whose command line the analysis reads.
 #[derive(Debug, Clone, Copy)]
 pub enum ModuleCli {
@@ -851,14 +884,15 @@ const DATA: &[&str] = &[
 
 /// Whether a name passed as a value writes nothing wherever it ends up called (a `key=`, `map`,
 /// a class's `__eq__`): a read-only function, a module, data, a constant (`subprocess.PIPE`,
-/// `logging.INFO`) or an exception class. A writer, or a name the tables do not know, may write
+/// `logging.INFO`), an exception class or a safe YAML loader. A writer, or a name the tables do not know, may write
 /// whatever it is given (P-18).
 pub fn harmless_value(name: &str) -> bool {
     let last = name.rsplit('.').next().unwrap_or(name);
     let constant = last.bytes().any(|b| b.is_ascii_uppercase()) && !last.bytes().any(|b| b.is_ascii_lowercase());
     let exception = ["Error", "Exception", "Warning"].iter().any(|kind| last.ends_with(kind));
     let module = !name.contains('.') && STANDARD.contains(&name);
-    writer(name).is_none() && (read_only(name) || DATA.contains(&name) || module || constant || exception)
+    let data = DATA.contains(&name) || SAFE_YAML_LOADERS.contains(&name);
+    writer(name).is_none() && (read_only(name) || data || module || constant || exception)
 }
 
 /// The constant strings of modules, which joins compute with (`os.sep.join(parts)`).

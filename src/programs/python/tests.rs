@@ -400,3 +400,67 @@ fn methods_taken_from_their_class_are_judged_as_the_methods() {
         assert!(!analysis(program).sure, "{program:?} is unproven");
     }
 }
+
+#[test]
+fn yaml_safe_loads_and_dumps_read_and_its_object_building_loaders_do_not() {
+    for program in [
+        "import yaml\nprint(yaml.safe_load(open('docs/superpowers/plans/x.md')))",
+        "import yaml, pathlib\nfor f in pathlib.Path('docs/superpowers/plans').glob('*.md'):\n    yaml.safe_load(f.read_text())",
+        "import yaml\nprint(yaml.load(open('docs/superpowers/plans/x.md'), Loader=yaml.SafeLoader))",
+        "from yaml import load, CSafeLoader\nload(open('docs/superpowers/plans/x.md'), CSafeLoader)",
+        "import yaml\nprint(yaml.dump({'plan': 'docs/superpowers/plans/x.md'}))",
+    ] {
+        assert_eq!(writes(program), Vec::<String>::new(), "{program}");
+    }
+    for program in [
+        "import yaml\nyaml.load(open('/tmp/y.yml'), Loader=yaml.Loader)\nprint('docs/superpowers/plans/x.md')",
+        "import yaml\nyaml.unsafe_load(open('/tmp/y.yml'))\nprint('docs/superpowers/plans/x.md')",
+        "import yaml\nyaml.load(open('/tmp/y.yml'))\nprint('docs/superpowers/plans/x.md')",
+        "import yaml\nyaml.safe_dump({}, open('docs/superpowers/plans/x.md', 'w'))",
+    ] {
+        assert_eq!(writes(program), vec![PLAN.to_string()], "{program}");
+    }
+}
+
+#[test]
+fn an_in_memory_database_runs_its_sql_as_sqlite3_judges_it() {
+    let read = "import sqlite3\ndb = sqlite3.connect(':memory:')\ndb.execute('create table t(x)')\n\
+                db.execute('insert into t values (?)', (open('docs/superpowers/plans/x.md').read(),))\n\
+                print(db.execute('select length(x) from t').fetchone())\ndb.commit()";
+    assert_eq!(writes(read), Vec::<String>::new());
+    assert_eq!(
+        writes("import sqlite3\nsqlite3.connect(':memory:').execute(\"VACUUM INTO 'docs/superpowers/plans/x.md'\")"),
+        vec![PLAN.to_string()]
+    );
+    let attach = "import sqlite3\nc = sqlite3.connect(':memory:').cursor()\nc.executescript(\"ATTACH '{PLAN}' AS p\")";
+    assert_eq!(writes(&attach.replace("{PLAN}", PLAN)), vec![PLAN.to_string()]);
+    let computed =
+        "import sqlite3, sys\nsqlite3.connect(':memory:').execute(sys.argv[1])\nprint('docs/superpowers/plans/x.md')";
+    assert_eq!(writes(computed), vec![PLAN.to_string()]);
+    let extension = "import sqlite3\ndb = sqlite3.connect(':memory:')\ndb.load_extension('./x')\nprint('docs/superpowers/plans/x.md')";
+    assert_eq!(writes(extension), vec![PLAN.to_string()]);
+    assert_eq!(writes("import sqlite3\nsqlite3.connect('docs/superpowers/plans/x.md')"), vec![PLAN.to_string()]);
+    // `execute` passed as a value runs SQL where the analysis does not see it; bound to a name,
+    // it is called where it stands.
+    let vacuum = "\"VACUUM INTO 'docs/superpowers/plans/x.md'\"";
+    let passed = format!("import sqlite3\ndb = sqlite3.connect(':memory:')\nlist(map(db.execute, [{vacuum}]))");
+    assert_eq!(writes(&passed), vec![PLAN.to_string()]);
+    let bound = format!("import sqlite3\ne = sqlite3.connect(':memory:').execute\ne({vacuum})");
+    assert_eq!(writes(&bound), vec![PLAN.to_string()]);
+}
+
+#[test]
+fn a_dunder_import_of_a_named_module_is_an_import() {
+    let read = "import itertools\nfor a, b in itertools.pairwise(sorted(__import__('os').listdir('docs/superpowers/plans'))):\n    print(a, b)";
+    assert_eq!(writes(read), Vec::<String>::new());
+    assert_eq!(writes("__import__('os').remove('docs/superpowers/plans/x.md')"), [PLAN]);
+    assert_eq!(writes("__import__('os.path').path.exists('docs/superpowers/plans/x.md')"), Vec::<String>::new());
+    // A module beside the program, or one named at run time, is code the analysis does not read.
+    for program in [
+        "__import__('helpers').run()\nprint('docs/superpowers/plans/x.md')",
+        "import sys\n__import__(sys.argv[1])\nprint('docs/superpowers/plans/x.md')",
+        "__import__('os', fromlist=['x'])\nprint('docs/superpowers/plans/x.md')",
+    ] {
+        assert_eq!(writes(program), [PLAN], "{program}");
+    }
+}

@@ -413,7 +413,7 @@ impl<'s> Program<'s> {
     /// file beside it): unproven.
     fn imported(&mut self, module: &str) {
         let top = module.split('.').next().unwrap_or(module);
-        if module.starts_with('.') || !tables::STANDARD.contains(&top) {
+        if module.starts_with('.') || !(tables::STANDARD.contains(&top) || tables::LIBRARIES.contains(&top)) {
             self.unsure();
         }
     }
@@ -777,7 +777,7 @@ impl<'s> Program<'s> {
         match value {
             V::Name(name) if !tables::harmless_value(name) => self.unsure(),
             V::Method(receiver, method)
-                if matches!(**receiver, V::Path(_) | V::Object(Kind::Archive))
+                if matches!(**receiver, V::Path(_) | V::Object(Kind::Archive | Kind::Database))
                     && !tables::READ_ONLY_METHODS.contains(&method.as_str()) =>
             {
                 self.unsure();
@@ -789,6 +789,19 @@ impl<'s> Program<'s> {
     fn named_call(&mut self, name: &str, args: &Args) -> V {
         let name = name.strip_prefix("builtins.").unwrap_or(name);
         let name = canonical(name);
+        // `__import__('os')` is `import os`, giving the top package.
+        if name == "__import__"
+            && args.positional.len() == 1
+            && args.named.is_empty()
+            && !args.splat
+            && let Some(V::Str(module)) = args.get(0, "name")
+            && !module.contains(HOLE)
+            && !module.is_empty()
+        {
+            let module = module.clone();
+            self.imported(&module);
+            return V::Name(module.split('.').next().unwrap_or(&module).to_string());
+        }
         if let Some(writer) = tables::writer(&name) {
             return self.writer(writer, args);
         }
@@ -828,6 +841,7 @@ impl<'s> Program<'s> {
             "logging.getLogger" | "hashlib.sha256" | "hashlib.md5" | "hashlib.sha1" | "hashlib.new" => {
                 return V::Object(Kind::Inert);
             }
+            "yaml.load" | "yaml.load_all" if safe_yaml_loader(args) => return V::Unknown,
             _ => {}
         }
         if !tables::read_only(&name) {
@@ -895,6 +909,14 @@ impl<'s> Program<'s> {
                 }
                 V::Unknown
             }
+            Writer::Database((position, keyword)) => {
+                match args.get(position, keyword) {
+                    Some(V::Str(name)) if name == ":memory:" || name.is_empty() => {}
+                    Some(database) => self.write(database.clone()),
+                    None => self.unsure(),
+                }
+                V::Object(Kind::Database)
+            }
             Writer::Run(process) => {
                 self.process(process, args);
                 V::Object(Kind::Inert)
@@ -910,14 +932,6 @@ impl<'s> Program<'s> {
                         self.write(V::Str(join_dir(&parent_dir(link), target)));
                     }
                     _ => self.unsure(),
-                }
-                V::Unknown
-            }
-            Writer::Load((position, keyword)) => {
-                let safe = ["SafeLoader", "BaseLoader"];
-                let loader = args.get(position, keyword);
-                if !matches!(loader, Some(V::Name(name)) if safe.iter().any(|safe| name.ends_with(safe))) {
-                    self.unsure();
                 }
                 V::Unknown
             }
@@ -968,6 +982,7 @@ impl<'s> Program<'s> {
                 }
             }
             (V::Object(Kind::Inert | Kind::File), _) => return V::Unknown,
+            (V::Object(Kind::Database), _) => return self.database_method(method, args),
             _ => {}
         }
         // `t.extractall(d)` on a value the walk lost (a loop's, a parameter's, a call's): unproven
@@ -994,6 +1009,39 @@ impl<'s> Program<'s> {
             self.unsure();
         }
         V::Unknown
+    }
+
+    /// A connection's or cursor's method: the SQL it runs is judged as sqlite3's (`ATTACH`,
+    /// `VACUUM INTO`), with a computed statement unproven.
+    fn database_method(&mut self, method: &str, args: &Args) -> V {
+        match method {
+            "execute" | "executemany" | "executescript" => {
+                match args.get(0, "sql").or_else(|| args.get(0, "sql_script")) {
+                    Some(V::Str(sql)) if !sql.contains(HOLE) => self.sql(&sql.clone()),
+                    _ => self.unsure(),
+                }
+                V::Object(Kind::Database)
+            }
+            "cursor" => V::Object(Kind::Database),
+            _ if tables::DATABASE_METHODS.contains(&method) => V::Unknown,
+            _ => {
+                self.unsure();
+                V::Unknown
+            }
+        }
+    }
+
+    fn sql(&mut self, sql: &str) {
+        let found = crate::programs::sqlite::analyze(sql);
+        if !found.sure || found.over_budget || !found.commands.is_empty() {
+            self.unsure();
+        }
+        for written in found.writes {
+            self.write(V::Str(written));
+        }
+        for tree in found.trees {
+            self.write_tree(V::Str(tree));
+        }
     }
 
     fn path_method(&mut self, path: String, method: &str, args: &Args) -> V {
@@ -1167,6 +1215,11 @@ impl Args {
     fn text(&self, position: usize, keyword: &str) -> Option<&str> {
         self.get(position, keyword).and_then(V::text)
     }
+}
+
+/// `yaml.load(f, Loader=yaml.SafeLoader)`: a loader that builds only plain data.
+fn safe_yaml_loader(args: &Args) -> bool {
+    matches!(args.get(1, "Loader"), Some(V::Name(loader)) if tables::SAFE_YAML_LOADERS.contains(&loader.as_str()))
 }
 
 /// `from os import path` gives `os.path`; a few modules re-export under another name.
