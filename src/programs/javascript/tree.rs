@@ -448,6 +448,7 @@ pub fn check(text: &str, dir: &Path, flavor: Flavor, findings: &mut Findings) ->
         local: Vec::new(),
         cwd: String::new(),
         bun_files: Vec::new(),
+        callee: None,
     };
     let nodes = in_source_order(tree.root_node());
     reader.collect_local_functions(&nodes);
@@ -519,6 +520,8 @@ struct Reader<'t, 'f> {
     cwd: String,
     /// Names bound to a `Bun.file(…)` (their paths are in `vars`).
     bun_files: Vec<String>,
+    /// The node id of the callee of the call visited last.
+    callee: Option<usize>,
 }
 
 impl<'t> Reader<'t, '_> {
@@ -586,6 +589,9 @@ impl<'t> Reader<'t, '_> {
                 if node.kind_name() == "call_expression" && self.bun_file(node).is_some() && self.loses(node) {
                     self.unsure();
                 }
+                // Its callee comes next in source order: a call, judged here.
+                let field = if node.kind_name() == "new_expression" { "constructor" } else { "function" };
+                self.callee = node.field(field).map(|callee| callee.id());
                 self.call(node);
             }
             "identifier" | "shorthand_property_identifier" => {
@@ -593,23 +599,40 @@ impl<'t> Reader<'t, '_> {
                 if self.bun_files.iter().any(|file| file == name) && self.loses(node) {
                     self.unsure();
                 }
-                let bound = self.aliases.get(name).is_some_and(|function| is_known(function));
-                if (bound || matches!(name, "eval" | "Function" | "require")) && self.escapes(node) {
+                if self.callee != Some(node.id()) && self.names_writer(node, name) && self.escapes(node) {
                     self.unsure();
                 }
             }
             "member_expression" | "subscript_expression" => {
-                let receiver = node.field("object").map(|o| self.source(o)).unwrap_or_default();
-                let runner = |name: &str| LINE_RUNNERS.contains(&name) || ARGV_RUNNERS.contains(&name);
-                let writer = self
-                    .function_name(node)
-                    .is_some_and(|name| is_known(&name) && (!runner(&name) || self.is_runner(&name, receiver)));
-                if writer && self.escapes(node) {
+                if self.callee != Some(node.id()) && self.names_writer(node, "") && self.escapes(node) {
                     self.unsure();
                 }
             }
             _ => {}
         }
+    }
+
+    /// Whether `node` (a name, a member, a computed member) is a writer, a runner or a code
+    /// loader; `name` is a name's text.
+    fn names_writer(&self, node: Node, name: &str) -> bool {
+        match node.kind_name() {
+            "identifier" | "shorthand_property_identifier" => {
+                matches!(name, "eval" | "Function" | "require")
+                    || self.aliases.get(name).is_some_and(|function| is_known(function))
+            }
+            "member_expression" => {
+                node.field("property").is_some_and(|property| self.writer_member(node, self.source(property)))
+            }
+            _ => self.function_name(node).is_some_and(|function| self.writer_member(node, &function)),
+        }
+    }
+
+    /// Whether the member `name` of `node`'s object is a writer or runner (`re.exec` is a regular
+    /// expression's).
+    fn writer_member(&self, node: Node, name: &str) -> bool {
+        let runner = LINE_RUNNERS.contains(&name) || ARGV_RUNNERS.contains(&name);
+        let receiver = || node.field("object").map(|o| self.source(o)).unwrap_or_default();
+        is_known(name) && (!runner || self.is_runner(name, receiver()))
     }
 
     /// Whether a writer, runner or code loader referenced at `node` goes where the walk loses it
