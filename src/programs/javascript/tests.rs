@@ -336,6 +336,7 @@ fn a_writer_passed_as_a_value_writes_what_it_may_be_given() {
         format!("['{APPROVAL}'].forEach(require('fs').unlinkSync.bind(null))"),
         format!("const cp = require('child_process'); ['touch {APPROVAL}'].forEach(cp.execSync)"),
         format!("['console.log(\"{APPROVAL}\")'].forEach(eval)"),
+        format!("const {{promisify}} = require('util'); ['{APPROVAL}'].forEach(promisify(require('fs').unlink))"),
     ] {
         assert!(unproven(&program), "{program}");
         writes_approval(&program);
@@ -347,10 +348,25 @@ fn a_writer_passed_as_a_value_writes_what_it_may_be_given() {
         format!("const fs = require('fs'); const w = fs.writeFileSync; w('out.txt', 'x'); console.log('{APPROVAL}')"),
         format!("const fs = require('fs'); fs.rmSync.call(fs, 'out.txt'); console.log('{APPROVAL}')"),
         format!("console.log(require.resolve('fs'), '{APPROVAL}')"),
+        format!(
+            "const exec = require('util').promisify(require('child_process').exec); exec('git status').then(() => console.log('{APPROVAL}'))"
+        ),
     ] {
         assert!(!unproven(&program), "{program}");
         writes_nothing_guarded(&program);
     }
+}
+
+#[test]
+fn a_promisified_writer_is_the_writer() {
+    writes_approval(&format!("const rm = require('util').promisify(require('fs').unlink); rm('{APPROVAL}')"));
+    writes_nothing_guarded(&format!(
+        "const read = require('util').promisify(require('fs').readFile); read('{APPROVAL}').then(console.log)"
+    ));
+    assert_eq!(
+        commands("const sh = require('util').promisify(require('child_process').exec); sh('git status')"),
+        ["git status"]
+    );
 }
 
 #[test]

@@ -655,6 +655,7 @@ impl<'t> Reader<'t, '_> {
         match parent.kind_name() {
             "call_expression" => !is("function"),
             "new_expression" => !is("constructor"),
+            "arguments" if self.promisified(value, parent) => parent.parent().is_none_or(|call| self.escapes(call)),
             "member_expression" if is("object") => {
                 let property = parent.field("property").map(|p| self.source(p)).unwrap_or_default();
                 property == "bind" && parent.parent().is_none_or(|bound| self.escapes(bound))
@@ -857,14 +858,26 @@ impl<'t> Reader<'t, '_> {
             "parenthesized_expression" | "await_expression" => self.function_name(last_named(node)?),
             "sequence_expression" => self.function_name(last_named(node)?),
             "call_expression" => {
-                // `fs.writeFileSync.bind(fs)`
+                // `fs.writeFileSync.bind(fs)`, `util.promisify(fs.rm)`
                 let function = node.field("function")?;
-                (function.kind_name() == "member_expression" && self.function_name(function).as_deref() == Some("bind"))
-                    .then(|| self.function_name(function.field("object")?))
-                    .flatten()
+                match self.function_name(function).as_deref() {
+                    Some("bind") if function.kind_name() == "member_expression" => {
+                        self.function_name(function.field("object")?)
+                    }
+                    Some("promisify") => self.function_name(*arguments(node).first()?),
+                    _ => None,
+                }
             }
             _ => None,
         }
+    }
+
+    /// Whether `value` is what `util.promisify(value)` wraps: the function it returns is the same
+    /// function, followed where it is called or bound.
+    fn promisified(&self, value: Node, arguments: Node) -> bool {
+        let call = arguments.parent().filter(|call| call.kind_name() == "call_expression");
+        let wraps = call.and_then(|call| call.field("function")).and_then(|f| self.function_name(f));
+        wraps.as_deref() == Some("promisify") && arguments.named_child(0) == Some(value)
     }
 
     fn call(&mut self, node: Node) {
