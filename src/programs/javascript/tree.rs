@@ -589,9 +589,6 @@ impl<'t> Reader<'t, '_> {
                 if node.kind_name() == "call_expression" && self.bun_file(node).is_some() && self.loses(node) {
                     self.unsure();
                 }
-                // Its callee comes next in source order: a call, judged here.
-                let field = if node.kind_name() == "new_expression" { "constructor" } else { "function" };
-                self.callee = node.field(field).map(|callee| callee.id());
                 self.call(node);
             }
             "identifier" | "shorthand_property_identifier" => {
@@ -883,6 +880,8 @@ impl<'t> Reader<'t, '_> {
     fn call(&mut self, node: Node) {
         let field = if node.kind_name() == "new_expression" { "constructor" } else { "function" };
         let Some(callee) = node.field(field) else { return };
+        // The callee comes next in source order: a call, judged here.
+        self.callee = Some(callee.id());
         let Some(args_node) = node.field("arguments") else {
             // `new Foo` without arguments.
             return self.judge_call(callee, Vec::new());
