@@ -870,7 +870,6 @@ const DATA: &[&str] = &[
     "sys.version_info",
     "sys.executable",
     "sys.maxsize",
-    "os.path",
     "os.environ",
     "os.sep",
     "os.linesep",
@@ -883,16 +882,16 @@ const DATA: &[&str] = &[
 ];
 
 /// Whether a name passed as a value writes nothing wherever it ends up called (a `key=`, `map`,
-/// a class's `__eq__`): a read-only function, a module, data, a constant (`subprocess.PIPE`,
-/// `logging.INFO`), an exception class or a safe YAML loader. A writer, or a name the tables do not know, may write
-/// whatever it is given (P-18).
+/// a class's `__eq__`): a read-only function, data, a constant (`subprocess.PIPE`,
+/// `logging.INFO`), an exception class or a safe YAML loader. A writer, or a name the tables do
+/// not know, may write whatever it is given (P-18); so may a module, whose functions a lost value
+/// no longer names (`[os][i].replace(a, p)` would read as a string's `replace`).
 pub fn harmless_value(name: &str) -> bool {
     let last = name.rsplit('.').next().unwrap_or(name);
     let constant = last.bytes().any(|b| b.is_ascii_uppercase()) && !last.bytes().any(|b| b.is_ascii_lowercase());
     let exception = ["Error", "Exception", "Warning"].iter().any(|kind| last.ends_with(kind));
-    let module = !name.contains('.') && STANDARD.contains(&name);
     let data = DATA.contains(&name) || SAFE_YAML_LOADERS.contains(&name);
-    writer(name).is_none() && (read_only(name) || data || module || constant || exception)
+    writer(name).is_none() && (read_only(name) || data || constant || exception)
 }
 
 /// The constant strings of modules, which joins compute with (`os.sep.join(parts)`).

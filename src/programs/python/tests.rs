@@ -464,3 +464,26 @@ fn a_dunder_import_of_a_named_module_is_an_import() {
         assert_eq!(writes(program), [PLAN], "{program}");
     }
 }
+
+#[test]
+fn a_module_that_goes_where_the_walk_loses_it_is_unproven() {
+    for program in [
+        "import os\n{'m': os}['m'].replace('a.md', 'docs/superpowers/plans/x.md')",
+        "import shutil\n[shutil, shutil][0].copy('a.md', 'docs/superpowers/plans/x.md')",
+        "import os\nnext(iter([os])).replace('a.md', 'docs/superpowers/plans/x.md')",
+        "import os, glob\n[glob][0].os.replace('a.md', 'docs/superpowers/plans/x.md')",
+        "import os\nm = os\nif True:\n    m = os\nm.replace('a.md', 'docs/superpowers/plans/x.md')",
+        "import os\n(m := os).replace('a.md', 'docs/superpowers/plans/x.md')",
+    ] {
+        assert!(!analysis(program).sure, "{program:?} is unproven");
+        assert!(writes(program).iter().any(|w| w.contains("superpowers")), "{program:?}");
+    }
+    // Bound once, a module is followed; a string bound twice is still a string.
+    for program in [
+        "import os\nm = os\nprint(m.listdir('docs/superpowers/plans'))",
+        "p = 'a'\np = 'docs/superpowers/plans/x.md'\nprint(p.replace('x', 'y'))",
+    ] {
+        assert!(analysis(program).sure, "{program:?} is proven");
+        assert!(writes(program).is_empty(), "{program:?}");
+    }
+}

@@ -485,7 +485,12 @@ impl<'s> Program<'s> {
     fn store(&mut self, target: Node, value: V, depth: usize) {
         match target.kind_name() {
             "identifier" => {
-                self.vars.insert(self.text_of(target), value);
+                let name = self.text_of(target);
+                // Bound more than once, a name reads as unknown: what it held goes unseen.
+                if self.sites.get(name).copied().unwrap_or(0) > 1 {
+                    self.passed(&value);
+                }
+                self.vars.insert(name, value);
             }
             "subscript" => {
                 self.passed(&value);
@@ -561,6 +566,8 @@ impl<'s> Program<'s> {
             "subscript" => self.subscript(node, depth),
             "named_expression" => {
                 let value = self.eval_field(node, "value", depth);
+                // A name bound by `:=` reads as unknown: what it held goes unseen.
+                self.passed(&value);
                 if let Some(name) = node.field("name") {
                     self.vars.insert(self.text_of(name), value.clone());
                 }
