@@ -358,6 +358,26 @@ fn a_writer_passed_as_a_value_writes_what_it_may_be_given() {
 }
 
 #[test]
+fn exec_is_a_regular_expression_s_only_on_one() {
+    for program in [
+        "const cp = require('child_process'); [cp][0].exec('touch docs/superpowers/plans/p.md')",
+        "const m = {c: require('child_process')}; m.c.exec('touch docs/superpowers/plans/p.md')",
+        "const cp = require('child_process'); ['touch docs/superpowers/plans/p.md'].forEach([cp][0].exec)",
+    ] {
+        assert!(unproven(program), "{program}");
+        writes_approval(&program.replace("docs/superpowers/plans/p.md", APPROVAL));
+    }
+    for program in [
+        format!("const re = /^- \\[x\\]/gm; let m; while ((m = re.exec('{APPROVAL}'))) console.log(m)"),
+        format!("console.log(/approval/.exec('{APPROVAL}'), new RegExp('x').exec('{APPROVAL}'))"),
+        format!("const re = new RegExp('c'); console.log((re).exec('{APPROVAL}'))"),
+    ] {
+        assert!(!unproven(&program), "{program}");
+        writes_nothing_guarded(&program);
+    }
+}
+
+#[test]
 fn a_promisified_writer_is_the_writer() {
     writes_approval(&format!("const rm = require('util').promisify(require('fs').unlink); rm('{APPROVAL}')"));
     writes_nothing_guarded(&format!(

@@ -449,6 +449,7 @@ pub fn check(text: &str, dir: &Path, flavor: Flavor, findings: &mut Findings) ->
         cwd: String::new(),
         bun_files: Vec::new(),
         callee: None,
+        regexes: Vec::new(),
     };
     let nodes = in_source_order(tree.root_node());
     reader.collect_local_functions(&nodes);
@@ -522,6 +523,8 @@ struct Reader<'t, 'f> {
     bun_files: Vec<String>,
     /// The node id of the callee of the call visited last.
     callee: Option<usize>,
+    /// Names bound to a regular expression (whose `exec` is no process's).
+    regexes: Vec<String>,
 }
 
 impl<'t> Reader<'t, '_> {
@@ -627,9 +630,7 @@ impl<'t> Reader<'t, '_> {
     /// Whether the member `name` of `node`'s object is a writer or runner (`re.exec` is a regular
     /// expression's).
     fn writer_member(&self, node: Node, name: &str) -> bool {
-        let runner = LINE_RUNNERS.contains(&name) || ARGV_RUNNERS.contains(&name);
-        let receiver = || node.field("object").map(|o| self.source(o)).unwrap_or_default();
-        is_known(name) && (!runner || self.is_runner(name, receiver()))
+        is_known(name) && (name != "exec" || !node.field("object").is_some_and(|object| self.is_regex(object)))
     }
 
     /// Whether a writer, runner or code loader referenced at `node` goes where the walk loses it
@@ -724,6 +725,10 @@ impl<'t> Reader<'t, '_> {
                 self.bun_files.retain(|file| *file != key);
                 if self.bun_file(value).is_some() {
                     self.bun_files.push(key.clone());
+                }
+                self.regexes.retain(|regex| *regex != key);
+                if self.is_regex(value) {
+                    self.regexes.push(key.clone());
                 }
                 let string = self.eval(value, 0);
                 self.vars.insert(key, string);
@@ -963,6 +968,10 @@ impl<'t> Reader<'t, '_> {
         if self.is_runner(&name, receiver) {
             return self.run(&name, &args);
         }
+        // `exec` on a value the walk lost may be child_process's (`[cp][0].exec(…)`).
+        if name == "exec" && !callee.field("object").is_some_and(|object| self.is_regex(object)) {
+            return self.unsure();
+        }
         if OPAQUE.contains(&name.as_str()) {
             return self.unsure();
         }
@@ -1014,6 +1023,17 @@ impl<'t> Reader<'t, '_> {
             || receiver.contains("child_process")
             || self.modules.get(receiver).is_some_and(|m| child_module(m))
             || name != "exec"
+    }
+
+    /// A regular expression: a literal, `new RegExp(…)`, or a name bound to one.
+    fn is_regex(&self, node: Node) -> bool {
+        match node.kind_name() {
+            "regex" => true,
+            "new_expression" => node.field("constructor").is_some_and(|c| self.source(c) == "RegExp"),
+            "identifier" => self.regexes.iter().any(|name| name == self.source(node)),
+            "parenthesized_expression" => last_named(node).is_some_and(|inner| self.is_regex(inner)),
+            _ => false,
+        }
     }
 
     /// `Bun.file(p)` (or a name bound to one): `Some` of its path, `None` inside when unknown.
