@@ -79,20 +79,23 @@ pub enum Language {
     Jq,
 }
 
-/// The environment variables some interpreter reads options from ([`Language::options_variable`]).
-pub const OPTIONS_VARIABLES: [&str; 1] = ["NODE_OPTIONS"];
+/// The environment variables some interpreter reads options from ([`Language::options_variables`]).
+pub const OPTIONS_VARIABLES: [&str; 2] = ["NODE_OPTIONS", "PYTHONPYCACHEPREFIX"];
 
 impl Language {
-    /// The environment variable whose words the interpreter reads as options before its command
-    /// line's (`NODE_OPTIONS='--require ./x.js' node build.js`).
-    pub fn options_variable(self) -> Option<&'static str> {
+    /// The environment variables the interpreter reads as options before its command line's,
+    /// each with the option its value is: its words themselves (`""`:
+    /// `NODE_OPTIONS='--require ./x.js' node build.js`), or the value attached to an option
+    /// (`PYTHONPYCACHEPREFIX=d python3` is `python3 -Xpycache_prefix=d`).
+    pub fn options_variables(self) -> &'static [(&'static str, &'static str)] {
         match self {
-            Language::JavaScript | Language::TypeScript => Some(OPTIONS_VARIABLES[0]),
-            _ => None,
+            Language::JavaScript | Language::TypeScript => &[(OPTIONS_VARIABLES[0], "")],
+            Language::Python => &[(OPTIONS_VARIABLES[1], "-Xpycache_prefix=")],
+            _ => &[],
         }
     }
 
-    /// The options that stand for a value of [`Self::options_variable`] the walk could not
+    /// The options that stand for a value of [`Self::options_variables`] the walk could not
     /// compute: it may hold a preload, so a preload of a module no analysis can read (P-18).
     pub fn unknown_options(self) -> &'static [&'static str] {
         match self {

@@ -225,6 +225,8 @@ fn destructured_read_only(inner: &[Token]) -> bool {
 const NODE: Cli = Cli {
     inline: &["-e", "--eval", "-p", "--print"],
     file: &[],
+    // Every option of node's that takes a value, which may be the next word (V8's take theirs
+    // after `=`): a value read as the script would leave the real one unread.
     valued: &[
         "-r",
         "--require",
@@ -235,8 +237,61 @@ const NODE: Cli = Cli {
         "--conditions",
         "--title",
         "--env-file",
+        "--env-file-if-exists",
+        "--experimental-config-file",
         "--input-type",
         "--stack-size",
+        "--allow-fs-read",
+        "--allow-fs-write",
+        "--build-snapshot-config",
+        "--cpu-prof-dir",
+        "--cpu-prof-interval",
+        "--cpu-prof-name",
+        "--diagnostic-dir",
+        "--disable-proto",
+        "--disable-warning",
+        "--dns-result-order",
+        "--experimental-default-type",
+        "--experimental-policy",
+        "--experimental-sea-config",
+        "--heap-prof-dir",
+        "--heap-prof-interval",
+        "--heap-prof-name",
+        "--heapsnapshot-near-heap-limit",
+        "--heapsnapshot-signal",
+        "--icu-data-dir",
+        "--inspect-port",
+        "--debug-port",
+        "--inspect-publish-uid",
+        "--localstorage-file",
+        "--max-http-header-size",
+        "--network-family-autoselection-attempt-timeout",
+        "--openssl-config",
+        "--policy-integrity",
+        "--redirect-warnings",
+        "--report-directory",
+        "--report-dir",
+        "--report-filename",
+        "--report-signal",
+        "--secure-heap",
+        "--secure-heap-min",
+        "--snapshot-blob",
+        "--test-concurrency",
+        "--test-name-pattern",
+        "--test-skip-pattern",
+        "--test-reporter",
+        "--test-reporter-destination",
+        "--test-shard",
+        "--test-timeout",
+        "--tls-cipher-list",
+        "--tls-keylog",
+        "--trace-event-categories",
+        "--trace-event-file-pattern",
+        "--trace-require-module",
+        "--unhandled-rejections",
+        "--use-largepages",
+        "--v8-pool-size",
+        "--watch-path",
     ],
     module: &[],
 };
@@ -272,17 +327,151 @@ fn untyped_invocation(command: &str, args: &[String], stdin: Option<&str>) -> In
             };
             simple(Language::JavaScript, parse_cli(rest, &BUN, stdin))
         }
-        _ => with_preloads(simple(Language::JavaScript, parse_cli(args, &NODE, stdin)), args),
+        _ => {
+            let args = node_spelling(args);
+            with_options(simple(Language::JavaScript, parse_cli(&args, &NODE, stdin)), &args, stdin)
+        }
     }
 }
 
-/// Options whose value is a module node loads before the program.
-const PRELOADS: &[&str] = &["-r", "--require", "--import", "--loader", "--experimental-loader"];
+/// Options whose value is a module node loads before the program (a test reporter is one).
+const PRELOADS: &[&str] = &["-r", "--require", "--import", "--loader", "--experimental-loader", "--test-reporter"];
 
-/// `node -r ./x.js -e CODE` or `node -r ./x.js script.js`: the preloaded modules run first, as
-/// `require`s (the walker puts them before the program's text), so a local one leaves it unproven
-/// like any local module it loads.
-fn with_preloads(mut invocation: Invocation, args: &[String]) -> Invocation {
+/// Options whose value is a file of more options (an env file's `NODE_OPTIONS`, preloads
+/// included) or of code node loads (OpenSSL's engines): what they hold the analysis does not see.
+const HIDDEN_OPTIONS: &[&str] =
+    &["--env-file", "--env-file-if-exists", "--experimental-config-file", "--openssl-config"];
+
+/// Options whose value is a file node writes (`stdout` and `stderr` name the streams).
+const OUTPUT_FILES: &[&str] = &[
+    "--redirect-warnings",
+    "--tls-keylog",
+    "--test-reporter-destination",
+    "--trace-event-file-pattern",
+    "--localstorage-file",
+];
+
+/// Files node writes when an option asks for them: in the folder an option names (else
+/// `--diagnostic-dir`, else the current one), under the name an option gives or its own.
+struct Output {
+    /// The options that make node write it.
+    asked_by: &'static [&'static str],
+    folder: &'static str,
+    name: &'static str,
+    /// Node's own name for it, with `*` for what it fills in (the date, the process id).
+    default: &'static str,
+}
+
+const OUTPUTS: &[Output] = &[
+    Output {
+        asked_by: &["--cpu-prof"],
+        folder: "--cpu-prof-dir",
+        name: "--cpu-prof-name",
+        default: "CPU.*.cpuprofile",
+    },
+    Output {
+        asked_by: &["--heap-prof"],
+        folder: "--heap-prof-dir",
+        name: "--heap-prof-name",
+        default: "Heap.*.heapprofile",
+    },
+    Output {
+        asked_by: &["--report-uncaught-exception", "--report-on-fatalerror", "--report-on-signal"],
+        folder: "--report-directory",
+        name: "--report-filename",
+        default: "report.*.json",
+    },
+    Output {
+        asked_by: &["--heapsnapshot-signal", "--heapsnapshot-near-heap-limit"],
+        folder: "",
+        name: "",
+        default: "Heap.*.heapsnapshot",
+    },
+    Output { asked_by: &["--prof"], folder: "", name: "", default: "isolate-*-v8.log" },
+    Output {
+        asked_by: &["--trace-events-enabled", "--trace-event-categories"],
+        folder: "",
+        name: "",
+        default: "node_trace.*.log",
+    },
+    Output { asked_by: &["--build-snapshot"], folder: "", name: "--snapshot-blob", default: "snapshot.blob" },
+];
+
+/// Node's options that write nothing, take no module and read no options: any other option's
+/// value (V8's `--logfile=f`, `--redirect-code-traces-to=f`) may name where it writes (P-18).
+const QUIET: &[&str] = &[
+    "-C",
+    "--conditions",
+    "--title",
+    "--input-type",
+    "--stack-size",
+    "--max-old-space-size",
+    "--max-semi-space-size",
+    "--stack-trace-limit",
+    "--allow-fs-read",
+    "--allow-fs-write",
+    "--cpu-prof-interval",
+    "--heap-prof-interval",
+    "--disable-proto",
+    "--disable-warning",
+    "--dns-result-order",
+    "--experimental-default-type",
+    "--experimental-policy",
+    "--policy-integrity",
+    "--icu-data-dir",
+    "--inspect",
+    "--inspect-brk",
+    "--inspect-wait",
+    "--inspect-port",
+    "--debug-port",
+    "--inspect-publish-uid",
+    "--max-http-header-size",
+    "--network-family-autoselection-attempt-timeout",
+    "--report-signal",
+    "--secure-heap",
+    "--secure-heap-min",
+    "--test-concurrency",
+    "--test-name-pattern",
+    "--test-skip-pattern",
+    "--test-shard",
+    "--test-timeout",
+    "--tls-cipher-list",
+    "--trace-require-module",
+    "--unhandled-rejections",
+    "--use-largepages",
+    "--v8-pool-size",
+    "--watch-path",
+];
+
+/// `args` with node's options spelled as node reads them, up to the program: `--cpu_prof_dir` is
+/// `--cpu-prof-dir`.
+fn node_spelling(args: &[String]) -> Vec<String> {
+    let mut spelled = args.to_vec();
+    let mut at = 0;
+    while let Some(arg) = spelled.get_mut(at) {
+        at += 1;
+        if arg == "--" || arg == "-" || !arg.starts_with('-') {
+            break;
+        }
+        let name_end = arg.find('=').unwrap_or(arg.len());
+        if arg.starts_with("--") && arg[..name_end].contains('_') {
+            *arg = format!("{}{}", arg[..name_end].replace('_', "-"), &arg[name_end..]);
+        }
+        let option = arg.get(..name_end).unwrap_or_default();
+        if name_end == arg.len() && (NODE.inline.contains(&option) || NODE.valued.contains(&option)) {
+            at += 1;
+        }
+    }
+    spelled
+}
+
+/// What node's own options do besides naming the program (`NODE_OPTIONS`' words are among them):
+/// the modules they preload run first, as `require`s (the walker puts them before the program's
+/// text), so a local one leaves it unproven like any local module it loads; an env file may hold
+/// more of them; the files they write ([`OUTPUT_FILES`], [`OUTPUTS`]; any other option's value, a
+/// tree); and `-i`, whose REPL reads standard input as more program once `-e`'s has run.
+fn with_options(mut invocation: Invocation, args: &[String], stdin: Option<&str>) -> Invocation {
+    let mut options: Vec<(String, Option<String>)> = Vec::new();
     let mut at = 0;
     while let Some(arg) = args.get(at) {
         at += 1;
@@ -293,7 +482,8 @@ fn with_preloads(mut invocation: Invocation, args: &[String]) -> Invocation {
             Some((option, value)) if arg.starts_with("--") => (option, Some(value.to_string())),
             _ => (arg.as_str(), None),
         };
-        let takes_value = NODE.inline.contains(&option) || NODE.valued.contains(&option);
+        let option = if option == "--report-dir" { "--report-directory".to_string() } else { option.to_string() };
+        let takes_value = NODE.inline.contains(&option.as_str()) || NODE.valued.contains(&option.as_str());
         let value = match attached {
             Some(value) => Some(value),
             None if takes_value => {
@@ -302,11 +492,56 @@ fn with_preloads(mut invocation: Invocation, args: &[String]) -> Invocation {
             }
             None => None,
         };
-        if let Some(module) = value.filter(|_| PRELOADS.contains(&option)) {
-            invocation.prelude.push_str(&format!("require({module:?});\n"));
+        options.push((option, value));
+    }
+    let value =
+        |name: &str| options.iter().rev().find(|(option, _)| option == name).and_then(|(_, value)| value.clone());
+    for (option, value) in &options {
+        let option = option.as_str();
+        let Some(value) = value else { continue };
+        if PRELOADS.contains(&option) {
+            invocation.prelude.push_str(&format!("require({value:?});\n"));
+        } else if HIDDEN_OPTIONS.contains(&option) {
+            invocation.prelude.push_str("require(\"./\u{1}\");\n");
+        } else if OUTPUT_FILES.contains(&option) {
+            if !matches!(value.as_str(), "stdout" | "stderr") {
+                invocation.writes.push(value.replace("${pid}", "*").replace("${rotation}", "*"));
+            }
+        } else if !(QUIET.contains(&option) || NODE.inline.contains(&option) || is_output_option(option)) {
+            invocation.trees.push(value.clone());
         }
     }
+    let diagnostic = value("--diagnostic-dir");
+    for output in OUTPUTS {
+        let asked = options.iter().any(|(option, _)| {
+            output.asked_by.contains(&option.as_str()) || [output.folder, output.name].contains(&option.as_str())
+        });
+        if !asked {
+            continue;
+        }
+        let folder = value(output.folder).or_else(|| diagnostic.clone()).unwrap_or_default();
+        let name = value(output.name).unwrap_or_else(|| output.default.to_string());
+        match folder.trim_end_matches('/') {
+            _ if matches!(name.as_str(), "stdout" | "stderr") => {}
+            "" => invocation.writes.push(name),
+            folder => invocation.writes.push(format!("{folder}/{name}")),
+        }
+    }
+    let interactive = options.iter().any(|(option, _)| matches!(option.as_str(), "-i" | "--interactive"));
+    let inline = options.iter().any(|(option, _)| NODE.inline.contains(&option.as_str()));
+    if interactive
+        && inline
+        && let (Source::Text(text), Some(more)) = (&mut invocation.source, stdin)
+    {
+        text.push('\n');
+        text.push_str(more);
+    }
     invocation
+}
+
+/// An option of [`OUTPUTS`]: a folder (`--diagnostic-dir` is every output's) or a name.
+fn is_output_option(option: &str) -> bool {
+    option == "--diagnostic-dir" || OUTPUTS.iter().any(|output| [output.folder, output.name].contains(&option))
 }
 
 /// `deno eval CODE`, `deno run [flags] FILE`, `deno run -` (stdin).

@@ -182,7 +182,7 @@ pub fn invocation(argv: &[String], stdin: Option<&str>) -> Option<Invocation> {
     let (name, args) = argv.split_first()?;
     let language = language_of(name)?;
     let command = name.rsplit('/').next().unwrap_or(name);
-    Some(match language {
+    let mut invocation = match language {
         Language::Python => python::invocation(args, stdin),
         Language::JavaScript | Language::TypeScript => javascript::invocation(command, args, stdin),
         Language::Perl => perl::invocation(args, stdin),
@@ -195,7 +195,16 @@ pub fn invocation(argv: &[String], stdin: Option<&str>) -> Option<Invocation> {
         Language::AppleScript => applescript::invocation(args, stdin),
         Language::Sqlite => sqlite::invocation(args, stdin),
         Language::Jq => jq::invocation(command, args),
-    })
+    };
+    // Standard input that is not the program may still be code it runs (`exec(input())`, a
+    // debugger's commands): for an unproven program, what it names counts as its arguments' do.
+    if let Some(stdin) = stdin
+        && !matches!(&invocation.source, Source::Text(text) if text == stdin)
+        && paths::may_name_guarded(stdin.as_bytes())
+    {
+        invocation.args.push(stdin.to_string());
+    }
+    Some(invocation)
 }
 
 /// What a program in `language` writes and starts when run in `dir` (absolute) with `args`, as

@@ -243,3 +243,23 @@ fn an_unproven_program_naming_a_change_may_fill_it() {
     );
     assert!(judged(Language::Python, "import os\nprint(os.listdir('openspec/changes/c'))").is_empty());
 }
+
+#[test]
+fn an_unproven_program_may_run_what_its_standard_input_names() {
+    let root = Path::new("/repo");
+    let plan = || vec!["/repo/docs/superpowers/plans/p.md".to_string()];
+    for command in [
+        "python3 -c 'exec(input())' <<< 'open(\"docs/superpowers/plans/p.md\", \"w\")'",
+        "python3 -c 'breakpoint()' <<< 'open(\"docs/superpowers/plans/p.md\", \"w\")'",
+        "echo 'require(\"fs\").rmSync(\"docs/superpowers/plans/p.md\")' | node -e 'eval(require(\"fs\").readFileSync(0, \"utf8\"))'",
+    ] {
+        assert_eq!(sorted(&write_targets(command, root).expect("scannable")), plan(), "{command}");
+    }
+    // A proven program reads its standard input as data.
+    for command in [
+        "python3 -c 'import sys; print(sys.stdin.read())' <<< 'docs/superpowers/plans/p.md'",
+        "echo docs/superpowers/plans/p.md | node -e 'console.log(require(\"fs\").readFileSync(0, \"utf8\"))'",
+    ] {
+        assert!(write_targets(command, root).expect("scannable").is_empty(), "{command}");
+    }
+}

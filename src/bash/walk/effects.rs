@@ -1053,9 +1053,15 @@ fn with_options_from_environment(
     analyses: &dyn Analyses,
 ) -> Vec<String> {
     let Some(language) = analyses.program_run(&argv, None).map(|run| run.language) else { return argv };
-    let Some(variable) = language.options_variable() else { return argv };
-    let options = options_of(variable, environment, source, scope)
-        .unwrap_or_else(|| language.unknown_options().iter().map(|option| option.to_string()).collect());
+    let mut options = Vec::new();
+    for (variable, option) in language.options_variables() {
+        match options_of(variable, environment, source, scope) {
+            Some(words) if option.is_empty() => options.extend(words),
+            Some(words) if !words.is_empty() => options.push(format!("{option}{}", words.join(" "))),
+            Some(_) => {}
+            None => options.extend(language.unknown_options().iter().map(|option| option.to_string())),
+        }
+    }
     let at = argv.len().min(1);
     argv.splice(at..at, options);
     argv

@@ -314,6 +314,209 @@ fn a_writer_whose_path_the_arguments_do_not_show_is_unproven() {
     ));
 }
 
+fn unproven(program: &str) -> bool {
+    !crate::programs::javascript::analyze(program, Path::new("/repo"), super::Flavor::JavaScript).sure
+}
+
+#[test]
+fn a_writer_passed_as_a_value_writes_what_it_may_be_given() {
+    for program in [
+        format!("setTimeout(require('fs').rmSync, 0, '{APPROVAL}')"),
+        format!("['{APPROVAL}'].forEach(require('fs').unlinkSync)"),
+        format!("const fs = require('fs'); setImmediate(fs.rmSync, '{APPROVAL}')"),
+        format!("const fs = require('fs'); process.nextTick(fs.rmSync, '{APPROVAL}')"),
+        format!("const fs = require('fs'); Promise.resolve('{APPROVAL}').then(fs.rmSync)"),
+        format!("const fs = require('fs'); Array.from(['{APPROVAL}'], fs.rmSync)"),
+        format!("const fs = require('fs'); JSON.parse('[\"{APPROVAL}\"]', (k, v) => v); JSON.parse('1', fs.rmSync)"),
+        format!("const fs = require('fs'); '{APPROVAL}'.replace(/.+/, fs.rmSync)"),
+        format!("class K {{ static get x() {{ return require('fs').unlinkSync }} }}; K.x('{APPROVAL}')"),
+        format!("const {{rmSync}} = require('fs'); ['{APPROVAL}'].map(rmSync)"),
+        format!("const fs = require('fs'); ['{APPROVAL}'].forEach(fs['rm' + 'Sync'])"),
+        format!("const fs = require('fs'); module.exports = {{ w: fs.writeFileSync }}; console.log('{APPROVAL}')"),
+        format!("['{APPROVAL}'].forEach(require('fs').unlinkSync.bind(null))"),
+        format!("const cp = require('child_process'); ['touch {APPROVAL}'].forEach(cp.execSync)"),
+        format!("['console.log(\"{APPROVAL}\")'].forEach(eval)"),
+        format!("const {{promisify}} = require('util'); ['{APPROVAL}'].forEach(promisify(require('fs').unlink))"),
+    ] {
+        assert!(unproven(&program), "{program}");
+        writes_approval(&program);
+    }
+    // Read-only callbacks, calls of a writer and names bound to one stay in sight.
+    for program in [
+        format!("['{APPROVAL}'].forEach(console.log)"),
+        format!("const fs = require('fs'); ['{APPROVAL}'].map(p => fs.readFileSync(p, 'utf8')).forEach(console.log)"),
+        format!("const fs = require('fs'); const w = fs.writeFileSync; w('out.txt', 'x'); console.log('{APPROVAL}')"),
+        format!("const fs = require('fs'); fs.rmSync.call(fs, 'out.txt'); console.log('{APPROVAL}')"),
+        format!("console.log(require.resolve('fs'), '{APPROVAL}')"),
+        format!(
+            "const exec = require('util').promisify(require('child_process').exec); exec('git status').then(() => console.log('{APPROVAL}'))"
+        ),
+    ] {
+        assert!(!unproven(&program), "{program}");
+        writes_nothing_guarded(&program);
+    }
+}
+
+#[test]
+fn exec_is_a_regular_expression_s_only_on_one() {
+    for program in [
+        "const cp = require('child_process'); [cp][0].exec('touch docs/superpowers/plans/p.md')",
+        "const m = {c: require('child_process')}; m.c.exec('touch docs/superpowers/plans/p.md')",
+        "const cp = require('child_process'); ['touch docs/superpowers/plans/p.md'].forEach([cp][0].exec)",
+    ] {
+        assert!(unproven(program), "{program}");
+        writes_approval(&program.replace("docs/superpowers/plans/p.md", APPROVAL));
+    }
+    for program in [
+        format!("const re = /^- \\[x\\]/gm; let m; while ((m = re.exec('{APPROVAL}'))) console.log(m)"),
+        format!("console.log(/approval/.exec('{APPROVAL}'), new RegExp('x').exec('{APPROVAL}'))"),
+        format!("const re = new RegExp('c'); console.log((re).exec('{APPROVAL}'))"),
+    ] {
+        assert!(!unproven(&program), "{program}");
+        writes_nothing_guarded(&program);
+    }
+}
+
+#[test]
+fn a_promisified_writer_is_the_writer() {
+    writes_approval(&format!("const rm = require('util').promisify(require('fs').unlink); rm('{APPROVAL}')"));
+    writes_nothing_guarded(&format!(
+        "const read = require('util').promisify(require('fs').readFile); read('{APPROVAL}').then(console.log)"
+    ));
+    assert_eq!(
+        commands("const sh = require('util').promisify(require('child_process').exec); sh('git status')"),
+        ["git status"]
+    );
+}
+
+#[test]
+fn a_process_runs_in_its_cwd_and_through_its_shell() {
+    assert_eq!(
+        commands("require('child_process').execSync('touch p.md', {cwd: 'docs/superpowers/plans'})"),
+        ["cd docs/superpowers/plans && touch p.md"]
+    );
+    assert_eq!(
+        commands("require('child_process').execFileSync('git', ['log'], {cwd: 'src', encoding: 'utf8'})"),
+        ["cd src && git log"]
+    );
+    assert_eq!(commands("require('child_process').spawnSync('git', ['log'], {cwd: '/tmp'})"), ["cd /tmp && git log"]);
+    assert_eq!(
+        commands("require('child_process').spawnSync('touch', ['a;touch docs/superpowers/plans/p.md'], {shell: true})"),
+        ["touch a;touch docs/superpowers/plans/p.md"]
+    );
+    assert_eq!(commands("require('child_process').execSync('cat a', {shell: '/bin/bash'})"), ["/bin/bash -c 'cat a'"]);
+    assert_eq!(commands("require('child_process').exec('git log', (e, out) => console.log(out))"), ["git log"]);
+    assert!(unproven("const o = {cwd: process.argv[2]}; require('child_process').execSync('ls', o)"));
+    assert!(unproven("require('child_process').execSync('ls', {cwd: process.argv[2]})"));
+}
+
+#[test]
+fn a_symbolic_link_writes_what_it_points_to() {
+    assert_eq!(
+        writes("require('fs').symlinkSync('/repo/docs/superpowers/plans/p.md', '/tmp/s')"),
+        ["/repo/docs/superpowers/plans/p.md", "/tmp/s"]
+    );
+    assert_eq!(
+        writes("require('fs').symlinkSync('plans/p.md', 'docs/superpowers/s')"),
+        ["docs/superpowers/plans/p.md", "docs/superpowers/s"]
+    );
+    assert!(
+        writes("require('fs').symlinkSync(process.cwd() + '/docs/superpowers/plans/p.md', '/tmp/s')")
+            .iter()
+            .any(|w| w.ends_with("/docs/superpowers/plans/p.md"))
+    );
+    assert_eq!(
+        writes("require('fs').linkSync('docs/superpowers/plans/p.md', 'h')"),
+        ["docs/superpowers/plans/p.md", "h"]
+    );
+    assert_eq!(writes("require('fs').symlinkSync('a.md', '/tmp/s')"), ["/tmp/a.md", "/tmp/s"]);
+}
+
+fn node_options(line: &[&str], stdin: Option<&str>) -> crate::programs::Invocation {
+    let argv: Vec<String> = line.iter().map(|word| word.to_string()).collect();
+    crate::programs::invocation(&argv, stdin).expect("node")
+}
+
+#[test]
+fn node_options_that_write_files_write_them() {
+    let writes = |line: &[&str]| node_options(line, None).writes;
+    let trees = |line: &[&str]| node_options(line, None).trees;
+    assert_eq!(
+        writes(&["node", "--redirect-warnings=docs/superpowers/plans/p.md", "-e", "1"]),
+        ["docs/superpowers/plans/p.md"]
+    );
+    assert_eq!(writes(&["node", "--redirect-warnings", "w.txt", "x.js"]), ["w.txt"]);
+    assert_eq!(
+        node_options(&["node", "--redirect-warnings", "w.txt", "x.js"], None).source,
+        crate::programs::Source::File("x.js".into())
+    );
+    assert_eq!(
+        writes(&["node", "--cpu-prof", "--cpu-prof-dir=docs/superpowers/plans", "-e", "1"]),
+        ["docs/superpowers/plans/CPU.*.cpuprofile"]
+    );
+    assert_eq!(writes(&["node", "--cpu_prof", "--cpu_prof_dir=/tmp/prof", "x.js"]), ["/tmp/prof/CPU.*.cpuprofile"]);
+    assert_eq!(writes(&["node", "--cpu-prof", "--cpu-prof-name=p.md", "x.js"]), ["p.md"]);
+    assert_eq!(writes(&["node", "--cpu-prof", "x.js"]), ["CPU.*.cpuprofile"]);
+    assert_eq!(writes(&["node", "--heap-prof", "--diagnostic-dir=d", "x.js"]), ["d/Heap.*.heapprofile"]);
+    assert!(trees(&["node", "--heap-prof", "--diagnostic-dir=d", "x.js"]).is_empty());
+    assert_eq!(
+        writes(&["node", "--report-uncaught-exception", "--report-directory=docs/superpowers/plans", "-e", "throw 1"]),
+        ["docs/superpowers/plans/report.*.json"]
+    );
+    assert_eq!(
+        writes(&["node", "--report-on-signal", "--report-dir", "r", "--report-filename", "approval.md", "x.js"]),
+        ["r/approval.md"]
+    );
+    assert_eq!(writes(&["node", "--test", "--test-reporter-destination=out.txt", "t.js"]), ["out.txt"]);
+    assert!(writes(&["node", "--test", "--test-reporter-destination=stdout", "t.js"]).is_empty());
+    assert_eq!(
+        trees(&["node", "--prof", "--no-logfile-per-isolate", "--logfile=docs/superpowers/plans/p.md", "-e", "1"]),
+        ["docs/superpowers/plans/p.md"]
+    );
+    // Options that write nothing.
+    for line in [
+        &["node", "--max-old-space-size=4096", "--inspect=9229", "-e", "1"][..],
+        &["node", "--enable-source-maps", "x.js"],
+    ] {
+        assert!(writes(line).is_empty() && trees(line).is_empty(), "{line:?}");
+    }
+}
+
+#[test]
+fn an_option_takes_its_value_and_leaves_the_script_to_be_read() {
+    for line in [
+        &["node", "--unhandled-rejections", "strict", "x.js"][..],
+        &["node", "--inspect-port", "9339", "x.js"],
+        &["node", "--redirect_warnings", "w.txt", "x.js"],
+    ] {
+        assert_eq!(node_options(line, None).source, crate::programs::Source::File("x.js".into()), "{line:?}");
+    }
+    assert_eq!(node_options(&["node", "--redirect_warnings", "w.txt", "x.js"], None).writes, ["w.txt"]);
+}
+
+#[test]
+fn an_env_file_may_preload_modules_and_a_test_reporter_is_one() {
+    let code = format!("console.log('{APPROVAL}')");
+    assert_eq!(node(&["node", "--env-file=.env", "-e", &code]), [APPROVAL]);
+    assert_eq!(node(&["node", "--openssl-config", "o.cnf", "-e", &code]), [APPROVAL]);
+    assert_eq!(node(&["node", "--test-reporter=./reporter.mjs", "-e", &code]), [APPROVAL]);
+    assert!(node(&["node", "--test-reporter=spec", "-e", &code]).is_empty());
+}
+
+#[test]
+fn interactive_reads_standard_input_after_the_evaluated_program() {
+    let more = format!("require('fs').rmSync('{APPROVAL}')");
+    for line in [&["node", "-i", "-e", "1"][..], &["node", "-e", "1", "-i"], &["node", "--interactive", "-p", "1"]] {
+        assert_eq!(
+            node_options(line, Some(&more)).source,
+            crate::programs::Source::Text(format!("1\n{more}")),
+            "{line:?}"
+        );
+    }
+    assert_eq!(node_options(&["node", "-e", "1"], Some(&more)).source, crate::programs::Source::Text("1".into()));
+    assert_eq!(node_options(&["node", "-i", "x.js"], Some(&more)).source, crate::programs::Source::File("x.js".into()));
+}
+
 #[test]
 fn a_dynamic_import_binds_its_module_as_require_does() {
     for program in [

@@ -88,6 +88,7 @@ const WRITERS: &[(&str, &[usize])] = &[
     ("symlink", &[1]),
     ("symlinkSync", &[1]),
     ("ensureSymlink", &[1]),
+    ("ensureSymlinkSync", &[1]),
     ("ensureLink", &[1]),
     ("chmod", &[0]),
     ("chmodSync", &[0]),
@@ -95,6 +96,29 @@ const WRITERS: &[(&str, &[usize])] = &[
     ("utimesSync", &[0]),
     ("writeTextFile", &[0]),
     ("writeTextFileSync", &[0]),
+];
+
+/// Writers that make a symbolic link (their second argument) to their first, which a later write
+/// through the link changes.
+const SYMLINKS: &[&str] = &["symlink", "symlinkSync", "ensureSymlink", "ensureSymlinkSync"];
+
+/// Where a name is bound rather than read.
+const BINDING_SITES: &[&str] = &[
+    "import_specifier",
+    "namespace_import",
+    "import_clause",
+    "formal_parameters",
+    "required_parameter",
+    "optional_parameter",
+    "function_declaration",
+    "class_declaration",
+    "method_definition",
+    "catch_clause",
+    "pair_pattern",
+    "object_pattern",
+    "array_pattern",
+    "assignment_pattern",
+    "rest_pattern",
 ];
 
 /// Methods of a `Bun.file(p)` that write or remove p.
@@ -424,6 +448,8 @@ pub fn check(text: &str, dir: &Path, flavor: Flavor, findings: &mut Findings) ->
         local: Vec::new(),
         cwd: String::new(),
         bun_files: Vec::new(),
+        callee: None,
+        regexes: Vec::new(),
     };
     let nodes = in_source_order(tree.root_node());
     reader.collect_local_functions(&nodes);
@@ -495,6 +521,10 @@ struct Reader<'t, 'f> {
     cwd: String,
     /// Names bound to a `Bun.file(…)` (their paths are in `vars`).
     bun_files: Vec<String>,
+    /// The node id of the callee of the call visited last.
+    callee: Option<usize>,
+    /// Names bound to a regular expression (whose `exec` is no process's).
+    regexes: Vec<String>,
 }
 
 impl<'t> Reader<'t, '_> {
@@ -569,8 +599,69 @@ impl<'t> Reader<'t, '_> {
                 if self.bun_files.iter().any(|file| file == name) && self.loses(node) {
                     self.unsure();
                 }
+                if self.callee != Some(node.id()) && self.names_writer(node, name) && self.escapes(node) {
+                    self.unsure();
+                }
+            }
+            "member_expression" | "subscript_expression" => {
+                if self.callee != Some(node.id()) && self.names_writer(node, "") && self.escapes(node) {
+                    self.unsure();
+                }
             }
             _ => {}
+        }
+    }
+
+    /// Whether `node` (a name, a member, a computed member) is a writer, a runner or a code
+    /// loader; `name` is a name's text.
+    fn names_writer(&self, node: Node, name: &str) -> bool {
+        match node.kind_name() {
+            "identifier" | "shorthand_property_identifier" => {
+                matches!(name, "eval" | "Function" | "require")
+                    || self.aliases.get(name).is_some_and(|function| is_known(function))
+            }
+            "member_expression" => {
+                node.field("property").is_some_and(|property| self.writer_member(node, self.source(property)))
+            }
+            _ => self.function_name(node).is_some_and(|function| self.writer_member(node, &function)),
+        }
+    }
+
+    /// Whether the member `name` of `node`'s object is a writer or runner (`re.exec` is a regular
+    /// expression's).
+    fn writer_member(&self, node: Node, name: &str) -> bool {
+        is_known(name) && (name != "exec" || !node.field("object").is_some_and(|object| self.is_regex(object)))
+    }
+
+    /// Whether a writer, runner or code loader referenced at `node` goes where the walk loses it
+    /// (`setTimeout(fs.rmSync, 0, p)`, `[p].forEach(fs.unlinkSync)`, `.then(fs.rmSync)`, a
+    /// getter's `return fs.unlinkSync`, an object's property), to be called there with whatever
+    /// it is given (P-18). It stays in sight where it is called (`fs.rmSync(p)`, `.call`,
+    /// `.apply`, a `.bind` called or bound), bound to a name (an alias the walk follows), or
+    /// where a property of it is read (`require.resolve`).
+    fn escapes(&self, node: Node) -> bool {
+        let (mut value, mut parent) = (node, node.parent());
+        while let Some(wrapper) = parent.filter(|p| {
+            matches!(p.kind_name(), "parenthesized_expression" | "await_expression" | "sequence_expression")
+                || type_erased(*p).is_some()
+        }) {
+            (value, parent) = (wrapper, wrapper.parent());
+        }
+        let Some(parent) = parent else { return false };
+        let is = |field: &'static str| parent.field(field) == Some(value);
+        let bare = |field: &'static str| parent.field(field).is_some_and(|n| n.kind_name() == "identifier");
+        match parent.kind_name() {
+            "call_expression" => !is("function"),
+            "new_expression" => !is("constructor"),
+            "arguments" if self.promisified(value, parent) => parent.parent().is_none_or(|call| self.escapes(call)),
+            "member_expression" if is("object") => {
+                let property = parent.field("property").map(|p| self.source(p)).unwrap_or_default();
+                property == "bind" && parent.parent().is_none_or(|bound| self.escapes(bound))
+            }
+            "variable_declarator" => is("value") && !bare("name"),
+            "assignment_expression" => is("right") && !bare("left"),
+            "expression_statement" => false,
+            kind => !BINDING_SITES.contains(&kind),
         }
     }
 
@@ -634,6 +725,10 @@ impl<'t> Reader<'t, '_> {
                 self.bun_files.retain(|file| *file != key);
                 if self.bun_file(value).is_some() {
                     self.bun_files.push(key.clone());
+                }
+                self.regexes.retain(|regex| *regex != key);
+                if self.is_regex(value) {
+                    self.regexes.push(key.clone());
                 }
                 let string = self.eval(value, 0);
                 self.vars.insert(key, string);
@@ -765,19 +860,33 @@ impl<'t> Reader<'t, '_> {
             "parenthesized_expression" | "await_expression" => self.function_name(last_named(node)?),
             "sequence_expression" => self.function_name(last_named(node)?),
             "call_expression" => {
-                // `fs.writeFileSync.bind(fs)`
+                // `fs.writeFileSync.bind(fs)`, `util.promisify(fs.rm)`
                 let function = node.field("function")?;
-                (function.kind_name() == "member_expression" && self.function_name(function).as_deref() == Some("bind"))
-                    .then(|| self.function_name(function.field("object")?))
-                    .flatten()
+                match self.function_name(function).as_deref() {
+                    Some("bind") if function.kind_name() == "member_expression" => {
+                        self.function_name(function.field("object")?)
+                    }
+                    Some("promisify") => self.function_name(*arguments(node).first()?),
+                    _ => None,
+                }
             }
             _ => None,
         }
     }
 
+    /// Whether `value` is what `util.promisify(value)` wraps: the function it returns is the same
+    /// function, followed where it is called or bound.
+    fn promisified(&self, value: Node, arguments: Node) -> bool {
+        let call = arguments.parent().filter(|call| call.kind_name() == "call_expression");
+        let wraps = call.and_then(|call| call.field("function")).and_then(|f| self.function_name(f));
+        wraps.as_deref() == Some("promisify") && arguments.named_child(0) == Some(value)
+    }
+
     fn call(&mut self, node: Node) {
         let field = if node.kind_name() == "new_expression" { "constructor" } else { "function" };
         let Some(callee) = node.field(field) else { return };
+        // The callee comes next in source order: a call, judged here.
+        self.callee = Some(callee.id());
         let Some(args_node) = node.field("arguments") else {
             // `new Foo` without arguments.
             return self.judge_call(callee, Vec::new());
@@ -792,7 +901,7 @@ impl<'t> Reader<'t, '_> {
     fn tagged(&mut self, callee: Node, template: Node) {
         if self.source(callee) == "$" {
             match self.eval(template, 0) {
-                Some(line) => self.command(line),
+                Some(line) => self.command(&self.cwd.clone(), line),
                 None => self.unsure(),
             }
         } else {
@@ -841,6 +950,9 @@ impl<'t> Reader<'t, '_> {
                 _ => self.unsure(),
             };
         }
+        if SYMLINKS.contains(&name.as_str()) {
+            self.link_target(&args);
+        }
         if let Some((_, indices)) = WRITERS.iter().find(|(writer, _)| *writer == name) {
             let tree_at = TREE_WRITERS.contains(&name.as_str()).then_some(1);
             return self.writes(&args, indices, tree_at);
@@ -855,6 +967,10 @@ impl<'t> Reader<'t, '_> {
         }
         if self.is_runner(&name, receiver) {
             return self.run(&name, &args);
+        }
+        // `exec` on a value the walk lost may be child_process's (`[cp][0].exec(…)`).
+        if name == "exec" && !callee.field("object").is_some_and(|object| self.is_regex(object)) {
+            return self.unsure();
         }
         if OPAQUE.contains(&name.as_str()) {
             return self.unsure();
@@ -909,6 +1025,17 @@ impl<'t> Reader<'t, '_> {
             || name != "exec"
     }
 
+    /// A regular expression: a literal, `new RegExp(…)`, or a name bound to one.
+    fn is_regex(&self, node: Node) -> bool {
+        match node.kind_name() {
+            "regex" => true,
+            "new_expression" => node.field("constructor").is_some_and(|c| self.source(c) == "RegExp"),
+            "identifier" => self.regexes.iter().any(|name| name == self.source(node)),
+            "parenthesized_expression" => last_named(node).is_some_and(|inner| self.is_regex(inner)),
+            _ => false,
+        }
+    }
+
     /// `Bun.file(p)` (or a name bound to one): `Some` of its path, `None` inside when unknown.
     fn bun_file(&self, node: Node) -> Option<Option<String>> {
         if let Some(inner) = type_erased(node) {
@@ -951,6 +1078,27 @@ impl<'t> Reader<'t, '_> {
         }
     }
 
+    /// Where a symbolic link made by `symlink(target, path)` points: `target`, taken from the
+    /// folder the link is in, is written by whatever later writes through the link.
+    fn link_target(&mut self, args: &[Node]) {
+        let value = |at: usize| {
+            let arg = args.get(at).filter(|a| a.kind_name() != "spread_element")?;
+            self.eval(*arg, 0).or_else(|| self.holed(*arg, 0))
+        };
+        match (value(0), value(1)) {
+            (Some(target), _) if target.starts_with(['/', HOLE]) => self.write(target, false),
+            (Some(target), Some(link)) => {
+                let folder = match link.rsplit_once('/') {
+                    Some(("", _)) => "/",
+                    Some((folder, _)) => folder,
+                    None => "",
+                };
+                self.write(join(folder, &target), false);
+            }
+            _ => self.unsure(),
+        }
+    }
+
     /// `open(P)` and `open(P, 'r')` read; any other mode writes.
     fn open(&mut self, args: &[Node]) {
         if args.iter().take(2).any(|a| a.kind_name() == "spread_element") {
@@ -976,25 +1124,74 @@ impl<'t> Reader<'t, '_> {
 
     fn run(&mut self, name: &str, args: &[Node]) {
         let Some(first) = args.first() else { return self.unsure() };
-        let line = if LINE_RUNNERS.contains(&name) {
-            self.eval(*first, 0)
+        let Some(options) = self.spawn_options(args) else { return self.unsure() };
+        let words = if LINE_RUNNERS.contains(&name) {
+            None
         } else if first.kind_name() == "array" {
-            self.argv(named(*first))
+            Some(named(*first))
         } else {
             // `spawn(cmd, [args], options)` or `spawn(cmd, options)`; arguments in a name or a
             // spread are words the analysis does not see.
-            let rest = match args.get(1) {
-                Some(list) if list.kind_name() == "array" => Some(named(*list)),
-                Some(options) if options.kind_name() == "object" => Some(Vec::new()),
-                Some(_) => None,
-                None => Some(Vec::new()),
-            };
-            rest.and_then(|rest| self.argv(std::iter::once(*first).chain(rest).collect()))
+            match args.get(1) {
+                Some(list) if list.kind_name() == "array" => {
+                    Some(std::iter::once(*first).chain(named(*list)).collect())
+                }
+                Some(options) if options.kind_name() != "object" && !is_function(*options) => return self.unsure(),
+                _ => Some(vec![*first]),
+            }
+        };
+        let line = match (words, &options.shell) {
+            (None, _) => self.eval(*first, 0),
+            // Through a shell, node joins the words with blanks, unquoted.
+            (Some(words), Some(_)) => {
+                let words: Option<Vec<String>> = words.into_iter().map(|word| self.eval(word, 0)).collect();
+                words.map(|words| words.join(" "))
+            }
+            (Some(words), None) => self.argv(words),
+        };
+        let line = match (line, options.shell) {
+            (Some(line), Some(Some(shell))) => Some(format!("{} -c {}", shell_word(&shell), shell_word(&line))),
+            (line, _) => line,
         };
         match line {
-            Some(line) => self.command(line),
+            Some(line) => self.command(&options.cwd, line),
             None => self.unsure(),
         }
+    }
+
+    /// The options object of a process runner (after the command and its argument list): the
+    /// directory it runs in and the shell it runs through. `None` when the analysis cannot read
+    /// them (a name, a spread, a computed key or value).
+    fn spawn_options(&self, args: &[Node]) -> Option<Spawn> {
+        let mut spawn = Spawn { cwd: self.cwd.clone(), shell: None };
+        let options = args.iter().skip(1).find(|arg| arg.kind_name() != "array" && !is_function(**arg));
+        let Some(options) = options.filter(|o| !matches!(o.kind_name(), "undefined" | "null")) else {
+            return Some(spawn);
+        };
+        if options.kind_name() != "object" {
+            return None;
+        }
+        for property in named(*options) {
+            let (key, value) = match property.kind_name() {
+                "pair" => (property.field("key")?, property.field("value")?),
+                "shorthand_property_identifier" => (property, property),
+                "method_definition" => continue,
+                _ => return None,
+            };
+            let key = match key.kind_name() {
+                "property_identifier" | "shorthand_property_identifier" => self.source(key).to_string(),
+                "string" => string_content(key, self.text),
+                _ => return None,
+            };
+            match (key.as_str(), value.kind_name()) {
+                ("cwd", _) => spawn.cwd = join(&self.cwd, &self.eval(value, 0)?),
+                ("shell", "true") => spawn.shell = Some(None),
+                ("shell", "false") => spawn.shell = None,
+                ("shell", _) => spawn.shell = Some(Some(self.eval(value, 0)?)),
+                _ => {}
+            }
+        }
+        Some(spawn)
     }
 
     fn argv(&self, words: Vec<Node>) -> Option<String> {
@@ -1002,8 +1199,8 @@ impl<'t> Reader<'t, '_> {
         words.filter(|w| !w.is_empty()).map(|w| w.join(" "))
     }
 
-    fn command(&mut self, line: String) {
-        let line = run_in(&self.cwd, line);
+    fn command(&mut self, dir: &str, line: String) {
+        let line = run_in(dir, line);
         if !self.findings.commands.contains(&line) {
             self.findings.commands.push(line);
         }
@@ -1109,6 +1306,9 @@ impl<'t> Reader<'t, '_> {
             }
             "concat" => Some(self.eval(object?, depth + 1)? + &values()?.concat()),
             "String" | "fileURLToPath" => self.eval(*args.first()?, depth + 1),
+            "cwd" if object.is_some_and(|o| is_global(self.source(o), "process")) => {
+                Some(join(&self.dir.to_string_lossy(), &self.cwd))
+            }
             // `Bun.write(Bun.file(p), …)` writes p.
             "file" if object.is_some_and(|o| is_global(self.source(o), "Bun")) => self.eval(*args.first()?, depth + 1),
             "toString" => self.eval(object?, depth + 1),
@@ -1174,6 +1374,17 @@ fn util_format(format: &str, args: &[String]) -> Option<String> {
 /// `Bun` or `globalThis.Bun` (any owner before the last `.`).
 fn is_global(receiver: &str, object: &str) -> bool {
     receiver == object || receiver.strip_suffix(object).is_some_and(|r| r.ends_with('.'))
+}
+
+/// Where and how a process runner runs its command line (its options object).
+struct Spawn {
+    cwd: String,
+    /// `shell: true` (`Some(None)`) or the shell's program (`shell: '/bin/bash'`).
+    shell: Option<Option<String>>,
+}
+
+fn is_function(node: Node) -> bool {
+    matches!(node.kind_name(), "arrow_function" | "function_expression" | "function")
 }
 
 fn is_known(function: &str) -> bool {

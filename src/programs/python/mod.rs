@@ -23,12 +23,81 @@ pub fn analyze(text: &str) -> Findings {
 const CLI: Cli = Cli { inline: &["-c"], file: &[], valued: &["-W", "-X", "--check-hash-based-pycs"], module: &["-m"] };
 
 pub fn invocation(args: &[String], stdin: Option<&str>) -> Invocation {
-    let (source, rest) = parse_cli(args, &CLI, stdin);
-    let ModuleWrites { files: writes, trees } = match (&source, module_of(args)) {
+    let (mut source, rest) = parse_cli(args, &CLI, stdin);
+    let ModuleWrites { files: writes, mut trees } = match (&source, module_of(args)) {
         (Source::Nothing, Some(module)) => module_writes(&module, &rest),
         _ => ModuleWrites::default(),
     };
-    Invocation { language: Language::Python, source, args: rest, writes, trees, prelude: String::new() }
+    let options = options(args);
+    // Compiled modules go under the prefix, in folders named after their sources' paths.
+    trees.extend(options.pycache_prefix);
+    let mut prelude = String::new();
+    if options.interactive
+        && let Some(more) = stdin
+    {
+        match &mut source {
+            Source::Text(text) if options.inline => {
+                text.push('\n');
+                text.push_str(more);
+            }
+            // Run before the script here: the order of a `chdir` across the two is lost.
+            Source::File(_) => prelude = format!("{more}\n"),
+            _ => {}
+        }
+    }
+    Invocation { language: Language::Python, source, args: rest, writes, trees, prelude }
+}
+
+/// What Python's own options do besides naming the program.
+#[derive(Default)]
+struct Options {
+    /// `-i`: standard input is more program, run once the rest has run.
+    interactive: bool,
+    /// `-c`: the program is inline.
+    inline: bool,
+    /// `-X pycache_prefix=DIR`: compiled modules are written under DIR.
+    pycache_prefix: Option<String>,
+}
+
+/// Python's options up to the program (`-c` and `-m` end them): clusters (`-ic`, `-Bi`) and
+/// values attached or not (`-Xpycache_prefix=d`, `-X pycache_prefix=d`).
+fn options(args: &[String]) -> Options {
+    let mut options = Options::default();
+    let mut at = 0;
+    while let Some(arg) = args.get(at).filter(|arg| arg.starts_with('-') && *arg != "-" && *arg != "--") {
+        at += 1;
+        if arg.starts_with("--") {
+            at += usize::from(CLI.valued.contains(&arg.as_str()));
+            continue;
+        }
+        for (offset, letter) in arg.char_indices().skip(1) {
+            match letter {
+                'i' => options.interactive = true,
+                'c' => {
+                    options.inline = true;
+                    return options;
+                }
+                'm' => return options,
+                'W' | 'X' => {
+                    let attached = arg.get(offset + 1..).unwrap_or_default();
+                    let value = if attached.is_empty() {
+                        at += 1;
+                        args.get(at - 1).map_or("", String::as_str)
+                    } else {
+                        attached
+                    };
+                    if letter == 'X'
+                        && let Some(dir) = value.strip_prefix("pycache_prefix=")
+                    {
+                        options.pycache_prefix = Some(dir.to_string());
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    options
 }
 
 /// The module `-m` names (`-m json.tool`, `-mjson.tool`, `-um json.tool`), when the options

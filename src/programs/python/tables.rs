@@ -24,12 +24,54 @@ pub enum Writer {
     /// Opens the database at this argument (it writes that file; `:memory:` is none) and returns
     /// a connection, whose SQL is judged as sqlite3's.
     Database(Arg),
-    /// Starts the command line (a string, or an argv list) at this argument.
-    Run(Arg),
+    /// Starts a process ([`Process`]).
+    Run(Process),
+    /// `os.symlink(src, dst)`: writes `dst`, and `src` where the link points (from `dst`'s
+    /// folder), which a later write through the link changes.
+    Symlink(Arg, Arg),
     /// `os.chdir`.
     Chdir,
-    /// Code the analysis cannot see: `eval`, `exec`, `getattr`, …
+    /// Code the analysis cannot see: `eval`, `exec`, `getattr`, unpickling, a debugger, …
     Opaque,
+}
+
+/// Where a process-starting call keeps its command line, and what changes the line it runs.
+#[derive(Debug, Clone, Copy)]
+pub struct Process {
+    /// The command line (a string, or an argv list).
+    pub args: Arg,
+    /// The program really run, whatever the line names first (`executable=`, `os.execv`'s path):
+    /// the shell that runs the line when it goes through one.
+    pub program: Option<Arg>,
+    pub shell: Shell,
+    /// The directory it runs in (`cwd=`): its relative paths land there.
+    pub cwd: Option<Arg>,
+}
+
+/// Whether a process's command line is run by a shell.
+#[derive(Debug, Clone, Copy)]
+pub enum Shell {
+    Always,
+    Never,
+    /// When this argument is true (`shell=True`): an argv list's first item is the shell's line,
+    /// the others its `$0`, `$1`, ….
+    When(Arg),
+}
+
+/// `subprocess.Popen`'s parameters, which `run`, `call`, `check_call` and `check_output` pass on.
+const POPEN: Process = Process {
+    args: p(0, "args"),
+    program: Some(p(2, "executable")),
+    shell: Shell::When(p(8, "shell")),
+    cwd: Some(p(9, "cwd")),
+};
+/// A command line the shell runs where the program runs.
+const fn shell_line(args: Arg) -> Process {
+    Process { args, program: None, shell: Shell::Always, cwd: None }
+}
+/// `os.exec*(path, args, …)`: `path` is run; `args[0]` is only the name it is given.
+const fn exec(path: &'static str) -> Process {
+    Process { args: p(1, "args"), program: Some(p(0, path)), shell: Shell::Never, cwd: None }
 }
 
 /// The kinds of values the analysis follows: what a call returns, whose methods it knows.
@@ -88,7 +130,6 @@ pub const WRITERS: &[(&str, Writer)] = &[
             kind: Kind::Inert,
         },
     ),
-    ("shelve.open", Writer::Open { path: p(0, "filename"), mode: p(1, "flag"), default: "c", kind: Kind::Inert }),
     ("dbm.open", Writer::Open { path: p(0, "file"), mode: p(1, "flag"), default: "r", kind: Kind::Inert }),
     ("sqlite3.connect", Writer::Database(p(0, "database"))),
     ("os.open", Writer::OpenFlags),
@@ -107,8 +148,9 @@ pub const WRITERS: &[(&str, Writer)] = &[
     ("os.rename", Writer::Move(p(0, "src"), p(1, "dst"))),
     ("os.renames", Writer::Move(p(0, "old"), p(1, "new"))),
     ("os.replace", Writer::Move(p(0, "src"), p(1, "dst"))),
-    ("os.link", Writer::Paths(DST)),
-    ("os.symlink", Writer::Paths(DST)),
+    // A hard link is a second name to write its source by.
+    ("os.link", Writer::Paths(&[p(0, "src"), p(1, "dst")])),
+    ("os.symlink", Writer::Symlink(p(0, "src"), p(1, "dst"))),
     ("shutil.copy", Writer::Copy(p(0, "src"), p(1, "dst"))),
     ("shutil.copy2", Writer::Copy(p(0, "src"), p(1, "dst"))),
     ("shutil.copyfile", Writer::Paths(DST)),
@@ -121,20 +163,27 @@ pub const WRITERS: &[(&str, Writer)] = &[
     ("shutil.unpack_archive", Writer::Tree(p(1, "extract_dir"))),
     ("shutil.make_archive", Writer::Paths(&[p(0, "base_name")])),
     ("urllib.request.urlretrieve", Writer::Paths(&[p(1, "filename")])),
-    ("subprocess.run", Writer::Run(p(0, "args"))),
-    ("subprocess.call", Writer::Run(p(0, "args"))),
-    ("subprocess.check_call", Writer::Run(p(0, "args"))),
-    ("subprocess.check_output", Writer::Run(p(0, "args"))),
-    ("subprocess.Popen", Writer::Run(p(0, "args"))),
-    ("subprocess.getoutput", Writer::Run(p(0, "cmd"))),
-    ("subprocess.getstatusoutput", Writer::Run(p(0, "cmd"))),
-    ("os.system", Writer::Run(p(0, "command"))),
-    ("os.popen", Writer::Run(p(0, "cmd"))),
-    ("os.execv", Writer::Run(p(1, "args"))),
-    ("os.execvp", Writer::Run(p(1, "args"))),
-    ("os.execve", Writer::Run(p(1, "args"))),
-    ("os.execvpe", Writer::Run(p(1, "args"))),
-    ("asyncio.create_subprocess_shell", Writer::Run(p(0, "cmd"))),
+    ("subprocess.run", Writer::Run(POPEN)),
+    ("subprocess.call", Writer::Run(POPEN)),
+    ("subprocess.check_call", Writer::Run(POPEN)),
+    ("subprocess.check_output", Writer::Run(POPEN)),
+    ("subprocess.Popen", Writer::Run(POPEN)),
+    ("subprocess.getoutput", Writer::Run(shell_line(p(0, "cmd")))),
+    ("subprocess.getstatusoutput", Writer::Run(shell_line(p(0, "cmd")))),
+    ("os.system", Writer::Run(shell_line(p(0, "command")))),
+    ("os.popen", Writer::Run(shell_line(p(0, "cmd")))),
+    ("os.execv", Writer::Run(exec("path"))),
+    ("os.execvp", Writer::Run(exec("file"))),
+    ("os.execve", Writer::Run(exec("path"))),
+    ("os.execvpe", Writer::Run(exec("file"))),
+    (
+        "asyncio.create_subprocess_shell",
+        Writer::Run(Process {
+            program: Some(p(usize::MAX, "executable")),
+            cwd: Some(p(usize::MAX, "cwd")),
+            ..shell_line(p(0, "cmd"))
+        }),
+    ),
     ("os.chdir", Writer::Chdir),
     ("eval", Writer::Opaque),
     ("exec", Writer::Opaque),
@@ -149,6 +198,17 @@ pub const WRITERS: &[(&str, Writer)] = &[
     ("runpy.run_path", Writer::Opaque),
     ("runpy.run_module", Writer::Opaque),
     ("ctypes.CDLL", Writer::Opaque),
+    ("delattr", Writer::Opaque),
+    // A debugger reads commands from standard input; `PYTHONBREAKPOINT` may name any callable.
+    ("breakpoint", Writer::Opaque),
+    ("pdb.set_trace", Writer::Opaque),
+    // Unpickling calls whatever the data names (`posix.remove`); a shelf unpickles what it reads.
+    ("pickle.loads", Writer::Opaque),
+    ("pickle.load", Writer::Opaque),
+    ("pickle.Unpickler", Writer::Opaque),
+    ("marshal.loads", Writer::Opaque),
+    ("marshal.load", Writer::Opaque),
+    ("shelve.open", Writer::Opaque),
 ];
 
 /// Calls proven not to write, by qualified name; `module.*` covers a whole module.
@@ -257,6 +317,8 @@ pub const READ_ONLY: &[&str] = &[
     "sys.intern",
     "time.*",
     "datetime.*",
+    // A class of `datetime`, not the `time` module.
+    "datetime.time",
     "math.*",
     "statistics.*",
     "textwrap.*",
@@ -323,10 +385,7 @@ pub const READ_ONLY: &[&str] = &[
     "shutil.get_terminal_size",
     "shutil.copyfileobj",
     "pickle.dumps",
-    "pickle.loads",
-    "pickle.load",
     "pickle.dump",
-    "marshal.loads",
     "traceback.*",
     "inspect.signature",
     "functools.reduce",
@@ -559,20 +618,30 @@ pub const READ_ONLY_METHODS: &[&str] = &[
     "add_argument_group",
 ];
 
-/// Methods of pathlib paths that write the path (and their argument, for a move).
-pub const PATH_WRITERS: &[(&str, bool)] = &[
-    ("write_text", false),
-    ("write_bytes", false),
-    ("touch", false),
-    ("unlink", false),
-    ("rmdir", false),
-    ("mkdir", false),
-    ("symlink_to", false),
-    ("hardlink_to", false),
-    ("chmod", false),
-    ("lchmod", false),
-    ("rename", true),
-    ("replace", true),
+/// What a pathlib method writes besides its own path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Also {
+    Nothing,
+    /// The path its argument names: a move's destination, a hard link's other name.
+    Target,
+    /// Where the link it makes points (its argument, from the path's folder).
+    LinkTarget,
+}
+
+/// Methods of pathlib paths that write the path, and what else they write.
+pub const PATH_WRITERS: &[(&str, Also)] = &[
+    ("write_text", Also::Nothing),
+    ("write_bytes", Also::Nothing),
+    ("touch", Also::Nothing),
+    ("unlink", Also::Nothing),
+    ("rmdir", Also::Nothing),
+    ("mkdir", Also::Nothing),
+    ("symlink_to", Also::LinkTarget),
+    ("hardlink_to", Also::Target),
+    ("chmod", Also::Nothing),
+    ("lchmod", Also::Nothing),
+    ("rename", Also::Target),
+    ("replace", Also::Target),
 ];
 
 /// Methods that write their first argument, on whatever value (`df.to_csv(p)`, `fig.savefig(p)`).
@@ -583,8 +652,10 @@ pub const ARGUMENT_WRITERS: &[&str] =
 pub const EXTRACTORS: &[(&str, Arg)] = &[("extractall", (0, "path")), ("extract", (1, "path"))];
 
 /// Names through which a program binds a name without a binding site (`builtins.__dict__['w'] =
-/// open`, `sys.modules['builtins'].w = open`, `__builtins__.w = open`).
-pub const NAMESPACES: &[&str] = &["__builtins__", "__dict__", "modules", "globals", "vars", "locals"];
+/// open`, `sys.modules['builtins'].w = open`, `__builtins__.w = open`), or reaches a module the
+/// walk does not follow (`sys.modules['os']`, `shutil.copy.__globals__['os']`).
+pub const NAMESPACES: &[&str] =
+    &["__builtins__", "__dict__", "modules", "globals", "vars", "locals", "__globals__", "f_globals", "f_locals"];
 
 /// Methods that change the list or dict they are called on: a name they are called on has
 /// more than one value.
@@ -722,13 +793,119 @@ pub const MODULES: &[(&str, ModuleCli)] = &[
     ("tokenize", ModuleCli::ReadOnly),
 ];
 
-/// Whether `name` (a qualified call) is in [`READ_ONLY`].
+/// Whether `name` (a qualified call) is in [`READ_ONLY`]. A `module.*` row covers the module's
+/// own names and what they hold (`datetime.datetime.now`), never a dunder on the way
+/// (`glob.glob.__globals__`); another module reached through it is that module ([`attribute`]).
 pub fn read_only(name: &str) -> bool {
     READ_ONLY.iter().any(|entry| match entry.strip_suffix(".*") {
-        Some(module) => name.strip_prefix(module).is_some_and(|rest| rest.starts_with('.')),
+        Some(module) => name
+            .strip_prefix(module)
+            .and_then(|rest| rest.strip_prefix('.'))
+            .is_some_and(|rest| !rest.split('.').any(|part| part.starts_with("__"))),
         None => *entry == name,
     }) || name.ends_with("Error") && !name.contains('.')
+        || read_only_method(name)
 }
+
+/// A method of a builtin type or a pathlib class taken from the class (`key=str.lower`,
+/// `map(Path.exists, paths)`): read-only when the same method of a value is.
+fn read_only_method(name: &str) -> bool {
+    const TYPES: &[&str] = &[
+        "str",
+        "bytes",
+        "bytearray",
+        "list",
+        "dict",
+        "set",
+        "frozenset",
+        "tuple",
+        "int",
+        "float",
+        "pathlib.Path",
+        "pathlib.PurePath",
+        "pathlib.PosixPath",
+        "pathlib.PurePosixPath",
+    ];
+    name.rsplit_once('.').is_some_and(|(class, method)| {
+        TYPES.contains(&class)
+            && READ_ONLY_METHODS.contains(&method)
+            && !PATH_WRITERS.iter().any(|(writer, _)| *writer == method)
+    })
+}
+
+/// The qualified name of `object.attribute`, `object` a module or a name in one. An attribute of
+/// a module named like a module of the standard library is that module, which the first imported
+/// (`os.path.os`, `glob.os` and `argparse._os` are `os`), unless a row names it as it stands
+/// (`os.stat`, `shutil.copy`) or it is the module's namesake (`glob.glob`); a class's
+/// (`pathlib.Path.stat`) is its own.
+pub fn attribute(object: &str, attribute: &str) -> String {
+    let qualified = format!("{object}.{attribute}");
+    let module = attribute.trim_start_matches('_');
+    let owner = object.rsplit('.').next().unwrap_or(object);
+    let of_a_module = !owner.starts_with(|c: char| c.is_ascii_uppercase());
+    if !of_a_module
+        || owner == attribute
+        || !STANDARD.contains(&module)
+        || writer(&qualified).is_some()
+        || READ_ONLY.contains(&qualified.as_str())
+    {
+        return qualified;
+    }
+    module.to_string()
+}
+
+/// Names a program passes as data, not as something to call: streams, the environment, the
+/// separators, the arguments.
+const DATA: &[&str] = &[
+    "sys.stdout",
+    "sys.stderr",
+    "sys.stdin",
+    "sys.stdout.buffer",
+    "sys.stderr.buffer",
+    "sys.stdin.buffer",
+    "sys.argv",
+    "sys.path",
+    "sys.platform",
+    "sys.version",
+    "sys.version_info",
+    "sys.executable",
+    "sys.maxsize",
+    "os.environ",
+    "os.sep",
+    "os.linesep",
+    "os.pathsep",
+    "os.curdir",
+    "os.pardir",
+    "os.extsep",
+    "os.devnull",
+    "os.name",
+];
+
+/// Whether a name passed as a value writes nothing wherever it ends up called (a `key=`, `map`,
+/// a class's `__eq__`): a read-only function, data, a constant (`subprocess.PIPE`,
+/// `logging.INFO`), an exception class or a safe YAML loader. A writer, or a name the tables do
+/// not know, may write whatever it is given (P-18); so may a module, whose functions a lost value
+/// no longer names (`[os][i].replace(a, p)` would read as a string's `replace`).
+pub fn harmless_value(name: &str) -> bool {
+    let last = name.rsplit('.').next().unwrap_or(name);
+    let constant = last.bytes().any(|b| b.is_ascii_uppercase()) && !last.bytes().any(|b| b.is_ascii_lowercase());
+    let exception = ["Error", "Exception", "Warning"].iter().any(|kind| last.ends_with(kind));
+    let data = DATA.contains(&name) || SAFE_YAML_LOADERS.contains(&name);
+    writer(name).is_none() && (read_only(name) || data || constant || exception)
+}
+
+/// The constant strings of modules, which joins compute with (`os.sep.join(parts)`).
+pub const STRINGS: &[(&str, &str)] = &[
+    ("os.sep", "/"),
+    ("os.path.sep", "/"),
+    ("posixpath.sep", "/"),
+    ("os.curdir", "."),
+    ("os.path.curdir", "."),
+    ("os.pardir", ".."),
+    ("os.path.pardir", ".."),
+    ("os.extsep", "."),
+    ("os.path.extsep", "."),
+];
 
 pub fn writer(name: &str) -> Option<Writer> {
     WRITERS.iter().find(|(entry, _)| *entry == name).map(|(_, writer)| *writer)

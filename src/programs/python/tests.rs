@@ -210,6 +210,198 @@ fn modules_run_with_dash_m_write_what_their_command_line_says() {
 }
 
 #[test]
+fn a_module_reached_through_another_is_that_module() {
+    for program in [
+        "import os\nos.path.os.remove('docs/superpowers/plans/x.md')",
+        "import glob\nglob.os.remove('docs/superpowers/plans/x.md')",
+        "import shlex\nshlex.os.unlink('docs/superpowers/plans/x.md')",
+        "import platform\nplatform.os.remove('docs/superpowers/plans/x.md')",
+        "import sysconfig\nsysconfig.os.remove('docs/superpowers/plans/x.md')",
+        "import uuid\nuuid.os.remove('docs/superpowers/plans/x.md')",
+        "import fnmatch\nfnmatch.os.remove('docs/superpowers/plans/x.md')",
+        "import posixpath\nposixpath.os.remove('docs/superpowers/plans/x.md')",
+        "import argparse\nargparse._os.remove('docs/superpowers/plans/x.md')",
+        "import dataclasses\ndataclasses.inspect.os.remove('docs/superpowers/plans/x.md')",
+        "from glob import os\nos.remove('docs/superpowers/plans/x.md')",
+    ] {
+        assert_eq!(writes(program), [PLAN], "{program:?}");
+        assert!(analysis(program).sure, "{program:?} is os.remove, computed");
+    }
+    let found = analysis("import shlex\nshlex.os.system('touch docs/superpowers/plans/x.md')");
+    assert_eq!(found.commands, ["touch docs/superpowers/plans/x.md"]);
+    // A module's namespace reached some other way is not followed.
+    for program in [
+        "import sys\nsys.modules['os'].replace('a.md', 'docs/superpowers/plans/x.md')",
+        "import shutil\nshutil.copy.__globals__['os'].replace('a.md', 'docs/superpowers/plans/x.md')",
+        "import glob\nglob.glob.__globals__.get('os').remove('docs/superpowers/plans/x.md')",
+    ] {
+        assert!(!analysis(program).sure, "{program:?} is unproven");
+    }
+    // Reads through such a chain, and the module's own names, stay proven.
+    for program in [
+        "import os\nprint(os.path.os.getcwd(), open('docs/superpowers/plans/x.md').read())",
+        "import glob\nprint(glob.glob('docs/superpowers/plans/*.md'))",
+        "import datetime\nprint(datetime.datetime.now().isoformat(), datetime.time(1, 2), 'docs/superpowers/plans/x.md')",
+        "import os\nprint(os.stat('docs/superpowers/plans/x.md').st_mtime)",
+        "import collections\nprint(isinstance({}, collections.abc.Mapping), 'docs/superpowers/plans/x.md')",
+    ] {
+        assert!(analysis(program).sure, "{program:?} is proven");
+        assert!(writes(program).is_empty(), "{program:?}");
+    }
+}
+
+#[test]
+fn unpickling_runs_what_the_data_names() {
+    for program in [
+        "import pickle\npickle.loads(b'cposix\\nremove\\n(S\\'docs/superpowers/plans/x.md\\'\\ntR.')",
+        "import pickle\npickle.load(open('/tmp/p.pickle', 'rb'))\nprint('docs/superpowers/plans/x.md')",
+        "import marshal\nmarshal.loads(b'')\nprint('docs/superpowers/plans/x.md')",
+        "import shelve\nprint(shelve.open('/tmp/s')['k'], 'docs/superpowers/plans/x.md')",
+        "breakpoint()\nprint('docs/superpowers/plans/x.md')",
+    ] {
+        assert!(!analysis(program).sure, "{program:?} is unproven");
+        assert!(writes(program).iter().any(|w| w.contains("superpowers")), "{program:?}");
+    }
+    let dumped = "import pickle\nprint(pickle.dumps(open('docs/superpowers/plans/x.md').read()))";
+    assert!(analysis(dumped).sure);
+}
+
+#[test]
+fn a_writer_passed_as_a_value_writes_what_it_may_be_given() {
+    for program in [
+        "import pathlib as p\nmax([p.Path('docs/superpowers/plans/x.md')], key=p.Path.unlink)",
+        "import os\nmax(['docs/superpowers/plans/x.md'], key=os.path.os.remove)",
+        "from pathlib import PosixPath\nsorted([PosixPath('docs/superpowers/plans/x.md')], key=PosixPath.unlink)",
+        "import os\nlist(map(os.remove, ['docs/superpowers/plans/x.md']))",
+        "import os\nlist(filter(os.unlink, ['docs/superpowers/plans/x.md']))",
+        "import functools, os\nfunctools.partial(os.remove, 'docs/superpowers/plans/x.md')()",
+        "import os\nlist(map(os.lchown, ['docs/superpowers/plans/x.md'], [0], [0]))",
+        "import os\nclass K:\n    __eq__ = os.remove\n'docs/superpowers/plans/x.md' == K()",
+        "import os\nclass K:\n    pass\nK.__eq__ = os.remove\n'docs/superpowers/plans/x.md' == K()",
+        "import os\nclass K:\n    if True:\n        __del__ = os.remove\n'docs/superpowers/plans/x.md'",
+        "import os\ndef f():\n    return os.remove\nmax(['docs/superpowers/plans/x.md'], key=f())",
+        "import os\nmax(['docs/superpowers/plans/x.md'], key=(lambda: os.remove)())",
+        "import os, json\njson.loads('[\"docs/superpowers/plans/x.md\"]', object_hook=os.remove)",
+        "import os\nd = {}\nd['k'] = os.remove\nd['k']('docs/superpowers/plans/x.md')",
+    ] {
+        assert!(!analysis(program).sure, "{program:?} is unproven");
+        assert!(writes(program).iter().any(|w| w.contains("superpowers")), "{program:?}");
+    }
+    // Read-only functions, data and constants passed as values stay proven.
+    for program in [
+        "import os, glob\nprint(sorted(glob.glob('docs/superpowers/plans/*.md'), key=os.path.getmtime))",
+        "import sys\nprint(open('docs/superpowers/plans/x.md').read(), file=sys.stderr)",
+        "import subprocess\nsubprocess.run(['git', 'log', 'docs/superpowers/plans/x.md'], stdout=subprocess.PIPE)",
+        "import json, sys\njson.dump({'p': 'docs/superpowers/plans/x.md'}, sys.stdout)",
+        "print(sorted(['docs/superpowers/plans/x.md'], key=len))",
+        "import os\nprint(list(map(os.path.basename, ['docs/superpowers/plans/x.md'])))",
+        "import logging\nlogging.basicConfig(level=logging.INFO)\nlogging.info('docs/superpowers/plans/x.md')",
+        "class K:\n    path = 'docs/superpowers/plans/x.md'\n    size = len(path)\nprint(K.path)",
+    ] {
+        assert!(analysis(program).sure, "{program:?} is proven");
+        assert!(writes(program).is_empty(), "{program:?}");
+    }
+}
+
+#[test]
+fn a_process_runs_where_its_cwd_says_and_what_its_executable_says() {
+    let commands = |program: &str| analysis(program).commands;
+    assert_eq!(
+        commands("import subprocess as s\ns.run(['touch', 'p.md'], cwd='docs/superpowers/plans')"),
+        ["cd docs/superpowers/plans && touch p.md"]
+    );
+    assert_eq!(commands("import subprocess\nsubprocess.run(['git', 'log'], cwd='src')"), ["cd src && git log"]);
+    assert_eq!(
+        commands("import subprocess as s\ns.run(['cat', 'docs/superpowers/plans/x.md'], executable='touch')"),
+        ["touch docs/superpowers/plans/x.md"]
+    );
+    assert_eq!(
+        commands("import os\nos.execv('/usr/bin/rm', ['cat', 'docs/superpowers/plans/x.md'])"),
+        ["/usr/bin/rm docs/superpowers/plans/x.md"]
+    );
+    assert_eq!(
+        commands("import subprocess\nsubprocess.run(['touch \"$0\"', 'docs/superpowers/plans/x.md'], shell=True)"),
+        ["/bin/sh -c 'touch \"$0\"' docs/superpowers/plans/x.md"]
+    );
+    assert_eq!(
+        commands("import subprocess\nsubprocess.run('cat a', shell=True, executable='/bin/bash')"),
+        ["/bin/bash -c 'cat a'"]
+    );
+    assert_eq!(commands("import subprocess\nsubprocess.run(['git', 'log'], shell=False)"), ["git log"]);
+    let unknown = analysis("import subprocess, sys\nsubprocess.run(['ls'], cwd=sys.argv[1])");
+    assert!(!unknown.sure, "a directory the analysis cannot compute");
+}
+
+#[test]
+fn links_write_what_they_point_to() {
+    assert_eq!(writes("import os\nos.link('docs/superpowers/plans/x.md', 'h')"), [PLAN, "h"]);
+    assert_eq!(
+        writes("import os\nos.symlink('/repo/docs/superpowers/plans/x.md', '/tmp/s')"),
+        ["/repo/docs/superpowers/plans/x.md", "/tmp/s"]
+    );
+    assert_eq!(writes("import os\nos.symlink('plans/x.md', 'docs/superpowers/s')"), [PLAN, "docs/superpowers/s"]);
+    assert_eq!(writes("from pathlib import Path\nPath('h').hardlink_to('docs/superpowers/plans/x.md')"), [PLAN, "h"]);
+    assert_eq!(
+        writes("from pathlib import Path\nPath('docs/s').symlink_to('superpowers/plans/x.md')"),
+        ["docs/s", PLAN]
+    );
+    assert_eq!(writes("import os\nos.symlink('/tmp/a', 'b')"), ["/tmp/a", "b"]);
+}
+
+#[test]
+fn separators_join_the_path() {
+    assert_eq!(writes("import os\nos.remove(os.sep.join(['docs', 'superpowers', 'plans', 'x.md']))"), [PLAN]);
+    assert_eq!(writes("import os\nopen(os.path.sep.join(['docs', 'superpowers', 'plans', 'x.md']), 'w')"), [PLAN]);
+}
+
+fn run(args: &[&str], stdin: Option<&str>) -> crate::programs::Invocation {
+    let args: Vec<String> = args.iter().map(|arg| arg.to_string()).collect();
+    invocation(&args, stdin)
+}
+
+#[test]
+fn interactive_reads_standard_input_as_more_program() {
+    let code = "open('docs/superpowers/plans/x.md', 'w')";
+    for args in [&["-i", "-c", "1"][..], &["-ic", "1"], &["-Bi", "-c", "1"]] {
+        assert_eq!(run(args, Some(code)).source, Source::Text(format!("1\n{code}")), "{args:?}");
+    }
+    assert_eq!(run(&["-i", "s.py"], Some(code)).prelude, format!("{code}\n"));
+    // Without `-i` standard input is the program's data; after `-c` an `-i` is its argument.
+    assert_eq!(run(&["-c", "1"], Some(code)).source, Source::Text("1".to_string()));
+    assert_eq!(run(&["-c", "1", "-i"], Some(code)).source, Source::Text("1".to_string()));
+    assert_eq!(run(&["-Wignore", "-c", "1"], Some(code)).source, Source::Text("1".to_string()));
+}
+
+#[test]
+fn a_pycache_prefix_gets_the_compiled_modules() {
+    assert_eq!(
+        run(&["-X", "pycache_prefix=docs/superpowers/plans", "-c", "import json"], None).trees,
+        ["docs/superpowers/plans"]
+    );
+    assert_eq!(run(&["-Xpycache_prefix=/tmp/pyc", "-c", "import json"], None).trees, ["/tmp/pyc"]);
+    assert!(run(&["-X", "utf8", "-c", "import json"], None).trees.is_empty());
+}
+
+#[test]
+fn methods_taken_from_their_class_are_judged_as_the_methods() {
+    for program in [
+        "import os\nprint(sorted(os.listdir('docs/superpowers/plans'), key=str.lower))",
+        "from pathlib import Path\nprint(list(map(Path.exists, [Path('docs/superpowers/plans/x.md')])))",
+        "from pathlib import Path\nprint(sorted([Path('docs/superpowers/plans/x.md')], key=Path.stat))",
+        "print(str.upper('docs/superpowers/plans/x.md'))",
+    ] {
+        assert!(analysis(program).sure, "{program:?} is proven");
+        assert!(writes(program).is_empty(), "{program:?}");
+    }
+    for program in [
+        "from pathlib import Path\nlist(map(Path.write_text, [Path('docs/superpowers/plans/x.md')], ['x']))",
+        "from pathlib import Path\nlist(map(Path.touch, [Path('docs/superpowers/plans/x.md')]))",
+    ] {
+        assert!(!analysis(program).sure, "{program:?} is unproven");
+    }
+}
+
+#[test]
 fn yaml_safe_loads_and_dumps_read_and_its_object_building_loaders_do_not() {
     for program in [
         "import yaml\nprint(yaml.safe_load(open('docs/superpowers/plans/x.md')))",
@@ -270,5 +462,28 @@ fn a_dunder_import_of_a_named_module_is_an_import() {
         "__import__('os', fromlist=['x'])\nprint('docs/superpowers/plans/x.md')",
     ] {
         assert_eq!(writes(program), [PLAN], "{program}");
+    }
+}
+
+#[test]
+fn a_module_that_goes_where_the_walk_loses_it_is_unproven() {
+    for program in [
+        "import os\n{'m': os}['m'].replace('a.md', 'docs/superpowers/plans/x.md')",
+        "import shutil\n[shutil, shutil][0].copy('a.md', 'docs/superpowers/plans/x.md')",
+        "import os\nnext(iter([os])).replace('a.md', 'docs/superpowers/plans/x.md')",
+        "import os, glob\n[glob][0].os.replace('a.md', 'docs/superpowers/plans/x.md')",
+        "import os\nm = os\nif True:\n    m = os\nm.replace('a.md', 'docs/superpowers/plans/x.md')",
+        "import os\n(m := os).replace('a.md', 'docs/superpowers/plans/x.md')",
+    ] {
+        assert!(!analysis(program).sure, "{program:?} is unproven");
+        assert!(writes(program).iter().any(|w| w.contains("superpowers")), "{program:?}");
+    }
+    // Bound once, a module is followed; a string bound twice is still a string.
+    for program in [
+        "import os\nm = os\nprint(m.listdir('docs/superpowers/plans'))",
+        "p = 'a'\np = 'docs/superpowers/plans/x.md'\nprint(p.replace('x', 'y'))",
+    ] {
+        assert!(analysis(program).sure, "{program:?} is proven");
+        assert!(writes(program).is_empty(), "{program:?}");
     }
 }

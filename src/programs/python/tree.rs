@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Parser};
 
-use super::tables::{self, Kind, Writer};
+use super::tables::{self, Also, Kind, Process, Shell, Writer};
 use crate::analysis::budget::{Budget, parse_within};
 use crate::analysis::formats::{self, Composite};
 use crate::programs::engine::{COMPUTED_PART, copied_into, printf_filled, run_in, shell_word, writes_mode};
@@ -70,6 +70,8 @@ enum V {
     Method(Box<V>, String),
     /// What a known call returned.
     Object(Kind),
+    /// `True` or `False` (`shell=True`).
+    Bool(bool),
     /// A function or class the program defines: its body is judged where it stands.
     Local,
     /// A name the program never binds nor takes from a builtin: calling it raises.
@@ -106,6 +108,9 @@ struct Program<'s> {
     defined: Vec<&'s str>,
     /// Relative paths are taken against this after a literal `os.chdir`.
     dir: String,
+    /// The walk is in a class's body, where a name bound is an attribute Python may call
+    /// unseen (`__eq__ = os.remove`).
+    class_body: bool,
     work: usize,
     findings: Findings,
 }
@@ -123,6 +128,7 @@ impl<'s> Program<'s> {
             imports: Default::default(),
             mutated: Default::default(),
             dir: String::new(),
+            class_body: false,
             work: 0,
             findings: Findings::sure(),
         }
@@ -331,7 +337,6 @@ impl<'s> Program<'s> {
             | "match_statement"
             | "case_clause"
             | "expression_statement"
-            | "return_statement"
             | "delete_statement"
             | "raise_statement"
             | "assert_statement"
@@ -344,6 +349,8 @@ impl<'s> Program<'s> {
             | "type_alias_statement"
             | "ERROR" => self.visit_children(node, depth),
             "exec_statement" => self.unsure(),
+            // What a function returns goes where the walk does not follow it.
+            "return_statement" => self.eval_all(node, depth),
             "decorator" => {
                 // `@name` calls `name` with the function.
                 let value = node.named_child(0).map_or(V::Unknown, |inner| self.eval(inner, depth + 1));
@@ -426,7 +433,7 @@ impl<'s> Program<'s> {
                 _ => (Some(name), Some(name)),
             };
             if let (Some(original), Some(alias)) = (original, alias) {
-                let qualified = format!("{module}.{}", self.text_of(original));
+                let qualified = tables::attribute(module, self.text_of(original));
                 self.vars.insert(self.text_of(alias), V::Name(qualified));
             }
         }
@@ -442,9 +449,11 @@ impl<'s> Program<'s> {
                 self.eval_parameters(child, depth + 1);
             }
         }
+        let outer = std::mem::replace(&mut self.class_body, node.kind_name() == "class_definition");
         if let Some(body) = node.field("body") {
             self.visit(body, depth + 1);
         }
+        self.class_body = outer;
     }
 
     fn eval_parameters(&mut self, node: Node, depth: usize) {
@@ -464,6 +473,9 @@ impl<'s> Program<'s> {
 
     fn assignment(&mut self, node: Node, depth: usize) {
         let value = self.eval_field(node, "right", depth);
+        if self.class_body {
+            self.passed(&value);
+        }
         if let Some(left) = node.field("left") {
             self.store(left, value, depth);
         }
@@ -473,9 +485,15 @@ impl<'s> Program<'s> {
     fn store(&mut self, target: Node, value: V, depth: usize) {
         match target.kind_name() {
             "identifier" => {
-                self.vars.insert(self.text_of(target), value);
+                let name = self.text_of(target);
+                // Bound more than once, a name reads as unknown: what it held goes unseen.
+                if self.sites.get(name).copied().unwrap_or(0) > 1 {
+                    self.passed(&value);
+                }
+                self.vars.insert(name, value);
             }
             "subscript" => {
+                self.passed(&value);
                 let key = target.field("subscript").map(|key| self.eval(key, depth + 1));
                 let object = target.field("value").map(|object| self.eval(object, depth + 1));
                 if object == Some(V::Name("os.environ".to_string()))
@@ -485,6 +503,8 @@ impl<'s> Program<'s> {
                 }
             }
             "attribute" => {
+                // An object's attribute may be called unseen (`K.__eq__ = os.remove`).
+                self.passed(&value);
                 // `os.path.exists = os.remove`: a table's name no longer means what it says.
                 if let Some(V::Name(_)) =
                     target.field("object").map(|object| self.eval(object, depth + 1))
@@ -546,6 +566,8 @@ impl<'s> Program<'s> {
             "subscript" => self.subscript(node, depth),
             "named_expression" => {
                 let value = self.eval_field(node, "value", depth);
+                // A name bound by `:=` reads as unknown: what it held goes unseen.
+                self.passed(&value);
                 if let Some(name) = node.field("name") {
                     self.vars.insert(self.text_of(name), value.clone());
                 }
@@ -556,11 +578,14 @@ impl<'s> Program<'s> {
                 V::Unknown
             }
             "lambda" => {
-                self.eval_field(node, "body", depth);
+                let returned = self.eval_field(node, "body", depth);
+                self.passed(&returned);
                 V::Local
             }
             "await" => node.named_child(0).map_or(V::Unknown, |inner| self.eval(inner, depth + 1)),
-            "integer" | "float" | "true" | "false" | "none" | "ellipsis" | "comment" => V::Unknown,
+            "true" => V::Bool(true),
+            "false" => V::Bool(false),
+            "integer" | "float" | "none" | "ellipsis" | "comment" => V::Unknown,
             _ => {
                 self.eval_all(node, depth);
                 V::Unknown
@@ -641,7 +666,13 @@ impl<'s> Program<'s> {
         let object = self.eval_field(node, "object", depth);
         let name = node.field("attribute").map(|n| self.text_of(n)).unwrap_or_default();
         match object {
-            V::Name(module) => V::Name(format!("{module}.{name}")),
+            V::Name(module) => {
+                let qualified = tables::attribute(&module, name);
+                match tables::STRINGS.iter().find(|(constant, _)| *constant == qualified) {
+                    Some((_, text)) => V::Str((*text).to_string()),
+                    None => V::Name(qualified),
+                }
+            }
             V::Path(path) if name == "parent" => V::Path(parent(&path)),
             V::Path(_) if matches!(name, "name" | "stem" | "suffix") => V::Str(HOLE.to_string()),
             V::Undefined => V::Undefined,
@@ -666,6 +697,15 @@ impl<'s> Program<'s> {
     fn subscript(&mut self, node: Node, depth: usize) -> V {
         let object = self.eval_field(node, "value", depth);
         let key = self.eval_field(node, "subscript", depth);
+        // `sys.modules['os']`, `f.__globals__['os']`: a module the walk does not follow.
+        let last = match &object {
+            V::Name(name) => name.rsplit('.').next(),
+            V::Method(_, name) => Some(name.as_str()),
+            _ => None,
+        };
+        if last.is_some_and(|last| tables::NAMESPACES.contains(&last)) {
+            self.unsure();
+        }
         match (object, key) {
             (V::Name(environ), V::Str(key)) if environ == "os.environ" => {
                 self.env.get(&key).cloned().unwrap_or(V::Unknown)
@@ -737,11 +777,12 @@ impl<'s> Program<'s> {
         args
     }
 
-    /// A function passed as a value (`map(os.remove, paths)`) is called where the analysis
-    /// does not see: proven only when it is read-only itself.
+    /// A function passed as a value (`map(os.remove, paths)`, `key=Path.unlink`, a class's
+    /// `__eq__`, a return value) is called where the analysis does not see, with whatever it
+    /// is given: proven only when it is read-only itself (P-18).
     fn passed(&mut self, value: &V) {
         match value {
-            V::Name(name) if tables::writer(name).is_some() => self.unsure(),
+            V::Name(name) if !tables::harmless_value(name) => self.unsure(),
             V::Method(receiver, method)
                 if matches!(**receiver, V::Path(_) | V::Object(Kind::Archive | Kind::Database))
                     && !tables::READ_ONLY_METHODS.contains(&method.as_str()) =>
@@ -883,12 +924,23 @@ impl<'s> Program<'s> {
                 }
                 V::Object(Kind::Database)
             }
-            Writer::Run((position, keyword)) => {
-                match args.get(position, keyword) {
-                    Some(command) => self.command(command.clone()),
-                    None => self.unsure(),
-                }
+            Writer::Run(process) => {
+                self.process(process, args);
                 V::Object(Kind::Inert)
+            }
+            Writer::Symlink(src, dst) => {
+                self.arg_written(args, dst, false);
+                // The link's text is taken from the folder the link is in.
+                match (args.get(src.0, src.1), args.get(dst.0, dst.1)) {
+                    (Some(V::Str(target) | V::Path(target)), _) if target.starts_with('/') => {
+                        self.write(V::Str(target.clone()));
+                    }
+                    (Some(V::Str(target) | V::Path(target)), Some(V::Str(link) | V::Path(link))) => {
+                        self.write(V::Str(join_dir(&parent_dir(link), target)));
+                    }
+                    _ => self.unsure(),
+                }
+                V::Unknown
             }
             Writer::Chdir => {
                 match args.get(0, "path") {
@@ -1000,13 +1052,18 @@ impl<'s> Program<'s> {
     }
 
     fn path_method(&mut self, path: String, method: &str, args: &Args) -> V {
-        if let Some((_, moves)) = tables::PATH_WRITERS.iter().find(|(name, _)| *name == method) {
-            self.write(V::Path(path));
-            if *moves {
-                match args.get(0, "target") {
-                    Some(target) => self.write(target.clone()),
-                    None => self.unsure(),
+        if let Some((_, also)) = tables::PATH_WRITERS.iter().find(|(name, _)| *name == method) {
+            self.write(V::Path(path.clone()));
+            let target = args.get(0, "target").cloned();
+            match (also, target) {
+                (Also::Nothing, _) => {}
+                (Also::Target, Some(target)) => self.write(target),
+                // The link's text is taken from the folder the link is in.
+                (Also::LinkTarget, Some(V::Str(target) | V::Path(target))) if !target.starts_with('/') => {
+                    self.write(V::Str(join_dir(&parent_dir(&path), &target)));
                 }
+                (Also::LinkTarget, Some(target)) => self.write(target),
+                (_, None) => self.unsure(),
             }
             return V::Unknown;
         }
@@ -1075,22 +1132,76 @@ impl<'s> Program<'s> {
         }
     }
 
-    fn command(&mut self, value: V) {
-        let line = match &value {
-            V::Str(text) => Some(text.clone()),
-            V::List(items) if !items.is_empty() => {
-                let words: Option<Vec<String>> = items.iter().map(|item| item.text().map(shell_word)).collect();
-                words.map(|words| words.join(" "))
-            }
-            _ => None,
+    /// A process started: its command line for the walker, as the program really run gets it
+    /// (through a shell, or `executable=` in the place of the first word), in the directory it
+    /// runs in. With a `shell=` the analysis cannot read, both ways.
+    fn process(&mut self, process: Process, args: &Args) {
+        let Some(line) = args.get(process.args.0, process.args.1) else { return self.unsure() };
+        let arg = |(position, keyword): tables::Arg| args.get(position, keyword);
+        let program = match process.program.and_then(arg) {
+            None => None,
+            Some(V::Str(program) | V::Path(program)) => Some(program.as_str()),
+            Some(_) => return self.unsure(),
         };
-        match line {
-            Some(line) => {
-                self.findings.commands.push(run_in(&self.dir, line).replace(HOLE, COMPUTED_PART));
+        let dir = match process.cwd.and_then(arg) {
+            None => self.dir.clone(),
+            Some(V::Str(dir) | V::Path(dir)) if !dir.contains(HOLE) => {
+                if dir.starts_with('/') {
+                    dir.clone()
+                } else {
+                    join_dir(&self.dir, dir)
+                }
             }
-            None => self.unsure(),
+            Some(_) => {
+                self.unsure();
+                self.dir.clone()
+            }
+        };
+        let shells: &[bool] = match process.shell {
+            Shell::Always => &[true],
+            Shell::Never => &[false],
+            Shell::When(at) => match arg(at) {
+                None | Some(V::Bool(false)) => &[false],
+                Some(V::Bool(true)) => &[true],
+                Some(_) => &[false, true],
+            },
+        };
+        for &shell in shells {
+            match command_line(line, program, shell) {
+                Some(line) => self.findings.commands.push(run_in(&dir, line).replace(HOLE, COMPUTED_PART)),
+                None => self.unsure(),
+            }
         }
     }
+}
+
+/// The command line a process runs: a string as the shell reads it, an argv list as words;
+/// through a shell (`shell=True`), a list's first item is the shell's program and the others its
+/// `$0`, `$1`, …; `program` stands for the shell, or for the first word.
+fn command_line(line: &V, program: Option<&str>, shell: bool) -> Option<String> {
+    let words = |items: &[V]| items.iter().map(|item| item.text().map(shell_word)).collect::<Option<Vec<String>>>();
+    let line = match (line, shell) {
+        (V::Str(text), true) => match program {
+            Some(program) => format!("{} -c {}", shell_word(program), shell_word(text)),
+            None => text.clone(),
+        },
+        (V::Str(text), false) => program.map_or_else(|| text.clone(), shell_word),
+        (V::List(items), true) => {
+            let (first, rest) = items.split_first()?;
+            let shell = shell_word(program.unwrap_or("/bin/sh"));
+            let rest = words(rest)?;
+            format!("{shell} -c {} {}", shell_word(first.text()?), rest.join(" "))
+        }
+        (V::List(items), false) => match program {
+            Some(program) => {
+                std::iter::once(shell_word(program)).chain(words(items.get(1..)?)?).collect::<Vec<_>>().join(" ")
+            }
+            None if !items.is_empty() => words(items)?.join(" "),
+            None => return None,
+        },
+        _ => return None,
+    };
+    Some(line)
 }
 
 /// A call's arguments, evaluated.
