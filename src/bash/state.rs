@@ -9,6 +9,7 @@ use std::rc::Rc;
 use super::words::{MAX_VALUES, Positional, Value};
 use crate::analysis::handoff::OPTIONS_VARIABLES;
 use crate::analysis::scope::{Dialect, PastMaxValues, Scope};
+use crate::analysis::values::Holes;
 use crate::commands::Environment;
 
 /// The variables whose value the walk keeps even when it could not compute it.
@@ -26,7 +27,7 @@ impl Dialect for Bash {
     const PAST_MAX_VALUES: PastMaxValues = PastMaxValues::Forgotten;
 
     fn unset(_: &str) -> Value {
-        Value { text: String::new(), dynamic: false }
+        Value::literal("")
     }
 
     fn defined_weight(defined: &Shared<Defined>) -> usize {
@@ -178,9 +179,7 @@ impl Scope<Bash> {
         }
         for (name, value) in &environment.changes {
             match value {
-                Some(value) => {
-                    vars.insert(name.clone(), vec![Value { text: value.text.clone(), dynamic: value.dynamic }])
-                }
+                Some(value) => vars.insert(name.clone(), vec![value.to_value()]),
                 None => vars.remove(name),
             };
         }
@@ -239,7 +238,8 @@ impl Scope<Bash> {
         // Variables that would otherwise be read from elsewhere are kept uncomputed (P-18):
         // forgotten, an interpreter's options would read as the inherited ones in a shell the
         // line starts, and `$HOME`, `~`, `cd -` or `$TMPDIR` as the process's or the walk's own.
-        let unknown = values.iter().all(|v| v.dynamic) && !KEPT_UNCOMPUTED.contains(&name);
+        // A value whose unknown parts hold no `/` is kept: it says which folder it stays in.
+        let unknown = values.iter().all(|v| v.dynamic && v.holes == Holes::Any) && !KEPT_UNCOMPUTED.contains(&name);
         if values.is_empty() || values.len() > MAX_VALUES || unknown {
             self.forget(name);
         } else {

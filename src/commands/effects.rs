@@ -256,7 +256,7 @@ impl BackupName {
         let dir = if file.contains('/') { format!("{dir}/") } else { String::new() };
         let name = format!("{}{dir}{}{base}{}", text(&self.prefix), text(&self.base_prefix), text(&self.suffix));
         let dynamic = parts.iter().any(|part| part.as_ref().is_some_and(|part| part.dynamic));
-        Some(Arg { text: name, dynamic, glob: false, pipe: false })
+        Some(Arg { text: name, dynamic, ..Arg::default() })
     }
 }
 

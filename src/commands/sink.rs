@@ -111,6 +111,7 @@ impl Sink<'_, '_> {
             for root in &self.job.roots {
                 let mut located = arg.clone();
                 located.text = arg.text.replace("{}", &root.text);
+                located.holes = arg.holes.joined(arg.dynamic, root.holes, root.dynamic);
                 located.dynamic |= root.dynamic;
                 texts.push(located);
             }
@@ -146,7 +147,7 @@ impl Sink<'_, '_> {
         if base.is_empty() || base == "." || base == ".." {
             return;
         }
-        let name = Arg { text: base.to_string(), dynamic: source.dynamic, glob: source.glob, pipe: false };
+        let name = Arg { glob: source.glob, ..Arg::part_of(base, source) };
         for dir in self.located(dir) {
             self.out.push(Effect::WriteInto { dir, name: name.clone(), known_dir });
         }
@@ -197,7 +198,7 @@ impl Sink<'_, '_> {
                 } else if base == ".." {
                     return;
                 } else {
-                    Some(Arg { text: base.to_string(), dynamic: source.dynamic, glob: source.glob, pipe: false })
+                    Some(Arg { glob: source.glob, ..Arg::part_of(base, source) })
                 }
             }
             None => None,

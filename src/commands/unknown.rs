@@ -43,7 +43,7 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
             if has_wildcard(candidate) {
                 glob_named(candidate, arg, sink);
             } else {
-                let named = Arg { text: candidate.to_string(), dynamic: arg.dynamic, glob: arg.glob, pipe: arg.pipe };
+                let named = Arg { glob: arg.glob, pipe: arg.pipe, ..Arg::part_of(candidate, arg) };
                 sink.write_named(named);
             }
         }
@@ -355,7 +355,7 @@ fn split(args: &[Arg], sink: &mut Sink) -> bool {
         return false;
     }
     let text = format!("{}*{}", prefix.text, suffix.text);
-    sink.write(&Arg { text, dynamic: prefix.dynamic || suffix.dynamic, glob: true, pipe: false });
+    sink.write(&Arg { text, dynamic: prefix.dynamic || suffix.dynamic, glob: true, ..Arg::default() });
     true
 }
 

@@ -147,9 +147,9 @@ impl Walker<'_> {
             };
             let appends = node.children().any(|(child, _)| node_kind(child) == "+=");
             let values = match node.child_by_field_name("value") {
-                _ if appends => vec![Value { text: walk.text(*node).to_string(), dynamic: true }],
+                _ if appends => vec![Value::new(walk.text(*node).to_string(), true)],
                 Some(value) => words::value(value, &self.context(walk, scope)),
-                None => vec![Value { text: String::new(), dynamic: false }],
+                None => vec![Value::literal("")],
             };
             assigned.push((walk.text(name).to_string(), values));
         }
@@ -182,7 +182,7 @@ impl Walker<'_> {
             return Ok(true);
         }
         if let Some(body) = scope.function(&name.text) {
-            let values = argv.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }).collect();
+            let values = argv.iter().map(|arg| arg.to_value()).collect();
             let called = Positional { values, complete: !args.iter().any(|arg| arg.dynamic) };
             let saved = scope.positional().cloned();
             scope.set_positional(Some(Rc::new(called)));
@@ -213,9 +213,9 @@ impl Walker<'_> {
                 }
                 if let Some(at) = args.iter().position(|arg| !arg.dynamic && arg.text == "--") {
                     let zero = scope.positional().and_then(|p| p.values.first().cloned());
-                    let mut values = vec![zero.unwrap_or(Value { text: "bash".to_string(), dynamic: false })];
+                    let mut values = vec![zero.unwrap_or(Value::new("bash".to_string(), false))];
                     let rest = args.get(at + 1..).unwrap_or_default();
-                    values.extend(rest.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }));
+                    values.extend(rest.iter().map(|arg| arg.to_value()));
                     let complete = !rest.iter().any(|arg| arg.dynamic);
                     scope.set_positional(Some(Rc::new(Positional { values, complete })));
                 }
@@ -339,7 +339,7 @@ fn read_known(args: &[Arg], input: &str, ifs: Option<&str>, scope: &mut Scope<Ba
         let mut all = Vec::new();
         for line in &lines {
             for (index, field) in fields::split(line, ifs).into_iter().enumerate() {
-                let value = Value { text: field, dynamic: false };
+                let value = Value::new(field, false);
                 scope.assign(&words::element_name(&array, &index.to_string()), vec![value.clone()]);
                 all.push(value);
             }
@@ -352,7 +352,7 @@ fn read_known(args: &[Arg], input: &str, ifs: Option<&str>, scope: &mut Scope<Ba
         // `read` with no name keeps the line whole in `REPLY`.
         let split = if whole { vec![(*line).to_string()] } else { fields::read_line(line, ifs, names.len()) };
         for (slot, field) in values.iter_mut().zip(split) {
-            slot.push(Value { text: field, dynamic: false });
+            slot.push(Value::new(field, false));
         }
     }
     for (name, values) in names.iter().zip(values) {

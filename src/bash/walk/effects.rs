@@ -84,7 +84,7 @@ impl Walker<'_> {
                     self.script_apart(&script, &mut child, walk)?;
                 }
                 Effect::Run { script, positional, complete, environment } => {
-                    let values = positional.into_iter().map(|arg| Value { text: arg.text, dynamic: arg.dynamic });
+                    let values = positional.into_iter().map(|arg| arg.into_value());
                     let positional = Positional { values: values.collect(), complete };
                     let mut child = child_shell(scope, Some(positional), &environment, walk.source);
                     self.script_apart(&script, &mut child, walk)?;
@@ -331,13 +331,17 @@ impl Walker<'_> {
         scope: &Scope<Bash>,
     ) {
         self.uncomputed(dir, walk, scope);
-        // (An uncomputed name only picks the folder's name inside a known `dir`.)
-        if dir.dynamic && !dir.pipe {
-            for location in named_trees(walk, &scope.base) {
-                self.add_path(location, scope.links());
-            }
-        }
         let mut dirs = vec![dir.text.clone()];
+        // (An uncomputed name only picks the folder's name inside a known `dir`.)
+        match dir.pattern() {
+            Some(pattern) => dirs.extend(crate::bash::words::glob_folders(&pattern, &scope.base)),
+            None if dir.dynamic && !dir.pipe => {
+                for location in named_trees(walk, &scope.base) {
+                    self.add_path(location, scope.links());
+                }
+            }
+            None => {}
+        }
         if dir.glob {
             dirs.extend(crate::bash::words::glob_folders(&dir.text, &scope.base));
         }
@@ -452,9 +456,8 @@ impl Walker<'_> {
         if run.this_shell && run.args.is_empty() {
             return self.script(&text, scope, walk.nesting + 1);
         }
-        let zero = Value { text: path.to_string(), dynamic: false };
-        let values = std::iter::once(zero)
-            .chain(run.args.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }));
+        let zero = Value::new(path.to_string(), false);
+        let values = std::iter::once(zero).chain(run.args.iter().map(|arg| arg.to_value()));
         let positional = Positional { values: values.collect(), complete: true };
         let mut child = child_shell(scope, Some(positional), run.environment, walk.source);
         self.script_apart(&text, &mut child, walk)
@@ -607,7 +610,7 @@ impl Walker<'_> {
             for arg in settings {
                 let Some((name, value)) = arg.text.split_once('=') else { continue };
                 if runs_its_value(name) {
-                    set.push((name, Value { text: value.to_string(), dynamic: arg.dynamic }));
+                    set.push((name, Value::new(value.to_string(), arg.dynamic)));
                 }
             }
         }
@@ -626,7 +629,7 @@ impl Walker<'_> {
         }
         let values = match scope.vars.get(name) {
             Some(values) => values.clone(),
-            None => vec![Value { text: name.to_string(), dynamic: true }],
+            None => vec![Value::new(name.to_string(), true)],
         };
         for value in values {
             self.value_runs(name, &value, walk, scope)?;
@@ -685,14 +688,32 @@ impl Walker<'_> {
     /// A write whose target the walk could not compute (P-18): it may be any guarded location the
     /// script names, in any spelling [`paths::everything_named`] sees.
     pub(super) fn uncomputed(&mut self, arg: &Arg, walk: &Walk, scope: &Scope<Bash>) {
+        if self.bounded(arg, &scope.base, scope) {
+            return;
+        }
         for location in self.uncomputed_locations(arg, walk).iter() {
             self.add(&location.to_string_lossy(), &scope.base, scope.links());
         }
     }
 
+    /// Whether `arg`'s unknown parts hold no `/` ([`Arg::pattern`]): then it is one of the
+    /// names the pattern matches in the folder its known parts fix, and only the guarded ones
+    /// among them are written (`/tmp/p-$(date +%F).md` none, `/tmp/$(whoami)` may be
+    /// `/tmp/approval.md`).
+    fn bounded(&mut self, arg: &Arg, base: &Path, scope: &Scope<Bash>) -> bool {
+        let Some(pattern) = arg.pattern().filter(|_| !arg.pipe) else { return false };
+        for spelled in paths::guarded_glob_matches(&paths::glob_from(base, &pattern)) {
+            self.add(&spelled, base, scope.links());
+        }
+        true
+    }
+
     /// A file put into `dir` under a name the walk could not compute (`cp "$f" dir/`): it may have
     /// the name of any guarded location the script names, there.
     fn uncomputed_name(&mut self, name: &Arg, dir: &Path, walk: &Walk, scope: &Scope<Bash>) {
+        if self.bounded(name, dir, scope) {
+            return;
+        }
         for location in self.uncomputed_locations(name, walk).iter() {
             if let Some(file) = location.file_name() {
                 self.add(&file.to_string_lossy(), dir, scope.links());
@@ -819,7 +840,7 @@ impl Walker<'_> {
 /// exported it (none when it only inherits the shell's environment).
 fn command_variable(name: &str, environment: &Environment, scope: &Scope<Bash>) -> Vec<Value> {
     match environment.variable(name) {
-        Variable::Set(value) => vec![Value { text: value.text.clone(), dynamic: value.dynamic }],
+        Variable::Set(value) => vec![value.to_value()],
         Variable::Unset => Vec::new(),
         Variable::Shell if scope.exports_everything() || scope.exported().iter().any(|exported| exported == name) => {
             scope.vars.get(name).cloned().unwrap_or_default()
@@ -1031,8 +1052,8 @@ fn child_shell(
     for variable in OPTIONS_VARIABLES {
         let value = match options_of(variable, environment, source, scope) {
             Some(words) if words.is_empty() && !child.vars.contains_key(variable) => continue,
-            Some(words) => Value { text: words.join(" "), dynamic: false },
-            None => Value { text: UNKNOWN_OPTIONS.to_string(), dynamic: true },
+            Some(words) => Value::new(words.join(" "), false),
+            None => Value::new(UNKNOWN_OPTIONS.to_string(), true),
         };
         Rc::make_mut(&mut child.vars).insert(variable.to_string(), vec![value]);
     }
