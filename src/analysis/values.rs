@@ -216,6 +216,13 @@ fn class(pattern: &[char], at: usize, c: Option<char>, dialect: Wildcards) -> Op
             break;
         }
         first = false;
+        if dialect == Wildcards::BashGlob
+            && let Some((next, class_matches)) = posix_class(pattern, p, c)
+        {
+            matched |= class_matches;
+            p = next;
+            continue;
+        }
         if pattern.get(p + 1) == Some(&'-') && pattern.get(p + 2).is_some_and(|&end| end != ']') {
             let end = pattern.get(p + 2).copied().unwrap_or(current);
             matched |= current <= c && c <= end;
@@ -226,6 +233,31 @@ fn class(pattern: &[char], at: usize, c: Option<char>, dialect: Wildcards) -> Op
         }
     }
     (matched != negated).then_some(p + 1)
+}
+
+/// A POSIX class (`[:alpha:]`), equivalence class (`[=a=]`) or collating symbol (`[.a.]`) at
+/// `pattern[at]` inside a bracket expression: where the expression continues, and whether `c`
+/// matches it. A class bash's locale may widen, or one it does not know, matches any character
+/// (P-18: a glob the walk cannot match exactly may be any guarded name it could match).
+fn posix_class(pattern: &[char], at: usize, c: char) -> Option<(usize, bool)> {
+    let &delimiter = pattern.get(at + 1).filter(|&&d| matches!(d, ':' | '=' | '.') && pattern.get(at) == Some(&'['))?;
+    let close = (at + 2..pattern.len().saturating_sub(1))
+        .find(|&end| pattern.get(end) == Some(&delimiter) && pattern.get(end + 1) == Some(&']'))?;
+    let name: String = pattern.get(at + 2..close)?.iter().collect();
+    let matches = match (delimiter, name.as_str()) {
+        (':', "alpha") => c.is_alphabetic(),
+        (':', "alnum") => c.is_alphanumeric(),
+        (':', "digit") => c.is_ascii_digit(),
+        (':', "xdigit") => c.is_ascii_hexdigit(),
+        // Case is ignored (P-7): lower and upper are the letters.
+        (':', "lower" | "upper") => c.is_alphabetic(),
+        (':', "space") => c.is_whitespace(),
+        (':', "blank") => c == ' ' || c == '\t',
+        (':', "punct") => c.is_ascii_punctuation() || !c.is_ascii(),
+        (':', "cntrl") => c.is_control(),
+        _ => true,
+    };
+    Some((close + 2, matches))
 }
 
 #[cfg(test)]
@@ -251,6 +283,20 @@ mod tests {
         assert!(wildcard_matches("[!b]x", "!x", PowerShell));
         assert!(wildcard_matches("[]a]", "]", BashGlob));
         assert!(!wildcard_matches("[]a]", "]", PowerShell));
+    }
+
+    #[test]
+    fn bash_reads_posix_classes_in_a_bracket_expression() {
+        assert!(glob_matches("[[:alpha:]]lans", "plans"));
+        assert!(glob_matches("plan[[:lower:]]", "PLANS"));
+        assert!(glob_matches("approval[[:punct:]]md", "approval.md"));
+        assert!(glob_matches("[![:digit:]]lans", "plans"));
+        assert!(!glob_matches("[[:digit:]]lans", "plans"));
+        assert!(!glob_matches("approval[[:alnum:]]md", "approval.md"));
+        // Classes the walk cannot bound (a locale's, or none) match any character.
+        assert!(glob_matches("[[:nosuch:]]lans", "plans"));
+        assert!(glob_matches("[[=p=]]lans", "plans"));
+        assert!(glob_matches("[[.p.]]lans", "plans"));
     }
 
     #[test]

@@ -270,7 +270,23 @@ struct Redirections<'t> {
 }
 
 impl Walker<'_> {
+    /// `source` walked in `scope`; a script with extglob patterns (`@(plans)`), which
+    /// tree-sitter-bash reads as subshells, is walked once more with each pattern spelled as a
+    /// glob (as bash with `extglob` on reads it), in a scope of its own.
     fn script(&mut self, source: &str, scope: &mut Scope<Bash>, nesting: usize) -> Result<(), Unscannable> {
+        let extglob = extglob_as_globs(source);
+        let before = extglob.as_ref().map(|_| scope.clone());
+        self.walk_script(source, scope, nesting)?;
+        if let (Some(globs), Some(mut apart)) = (extglob, before) {
+            self.isolated += 1;
+            let walked = self.walk_script(&globs, &mut apart, nesting);
+            self.isolated = self.isolated.saturating_sub(1);
+            walked?;
+        }
+        Ok(())
+    }
+
+    fn walk_script(&mut self, source: &str, scope: &mut Scope<Bash>, nesting: usize) -> Result<(), Unscannable> {
         if nesting > MAX_SCRIPT_NESTING {
             return Err(Unscannable::ScriptsTooDeep);
         }
@@ -587,6 +603,56 @@ fn redirection_of_its_list<'t>(command: Node<'t>, ancestors: &[Frame<'t>]) -> Op
         }
     }
     None
+}
+
+/// `source` with each extglob pattern (within a line) spelled as a glob matching at least what
+/// it matches: `@(a|b)` as `{a,b}`, `?(a)` as `{,a}`, `+(a|b)` as `{a,b}*`, `*(…)`, `!(…)` and
+/// nested ones as `*`; `None` when it has none.
+fn extglob_as_globs(source: &str) -> Option<String> {
+    let mut spelled: Option<String> = None;
+    let mut copied = 0;
+    let mut at = 1;
+    while let Some(open) = source.get(at..).and_then(|rest| rest.find('(')).map(|offset| at + offset) {
+        at = open + 1;
+        let kind = source.as_bytes().get(open - 1).copied();
+        if !kind.is_some_and(|kind| b"@+*?!".contains(&kind)) {
+            continue;
+        }
+        let mut depth = 0usize;
+        let Some(close) = source.get(open..).unwrap_or_default().char_indices().find_map(|(offset, c)| {
+            depth = match c {
+                '(' => depth + 1,
+                ')' => depth - 1,
+                _ => depth,
+            };
+            (depth == 0 || c == '\n').then_some(open + offset)
+        }) else {
+            continue;
+        };
+        if source.as_bytes().get(close) != Some(&b')') {
+            continue;
+        }
+        let inner = source.get(open + 1..close).unwrap_or_default();
+        let plain = !inner.contains(['(', ')', ',', '{', '}', '\'', '"', '\\', ' ', '\t']);
+        let alternatives = || match inner.contains('|') {
+            true => format!("{{{}}}", inner.replace('|', ",")),
+            false => inner.to_string(),
+        };
+        let glob = match kind {
+            Some(b'@') if plain => alternatives(),
+            Some(b'?') if plain => format!("{{,{}}}", inner.replace('|', ",")),
+            Some(b'+') if plain => format!("{}*", alternatives()),
+            _ => "*".to_string(),
+        };
+        let out = spelled.get_or_insert_with(String::new);
+        out.push_str(source.get(copied..open - 1).unwrap_or_default());
+        out.push_str(&glob);
+        copied = close + 1;
+        at = close + 1;
+    }
+    let mut out = spelled?;
+    out.push_str(source.get(copied..).unwrap_or_default());
+    Some(out)
 }
 
 /// Whether `quote` appears again, unescaped, after byte `from`: a quote tree-sitter could not

@@ -113,6 +113,8 @@ impl Sink<'_, '_> {
                 located.text = arg.text.replace("{}", &root.text);
                 located.holes = arg.holes.joined(arg.dynamic, root.holes, root.dynamic);
                 located.dynamic |= root.dynamic;
+                // A glob starting point of find's stays one in the command it runs.
+                located.glob |= root.glob;
                 texts.push(located);
             }
         } else {
