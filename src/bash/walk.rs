@@ -8,6 +8,7 @@
 
 mod command;
 mod effects;
+mod evaluated;
 mod redirects;
 mod returns;
 mod variables;
@@ -113,6 +114,12 @@ struct Walker<'a> {
     /// Directories the line made so far, at most [`MAX_MADE_DIRS`]: a copy into one lands inside
     /// it. `None` once one the walk could not compute (or one too many) was made.
     made_dirs: Option<Vec<PathBuf>>,
+    /// Texts judged as expanded again (a prompt, a subscript in arithmetic), each once.
+    expanded: Vec<String>,
+    /// Names the line gave a value the walk could not compute, for arithmetic that reads them.
+    uncomputed_names: Vec<String>,
+    /// More such names than are kept: every name counts as one.
+    uncomputed_names_overflow: bool,
 }
 
 /// The most directories a line makes that the walk keeps; past them any may be one.
@@ -139,6 +146,9 @@ impl Walker<'_> {
             hooks_folders: Vec::new(),
             running_hooks: false,
             made_dirs: Some(Vec::new()),
+            expanded: Vec::new(),
+            uncomputed_names: Vec::new(),
+            uncomputed_names_overflow: false,
         }
     }
 
@@ -368,6 +378,12 @@ impl Walker<'_> {
             _ => {}
         }
         self.isolated += usize::from(frame.restore.is_some());
+        if let Some(arithmetic) = evaluated::arithmetic(node, walk) {
+            self.evaluates(node, arithmetic, walk, scope)?;
+        }
+        if kind == "expansion" && walk.text(node).ends_with("@P}") {
+            self.prompt_expansion(node, walk, scope)?;
+        }
         match kind {
             "heredoc_body" => {
                 // A quoted delimiter makes the body plain data; otherwise its substitutions run.
@@ -516,6 +532,7 @@ impl Walker<'_> {
             "variable_assignment" if parent.is_some_and(|p| declares_nameref(p.node, walk)) => {
                 if let Some(name) = node.child_by_field_name("name") {
                     scope.forget(walk.text(name));
+                    self.assigned_uncomputed(walk.text(name));
                 }
             }
             "variable_assignment" if parent.is_some_and(|p| node_kind(p.node) != "command") => {
@@ -525,6 +542,10 @@ impl Walker<'_> {
                         scope.export(walk.text(name));
                     }
                     self.variable_runs(walk.text(name), walk, scope)?;
+                    // `declare -i x; x='a[$(cmd)]'`: an integer's value is evaluated as assigned.
+                    if declares_integers(walk.source) {
+                        self.evaluates(node, evaluated::Arithmetic::Evaluated, walk, scope)?;
+                    }
                 }
             }
             "declaration_command" if exports(node, walk) => {
@@ -694,6 +715,19 @@ fn backquoted(text: &str) -> Vec<&str> {
 fn exports(node: Node, walk: &Walk) -> bool {
     let mut words = node.children().map(|(child, _)| walk.text(child));
     words.next() == Some("export") || words.any(|word| word.starts_with('-') && word.contains('x'))
+}
+
+/// Whether `source` gives a variable the integer attribute (`declare -i`, `local -ai`, …).
+fn declares_integers(source: &str) -> bool {
+    let mut words = source.split(|c: char| c.is_whitespace() || c == ';');
+    while let Some(word) = words.next() {
+        if matches!(word, "declare" | "typeset" | "local" | "export" | "readonly")
+            && words.clone().take_while(|flags| flags.starts_with(['-', '+'])).any(|flags| flags.contains('i'))
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether `node` is `declare`, `typeset` or `local` with the `-n` (nameref) attribute.

@@ -46,7 +46,7 @@ pub use feeders::fed_words;
 pub use git::{HOOKS, reads_variable};
 pub use runners::makefile_shell;
 pub use viewers::variable_command_lines;
-use options::{operands, spec, static_is};
+use options::{Item, operands, options, spec, static_is};
 use sink::{Job, Next, Sink};
 
 use crate::analysis::handoff::Analyses;
@@ -196,7 +196,7 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         _ if pwsh_host::is_powershell(name) => runners::powershell(rest, stdin, sink),
         "eval" => runners::eval(rest, sink),
         "cd" | "pushd" | "popd" | "dirs" => change_directory(name, rest, sink),
-        "read" | "mapfile" | "readarray" => forget(name, rest, sink),
+        "read" | "mapfile" | "readarray" => forget(name, rest, stdin, sink),
         "sed" | "gsed" => editors::sed(rest, stdin, sink),
         "patch" => patches::patch_command(rest, stdin, sink),
         "curl" => downloads::curl(rest, stdin, sink),
@@ -236,7 +236,7 @@ fn change_directory(name: &str, args: &[Arg], sink: &mut Sink) {
 }
 
 /// `read`, `mapfile`: the variables given values the walk cannot know.
-fn forget(name: &str, args: &[Arg], sink: &mut Sink) {
+fn forget(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     if name == "read" {
         let names = operands(args, &spec("adinNptu", &[]));
         if names.is_empty() {
@@ -249,7 +249,36 @@ fn forget(name: &str, args: &[Arg], sink: &mut Sink) {
     }
     let names = operands(args, &spec("dnOsuCc", &[]));
     sink.push(Effect::Forget(names.last().map_or_else(|| "MAPFILE".to_string(), |n| n.text.clone())));
+    let mut callback = None;
+    options(args, &spec("dnOsuCc", &[]), |item| {
+        if let Item::Short('C', value) = item {
+            callback = Some(value);
+        }
+    });
+    if let Some(callback) = callback {
+        mapfile_callback(&callback.text, stdin, sink);
+    }
 }
+
+/// `mapfile -C callback`: bash evaluates `callback index line` as it reads the lines (every `-c`
+/// lines; each line is taken, whatever the quantum): each line the walk sees, or one it could
+/// not compute.
+fn mapfile_callback(callback: &str, stdin: Option<&str>, sink: &mut Sink) {
+    let lines: Vec<&str> = stdin.map(|text| text.lines().collect()).unwrap_or_default();
+    if stdin.is_none() || lines.len() > MAX_CALLBACK_LINES {
+        sink.push(Effect::Eval(format!("{callback} 0 \"${{{UNKNOWN_LINE}}}\"")));
+        return;
+    }
+    for (index, line) in lines.iter().enumerate() {
+        sink.push(Effect::Eval(format!("{callback} {index} {}", quote(line))));
+    }
+}
+
+/// The most lines of known input `mapfile`'s callback is judged with one by one.
+const MAX_CALLBACK_LINES: usize = 64;
+
+/// A variable no line sets, standing for a line the walk could not read.
+const UNKNOWN_LINE: &str = "__approval_gates_unknown_line";
 
 #[cfg(test)]
 mod tests {

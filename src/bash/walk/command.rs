@@ -94,7 +94,25 @@ impl Walker<'_> {
         // `chmod +x hook` after `printf … > hook`: the text the line showed is still the file's.
         let shown =
             KEEPS_CONTENT.contains(&argv.first().map_or("", |name| name.text.as_str())).then(|| self.files.clone());
+        // `CDPATH=… cd x`, `IFS=/ eval '…'`: a builtin sees the assignments before it while it runs.
+        let changes_directory = effects.iter().any(|effect| matches!(effect, Effect::Cd(_)));
+        let in_this_shell = changes_directory || effects.iter().any(|effect| matches!(effect, Effect::Eval(_)));
+        let before = match in_this_shell {
+            true => assigned.iter().map(|(name, _)| (name.clone(), scope.vars.get(name).cloned())).collect(),
+            false => Vec::new(),
+        };
+        for (name, values) in assigned.iter().filter(|_| in_this_shell) {
+            scope.assign(name, values.clone());
+        }
         self.apply(effects, walk, scope, false, written_before)?;
+        for (name, values) in before {
+            match values {
+                // A `cd` sets `$OLDPWD` itself.
+                Some(_) if name == "OLDPWD" && changes_directory => scope.forget(&name),
+                Some(values) => scope.assign(&name, values),
+                None => scope.forget(&name),
+            }
+        }
         // Each possible value on its own adds what it writes; the shell's state follows the
         // words as they were judged above.
         for variant in &variants {
@@ -241,7 +259,9 @@ impl Walker<'_> {
                         Some((_, values)) => fields::known_ifs(Some(values)),
                         None => fields::known_ifs(scope.vars.get("IFS").map(Vec::as_slice)),
                     };
-                    read_known(args, &input, ifs.map(str::to_string).as_deref(), scope);
+                    for name in read_known(args, &input, ifs.map(str::to_string).as_deref(), scope) {
+                        self.assigned_uncomputed(&name);
+                    }
                     Ok(true)
                 }
                 None => Ok(false),
@@ -318,8 +338,8 @@ fn read_options(args: &[Arg]) -> ReadOptions {
 /// `read` of known text: each line is one possible value of the names it reads (`-a`: of the
 /// array's elements), split at `ifs` as bash splits it. Names whose values the walk cannot
 /// compute (an unknown `IFS`, backslash escapes without `-r`, records other than lines) are
-/// forgotten: uncomputed (P-18).
-fn read_known(args: &[Arg], input: &str, ifs: Option<&str>, scope: &mut Scope<Bash>) {
+/// forgotten: uncomputed (P-18), and returned.
+fn read_known(args: &[Arg], input: &str, ifs: Option<&str>, scope: &mut Scope<Bash>) -> Vec<String> {
     let ReadOptions { mut names, array, raw, not_lines } = read_options(args);
     let lines: Vec<&str> = input.lines().filter(|line| !line.trim().is_empty()).collect();
     let escaped = !raw && lines.iter().any(|line| line.contains('\\'));
@@ -329,10 +349,11 @@ fn read_known(args: &[Arg], input: &str, ifs: Option<&str>, scope: &mut Scope<Ba
         names.push("REPLY".to_string());
     }
     let Some(ifs) = ifs else {
-        for name in names.iter().chain(array.iter()) {
+        names.extend(array);
+        for name in &names {
             scope.forget(name);
         }
-        return;
+        return names;
     };
     if let Some(array) = array {
         scope.forget(&array);
@@ -345,7 +366,7 @@ fn read_known(args: &[Arg], input: &str, ifs: Option<&str>, scope: &mut Scope<Ba
             }
         }
         scope.assign(&words::element_name(&array, "@"), all);
-        return;
+        return Vec::new();
     }
     let mut values = vec![Vec::with_capacity(lines.len()); names.len()];
     for line in &lines {
@@ -358,6 +379,7 @@ fn read_known(args: &[Arg], input: &str, ifs: Option<&str>, scope: &mut Scope<Ba
     for (name, values) in names.iter().zip(values) {
         scope.assign(name, values);
     }
+    Vec::new()
 }
 
 /// The text a command writes when the line shows it: `cat` of its heredoc or here-string, `tee`,

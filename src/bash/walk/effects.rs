@@ -174,7 +174,10 @@ impl Walker<'_> {
                 }
                 _ if only_new => {}
                 Effect::Eval(script) => self.script(&script, scope, walk.nesting + 1)?,
-                Effect::Forget(name) => scope.forget(&name),
+                Effect::Forget(name) => {
+                    scope.forget(&name);
+                    self.assigned_uncomputed(&name);
+                }
                 Effect::Cd(cd) => {
                     let (pushes, swaps) = (matches!(cd, Cd::Push(Some(_))), matches!(cd, Cd::Push(None)));
                     self.cd(cd, walk, scope);
@@ -644,6 +647,14 @@ impl Walker<'_> {
         if STARTUP_VARIABLES.contains(&name) {
             return self.startup_file(value, walk, scope);
         }
+        if name == HISTORY_FILE {
+            let file = Arg { text: value.text.clone(), dynamic: value.dynamic, holes: value.holes, ..Arg::default() };
+            self.write(&file, walk, scope);
+            return Ok(());
+        }
+        if PROMPT_VARIABLES.contains(&name) && !value.dynamic {
+            return self.expanded_runs(&value.text, walk, scope);
+        }
         if value.dynamic || walk.nesting >= MAX_SCRIPT_NESTING {
             self.add_named(walk, scope);
             return Ok(());
@@ -679,7 +690,7 @@ impl Walker<'_> {
     /// Every guarded location the script names, as written, a change's approval.md included
     /// when it names the changes folder (P-18's reading of a value the walk could not compute,
     /// handed to a program that may fill it with a tree).
-    fn add_uncomputed(&mut self, walk: &Walk, scope: &Scope<Bash>) {
+    pub(super) fn add_uncomputed(&mut self, walk: &Walk, scope: &Scope<Bash>) {
         for location in paths::everything_a_tree_named_reaches(walk.source, paths::Dialect::Bash) {
             self.add(&location.to_string_lossy(), &scope.base, scope.links());
         }
@@ -723,7 +734,7 @@ impl Walker<'_> {
 
     /// `text` walked as a script in `child`, a shell apart from this one (a subshell, a process
     /// started): what it writes counts, what it does to its shell stays there.
-    fn script_apart(&mut self, text: &str, child: &mut Scope<Bash>, walk: &Walk) -> Result<(), Unscannable> {
+    pub(super) fn script_apart(&mut self, text: &str, child: &mut Scope<Bash>, walk: &Walk) -> Result<(), Unscannable> {
         self.isolated += 1;
         let ran = self.script(text, child, walk.nesting + 1);
         self.isolated = self.isolated.saturating_sub(1);
@@ -873,10 +884,19 @@ fn is_device(path: &Path) -> bool {
 /// and bash in POSIX mode).
 const STARTUP_VARIABLES: [&str; 2] = ["BASH_ENV", "ENV"];
 
+/// The file a shell writes its history to (`history -w`, `history -a`, an interactive shell's
+/// exit), as the line sets it.
+const HISTORY_FILE: &str = "HISTFILE";
+
+/// The prompts bash expands, and runs the command substitutions of, as it uses them (`PS4` at
+/// each command under `set -x`, the others in an interactive shell).
+const PROMPT_VARIABLES: [&str; 4] = ["PS0", "PS1", "PS2", "PS4"];
+
 /// The variables whose value a program runs as a command line: the editor git opens for a
 /// message, a rebase's todo list or `git config -e` (and `crontab -e`, `visudo`, …), the pagers,
-/// git's external diff, ssh and password helpers.
-const COMMAND_VARIABLES: [&str; 11] = [
+/// git's external diff, ssh and password helpers, the command an interactive bash runs before
+/// each prompt.
+const COMMAND_VARIABLES: [&str; 12] = [
     "GIT_EDITOR",
     "GIT_SEQUENCE_EDITOR",
     "EDITOR",
@@ -888,11 +908,16 @@ const COMMAND_VARIABLES: [&str; 11] = [
     "GIT_SSH",
     "GIT_ASKPASS",
     "SSH_ASKPASS",
+    "PROMPT_COMMAND",
 ];
 
-/// Whether a program runs what variable `name` holds: a startup file, or a command line.
+/// Whether a program runs what variable `name` holds (a startup file, a command line, a prompt),
+/// or writes where it points (the history file).
 fn runs_its_value(name: &str) -> bool {
-    STARTUP_VARIABLES.contains(&name) || COMMAND_VARIABLES.contains(&name)
+    STARTUP_VARIABLES.contains(&name)
+        || COMMAND_VARIABLES.contains(&name)
+        || PROMPT_VARIABLES.contains(&name)
+        || name == HISTORY_FILE
 }
 
 impl Walker<'_> {

@@ -133,13 +133,16 @@ impl Walker<'_> {
                 values.push(arg.into_value());
             }
             scope.assign(name, values);
+            if !scope.vars.contains_key(name) {
+                self.assigned_uncomputed(name);
+            }
         } else {
             scope.forget(name);
         }
         Ok(())
     }
 
-    pub(super) fn assignment<'t>(&self, node: Node<'t>, walk: &Walk, scope: &mut Scope<Bash>) {
+    pub(super) fn assignment<'t>(&mut self, node: Node<'t>, walk: &Walk, scope: &mut Scope<Bash>) {
         let Some(target) = node.child_by_field_name("name") else { return };
         let name = match node_kind(target) {
             "variable_name" => walk.text(target).to_string(),
@@ -177,6 +180,9 @@ impl Walker<'_> {
             Some(value) => {
                 let values = words::value(value, &self.context(walk, scope));
                 scope.assign(&name, values);
+                if !scope.vars.contains_key(&name) {
+                    self.assigned_uncomputed(&name);
+                }
             }
             None => scope.assign(&name, vec![Value::literal("")]),
         }

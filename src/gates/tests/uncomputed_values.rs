@@ -527,3 +527,31 @@ fn an_unknown_part_that_holds_no_slash_stays_in_the_folder_its_known_parts_fix()
         assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
     }
 }
+
+#[test]
+fn arithmetic_runs_what_a_subscript_in_a_value_substitutes() {
+    let repo = Repo::new();
+    repo.change("c");
+    let payload = "'a[$(touch docs/superpowers/plans/x.md)]'";
+    for use_of in ["((x))", "let x", "[[ $x -eq 0 ]]", "echo $((x))", "a=(1); echo ${a[x]}", "echo ${v:x}"] {
+        let line = format!("x={payload}; {use_of}");
+        assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    let integer = format!("declare -i n; n={payload}");
+    assert_eq!(check(&repo, "bash", &bash(&integer)).as_deref(), Some(NEEDS_SPEC));
+    let read = format!("read -r x <<< {payload}; ((x))");
+    assert_eq!(check(&repo, "bash", &bash(&read)).as_deref(), Some(NEEDS_SPEC));
+    // A value the walk could not compute may hold one: every guarded location the line names.
+    let unknown = "read -r n < /tmp/n; ((n > 0)) && cat docs/superpowers/plans/x.md";
+    assert_eq!(check(&repo, "bash", &bash(unknown)).as_deref(), Some(NEEDS_SPEC));
+    // Text that is not evaluated, and numbers, stay allowed.
+    for line in [
+        format!("x={payload}; test \"$x\" = y; echo \"$x\""),
+        "n=$(wc -l < docs/superpowers/plans/x.md); echo $((n + 1))".to_string(),
+        "n=$(grep -c '\\- \\[ \\]' docs/superpowers/plans/x.md); ((n > 0)) && echo todo".to_string(),
+        "s=$(stat -c %s docs/superpowers/plans/x.md); echo $((s / 1024))".to_string(),
+        "for ((i = 0; i < 3; i++)); do cat docs/superpowers/plans/x.md; done".to_string(),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(&line)), None, "{line}");
+    }
+}
