@@ -13,7 +13,7 @@ use crate::analysis::values::Holes;
 use crate::commands::Environment;
 
 /// The variables whose value the walk keeps even when it could not compute it.
-const KEPT_UNCOMPUTED: [&str; 6] = [OPTIONS_VARIABLES[0], "HOME", "OLDPWD", "PWD", "CDPATH", "TMPDIR"];
+const KEPT_UNCOMPUTED: [&str; 7] = [OPTIONS_VARIABLES[0], "HOME", "OLDPWD", "PWD", "CDPATH", "TMPDIR", "PATH"];
 
 /// Bash's [`Dialect`]: an unset variable reads as empty, and one with more values than are kept
 /// is unknown.

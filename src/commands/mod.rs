@@ -152,6 +152,10 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         approval::cli(rest, sink);
         return None;
     }
+    if !first.text.contains('/') && !BUILTINS.contains(&name) && names_rebound(&sink.job.environment) {
+        unknown::unlisted(name, rest, stdin, sink);
+        return None;
+    }
     if sink.analyses.is_some_and(|analyses| analyses.runs_programs(name)) {
         runners::program(args, stdin, sink);
         return None;
@@ -212,6 +216,89 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
     }
     None
 }
+
+/// bash's builtins, which it runs whatever `PATH` says.
+const BUILTINS: [&str; 61] = [
+    ".",
+    ":",
+    "[",
+    "alias",
+    "bg",
+    "bind",
+    "break",
+    "builtin",
+    "caller",
+    "cd",
+    "command",
+    "compgen",
+    "complete",
+    "compopt",
+    "continue",
+    "declare",
+    "dirs",
+    "disown",
+    "echo",
+    "enable",
+    "eval",
+    "exec",
+    "exit",
+    "export",
+    "false",
+    "fc",
+    "fg",
+    "getopts",
+    "hash",
+    "help",
+    "history",
+    "jobs",
+    "kill",
+    "let",
+    "local",
+    "logout",
+    "mapfile",
+    "popd",
+    "printf",
+    "pushd",
+    "pwd",
+    "read",
+    "readarray",
+    "readonly",
+    "return",
+    "set",
+    "shift",
+    "shopt",
+    "source",
+    "suspend",
+    "test",
+    "times",
+    "trap",
+    "true",
+    "type",
+    "typeset",
+    "ulimit",
+    "umask",
+    "unalias",
+    "unset",
+    "wait",
+];
+
+/// Whether a command looked up by name may be another program than its name says: the `PATH` it
+/// runs with is neither the inherited one, nor that with folders added after it (`$PATH:…`, which
+/// finds every command the inherited one did first), nor the system's folders (`PATH=/bin`).
+fn names_rebound(environment: &Environment) -> bool {
+    match environment.variable("PATH") {
+        Variable::Set(path) if path.dynamic => {
+            !["$PATH:", "${PATH}:"].iter().any(|inherited| path.text.starts_with(inherited))
+        }
+        Variable::Set(path) => {
+            !path.text.split(':').all(|folder| SYSTEM_FOLDERS.contains(&folder.trim_end_matches('/')))
+        }
+        Variable::Shell | Variable::Unset => false,
+    }
+}
+
+/// The folders the system keeps its programs in.
+const SYSTEM_FOLDERS: [&str; 6] = ["/bin", "/usr/bin", "/sbin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin"];
 
 /// `cd`, `pushd`, `popd`, `dirs`: where the shell goes, and whether its stack is still the one
 /// the walk keeps.

@@ -239,6 +239,11 @@ impl Walker<'_> {
                 }
                 Ok(false)
             }
+            // `hash -p /bin/x name`, `enable -f lib.so name`: a name that runs another program.
+            "hash" | "enable" if args.iter().any(|arg| binds_a_name(&name.text, &arg.text)) => {
+                scope.assign("PATH", vec![Value::unknown(&name.text)]);
+                Ok(false)
+            }
             "shift" => {
                 let count = args.first().map_or(Some(1), |arg| arg.text.parse::<usize>().ok());
                 match (scope.positional().cloned(), count) {
@@ -398,9 +403,6 @@ fn shown_text(argv: &[Arg], stdin: Option<&str>) -> Option<String> {
     }
 }
 
-/// The environment the assignments before a command give it (`NODE_OPTIONS='-r ./x.js' node
-/// build.js`), which is the command's, not the shell's: a value the walk could not compute
-/// exactly is kept as uncomputed.
 /// What `set`'s options say of `allexport`: on (`-a`, `-ea`, `-o allexport`), off (`+a`,
 /// `+o allexport`), or nothing.
 fn allexport(args: &[Arg]) -> Option<bool> {
@@ -426,18 +428,24 @@ fn allexport(args: &[Arg]) -> Option<bool> {
 }
 
 /// The variables the line exported that the table reads from a command's environment (git's work
-/// tree, index, settings, …), with the values the walk gives them.
+/// tree, index, settings, …), with the values the walk gives them, and the `PATH` the line set (or
+/// `hash -p` standing for one), exported or not: the shell looks the command up through it.
 fn exported_to_the_table(scope: &Scope<Bash>) -> Environment {
     let mut exported: Vec<&String> = match scope.exports_everything() {
         true => scope.vars.keys().collect(),
         false => scope.exported().iter().collect(),
     };
+    exported.extend(scope.vars.get_key_value("PATH").map(|(name, _)| name));
     exported.sort();
-    let read = exported.into_iter().filter(|name| commands::reads_variable(name));
+    exported.dedup();
+    let read = exported.into_iter().filter(|name| *name == "PATH" || commands::reads_variable(name));
     let set = read.filter_map(|name| Some((name.clone(), scope.vars.get(name)?.clone())));
     command_environment(&set.collect::<Vec<_>>())
 }
 
+/// The environment the assignments before a command give it (`NODE_OPTIONS='-r ./x.js' node
+/// build.js`), which is the command's, not the shell's: a value the walk could not compute
+/// exactly is kept as uncomputed.
 fn command_environment(assigned: &[(String, Vec<Value>)]) -> Environment {
     let changes = assigned.iter().map(|(name, values)| {
         let value = match values.as_slice() {
@@ -447,4 +455,10 @@ fn command_environment(assigned: &[(String, Vec<Value>)]) -> Environment {
         (name.clone(), Some(value))
     });
     Environment { cleared: false, changes: changes.collect() }
+}
+
+/// Whether `option`, given to `hash` or `enable`, binds a name to a program of its choosing.
+fn binds_a_name(command: &str, option: &str) -> bool {
+    let letter = if command == "hash" { 'p' } else { 'f' };
+    option.starts_with('-') && !option.starts_with("--") && option.contains(letter)
 }

@@ -172,6 +172,19 @@ impl Walker<'_> {
                     let mut child = scope.clone();
                     self.script_apart(&script, &mut child, walk)?;
                 }
+                // Another possible value of the directory the shell went to: what is written where
+                // the walk went is also written there (P-18).
+                Effect::Cd(Cd::To(dir) | Cd::Push(Some(dir))) if only_new => {
+                    let mut before = scope.clone();
+                    before.base = scope.oldpwd.clone().unwrap_or_else(|| scope.base.clone());
+                    let places = match dir.dynamic && !dir.glob {
+                        true => self.named_folders(walk, &before.base),
+                        false => vec![cd_destination(&dir, &before)],
+                    };
+                    for place in places {
+                        moves::record_uncomputed_move(&mut self.moves, &place, &scope.base, self.targets.len());
+                    }
+                }
                 _ if only_new => {}
                 Effect::Eval(script) => self.script(&script, scope, walk.nesting + 1)?,
                 Effect::Forget(name) => {
@@ -499,12 +512,16 @@ impl Walker<'_> {
 
     fn cd(&mut self, cd: Cd, walk: &Walk, scope: &mut Scope<Bash>) {
         let from = scope.base.clone();
+        let places = cdable_places(&cd, scope);
         let uncomputed = self.move_to(cd, scope) == Destination::Uncomputed;
         // A cd sets $OLDPWD: one the line assigned no longer holds.
         if scope.oldpwd.as_ref() == Some(&from) && scope.vars.contains_key("OLDPWD") {
             Rc::make_mut(&mut scope.vars).remove("OLDPWD");
         }
         moves::record_move(&mut self.moves, &from, &scope.base, self.targets.len());
+        for place in places.iter().filter(|place| **place != scope.base) {
+            moves::record_uncomputed_move(&mut self.moves, place, &scope.base, self.targets.len());
+        }
         if uncomputed {
             // P-18: a directory the walk could not compute may be any guarded folder the line
             // names; what is written beneath it is also taken as written beneath each.
@@ -1024,10 +1041,33 @@ fn ifs_separators(source: &str) -> Vec<char> {
 /// `IFS` characters read from a script's text (each costs the scan of the whole text once more).
 const MAX_IFS_CHARS: usize = 4;
 
+/// `cd name` under bash's `cdable_vars` (which an earlier call may have set) goes to `$name`
+/// when there is no folder `name`: the folder's path and the places the variable's known values
+/// name, from `scope` (P-18). [`cd_destination`] takes the first value when no such folder
+/// exists; what is written there is also written at each of the others.
+fn cdable_places(cd: &Cd, scope: &Scope<Bash>) -> Vec<PathBuf> {
+    let (Cd::To(dir) | Cd::Push(Some(dir))) = cd else { return Vec::new() };
+    let Some(values) = cdable_values(dir, scope) else { return Vec::new() };
+    let folder = paths::absolute(&dir.text, &scope.base);
+    std::iter::once(folder).chain(values).collect()
+}
+
+/// The known values of the variable `dir` names, as places from `scope`, for `cdable_vars`.
+fn cdable_values(dir: &Arg, scope: &Scope<Bash>) -> Option<Vec<PathBuf>> {
+    let name = dir.text.as_str();
+    let is_name = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if dir.dynamic || !is_name {
+        return None;
+    }
+    let values = scope.vars.get(name)?.iter().filter(|value| !value.dynamic && !value.text.is_empty());
+    Some(values.map(|value| paths::absolute(&value.text, &scope.base)).collect())
+}
+
 /// Where `cd dir` and `pushd dir` go (P-18): a glob to the guarded folder, or the folder above
 /// one, it could match from where the walk is, if any (the walk also judges what follows where it
 /// came from); a relative name through each `$CDPATH` entry that is a directory, as bash looks it
-/// up; else the name itself.
+/// up; else the name itself, or under `cdable_vars` the variable it names when it is no folder.
 fn cd_destination(dir: &Arg, scope: &Scope<Bash>) -> PathBuf {
     if dir.glob
         && let Some(guarded) = crate::bash::words::glob_folders(&dir.text, &scope.base).into_iter().next()
@@ -1044,7 +1084,11 @@ fn cd_destination(dir: &Arg, scope: &Scope<Bash>) -> PathBuf {
             return found;
         }
     }
-    paths::absolute(&dir.text, &scope.base)
+    let folder = paths::absolute(&dir.text, &scope.base);
+    match cdable_values(dir, scope).and_then(|values| values.into_iter().next()) {
+        Some(value) if !fs::is_dir(&folder) => value,
+        _ => folder,
+    }
 }
 
 /// The top of the work tree where a command runs in `dir` (relative to the walk's directory):

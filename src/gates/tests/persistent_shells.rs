@@ -286,3 +286,16 @@ fn a_return_to_a_directory_the_shell_computed_earlier_is_sure() {
     }
     assert_eq!(reported(&repo, "into", "end", "echo x > new.md").as_deref(), Some(NEEDS_SPEC));
 }
+
+#[test]
+fn rebound_command_names_and_cdable_variables_last_between_calls() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    assert_eq!(in_shell(&repo, "hashed", "hash -p /usr/bin/touch cat"), None);
+    assert_eq!(in_shell(&repo, "hashed", "cat docs/superpowers/plans/x.md").as_deref(), Some(NEEDS_SPEC));
+    assert_eq!(in_shell(&repo, "hashed", "echo docs/superpowers/plans/x.md"), None);
+    assert_eq!(in_shell(&repo, "cdable", "shopt -s cdable_vars; v=docs/superpowers/plans"), None);
+    assert_eq!(in_shell(&repo, "cdable", "cd v"), None);
+    assert_eq!(in_shell(&repo, "cdable", "touch x.md").as_deref(), Some(NEEDS_SPEC));
+}
