@@ -114,6 +114,9 @@ struct Walker<'a> {
     /// Directories the line made so far, at most [`MAX_MADE_DIRS`]: a copy into one lands inside
     /// it. `None` once one the walk could not compute (or one too many) was made.
     made_dirs: Option<Vec<PathBuf>>,
+    /// Symbolic links the line made anywhere, subshells and shells it started included: (link,
+    /// what it points to), absolute.
+    links: Vec<(PathBuf, PathBuf)>,
     /// Texts judged as expanded again (a prompt, a subscript in arithmetic), each once.
     expanded: Vec<String>,
     /// Names the line gave a value the walk could not compute, for arithmetic that reads them.
@@ -146,6 +149,7 @@ impl Walker<'_> {
             hooks_folders: Vec::new(),
             running_hooks: false,
             made_dirs: Some(Vec::new()),
+            links: Vec::new(),
             expanded: Vec::new(),
             uncomputed_names: Vec::new(),
             uncomputed_names_overflow: false,

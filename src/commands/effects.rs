@@ -64,10 +64,12 @@ pub enum Effect {
         complete: bool,
         environment: Environment,
     },
-    /// A symbolic link made at `link`, pointing to `target` (relative to the link's directory).
+    /// A symbolic link made at `link`, pointing to `target` (relative to the link's directory,
+    /// or to the command's with `from_here`: `ln -r`).
     Link {
         link: Arg,
         target: Arg,
+        from_here: bool,
     },
     /// A string run by this shell (`eval`): its `cd` counts afterwards.
     Eval(String),

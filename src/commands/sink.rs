@@ -280,9 +280,13 @@ impl Sink<'_, '_> {
 
     pub fn push(&mut self, effect: Effect) {
         match effect {
-            Effect::Link { link, target } => {
+            Effect::Link { link, target, from_here } => {
+                let target = match from_here {
+                    true => self.located(&target).pop().unwrap_or(target),
+                    false => target,
+                };
                 for link in self.located(&link) {
-                    self.out.push(Effect::Link { link, target: target.clone() });
+                    self.out.push(Effect::Link { link, target: target.clone(), from_here });
                 }
             }
             effect => self.out.push(effect),

@@ -89,10 +89,17 @@ impl Walker<'_> {
                     let mut child = child_shell(scope, Some(positional), &environment, walk.source);
                     self.script_apart(&script, &mut child, walk)?;
                 }
-                Effect::Link { link, target } => {
+                Effect::Link { link, target, from_here } => {
                     let link = paths::absolute(&link.text, &scope.base);
-                    let from = link.parent().map_or_else(|| scope.base.clone(), Path::to_path_buf);
+                    let from = match from_here {
+                        true => scope.base.clone(),
+                        false => link.parent().map_or_else(|| scope.base.clone(), Path::to_path_buf),
+                    };
                     let target = paths::absolute(&target.text, &from);
+                    // A link outlives the subshell or the shell that made it.
+                    if self.links.len() < MAX_LINKS {
+                        self.links.push((link.clone(), target.clone()));
+                    }
                     if scope.links().len() < MAX_LINKS {
                         scope.defined.make_mut().links.push((link, target));
                     }
@@ -797,7 +804,8 @@ impl Walker<'_> {
             if is_device(&path) {
                 return;
             }
-            let through = links.iter().rev().find_map(|(link, target)| moves::rebase(&path, link, target));
+            let made = links.iter().chain(&self.links);
+            let through = made.rev().find_map(|(link, target)| moves::rebase(&path, link, target));
             let next = through.filter(|next| *next != path);
             // Written again: its text is no longer the one the line showed.
             if !self.files.is_empty() {
