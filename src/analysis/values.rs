@@ -47,8 +47,9 @@ impl Value {
 pub enum Holes {
     /// Digits and a sign: `$$`, `$RANDOM`, `${#x}`, `$((…))`, `date +%s`, a count.
     Digits,
-    /// Letters, digits and `.`, `_`, `-`, `+`, `:`: a user or host name, a commit hash,
-    /// `mktemp`'s random letters.
+    /// Letters and digits: a commit hash, `mktemp`'s random letters.
+    Alnum,
+    /// Letters, digits and `.`, `_`, `-`, `+`, `:`: a user or host name, `date +%T`.
     Name,
     /// Anything but `/`: `${f##*/}`.
     NoSlash,
@@ -72,6 +73,7 @@ impl Holes {
     pub fn may_hold(self, c: char) -> bool {
         match self {
             Holes::Digits => c.is_ascii_digit() || c == '-',
+            Holes::Alnum => c.is_ascii_alphanumeric(),
             Holes::Name => c.is_ascii_alphanumeric() || "._-+:".contains(c),
             Holes::NoSlash => c != '/',
             Holes::Any => true,
@@ -85,15 +87,16 @@ pub const HOLE: &str = "${…}";
 /// The glob of every guarded name a value may be, when its unknown parts hold no `/`: its text
 /// with each [`HOLE`] a `*` (`/tmp/p-${…}.md` is `/tmp/p-*.md`), or nothing for digits, which no
 /// guarded name holds. A component that is only unknown (with dots at most) may be empty, `.` or
-/// `..`, which leaves its folder: `None` then, but for the last one of names (`/tmp/${…}`, which
-/// may be `/tmp/approval.md`, whatever it leaves besides). `None` when a part may hold a `/`.
+/// `..`, which leaves its folder: `None` then, but for the last one of names that may spell
+/// approval.md (`/tmp/${…}`, which may be `/tmp/approval.md`, whatever it leaves besides). `None`
+/// when a part may hold a `/`.
 pub fn hole_pattern(text: &str, dynamic: bool, holes: Holes) -> Option<String> {
     if !dynamic || holes == Holes::Any {
         return None;
     }
     let components: Vec<&str> = text.split('/').collect();
     let last = components.len().saturating_sub(1);
-    let leaves = |(at, component): (usize, &&str)| only_holes(component) && (at != last || holes == Holes::Digits);
+    let leaves = |(at, component): (usize, &&str)| only_holes(component) && (at != last || !holes.may_hold('.'));
     if components.iter().enumerate().any(leaves) {
         return None;
     }
@@ -313,6 +316,7 @@ mod tests {
         assert_eq!(pattern("/tmp/${…}", Holes::Name).as_deref(), Some("/tmp/*"));
         for (text, holes) in [
             ("/tmp/${…}", Holes::Digits),
+            ("/tmp/${…}", Holes::Alnum),
             ("/tmp/${…}/x.md", Holes::Name),
             ("/tmp/.${…}/x.md", Holes::NoSlash),
             ("/tmp/p-${…}.md", Holes::Any),

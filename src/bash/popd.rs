@@ -9,6 +9,7 @@ use std::rc::Rc;
 use super::parse::parse;
 use crate::analysis::budget::Budget;
 use super::words::Value;
+use super::state::rebound;
 use super::{Bash, MAX_COMMAND_BYTES, MAX_PARSE_CHECKS};
 use crate::analysis::fs;
 use crate::analysis::scope::Scope;
@@ -113,7 +114,9 @@ fn known_directory(word: &str, scope: &Scope<Bash>) -> Option<String> {
         None => match name {
             "OLDPWD" => scope.oldpwd.as_ref()?.to_string_lossy().into_owned(),
             "PWD" => scope.base.to_string_lossy().into_owned(),
-            "(git rev-parse --show-toplevel)" => fs::repository_top(&scope.base)?.to_string_lossy().into_owned(),
+            "(git rev-parse --show-toplevel)" if !rebound(&scope.defined, &scope.vars, "git") => {
+                fs::repository_top(&scope.base)?.to_string_lossy().into_owned()
+            }
             _ => return None,
         },
     };

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use super::words::{MAX_VALUES, Positional, Value};
 use crate::analysis::handoff::OPTIONS_VARIABLES;
-use crate::analysis::scope::{Dialect, PastMaxValues, Scope};
+use crate::analysis::scope::{Dialect, PastMaxValues, Scope, VarsOf};
 use crate::analysis::values::Holes;
 use crate::commands::Environment;
 
@@ -81,6 +81,20 @@ impl<T: PartialEq> PartialEq for Shared<T> {
 }
 
 impl<T: Eq> Eq for Shared<T> {}
+
+/// Whether a command of this name may run other than the program its name says (so that what it
+/// prints is not what that program prints): a function or alias the line defined, or a program
+/// looked up through a `PATH` the line set (or `hash -p` standing for one), bash's own printers
+/// aside.
+pub(super) fn rebound(defined: &Shared<Defined>, vars: &VarsOf<Bash>, name: &str) -> bool {
+    let defines = defined
+        .read()
+        .is_some_and(|defined| defined.functions.contains_key(name) || defined.aliases.contains_key(name));
+    let path = vars
+        .get("PATH")
+        .is_some_and(|values| values.iter().any(|path| crate::commands::path_rebinds(&path.text, path.dynamic)));
+    defines || path && !matches!(name, "echo" | "printf" | "pwd")
+}
 
 impl Defined {
     /// Roughly the bytes these definitions hold (a persistent shell's state cap).

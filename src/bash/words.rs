@@ -8,6 +8,7 @@ use std::cell::OnceCell;
 use std::path::Path;
 
 use super::fields;
+use super::state::{Defined, Shared, rebound};
 pub use super::lists::element_name;
 use super::lists::{self, Slice};
 use super::patsub::{Replace, Substitution};
@@ -45,9 +46,16 @@ pub struct Context<'a> {
     pub positional: Option<&'a Positional>,
     /// `$(echo …)` and `$(printf …)` of known words count as their output (not inside another).
     pub outputs: bool,
+    /// The functions and aliases the line defined.
+    pub defined: &'a Shared<Defined>,
 }
 
 impl Context<'_> {
+    /// Whether a command of this name may print other than its program does ([`rebound`]).
+    fn rebound(&self, name: &str) -> bool {
+        rebound(self.defined, self.vars, name)
+    }
+
     fn text(&self, node: Node) -> &str {
         self.source.get(node.byte_range()).unwrap_or_default()
     }
@@ -679,7 +687,7 @@ fn substitution_holes(node: Node, cx: &Context) -> Option<Vec<Value>> {
             _ => return None,
         };
     }
-    let name = command.child_by_field_name("name").map(|name| cx.text(name))?;
+    let name = command.child_by_field_name("name").map(|name| cx.text(name)).filter(|name| !cx.rebound(name))?;
     let inner = Context { outputs: false, ..*cx };
     let mut words = Vec::new();
     for (child, field) in command.children() {
@@ -697,11 +705,11 @@ fn substitution_holes(node: Node, cx: &Context) -> Option<Vec<Value>> {
         ("whoami" | "uuidgen", []) | ("hostname", [] | ["-s" | "-f" | "--short" | "--fqdn" | "--long"]) => {
             one(Holes::Name)
         }
-        ("uname", ["-s" | "-n" | "-r" | "-m" | "-p" | "-o"]) => one(Holes::Name),
+        ("uname", ["-s" | "-n" | "-r" | "-m" | "-p"]) => one(Holes::Name),
         ("id", ["-u" | "-g"]) | ("nproc", []) => one(Holes::Digits),
         ("id", ["-un" | "-nu" | "-gn" | "-ng"] | ["-u" | "-g", "-n"] | ["-n", "-u" | "-g"]) => one(Holes::Name),
         ("git", ["rev-parse", options @ .., revision]) if hashes(options) && !revision.starts_with('-') => {
-            one(Holes::Name)
+            one(Holes::Alnum)
         }
         ("git", ["rev-list", "--count", ..]) | ("wc", [_]) if counts(&words) => one(Holes::Digits),
         ("grep" | "egrep" | "fgrep", _) if counts_matches(&words) => one(Holes::Digits),
@@ -883,7 +891,7 @@ fn temporary_from_template(words: &[&str], cx: &Context) -> Option<Vec<Value>> {
         Some(folder) if !template.starts_with('/') => format!("{}/{stem}{HOLE}", folder.trim_end_matches('/')),
         _ => format!("{stem}{HOLE}"),
     };
-    Some(vec![Value { text: path, dynamic: true, holes: Holes::Name }, Value::literal("")])
+    Some(vec![Value { text: path, dynamic: true, holes: Holes::Alnum }, Value::literal("")])
 }
 
 /// What `$(…)`, `` `printf …` `` or `<(echo …)` print, when the substitution is one such
@@ -897,7 +905,7 @@ fn substitution_output(node: Node, cx: &Context) -> Option<String> {
     if commands.next().is_some() {
         return None;
     }
-    let name = command.child_by_field_name("name").map(|name| cx.text(name))?;
+    let name = command.child_by_field_name("name").map(|name| cx.text(name)).filter(|name| !cx.rebound(name))?;
     match name.rsplit('/').next() {
         Some("echo" | "printf") => {}
         Some("mktemp") => return temporary_name(&argument_nodes(command)?, cx),

@@ -287,13 +287,17 @@ const BUILTINS: [&str; 61] = [
 /// finds every command the inherited one did first), nor the system's folders (`PATH=/bin`).
 fn names_rebound(environment: &Environment) -> bool {
     match environment.variable("PATH") {
-        Variable::Set(path) if path.dynamic => {
-            !["$PATH:", "${PATH}:"].iter().any(|inherited| path.text.starts_with(inherited))
-        }
-        Variable::Set(path) => {
-            !path.text.split(':').all(|folder| SYSTEM_FOLDERS.contains(&folder.trim_end_matches('/')))
-        }
+        Variable::Set(path) => path_rebinds(&path.text, path.dynamic),
         Variable::Shell | Variable::Unset => false,
+    }
+}
+
+/// Whether a `PATH` of `text` (`dynamic` when part of it is uncomputed) may find another program
+/// under a command's name than the inherited `PATH` finds ([`names_rebound`]).
+pub fn path_rebinds(text: &str, dynamic: bool) -> bool {
+    match dynamic {
+        true => !["$PATH:", "${PATH}:"].iter().any(|inherited| text.starts_with(inherited)),
+        false => !text.split(':').all(|folder| SYSTEM_FOLDERS.contains(&folder.trim_end_matches('/'))),
     }
 }
 

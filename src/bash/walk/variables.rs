@@ -85,6 +85,7 @@ impl Walker<'_> {
             home: &self.home,
             positional: scope.positional().map(Rc::as_ref),
             outputs: true,
+            defined: &scope.defined,
         }
     }
 

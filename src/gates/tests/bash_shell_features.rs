@@ -76,3 +76,21 @@ fn the_same_shell_features_doing_ordinary_work_are_allowed() {
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
     }
 }
+
+#[test]
+fn a_name_the_line_rebinds_prints_what_the_walk_cannot_know() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    std::fs::create_dir_all(repo.path(".git")).unwrap();
+    // What they print is uncomputed: any guarded location the line names.
+    for line in [
+        "whoami() { echo x/../../docs/superpowers/plans/x; }; cp /tmp/x \"p-$(whoami).md\"",
+        "date() { echo /../openspec/changes/c/approval.md; }; cp /tmp/x \"src$(date +%F)\"",
+        "pwd() { echo $PWD/docs/superpowers/plans; }; ROOT=$(pwd); cd /tmp; cd \"$ROOT\"; touch x.md",
+        "git() { echo $PWD/docs/superpowers/plans; }; cd \"$(git rev-parse --show-toplevel)\"; touch x.md",
+        "hash -p /tmp/mine whoami; cp /tmp/x \"/tmp/p-$(whoami).md\"; cat docs/superpowers/plans/x.md",
+    ] {
+        assert!(check(&repo, "bash", &bash(line)).is_some(), "{line}");
+    }
+}
