@@ -63,7 +63,11 @@ pub fn joined(members: &[Value], ifs: Option<&str>, placeholder: &str) -> Value 
     let Some(ifs) = ifs else { return Value::unknown(placeholder) };
     let separator = ifs.chars().next().map(String::from).unwrap_or_default();
     let text = members.iter().map(|member| member.text.as_str()).collect::<Vec<_>>().join(&separator);
-    Value { text, dynamic: members.iter().any(|member| member.dynamic) }
+    let unknown = members.iter().filter(|member| member.dynamic);
+    match unknown.map(|member| member.holes).max() {
+        Some(holes) => Value { text, dynamic: true, holes },
+        None => Value::new(text, false),
+    }
 }
 
 /// `offset[:length]` of a slice.

@@ -30,7 +30,7 @@ use crate::analysis::answer::{Answer, Proof};
 use crate::analysis::handoff::Analyses;
 use crate::analysis::persistent::Left;
 use crate::analysis::scope::Scope;
-pub use popd::begins_by_moving;
+pub use popd::{begins_by_moving, only_assigns};
 pub use state::Bash;
 
 /// Why a command is not parsed; the gates fall back to [`crate::paths::names_guarded`].

@@ -1,14 +1,17 @@
 //! A persistent shell's call that begins by moving the shell for sure
 //! ([P-15](docs/decisions.md#p-15)): `popd` of a stack the shell holds fails only when the
 //! directory it returns to is gone, and `cd`/`pushd` into a directory that exists and anyone may
-//! enter cannot fail, so the shell no longer is where the call found it.
+//! enter cannot fail, so the shell no longer is where the call found it; likewise a call that
+//! only assigns variables leaves no state without them.
 
 use std::rc::Rc;
 
 use super::parse::parse;
 use crate::analysis::budget::Budget;
 use super::words::Value;
+use super::state::rebound;
 use super::{Bash, MAX_COMMAND_BYTES, MAX_PARSE_CHECKS};
+use crate::analysis::fs;
 use crate::analysis::scope::Scope;
 use crate::paths;
 
@@ -18,8 +21,7 @@ const STACK_UNKNOWN: &str = " the pushd stack is unknown";
 
 /// The stack changed in a way the walk does not follow: no later `popd` is sure to return.
 pub(crate) fn forget_stack(scope: &mut Scope<Bash>) {
-    Rc::make_mut(&mut scope.vars)
-        .insert(STACK_UNKNOWN.to_string(), vec![Value { text: String::new(), dynamic: false }]);
+    Rc::make_mut(&mut scope.vars).insert(STACK_UNKNOWN.to_string(), vec![Value::literal("")]);
 }
 
 /// Whether the walk keeps the stack as the shell has it, as far as `popd` goes.
@@ -31,7 +33,8 @@ pub(crate) fn stack_known(scope: &Scope<Bash>) -> bool {
 /// (alone, or first in an `&&`/`||`/`;` list): the builtin `popd` without arguments with a
 /// directory on the stack to pop, `cd -` with an `$OLDPWD` the walk set (only a `cd` that
 /// succeeded sets it, so it fails only when that directory is gone, like `popd`), or the builtin
-/// `cd`/`pushd` of one plain directory that exists now and anyone may enter.
+/// `cd`/`pushd` of one plain directory that exists now and anyone may enter, typed or the value
+/// of an expansion the shell knows ([`known_directory`]).
 pub fn begins_by_moving(command: &str, scope: &Scope<Bash>) -> bool {
     if command.len() > MAX_COMMAND_BYTES {
         return false;
@@ -88,11 +91,50 @@ fn moves(node: tree_sitter::Node, command: &str, scope: &Scope<Bash>) -> bool {
             builtin && scope.oldpwd.is_some() && !scope.vars.contains_key("OLDPWD")
         }
         ("cd" | "pushd", 2) => {
-            let directory = words.get(1).filter(|word| word.kind() == "word").copied().and_then(text);
-            builtin && directory.is_some_and(|directory| paths::sure_to_enter(directory, &scope.base))
+            let directory = words.get(1).and_then(|word| match word.kind() {
+                "word" => text(*word).map(str::to_string),
+                _ => text(*word).and_then(|word| known_directory(word, scope)),
+            });
+            builtin && directory.is_some_and(|directory| paths::sure_to_enter(&directory, &scope.base))
         }
         _ => false,
     }
+}
+
+/// The absolute directory a word of one expansion the shell knows names (P-18): `"$ROOT"` set
+/// from `$PWD` by an earlier call, `"$OLDPWD"` as a `cd` of the shell set it, `"$(git rev-parse
+/// --show-toplevel)"`.
+fn known_directory(word: &str, scope: &Scope<Bash>) -> Option<String> {
+    let word = word.strip_prefix('"').and_then(|quoted| quoted.strip_suffix('"')).unwrap_or(word);
+    let name =
+        word.strip_prefix("${").and_then(|braced| braced.strip_suffix('}')).or_else(|| word.strip_prefix('$'))?;
+    let directory = match scope.vars.get(name).map(Vec::as_slice) {
+        Some([value]) if !value.dynamic => value.text.clone(),
+        Some(_) => return None,
+        None => match name {
+            "OLDPWD" => scope.oldpwd.as_ref()?.to_string_lossy().into_owned(),
+            "PWD" => scope.base.to_string_lossy().into_owned(),
+            "(git rev-parse --show-toplevel)" if !rebound(&scope.defined, &scope.vars, "git") => {
+                fs::repository_top(&scope.base)?.to_string_lossy().into_owned()
+            }
+            _ => return None,
+        },
+    };
+    directory.starts_with('/').then_some(directory)
+}
+
+/// Whether `command` only assigns variables (`ROOT=$PWD`, `A=1; B="$(date)"`), each of which a
+/// shell that runs the call does whatever the values: the state it started from, without them,
+/// is not one it leaves. Not arithmetic (`$((1/0))` fails) nor `${x?}`, which may stop it.
+pub fn only_assigns(command: &str) -> bool {
+    if command.len() > MAX_COMMAND_BYTES || command.contains("$((") || command.contains("$[") || command.contains('?') {
+        return false;
+    }
+    let Ok(tree) = parse(command, &Budget::new(MAX_PARSE_CHECKS)) else { return false };
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    let mut statements = root.named_children(&mut cursor).filter(|node| node.kind() != "comment").peekable();
+    !root.has_error() && statements.peek().is_some() && statements.all(|node| node.kind() == "variable_assignment")
 }
 
 /// Whether a redirection cannot fail, so that the command it hangs on runs whatever it is:

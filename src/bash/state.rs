@@ -8,11 +8,12 @@ use std::rc::Rc;
 
 use super::words::{MAX_VALUES, Positional, Value};
 use crate::analysis::handoff::OPTIONS_VARIABLES;
-use crate::analysis::scope::{Dialect, PastMaxValues, Scope};
+use crate::analysis::scope::{Dialect, PastMaxValues, Scope, VarsOf};
+use crate::analysis::values::Holes;
 use crate::commands::Environment;
 
 /// The variables whose value the walk keeps even when it could not compute it.
-const KEPT_UNCOMPUTED: [&str; 6] = [OPTIONS_VARIABLES[0], "HOME", "OLDPWD", "PWD", "CDPATH", "TMPDIR"];
+const KEPT_UNCOMPUTED: [&str; 7] = [OPTIONS_VARIABLES[0], "HOME", "OLDPWD", "PWD", "CDPATH", "TMPDIR", "PATH"];
 
 /// Bash's [`Dialect`]: an unset variable reads as empty, and one with more values than are kept
 /// is unknown.
@@ -26,7 +27,7 @@ impl Dialect for Bash {
     const PAST_MAX_VALUES: PastMaxValues = PastMaxValues::Forgotten;
 
     fn unset(_: &str) -> Value {
-        Value { text: String::new(), dynamic: false }
+        Value::literal("")
     }
 
     fn defined_weight(defined: &Shared<Defined>) -> usize {
@@ -80,6 +81,20 @@ impl<T: PartialEq> PartialEq for Shared<T> {
 }
 
 impl<T: Eq> Eq for Shared<T> {}
+
+/// Whether a command of this name may run other than the program its name says (so that what it
+/// prints is not what that program prints): a function or alias the line defined, or a program
+/// looked up through a `PATH` the line set (or `hash -p` standing for one), bash's own printers
+/// aside.
+pub(super) fn rebound(defined: &Shared<Defined>, vars: &VarsOf<Bash>, name: &str) -> bool {
+    let defines = defined
+        .read()
+        .is_some_and(|defined| defined.functions.contains_key(name) || defined.aliases.contains_key(name));
+    let path = vars
+        .get("PATH")
+        .is_some_and(|values| values.iter().any(|path| crate::commands::path_rebinds(&path.text, path.dynamic)));
+    defines || path && !matches!(name, "echo" | "printf" | "pwd")
+}
 
 impl Defined {
     /// Roughly the bytes these definitions hold (a persistent shell's state cap).
@@ -178,9 +193,7 @@ impl Scope<Bash> {
         }
         for (name, value) in &environment.changes {
             match value {
-                Some(value) => {
-                    vars.insert(name.clone(), vec![Value { text: value.text.clone(), dynamic: value.dynamic }])
-                }
+                Some(value) => vars.insert(name.clone(), vec![value.to_value()]),
                 None => vars.remove(name),
             };
         }
@@ -239,7 +252,8 @@ impl Scope<Bash> {
         // Variables that would otherwise be read from elsewhere are kept uncomputed (P-18):
         // forgotten, an interpreter's options would read as the inherited ones in a shell the
         // line starts, and `$HOME`, `~`, `cd -` or `$TMPDIR` as the process's or the walk's own.
-        let unknown = values.iter().all(|v| v.dynamic) && !KEPT_UNCOMPUTED.contains(&name);
+        // A value whose unknown parts hold no `/` is kept: it says which folder it stays in.
+        let unknown = values.iter().all(|v| v.dynamic && v.holes == Holes::Any) && !KEPT_UNCOMPUTED.contains(&name);
         if values.is_empty() || values.len() > MAX_VALUES || unknown {
             self.forget(name);
         } else {

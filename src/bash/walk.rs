@@ -8,6 +8,7 @@
 
 mod command;
 mod effects;
+mod evaluated;
 mod redirects;
 mod returns;
 mod variables;
@@ -113,6 +114,15 @@ struct Walker<'a> {
     /// Directories the line made so far, at most [`MAX_MADE_DIRS`]: a copy into one lands inside
     /// it. `None` once one the walk could not compute (or one too many) was made.
     made_dirs: Option<Vec<PathBuf>>,
+    /// Symbolic links the line made anywhere, subshells and shells it started included: (link,
+    /// what it points to), absolute.
+    links: Vec<(PathBuf, PathBuf)>,
+    /// Texts judged as expanded again (a prompt, a subscript in arithmetic), each once.
+    expanded: Vec<String>,
+    /// Names the line gave a value the walk could not compute, for arithmetic that reads them.
+    uncomputed_names: Vec<String>,
+    /// More such names than are kept: every name counts as one.
+    uncomputed_names_overflow: bool,
 }
 
 /// The most directories a line makes that the walk keeps; past them any may be one.
@@ -139,6 +149,10 @@ impl Walker<'_> {
             hooks_folders: Vec::new(),
             running_hooks: false,
             made_dirs: Some(Vec::new()),
+            links: Vec::new(),
+            expanded: Vec::new(),
+            uncomputed_names: Vec::new(),
+            uncomputed_names_overflow: false,
         }
     }
 
@@ -270,7 +284,23 @@ struct Redirections<'t> {
 }
 
 impl Walker<'_> {
+    /// `source` walked in `scope`; a script with extglob patterns (`@(plans)`), which
+    /// tree-sitter-bash reads as subshells, is walked once more with each pattern spelled as a
+    /// glob (as bash with `extglob` on reads it), in a scope of its own.
     fn script(&mut self, source: &str, scope: &mut Scope<Bash>, nesting: usize) -> Result<(), Unscannable> {
+        let extglob = extglob_as_globs(source);
+        let before = extglob.as_ref().map(|_| scope.clone());
+        self.walk_script(source, scope, nesting)?;
+        if let (Some(globs), Some(mut apart)) = (extglob, before) {
+            self.isolated += 1;
+            let walked = self.walk_script(&globs, &mut apart, nesting);
+            self.isolated = self.isolated.saturating_sub(1);
+            walked?;
+        }
+        Ok(())
+    }
+
+    fn walk_script(&mut self, source: &str, scope: &mut Scope<Bash>, nesting: usize) -> Result<(), Unscannable> {
         if nesting > MAX_SCRIPT_NESTING {
             return Err(Unscannable::ScriptsTooDeep);
         }
@@ -352,6 +382,12 @@ impl Walker<'_> {
             _ => {}
         }
         self.isolated += usize::from(frame.restore.is_some());
+        if let Some(arithmetic) = evaluated::arithmetic(node, walk) {
+            self.evaluates(node, arithmetic, walk, scope)?;
+        }
+        if kind == "expansion" && walk.text(node).ends_with("@P}") {
+            self.prompt_expansion(node, walk, scope)?;
+        }
         match kind {
             "heredoc_body" => {
                 // A quoted delimiter makes the body plain data; otherwise its substitutions run.
@@ -500,6 +536,7 @@ impl Walker<'_> {
             "variable_assignment" if parent.is_some_and(|p| declares_nameref(p.node, walk)) => {
                 if let Some(name) = node.child_by_field_name("name") {
                     scope.forget(walk.text(name));
+                    self.assigned_uncomputed(walk.text(name));
                 }
             }
             "variable_assignment" if parent.is_some_and(|p| node_kind(p.node) != "command") => {
@@ -509,6 +546,10 @@ impl Walker<'_> {
                         scope.export(walk.text(name));
                     }
                     self.variable_runs(walk.text(name), walk, scope)?;
+                    // `declare -i x; x='a[$(cmd)]'`: an integer's value is evaluated as assigned.
+                    if declares_integers(walk.source) {
+                        self.evaluates(node, evaluated::Arithmetic::Evaluated, walk, scope)?;
+                    }
                 }
             }
             "declaration_command" if exports(node, walk) => {
@@ -589,6 +630,56 @@ fn redirection_of_its_list<'t>(command: Node<'t>, ancestors: &[Frame<'t>]) -> Op
     None
 }
 
+/// `source` with each extglob pattern (within a line) spelled as a glob matching at least what
+/// it matches: `@(a|b)` as `{a,b}`, `?(a)` as `{,a}`, `+(a|b)` as `{a,b}*`, `*(…)`, `!(…)` and
+/// nested ones as `*`; `None` when it has none.
+fn extglob_as_globs(source: &str) -> Option<String> {
+    let mut spelled: Option<String> = None;
+    let mut copied = 0;
+    let mut at = 1;
+    while let Some(open) = source.get(at..).and_then(|rest| rest.find('(')).map(|offset| at + offset) {
+        at = open + 1;
+        let kind = source.as_bytes().get(open - 1).copied();
+        if !kind.is_some_and(|kind| b"@+*?!".contains(&kind)) {
+            continue;
+        }
+        let mut depth = 0usize;
+        let Some(close) = source.get(open..).unwrap_or_default().char_indices().find_map(|(offset, c)| {
+            depth = match c {
+                '(' => depth + 1,
+                ')' => depth - 1,
+                _ => depth,
+            };
+            (depth == 0 || c == '\n').then_some(open + offset)
+        }) else {
+            continue;
+        };
+        if source.as_bytes().get(close) != Some(&b')') {
+            continue;
+        }
+        let inner = source.get(open + 1..close).unwrap_or_default();
+        let plain = !inner.contains(['(', ')', ',', '{', '}', '\'', '"', '\\', ' ', '\t']);
+        let alternatives = || match inner.contains('|') {
+            true => format!("{{{}}}", inner.replace('|', ",")),
+            false => inner.to_string(),
+        };
+        let glob = match kind {
+            Some(b'@') if plain => alternatives(),
+            Some(b'?') if plain => format!("{{,{}}}", inner.replace('|', ",")),
+            Some(b'+') if plain => format!("{}*", alternatives()),
+            _ => "*".to_string(),
+        };
+        let out = spelled.get_or_insert_with(String::new);
+        out.push_str(source.get(copied..open - 1).unwrap_or_default());
+        out.push_str(&glob);
+        copied = close + 1;
+        at = close + 1;
+    }
+    let mut out = spelled?;
+    out.push_str(source.get(copied..).unwrap_or_default());
+    Some(out)
+}
+
 /// Whether `quote` appears again, unescaped, after byte `from`: a quote tree-sitter could not
 /// place is unterminated only when bash would never see it closed.
 fn closed_later(source: &str, from: usize, quote: &str) -> bool {
@@ -628,6 +719,19 @@ fn backquoted(text: &str) -> Vec<&str> {
 fn exports(node: Node, walk: &Walk) -> bool {
     let mut words = node.children().map(|(child, _)| walk.text(child));
     words.next() == Some("export") || words.any(|word| word.starts_with('-') && word.contains('x'))
+}
+
+/// Whether `source` gives a variable the integer attribute (`declare -i`, `local -ai`, …).
+fn declares_integers(source: &str) -> bool {
+    let mut words = source.split(|c: char| c.is_whitespace() || c == ';');
+    while let Some(word) = words.next() {
+        if matches!(word, "declare" | "typeset" | "local" | "export" | "readonly")
+            && words.clone().take_while(|flags| flags.starts_with(['-', '+'])).any(|flags| flags.contains('i'))
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether `node` is `declare`, `typeset` or `local` with the `-n` (nameref) attribute.

@@ -8,6 +8,7 @@ use std::cell::OnceCell;
 use std::path::Path;
 
 use super::fields;
+use super::state::{Defined, Shared, rebound};
 pub use super::lists::element_name;
 use super::lists::{self, Slice};
 use super::patsub::{Replace, Substitution};
@@ -15,7 +16,7 @@ use super::tree::{Node, node_kind};
 use super::{MAX_WORD_EXPANSION, Unscannable};
 use crate::analysis::budget::Budget;
 use crate::analysis::fs;
-use crate::analysis::values::{TEMPORARY_FOLDER_VARIABLES, temporary_folder};
+use crate::analysis::values::{HOLE, Holes, TEMPORARY_FOLDER_VARIABLES, has_wildcard, temporary_folder};
 pub use crate::analysis::values::{MAX_VALUES, Value, Vars};
 pub use crate::commands::{Arg, ansi_c};
 
@@ -45,9 +46,16 @@ pub struct Context<'a> {
     pub positional: Option<&'a Positional>,
     /// `$(echo …)` and `$(printf …)` of known words count as their output (not inside another).
     pub outputs: bool,
+    /// The functions and aliases the line defined.
+    pub defined: &'a Shared<Defined>,
 }
 
 impl Context<'_> {
+    /// Whether a command of this name may print other than its program does ([`rebound`]).
+    fn rebound(&self, name: &str) -> bool {
+        rebound(self.defined, self.vars, name)
+    }
+
     fn text(&self, node: Node) -> &str {
         self.source.get(node.byte_range()).unwrap_or_default()
     }
@@ -67,16 +75,22 @@ impl Context<'_> {
             let bytes = values.iter().map(|value| value.text.len()).sum();
             return self.budget.charge(bytes).then(|| values.clone());
         }
-        let path_value = |path: &Path| vec![Value { text: path.to_string_lossy().into_owned(), dynamic: false }];
+        let path_value = |path: &Path| vec![Value::new(path.to_string_lossy().into_owned(), false)];
         match name {
             "PWD" => Some(path_value(self.pwd)),
             "OLDPWD" => self.oldpwd.map(path_value),
-            "HOME" => self.home.get().map(|home| vec![Value { text: home.to_string(), dynamic: false }]),
+            "HOME" => self.home.get().map(|home| vec![Value::new(home.to_string(), false)]),
             _ if TEMPORARY_FOLDER_VARIABLES.contains(&name) => Some(vec![temporary_folder()]),
+            _ if NUMBERS.contains(&name) => Some(vec![Value::hole(Holes::Digits)]),
+            "EPOCHREALTIME" => Some(vec![Value::hole(Holes::Name)]),
             _ => None,
         }
     }
 }
+
+/// The variables bash keeps a number in: process ids, counters, clocks, exit statuses.
+const NUMBERS: [&str; 13] =
+    ["$", "!", "?", "#", "BASHPID", "PPID", "UID", "EUID", "RANDOM", "SRANDOM", "SECONDS", "EPOCHSECONDS", "LINENO"];
 
 /// `$0`, `$1`, … as the line gives them; `complete` when no others can follow (`xargs sh -c`
 /// with input the walk cannot see is not).
@@ -93,18 +107,16 @@ fn positional_values(positional: &Positional, name: &str) -> Option<Vec<Value>> 
         "@" | "*" => {
             let mut all = values.get(1..).unwrap_or_default().to_vec();
             if !positional.complete {
-                all.push(Value { text: format!("${name}"), dynamic: true });
+                all.push(Value::new(format!("${name}"), true));
             }
             Some(all)
         }
-        "#" if positional.complete => {
-            Some(vec![Value { text: values.len().saturating_sub(1).to_string(), dynamic: false }])
-        }
+        "#" if positional.complete => Some(vec![Value::new(values.len().saturating_sub(1).to_string(), false)]),
         _ => {
             let index: usize = name.parse().ok()?;
             match values.get(index) {
                 Some(value) => Some(vec![value.clone()]),
-                None if positional.complete => Some(vec![Value { text: String::new(), dynamic: false }]),
+                None if positional.complete => Some(vec![Value::literal("")]),
                 None => None,
             }
         }
@@ -145,7 +157,7 @@ impl Builder {
     }
 
     fn unknown(&mut self, placeholder: String) {
-        let values = vec![Value { text: placeholder.clone(), dynamic: true }];
+        let values = vec![Value::new(placeholder.clone(), true)];
         self.slot(values, placeholder);
     }
 }
@@ -228,7 +240,7 @@ pub fn value(node: Node, cx: &Context) -> Vec<Value> {
     expand_tildes(&mut builder.toks, &mut builder.slots, cx, TildeAt::Value);
     let mut args = Vec::new();
     substitute(&builder.toks, &builder.slots, false, &mut args, cx.budget);
-    args.into_iter().map(|arg| Value { text: arg.text, dynamic: arg.dynamic }).collect()
+    args.into_iter().map(|arg| arg.into_value()).collect()
 }
 
 /// An unquoted word that is just `$VAR` or `${VAR}`: its known values split at blanks.
@@ -238,10 +250,10 @@ fn split_expansion(node: Node, cx: &Context) -> Expansion {
         return Expansion { args: vec![unknown], alternatives: Vec::new() };
     };
     let mut alternatives = Vec::with_capacity(values.len());
-    for value in values {
+    for value in as_expanded(values, false, cx) {
         let mut fields = Vec::new();
         if value.dynamic {
-            fields.push(Arg { text: value.text, dynamic: true, ..Arg::default() });
+            fields.push(Arg { text: value.text, dynamic: true, holes: value.holes, ..Arg::default() });
         } else {
             split_fields(&value.text, cx, &mut fields);
         }
@@ -276,6 +288,9 @@ fn resolve(node: Node, cx: &Context, quoted: bool) -> Option<Vec<Value>> {
             count += 1;
         }
     }
+    if named[0].is_some_and(|first| node_kind(first) == "#") {
+        return Some(length(named[1], cx));
+    }
     let subscript;
     let name = match named[0] {
         Some(n) if matches!(node_kind(n), "variable_name" | "special_variable_name") => cx.text(n),
@@ -295,13 +310,16 @@ fn resolve(node: Node, cx: &Context, quoted: bool) -> Option<Vec<Value>> {
     }
     match (count, named[1], named[2]) {
         (1, _, _) => cx.lookup(name),
+        (3, Some(operator), Some(pattern)) if cx.text(operator) == "##" && cx.text(pattern) == "*/" => {
+            Some(cx.lookup(name).map_or_else(|| vec![Value::hole(Holes::NoSlash)], last_components))
+        }
         (2 | 3, Some(operator), default) if matches!(cx.text(operator), "-" | ":-" | "=" | ":=") => {
             let default = || {
                 let text = match default {
                     None => String::new(),
                     Some(default) => static_text(default, cx)?,
                 };
-                Some(Value { text, dynamic: false })
+                Some(Value::new(text, false))
             };
             match cx.lookup(name) {
                 None => Some(vec![default()?]),
@@ -311,6 +329,49 @@ fn resolve(node: Node, cx: &Context, quoted: bool) -> Option<Vec<Value>> {
         }
         _ => None,
     }
+}
+
+/// `${#x}`, `${#a[@]}`, `${#}`: a length or a count, the number itself where the walk knows what
+/// it counts, else digits.
+fn length(counted: Option<Node>, cx: &Context) -> Vec<Value> {
+    let count = |count: usize| vec![Value::new(count.to_string(), false)];
+    let digits = || vec![Value::hole(Holes::Digits)];
+    let Some(counted) = counted else { return cx.lookup("#").unwrap_or_else(digits) };
+    match node_kind(counted) {
+        "special_variable_name" if matches!(cx.text(counted), "@" | "*") => cx.lookup("#").unwrap_or_else(digits),
+        "subscript" if counted.child_by_field_name("index").is_some_and(|i| matches!(cx.text(i), "@" | "*")) => {
+            let array = counted.child_by_field_name("name").map_or("", |name| cx.text(name));
+            lists::array_elements(cx.vars, array).map_or_else(digits, |elements| count(elements.len()))
+        }
+        kind => {
+            let name = match kind {
+                "subscript" => subscript_name(counted, cx),
+                _ => Some(cx.text(counted).to_string()),
+            };
+            let values = name.and_then(|name| cx.lookup(&name)).unwrap_or_default();
+            if values.is_empty() || values.iter().any(|value| value.dynamic) {
+                return digits();
+            }
+            values.iter().map(|value| Value::new(value.text.chars().count().to_string(), false)).collect()
+        }
+    }
+}
+
+/// `${x##*/}` of each value: what follows its last `/`. A part the walk did not compute may hold
+/// a `/` unless its holes say otherwise, and a pattern (a loop's glob) may match any name: the
+/// rest is then a name of unknown letters, which holds no `/`.
+fn last_components(values: Vec<Value>) -> Vec<Value> {
+    let last = |value: Value| {
+        let rest = value.text.rsplit('/').next().unwrap_or_default().to_string();
+        match (value.dynamic, value.holes) {
+            _ if has_wildcard(&rest) => Value::hole(Holes::NoSlash),
+            (false, _) => Value::new(rest, false),
+            (true, Holes::Any) => Value::hole(Holes::NoSlash),
+            (true, holes) if rest.contains(HOLE) => Value { text: rest, dynamic: true, holes },
+            (true, _) => Value::new(rest, false),
+        }
+    };
+    values.into_iter().map(last).collect()
 }
 
 /// The members of a list expansion the walk knows, and how many words stand for those it cannot
@@ -519,24 +580,27 @@ fn build_node<'t>(node: Node<'t>, cx: &Context, builder: &mut Builder) {
         }
         match kind {
             "simple_expansion" | "expansion" => match resolve(node, cx, quoted) {
-                Some(values) => builder.slot(values, placeholder(cx, node, "${…}")),
+                Some(values) => builder.slot(as_expanded(values, quoted, cx), placeholder(cx, node, "${…}")),
                 None => builder.unknown(placeholder(cx, node, "${…}")),
             },
             "command_substitution" => {
                 let placeholder = placeholder(cx, node, "$(…)");
                 let mut values = substitution_globs(node, cx);
                 match substitution_output(node, cx) {
-                    Some(output) if values.is_empty() => values.push(Value { text: output, dynamic: false }),
-                    _ => values.push(Value { text: placeholder.clone(), dynamic: true }),
+                    Some(output) if values.is_empty() => values.push(Value::new(output, false)),
+                    _ => match substitution_holes(node, cx) {
+                        Some(holes) => values.extend(as_expanded(holes, quoted, cx)),
+                        None => values.push(Value::new(placeholder.clone(), true)),
+                    },
                 }
                 builder.slot(values, placeholder);
             }
-            "arithmetic_expansion" => builder.unknown(placeholder(cx, node, "$((…))")),
+            "arithmetic_expansion" => builder.slot(vec![Value::hole(Holes::Digits)], placeholder(cx, node, "$((…))")),
             // A pipe, not a file; when what it yields is known, the word is that text.
             "process_substitution" => {
                 builder.pipe = true;
                 match substitution_output(node, cx) {
-                    Some(output) => builder.slot(vec![Value { text: output, dynamic: false }], "<(…)".to_string()),
+                    Some(output) => builder.slot(vec![Value::new(output, false)], "<(…)".to_string()),
                     None => builder.unknown(placeholder(cx, node, "<(…)")),
                 }
             }
@@ -585,7 +649,252 @@ fn build_node<'t>(node: Node<'t>, cx: &Context, builder: &mut Builder) {
     }
 }
 
-/// What `$(echo …)`, `` `printf …` `` or `<(echo …)` print, when the substitution is one such
+/// An expansion's values as a word takes them: unquoted, bash splits them at `$IFS` and expands
+/// wildcards, so a value whose unknown parts may hold a character of `IFS`, or whose known text
+/// has one or a wildcard, may become other words: what its holes hold says nothing then.
+fn as_expanded(mut values: Vec<Value>, quoted: bool, cx: &Context) -> Vec<Value> {
+    if quoted {
+        return values;
+    }
+    for value in values.iter_mut().filter(|value| value.dynamic && value.holes != Holes::Any) {
+        let known = value.text.replace(HOLE, "");
+        let splits = cx.ifs().is_none_or(|ifs| ifs.chars().any(|c| value.holes.may_hold(c) || known.contains(c)));
+        if splits || has_wildcard(&known) || value.holes.may_hold('*') {
+            value.holes = Holes::Any;
+        }
+    }
+    values
+}
+
+/// What `$(…)` prints when the walk knows what it may hold but not what it is (P-18): a number
+/// (`date +%s`, `wc -l`, `grep -c`, `nproc`), a name (`whoami`, `hostname`, `git rev-parse
+/// --short HEAD`), `date`'s format around its fields, `mktemp`'s template around its `X`s (or
+/// nothing, when it fails). Its last command decides: a pipeline's last stage.
+fn substitution_holes(node: Node, cx: &Context) -> Option<Vec<Value>> {
+    if !cx.outputs {
+        return None;
+    }
+    let mut commands = node.named_children();
+    let mut command = commands.next()?;
+    if commands.next().is_some() {
+        return None;
+    }
+    loop {
+        command = match node_kind(command) {
+            "command" => break,
+            "redirected_statement" => command.child_by_field_name("body")?,
+            "pipeline" => command.named_children().last()?,
+            _ => return None,
+        };
+    }
+    let name = command.child_by_field_name("name").map(|name| cx.text(name)).filter(|name| !cx.rebound(name))?;
+    let inner = Context { outputs: false, ..*cx };
+    let mut words = Vec::new();
+    for (child, field) in command.children() {
+        if field == Some("argument") {
+            expand(&[child], &inner, &mut words).ok()?;
+        }
+    }
+    if words.iter().any(|word| word.dynamic || word.glob) {
+        return None;
+    }
+    let words: Vec<&str> = words.iter().map(|word| word.text.as_str()).collect();
+    let one = |holes| Some(vec![Value::hole(holes)]);
+    match (name, words.as_slice()) {
+        ("date", _) => printed_date(&words),
+        ("whoami" | "uuidgen", []) | ("hostname", [] | ["-s" | "-f" | "--short" | "--fqdn" | "--long"]) => {
+            one(Holes::Name)
+        }
+        ("uname", ["-s" | "-n" | "-r" | "-m" | "-p"]) => one(Holes::Name),
+        ("id", ["-u" | "-g"]) | ("nproc", []) => one(Holes::Digits),
+        ("id", ["-un" | "-nu" | "-gn" | "-ng"] | ["-u" | "-g", "-n"] | ["-n", "-u" | "-g"]) => one(Holes::Name),
+        ("git", ["rev-parse", options @ .., revision]) if hashes(options) && !revision.starts_with('-') => {
+            one(Holes::Alnum)
+        }
+        ("git", ["rev-list", "--count", ..]) | ("wc", [_]) if counts(&words) => one(Holes::Digits),
+        ("grep" | "egrep" | "fgrep", _) if counts_matches(&words) => one(Holes::Digits),
+        ("stat", [options @ .., _]) if numeric_stat(options) => one(Holes::Digits),
+        ("mktemp", _) => temporary_from_template(&words, cx),
+        _ => None,
+    }
+}
+
+/// `git rev-parse --short`, `--verify` (also `-q`): a commit's hash, or nothing. Without them it
+/// prints a name it cannot resolve as given.
+fn hashes(options: &[&str]) -> bool {
+    let hash = |option: &&str| option.starts_with("--short") || option.starts_with("--verify");
+    options.iter().any(hash) && options.iter().all(|option| hash(option) || matches!(*option, "-q" | "--quiet"))
+}
+
+/// `wc` with one count and no file (it prints just the number), `git rev-list --count`.
+fn counts(words: &[&str]) -> bool {
+    match words {
+        ["rev-list", "--count", rest @ ..] => {
+            rest.iter().all(|word| !word.starts_with("--") || word.starts_with("--max"))
+        }
+        [option] => matches!(*option, "-l" | "-c" | "-w" | "-m" | "-L" | "--lines" | "--bytes" | "--words" | "--chars"),
+        _ => false,
+    }
+}
+
+/// `grep -c` of one file or its standard input: the number of matching lines.
+fn counts_matches(words: &[&str]) -> bool {
+    let mut counting = false;
+    let mut operands = 0usize;
+    let mut patterns_given = false;
+    let mut at = 0;
+    while let Some(word) = words.get(at) {
+        at += 1;
+        match *word {
+            "--count" => counting = true,
+            "-e" | "-f" | "--regexp" | "--file" => {
+                patterns_given = true;
+                at += 1;
+            }
+            "-m" | "-A" | "-B" | "-C" | "--max-count" => at += 1,
+            _ if word.starts_with("--") => {
+                if matches!(*word, "--recursive" | "--with-filename" | "--null" | "--dereference-recursive") {
+                    return false;
+                }
+                patterns_given |= word.starts_with("--regexp=") || word.starts_with("--file=");
+            }
+            _ if word.starts_with('-') && word.len() > 1 => {
+                if word.contains(['r', 'R', 'H', 'Z']) {
+                    return false;
+                }
+                counting |= word.contains('c');
+                patterns_given |= word.contains(['e', 'f']);
+                if word.ends_with(['e', 'f', 'm', 'A', 'B', 'C']) {
+                    at += 1;
+                }
+            }
+            _ => operands += 1,
+        }
+    }
+    let files = if patterns_given { operands } else { operands.saturating_sub(1) };
+    counting && files <= 1
+}
+
+/// `stat -c FORMAT` (`--format=`, `--printf=`) of one file with only numbers in the format:
+/// sizes, times, modes, ids.
+fn numeric_stat(options: &[&str]) -> bool {
+    let format = match options {
+        [.., "-c" | "--format" | "--printf", format] => Some(*format),
+        [.., format] => ["--format=", "--printf=", "-c"].iter().find_map(|option| format.strip_prefix(option)),
+        [] => None,
+    };
+    let fields: Option<Vec<&str>> = format.map(|format| format.split('%').collect());
+    match fields.as_deref() {
+        Some(["", fields @ ..]) if !fields.is_empty() => {
+            fields.iter().all(|field| field.len() == 1 && "abBdghiosuWXYZ".contains(*field))
+        }
+        _ => false,
+    }
+}
+
+/// What `date [-u] [-d when] +FORMAT` (or `-I`) prints: the format's own characters, and each
+/// field of digits or `-`, `:`, `+` a hole. A name of the locale's (`%b`), a padding with blanks
+/// and `%c`, `%x`, `%D` (which may hold `/`) leave it uncomputed. With a date it reads
+/// (`-d`, `-r`) it may fail and print nothing.
+fn printed_date(words: &[&str]) -> Option<Vec<Value>> {
+    let mut format = None;
+    let mut may_fail = false;
+    let mut words = words.iter();
+    while let Some(word) = words.next() {
+        match *word {
+            "-u" | "--utc" | "--universal" => {}
+            "-d" | "-r" | "--date" | "--reference" => {
+                may_fail = true;
+                words.next()?;
+            }
+            _ if word.starts_with("--date=") || word.starts_with("--reference=") => may_fail = true,
+            "-I" | "--iso-8601" | "-Idate" | "--iso-8601=date" => format = Some("%F".to_string()),
+            "-Ihours" | "-Iminutes" | "-Iseconds" => format = Some("%FT%T%:z".to_string()),
+            _ => format = Some(word.strip_prefix('+')?.to_string()),
+        }
+    }
+    let mut values = vec![date_fields(&format?)?];
+    if may_fail {
+        values.push(Value::literal(""));
+    }
+    Some(values)
+}
+
+/// A `date` format with each field a hole ([`printed_date`]); `None` for a field it cannot bound.
+fn date_fields(format: &str) -> Option<Value> {
+    let mut text = String::new();
+    let mut holes = Holes::Digits;
+    let mut chars = format.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            text.push(c);
+            continue;
+        }
+        let mut padded_blank = true;
+        while let Some(&flag) = chars.peek().filter(|flag| matches!(flag, '-' | '0' | '^' | '#' | '_' | ':')) {
+            padded_blank &= flag != '-' && flag != '0';
+            if flag == '_' {
+                return None;
+            }
+            chars.next();
+        }
+        while chars.peek().is_some_and(char::is_ascii_digit) {
+            chars.next();
+        }
+        let field = match chars.next()? {
+            '%' => {
+                text.push('%');
+                continue;
+            }
+            'n' => {
+                text.push('\n');
+                continue;
+            }
+            't' => {
+                text.push('\t');
+                continue;
+            }
+            'Y' | 'y' | 'C' | 'm' | 'd' | 'H' | 'I' | 'M' | 'S' | 's' | 'j' | 'u' | 'w' | 'U' | 'V' | 'W' | 'G'
+            | 'g' | 'N' | 'q' | 'F' => Holes::Digits,
+            'e' | 'k' | 'l' if !padded_blank => Holes::Digits,
+            'T' | 'R' | 'z' => Holes::Name,
+            _ => return None,
+        };
+        holes = holes.max(field);
+        if !text.ends_with(HOLE) {
+            text.push_str(HOLE);
+        }
+    }
+    let dynamic = text.contains(HOLE);
+    Some(Value { text, dynamic, holes: if dynamic { holes } else { Holes::Any } })
+}
+
+/// What `mktemp [-d] [-q] [-u] [-p dir | -t | --tmpdir[=dir]] TEMPLATE` prints: the template
+/// (in that folder) with its last `X`s random letters, or nothing when it fails.
+fn temporary_from_template(words: &[&str], cx: &Context) -> Option<Vec<Value>> {
+    let (template, options) = words.split_last()?;
+    let mut folder = None;
+    let mut options = options.iter();
+    while let Some(option) = options.next() {
+        match *option {
+            "-d" | "-q" | "-u" | "--directory" | "--quiet" | "--dry-run" => {}
+            "-t" | "--tmpdir" => folder = Some(temporary_folder_of(cx)?),
+            "-p" => folder = Some((*options.next()?).to_string()),
+            _ => folder = Some(option.strip_prefix("--tmpdir=")?.to_string()),
+        }
+    }
+    let stem = template.trim_end_matches('X');
+    if template.len() - stem.len() < 3 || template.starts_with('-') {
+        return None;
+    }
+    let path = match folder {
+        Some(folder) if !template.starts_with('/') => format!("{}/{stem}{HOLE}", folder.trim_end_matches('/')),
+        _ => format!("{stem}{HOLE}"),
+    };
+    Some(vec![Value { text: path, dynamic: true, holes: Holes::Alnum }, Value::literal("")])
+}
+
+/// What `$(…)`, `` `printf …` `` or `<(echo …)` print, when the substitution is one such
 /// command of known words; trailing newlines removed as bash does for `$(…)`.
 fn substitution_output(node: Node, cx: &Context) -> Option<String> {
     if !cx.outputs {
@@ -596,7 +905,7 @@ fn substitution_output(node: Node, cx: &Context) -> Option<String> {
     if commands.next().is_some() {
         return None;
     }
-    let name = command.child_by_field_name("name").map(|name| cx.text(name))?;
+    let name = command.child_by_field_name("name").map(|name| cx.text(name)).filter(|name| !cx.rebound(name))?;
     match name.rsplit('/').next() {
         Some("echo" | "printf") => {}
         Some("mktemp") => return temporary_name(&argument_nodes(command)?, cx),
@@ -652,12 +961,17 @@ fn temporary_name(arguments: &[Node], cx: &Context) -> Option<String> {
     if !arguments.iter().all(plain) {
         return None;
     }
-    let folder = match cx.lookup("TMPDIR").as_deref() {
-        Some([folder]) if !folder.dynamic && !folder.text.is_empty() => folder.text.clone(),
-        Some(_) => return None,
-        None => temporary_folder().text,
-    };
-    Some(format!("{}/tmp.XXXXXXXXXX", folder.trim_end_matches('/')))
+    Some(format!("{}/tmp.XXXXXXXXXX", temporary_folder_of(cx)?.trim_end_matches('/')))
+}
+
+/// `$TMPDIR` as the line has it, else the system's temporary folder; `None` when the line gave
+/// it a value the walk could not compute.
+fn temporary_folder_of(cx: &Context) -> Option<String> {
+    match cx.lookup("TMPDIR").as_deref() {
+        Some([folder]) if !folder.dynamic && !folder.text.is_empty() => Some(folder.text.clone()),
+        Some(_) => None,
+        None => Some(temporary_folder().text),
+    }
 }
 
 /// What `pwd`, `dirname NAME…` and `basename NAME [SUFFIX]` print of words the walk knows: where
@@ -1088,6 +1402,7 @@ fn substitute(toks: &[Tok], slots: &[Slot], pipe: bool, out: &mut Vec<Arg>, text
             return;
         }
         let mut arg = Arg { text: String::with_capacity(length), pipe, ..Arg::default() };
+        let mut holes = Holes::Digits;
         for tok in toks {
             match *tok {
                 Tok::Ch(c, active) => {
@@ -1099,12 +1414,19 @@ fn substitute(toks: &[Tok], slots: &[Slot], pipe: bool, out: &mut Vec<Arg>, text
                     if collapsed {
                         arg.text.push_str(&slot.placeholder);
                         arg.dynamic = true;
+                        holes = Holes::Any;
                     } else if let Some(value) = slot.values.get(choice.get(index).copied().unwrap_or(0)) {
                         arg.text.push_str(&value.text);
-                        arg.dynamic |= value.dynamic;
+                        if value.dynamic {
+                            arg.dynamic = true;
+                            holes = holes.max(value.holes);
+                        }
                     }
                 }
             }
+        }
+        if arg.dynamic {
+            arg.holes = holes;
         }
         out.push(arg);
         if collapsed || !advance(&mut choice, &used, slots) {

@@ -413,8 +413,9 @@ fn zip_outputs(args: &[Arg]) -> Option<Vec<Arg>> {
             }
         }
     }
-    // An archive the walk cannot name may be any guarded file the line names.
-    if outputs.iter().any(|output| output.dynamic) {
+    // An archive the walk cannot name, nor the folder it stays in, may be any guarded file the
+    // line names.
+    if !outputs.iter().all(Arg::located) {
         return None;
     }
     Some(outputs)

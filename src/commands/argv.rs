@@ -10,15 +10,49 @@ pub struct Arg {
     pub glob: bool,
     /// A process substitution (`>(…)`, `<(…)`): a pipe, not a file.
     pub pipe: bool,
+    /// What its unknown parts may hold.
+    pub holes: Holes,
 }
 
 impl Arg {
     pub fn literal(text: &str) -> Arg {
         Arg { text: text.to_string(), glob: has_wildcard(text), ..Arg::default() }
     }
+
+    /// A word of `text` taken from `from` (a part of it, or it rewritten around its parts): what
+    /// `from`'s unknown parts may hold, its glob only where `text` has wildcards.
+    pub fn part_of(text: &str, from: &Arg) -> Arg {
+        Arg {
+            text: text.to_string(),
+            dynamic: from.dynamic,
+            glob: from.glob && has_wildcard(text),
+            pipe: false,
+            holes: from.holes,
+        }
+    }
+
+    /// The glob every text it may be when its unknown parts hold no `/` ([`hole_pattern`]).
+    pub fn pattern(&self) -> Option<String> {
+        hole_pattern(&self.text, self.dynamic, self.holes)
+    }
+
+    /// The value it is, for a variable to hold.
+    pub fn to_value(&self) -> Value {
+        Value { text: self.text.clone(), dynamic: self.dynamic, holes: self.holes }
+    }
+
+    pub fn into_value(self) -> Value {
+        Value { text: self.text, dynamic: self.dynamic, holes: self.holes }
+    }
+
+    /// Whether the walk knows it or the folder each unknown part of it stays in.
+    pub fn located(&self) -> bool {
+        !self.dynamic || self.pattern().is_some()
+    }
 }
 
 pub use crate::analysis::values::has_wildcard;
+use crate::analysis::values::{Holes, Value, hole_pattern};
 
 /// The C escapes of bash's `$'…'`, which `xargs -d` reads too.
 pub fn ansi_c(inner: &str) -> String {

@@ -24,8 +24,10 @@ pub(super) struct Copy {
     pub sources: Sources,
     /// `install -d`: every operand is a directory made.
     pub makes_directories: Flags,
-    /// `ln`: `-s` makes symbolic links, which the walk follows later.
+    /// `ln`: links rather than copies (symbolic ones with `-s`).
     pub links: bool,
+    /// The flag that makes symbolic links (`ln -s`, `cp -s`), which the walk follows later.
+    pub symbolic: Flags,
     /// rsync's paths: `host:path` is remote, and a source ending in `/` is copied as its contents.
     pub remote_and_contents: bool,
 }
@@ -50,8 +52,20 @@ pub(super) enum Sources {
 const TARGET_DIRECTORY: Valued = Valued { short: "t", long: &["target-directory"] };
 const NO_TARGET_DIRECTORY: Flags = Flags { short: "T", long: &["no-target-directory"] };
 const SYMBOLIC: Flags = Flags { short: "s", long: &["symbolic"] };
+/// `ln -r`: the link's target is given from here, not from the link's folder.
+const RELATIVE: Flags = Flags { short: "r", long: &["relative"] };
 /// The long options without a value the copy rows read (`--backup` may take one after `=`).
-const COPY_FLAGS: &[&str] = &["recursive", "archive", "link", "symbolic", "no-target-directory", "directory", "backup"];
+const COPY_FLAGS: &[&str] = &[
+    "recursive",
+    "archive",
+    "link",
+    "symbolic",
+    "symbolic-link",
+    "relative",
+    "no-target-directory",
+    "directory",
+    "backup",
+];
 
 const fn copy(names: &'static [&'static str]) -> Copy {
     Copy {
@@ -62,6 +76,7 @@ const fn copy(names: &'static [&'static str]) -> Copy {
         sources: Sources::Never,
         makes_directories: Flags::NONE,
         links: false,
+        symbolic: Flags::NONE,
         remote_and_contents: false,
     }
 }
@@ -136,10 +151,11 @@ pub(super) const COPIES: &[Copy] = &[
     Copy {
         recursive: Recursive::With(Flags { short: "rRa", long: &["recursive", "archive"] }),
         sources: Sources::With(Flags { short: "l", long: &["link"] }),
+        symbolic: Flags { short: "s", long: &["symbolic-link"] },
         ..copy(&["cp"])
     },
     Copy { recursive: Recursive::Always, sources: Sources::Always, ..copy(&["mv"]) },
-    Copy { sources: Sources::Unless(SYMBOLIC), links: true, ..copy(&["ln"]) },
+    Copy { sources: Sources::Unless(SYMBOLIC), links: true, symbolic: SYMBOLIC, ..copy(&["ln"]) },
     Copy {
         options: INSTALL_OPTIONS,
         makes_directories: Flags { short: "d", long: &["directory"] },
@@ -171,8 +187,9 @@ struct Asked<'a> {
 
 impl Copy {
     pub fn run(&self, args: &[Arg], sink: &mut Sink) {
-        if self.links {
-            symlinks(args, sink);
+        if !self.symbolic.short.is_empty() {
+            let relative = if self.links { RELATIVE } else { Flags::NONE };
+            symlinks(args, self.symbolic, relative, sink);
         }
         let mut asked = Asked::default();
         options(args, &self.options, |item| {
@@ -380,16 +397,21 @@ fn holds_a_change(text: &str) -> bool {
     paths::is_change_dir(path) || path.ends_with(paths::CHANGES_DIR.join("/")) || path.ends_with(paths::CHANGES_DIR[0])
 }
 
-/// `ln -s target link`: later writes through `link` reach `target` (remembered by the walk).
-fn symlinks(args: &[Arg], sink: &mut Sink) {
+/// `ln -s target link`, `cp -s`, `cp -rs`: later writes through `link` reach `target`
+/// (remembered by the walk); `ln -r` gives the target from here.
+fn symlinks(args: &[Arg], symbolic_flag: Flags, relative_flag: Flags, sink: &mut Sink) {
     let mut symbolic = false;
+    let mut from_here = false;
     let mut target_dir = None;
     let mut files = Vec::new();
-    options(args, &spec("tS", &["target-directory", "suffix"]).flags(COPY_FLAGS), |item| match item {
-        Item::Flag('s') | Item::Long("symbolic", None) => symbolic = true,
-        Item::Short('t', dir) | Item::Long("target-directory", Some(dir)) => target_dir = Some(dir),
-        Item::Operand(arg) => files.push(arg.clone()),
-        _ => {}
+    options(args, &spec("tS", &["target-directory", "suffix"]).flags(COPY_FLAGS), |item| {
+        symbolic |= symbolic_flag.given(&item);
+        from_here |= relative_flag.given(&item);
+        match item {
+            Item::Short('t', dir) | Item::Long("target-directory", Some(dir)) => target_dir = Some(dir),
+            Item::Operand(arg) => files.push(arg.clone()),
+            _ => {}
+        }
     });
     if !symbolic {
         return;
@@ -403,7 +425,7 @@ fn symlinks(args: &[Arg], sink: &mut Sink) {
         (Some(dir), _) => (files.clone(), dir),
         (None, Some((link, [target]))) => {
             // A link named `link`, or one inside it when it is a directory.
-            sink.push(Effect::Link { link: link.clone(), target: target.clone() });
+            sink.push(Effect::Link { link: link.clone(), target: target.clone(), from_here });
             (vec![target.clone()], link.clone())
         }
         (None, Some((dir, targets))) if !targets.is_empty() => (targets.to_vec(), dir.clone()),
@@ -411,6 +433,6 @@ fn symlinks(args: &[Arg], sink: &mut Sink) {
         (None, None) => return,
     };
     for target in targets {
-        sink.push(Effect::Link { link: inside(&dir, &target), target });
+        sink.push(Effect::Link { link: inside(&dir, &target), target, from_here });
     }
 }

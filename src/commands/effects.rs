@@ -64,10 +64,12 @@ pub enum Effect {
         complete: bool,
         environment: Environment,
     },
-    /// A symbolic link made at `link`, pointing to `target` (relative to the link's directory).
+    /// A symbolic link made at `link`, pointing to `target` (relative to the link's directory,
+    /// or to the command's with `from_here`: `ln -r`).
     Link {
         link: Arg,
         target: Arg,
+        from_here: bool,
     },
     /// A string run by this shell (`eval`): its `cd` counts afterwards.
     Eval(String),
@@ -256,7 +258,7 @@ impl BackupName {
         let dir = if file.contains('/') { format!("{dir}/") } else { String::new() };
         let name = format!("{}{dir}{}{base}{}", text(&self.prefix), text(&self.base_prefix), text(&self.suffix));
         let dynamic = parts.iter().any(|part| part.as_ref().is_some_and(|part| part.dynamic));
-        Some(Arg { text: name, dynamic, glob: false, pipe: false })
+        Some(Arg { text: name, dynamic, ..Arg::default() })
     }
 }
 

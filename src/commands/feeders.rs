@@ -157,6 +157,7 @@ fn fill(command: Vec<Arg>, items: Vec<Arg>, replace: Option<&str>, open: bool) -
                             dynamic: word.dynamic || item.dynamic,
                             glob: word.glob || item.glob,
                             pipe: false,
+                            holes: word.holes.joined(word.dynamic, item.holes, item.dynamic),
                         },
                         false => word.clone(),
                     })

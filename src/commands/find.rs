@@ -244,7 +244,9 @@ impl Found {
 /// starting points. A negated test (`-not -path './node_modules/*'`) excludes what it matches,
 /// so it names nothing (docs/decisions.md#p-18).
 fn selected(roots: &[Arg], primaries: &[Primary], mut unknown: bool, line: &[Arg]) -> Vec<Found> {
-    let mut found: Vec<Found> = roots.iter().map(|root| Found { path: root.clone(), tree: true }).collect();
+    let folders_only = named_apart_from_approval(primaries);
+    let mut found: Vec<Found> =
+        roots.iter().map(|root| Found { path: starting_point(root, folders_only), tree: true }).collect();
     let mut add = |path: Arg, tree: bool| {
         if !found.iter().any(|found| found.path == path) {
             found.push(Found { path, tree });
@@ -276,6 +278,35 @@ fn selected(roots: &[Arg], primaries: &[Primary], mut unknown: bool, line: &[Arg
         }
     }
     found
+}
+
+/// A glob starting point is each folder and file it matches, and find's tests apply to those as
+/// to what lies beneath them: tested by names none of which is approval.md, the files it matches
+/// are not approval.md (`find src/* -name '*.o' -delete`), and only the folders it matches may
+/// be guarded ones (`find docs/super*/pl* -delete`): the pattern as a folder's, `src/*/`.
+fn starting_point(root: &Arg, folders_only: bool) -> Arg {
+    match root.glob && folders_only {
+        true => Arg { text: format!("{}/", root.text.trim_end_matches('/')), ..root.clone() },
+        false => root.clone(),
+    }
+}
+
+/// Whether every entry an action gets passes a name test (`-name`, `-iname`) that cannot match
+/// approval.md: one branch, whose tests name no approval.md and compute nothing unknown.
+fn named_apart_from_approval(primaries: &[Primary]) -> bool {
+    let mut named = false;
+    for (primary, selecting) in primaries.iter().zip(selecting(primaries)) {
+        match primary {
+            Primary::Or => return false,
+            Primary::Valued(test, value) if selecting => match selects(test, value, "emacs") {
+                Selects::Named(name) if !glob_matches(name, paths::APPROVAL_FILE) => named = true,
+                Selects::Named(_) | Selects::Unknown => return false,
+                Selects::Nothing | Selects::Path(_) | Selects::Patterns(_) => {}
+            },
+            _ => {}
+        }
+    }
+    named
 }
 
 /// For each primary, whether it is a test that selects what an action gets: one in a branch of

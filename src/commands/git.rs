@@ -396,8 +396,9 @@ fn git_archive(args: &[Arg], sink: &mut Sink) {
         Item::Long("exec", _) => runs = true,
         _ => {}
     });
-    // `--exec` runs a program; an output the walk cannot name may be any guarded file named.
-    if runs || outputs.iter().any(|output| output.dynamic) {
+    // `--exec` runs a program; an output the walk cannot name, nor the folder it stays in, may be
+    // any guarded file named.
+    if runs || !outputs.iter().all(|output| output.located()) {
         unknown::analyze("archive", args, None, sink);
         return;
     }

@@ -46,7 +46,7 @@ pub use feeders::fed_words;
 pub use git::{HOOKS, reads_variable};
 pub use runners::makefile_shell;
 pub use viewers::variable_command_lines;
-use options::{operands, spec, static_is};
+use options::{Item, operands, options, spec, static_is};
 use sink::{Job, Next, Sink};
 
 use crate::analysis::handoff::Analyses;
@@ -152,6 +152,10 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         approval::cli(rest, sink);
         return None;
     }
+    if !first.text.contains('/') && !BUILTINS.contains(&name) && names_rebound(&sink.job.environment) {
+        unknown::unlisted(name, rest, stdin, sink);
+        return None;
+    }
     if sink.analyses.is_some_and(|analyses| analyses.runs_programs(name)) {
         runners::program(args, stdin, sink);
         return None;
@@ -196,7 +200,7 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         _ if pwsh_host::is_powershell(name) => runners::powershell(rest, stdin, sink),
         "eval" => runners::eval(rest, sink),
         "cd" | "pushd" | "popd" | "dirs" => change_directory(name, rest, sink),
-        "read" | "mapfile" | "readarray" => forget(name, rest, sink),
+        "read" | "mapfile" | "readarray" => forget(name, rest, stdin, sink),
         "sed" | "gsed" => editors::sed(rest, stdin, sink),
         "patch" => patches::patch_command(rest, stdin, sink),
         "curl" => downloads::curl(rest, stdin, sink),
@@ -212,6 +216,93 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
     }
     None
 }
+
+/// bash's builtins, which it runs whatever `PATH` says.
+const BUILTINS: [&str; 61] = [
+    ".",
+    ":",
+    "[",
+    "alias",
+    "bg",
+    "bind",
+    "break",
+    "builtin",
+    "caller",
+    "cd",
+    "command",
+    "compgen",
+    "complete",
+    "compopt",
+    "continue",
+    "declare",
+    "dirs",
+    "disown",
+    "echo",
+    "enable",
+    "eval",
+    "exec",
+    "exit",
+    "export",
+    "false",
+    "fc",
+    "fg",
+    "getopts",
+    "hash",
+    "help",
+    "history",
+    "jobs",
+    "kill",
+    "let",
+    "local",
+    "logout",
+    "mapfile",
+    "popd",
+    "printf",
+    "pushd",
+    "pwd",
+    "read",
+    "readarray",
+    "readonly",
+    "return",
+    "set",
+    "shift",
+    "shopt",
+    "source",
+    "suspend",
+    "test",
+    "times",
+    "trap",
+    "true",
+    "type",
+    "typeset",
+    "ulimit",
+    "umask",
+    "unalias",
+    "unset",
+    "wait",
+];
+
+/// Whether a command looked up by name may be another program than its name says: the `PATH` it
+/// runs with is neither the inherited one, nor that with folders added after it (`$PATH:…`, which
+/// finds every command the inherited one did first), nor the system's folders (`PATH=/bin`).
+fn names_rebound(environment: &Environment) -> bool {
+    match environment.variable("PATH") {
+        Variable::Set(path) => path_rebinds(&path.text, path.dynamic),
+        Variable::Shell | Variable::Unset => false,
+    }
+}
+
+/// Whether a `PATH` of `text` (`dynamic` when part of it is uncomputed) may find another program
+/// under a command's name than the inherited `PATH` finds ([`names_rebound`]).
+pub fn path_rebinds(text: &str, dynamic: bool) -> bool {
+    match dynamic {
+        true => !["$PATH:", "${PATH}:"].iter().any(|inherited| text.starts_with(inherited)),
+        false => !text.split(':').all(|folder| SYSTEM_FOLDERS.contains(&folder.trim_end_matches('/'))),
+    }
+}
+
+/// The folders the system keeps its programs in.
+const SYSTEM_FOLDERS: [&str; 6] = ["/bin", "/usr/bin", "/sbin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin"];
 
 /// `cd`, `pushd`, `popd`, `dirs`: where the shell goes, and whether its stack is still the one
 /// the walk keeps.
@@ -236,7 +327,7 @@ fn change_directory(name: &str, args: &[Arg], sink: &mut Sink) {
 }
 
 /// `read`, `mapfile`: the variables given values the walk cannot know.
-fn forget(name: &str, args: &[Arg], sink: &mut Sink) {
+fn forget(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     if name == "read" {
         let names = operands(args, &spec("adinNptu", &[]));
         if names.is_empty() {
@@ -249,7 +340,36 @@ fn forget(name: &str, args: &[Arg], sink: &mut Sink) {
     }
     let names = operands(args, &spec("dnOsuCc", &[]));
     sink.push(Effect::Forget(names.last().map_or_else(|| "MAPFILE".to_string(), |n| n.text.clone())));
+    let mut callback = None;
+    options(args, &spec("dnOsuCc", &[]), |item| {
+        if let Item::Short('C', value) = item {
+            callback = Some(value);
+        }
+    });
+    if let Some(callback) = callback {
+        mapfile_callback(&callback.text, stdin, sink);
+    }
 }
+
+/// `mapfile -C callback`: bash evaluates `callback index line` as it reads the lines (every `-c`
+/// lines; each line is taken, whatever the quantum): each line the walk sees, or one it could
+/// not compute.
+fn mapfile_callback(callback: &str, stdin: Option<&str>, sink: &mut Sink) {
+    let lines: Vec<&str> = stdin.map(|text| text.lines().collect()).unwrap_or_default();
+    if stdin.is_none() || lines.len() > MAX_CALLBACK_LINES {
+        sink.push(Effect::Eval(format!("{callback} 0 \"${{{UNKNOWN_LINE}}}\"")));
+        return;
+    }
+    for (index, line) in lines.iter().enumerate() {
+        sink.push(Effect::Eval(format!("{callback} {index} {}", quote(line))));
+    }
+}
+
+/// The most lines of known input `mapfile`'s callback is judged with one by one.
+const MAX_CALLBACK_LINES: usize = 64;
+
+/// A variable no line sets, standing for a line the walk could not read.
+const UNKNOWN_LINE: &str = "__approval_gates_unknown_line";
 
 #[cfg(test)]
 mod tests {

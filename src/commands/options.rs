@@ -2,7 +2,6 @@
 //! of options and flags a table row names.
 
 use super::Arg;
-use super::argv::has_wildcard;
 
 /// One option or operand of a command line.
 pub(super) enum Item<'a> {
@@ -65,7 +64,7 @@ impl<'a> Spec<'a> {
 }
 
 pub(super) fn value_of(text: &str, from: &Arg) -> Arg {
-    Arg { text: text.to_string(), dynamic: from.dynamic, glob: from.glob && has_wildcard(text), pipe: false }
+    Arg::part_of(text, from)
 }
 
 /// Walks `args` as getopt would; returns where it stopped (the first operand when the spec stops

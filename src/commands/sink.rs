@@ -111,7 +111,10 @@ impl Sink<'_, '_> {
             for root in &self.job.roots {
                 let mut located = arg.clone();
                 located.text = arg.text.replace("{}", &root.text);
+                located.holes = arg.holes.joined(arg.dynamic, root.holes, root.dynamic);
                 located.dynamic |= root.dynamic;
+                // A glob starting point of find's stays one in the command it runs.
+                located.glob |= root.glob;
                 texts.push(located);
             }
         } else {
@@ -146,7 +149,7 @@ impl Sink<'_, '_> {
         if base.is_empty() || base == "." || base == ".." {
             return;
         }
-        let name = Arg { text: base.to_string(), dynamic: source.dynamic, glob: source.glob, pipe: false };
+        let name = Arg { glob: source.glob, ..Arg::part_of(base, source) };
         for dir in self.located(dir) {
             self.out.push(Effect::WriteInto { dir, name: name.clone(), known_dir });
         }
@@ -197,7 +200,7 @@ impl Sink<'_, '_> {
                 } else if base == ".." {
                     return;
                 } else {
-                    Some(Arg { text: base.to_string(), dynamic: source.dynamic, glob: source.glob, pipe: false })
+                    Some(Arg { glob: source.glob, ..Arg::part_of(base, source) })
                 }
             }
             None => None,
@@ -277,9 +280,13 @@ impl Sink<'_, '_> {
 
     pub fn push(&mut self, effect: Effect) {
         match effect {
-            Effect::Link { link, target } => {
+            Effect::Link { link, target, from_here } => {
+                let target = match from_here {
+                    true => self.located(&target).pop().unwrap_or(target),
+                    false => target,
+                };
                 for link in self.located(&link) {
-                    self.out.push(Effect::Link { link, target: target.clone() });
+                    self.out.push(Effect::Link { link, target: target.clone(), from_here });
                 }
             }
             effect => self.out.push(effect),

@@ -18,10 +18,17 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
     if is_read_only(name, args) {
         return;
     }
-    approval_through_cli(args, stdin, sink);
     if name == "alias" || outputs_only(name, args, sink) {
+        approval_through_cli(args, stdin, sink);
         return;
     }
+    unlisted(name, args, stdin, sink);
+}
+
+/// A command no table vouches for, whatever its name (`PATH` or `hash -p` may have made it
+/// another program): every guarded location that reaches it.
+pub(super) fn unlisted(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
+    approval_through_cli(args, stdin, sink);
     sink.runs_here();
     let mut candidates = Vec::new();
     // What its command line sets, and the words of the command piping into it, reach it as its
@@ -43,7 +50,7 @@ pub(super) fn analyze(name: &str, args: &[Arg], stdin: Option<&str>, sink: &mut 
             if has_wildcard(candidate) {
                 glob_named(candidate, arg, sink);
             } else {
-                let named = Arg { text: candidate.to_string(), dynamic: arg.dynamic, glob: arg.glob, pipe: arg.pipe };
+                let named = Arg { glob: arg.glob, pipe: arg.pipe, ..Arg::part_of(candidate, arg) };
                 sink.write_named(named);
             }
         }
@@ -355,7 +362,7 @@ fn split(args: &[Arg], sink: &mut Sink) -> bool {
         return false;
     }
     let text = format!("{}*{}", prefix.text, suffix.text);
-    sink.write(&Arg { text, dynamic: prefix.dynamic || suffix.dynamic, glob: true, pipe: false });
+    sink.write(&Arg { text, dynamic: prefix.dynamic || suffix.dynamic, glob: true, ..Arg::default() });
     true
 }
 

@@ -73,7 +73,7 @@ impl PersistentShell for PersistentBash {
     }
 
     fn leaves(state: &Scope<Bash>, command: &str) -> bool {
-        bash::begins_by_moving(command, state)
+        bash::begins_by_moving(command, state) || bash::only_assigns(command)
     }
 
     fn analyze(command: &str, state: &Scope<Bash>) -> (Answer<Unscannable>, Left<Scope<Bash>>, bool) {

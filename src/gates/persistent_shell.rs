@@ -25,7 +25,8 @@ pub trait PersistentShell {
     }
 
     /// Whether `command` cannot leave the shell in `state` itself, which every other call may
-    /// (its first `cd` failed): it begins with a `popd` of the stack `state` holds.
+    /// (its first `cd` failed): it begins by moving for sure (a `popd` of the stack `state`
+    /// holds), or only assigns variables.
     fn leaves(_state: &Self::State, _command: &str) -> bool {
         false
     }

@@ -123,7 +123,7 @@ fn format(left: &[char], right: &[char], cx: &Context, depth: usize) -> Result<V
     }
     let mut values = Vec::new();
     for format in formats {
-        let mut built = vec![Value { text: String::new(), dynamic: format.dynamic }];
+        let mut built = vec![Value::new(String::new(), format.dynamic)];
         for piece in formats::composite_pieces(&format.text) {
             let part = match piece {
                 Composite::Text(text) => vec![Value::literal(text)],
@@ -163,7 +163,7 @@ fn format_item(item: &str, arguments: &[Vec<Value>]) -> Vec<Value> {
         }
         let padding = " ".repeat(columns.saturating_sub(value.text.chars().count()));
         let text = if width < 0 { format!("{}{padding}", value.text) } else { format!("{padding}{}", value.text) };
-        Value { text, dynamic: false }
+        Value::new(text, false)
     };
     argument.iter().map(padded).collect()
 }
@@ -304,7 +304,7 @@ fn join_parts(parts: &[String], cx: &Context, depth: usize) -> Result<Vec<Value>
                 } else {
                     format!("{}/{}", left.text.trim_end_matches(['/', '\\']), right.text)
                 };
-                joined.push(Value { text, dynamic: left.dynamic || right.dynamic });
+                joined.push(Value::new(text, left.dynamic || right.dynamic));
                 if joined.len() > MAX_VALUES {
                     return Err(Unscannable::ExpansionTooLarge);
                 }
@@ -333,7 +333,7 @@ fn join_path(arguments: &str, cx: &Context, depth: usize) -> Result<Vec<Value>, 
                     } else {
                         format!("{}/{}", left.text.trim_end_matches(['/', '\\']), right.text)
                     };
-                    Value { text, dynamic: left.dynamic || right.dynamic }
+                    Value::new(text, left.dynamic || right.dynamic)
                 })
             })
             .collect();
@@ -352,9 +352,7 @@ fn product(left: &[Value], right: &[Value]) -> Result<Vec<Value>, Unscannable> {
     }
     Ok(left
         .iter()
-        .flat_map(|l| {
-            right.iter().map(move |r| Value { text: format!("{}{}", l.text, r.text), dynamic: l.dynamic || r.dynamic })
-        })
+        .flat_map(|l| right.iter().map(move |r| Value::new(format!("{}{}", l.text, r.text), l.dynamic || r.dynamic)))
         .collect())
 }
 

@@ -94,7 +94,25 @@ impl Walker<'_> {
         // `chmod +x hook` after `printf … > hook`: the text the line showed is still the file's.
         let shown =
             KEEPS_CONTENT.contains(&argv.first().map_or("", |name| name.text.as_str())).then(|| self.files.clone());
+        // `CDPATH=… cd x`, `IFS=/ eval '…'`: a builtin sees the assignments before it while it runs.
+        let changes_directory = effects.iter().any(|effect| matches!(effect, Effect::Cd(_)));
+        let in_this_shell = changes_directory || effects.iter().any(|effect| matches!(effect, Effect::Eval(_)));
+        let before = match in_this_shell {
+            true => assigned.iter().map(|(name, _)| (name.clone(), scope.vars.get(name).cloned())).collect(),
+            false => Vec::new(),
+        };
+        for (name, values) in assigned.iter().filter(|_| in_this_shell) {
+            scope.assign(name, values.clone());
+        }
         self.apply(effects, walk, scope, false, written_before)?;
+        for (name, values) in before {
+            match values {
+                // A `cd` sets `$OLDPWD` itself.
+                Some(_) if name == "OLDPWD" && changes_directory => scope.forget(&name),
+                Some(values) => scope.assign(&name, values),
+                None => scope.forget(&name),
+            }
+        }
         // Each possible value on its own adds what it writes; the shell's state follows the
         // words as they were judged above.
         for variant in &variants {
@@ -147,9 +165,9 @@ impl Walker<'_> {
             };
             let appends = node.children().any(|(child, _)| node_kind(child) == "+=");
             let values = match node.child_by_field_name("value") {
-                _ if appends => vec![Value { text: walk.text(*node).to_string(), dynamic: true }],
+                _ if appends => vec![Value::new(walk.text(*node).to_string(), true)],
                 Some(value) => words::value(value, &self.context(walk, scope)),
-                None => vec![Value { text: String::new(), dynamic: false }],
+                None => vec![Value::literal("")],
             };
             assigned.push((walk.text(name).to_string(), values));
         }
@@ -182,7 +200,7 @@ impl Walker<'_> {
             return Ok(true);
         }
         if let Some(body) = scope.function(&name.text) {
-            let values = argv.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }).collect();
+            let values = argv.iter().map(|arg| arg.to_value()).collect();
             let called = Positional { values, complete: !args.iter().any(|arg| arg.dynamic) };
             let saved = scope.positional().cloned();
             scope.set_positional(Some(Rc::new(called)));
@@ -213,12 +231,17 @@ impl Walker<'_> {
                 }
                 if let Some(at) = args.iter().position(|arg| !arg.dynamic && arg.text == "--") {
                     let zero = scope.positional().and_then(|p| p.values.first().cloned());
-                    let mut values = vec![zero.unwrap_or(Value { text: "bash".to_string(), dynamic: false })];
+                    let mut values = vec![zero.unwrap_or(Value::new("bash".to_string(), false))];
                     let rest = args.get(at + 1..).unwrap_or_default();
-                    values.extend(rest.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }));
+                    values.extend(rest.iter().map(|arg| arg.to_value()));
                     let complete = !rest.iter().any(|arg| arg.dynamic);
                     scope.set_positional(Some(Rc::new(Positional { values, complete })));
                 }
+                Ok(false)
+            }
+            // `hash -p /bin/x name`, `enable -f lib.so name`: a name that runs another program.
+            "hash" | "enable" if args.iter().any(|arg| binds_a_name(&name.text, &arg.text)) => {
+                scope.assign("PATH", vec![Value::unknown(&name.text)]);
                 Ok(false)
             }
             "shift" => {
@@ -241,7 +264,9 @@ impl Walker<'_> {
                         Some((_, values)) => fields::known_ifs(Some(values)),
                         None => fields::known_ifs(scope.vars.get("IFS").map(Vec::as_slice)),
                     };
-                    read_known(args, &input, ifs.map(str::to_string).as_deref(), scope);
+                    for name in read_known(args, &input, ifs.map(str::to_string).as_deref(), scope) {
+                        self.assigned_uncomputed(&name);
+                    }
                     Ok(true)
                 }
                 None => Ok(false),
@@ -318,8 +343,8 @@ fn read_options(args: &[Arg]) -> ReadOptions {
 /// `read` of known text: each line is one possible value of the names it reads (`-a`: of the
 /// array's elements), split at `ifs` as bash splits it. Names whose values the walk cannot
 /// compute (an unknown `IFS`, backslash escapes without `-r`, records other than lines) are
-/// forgotten: uncomputed (P-18).
-fn read_known(args: &[Arg], input: &str, ifs: Option<&str>, scope: &mut Scope<Bash>) {
+/// forgotten: uncomputed (P-18), and returned.
+fn read_known(args: &[Arg], input: &str, ifs: Option<&str>, scope: &mut Scope<Bash>) -> Vec<String> {
     let ReadOptions { mut names, array, raw, not_lines } = read_options(args);
     let lines: Vec<&str> = input.lines().filter(|line| !line.trim().is_empty()).collect();
     let escaped = !raw && lines.iter().any(|line| line.contains('\\'));
@@ -329,35 +354,37 @@ fn read_known(args: &[Arg], input: &str, ifs: Option<&str>, scope: &mut Scope<Ba
         names.push("REPLY".to_string());
     }
     let Some(ifs) = ifs else {
-        for name in names.iter().chain(array.iter()) {
+        names.extend(array);
+        for name in &names {
             scope.forget(name);
         }
-        return;
+        return names;
     };
     if let Some(array) = array {
         scope.forget(&array);
         let mut all = Vec::new();
         for line in &lines {
             for (index, field) in fields::split(line, ifs).into_iter().enumerate() {
-                let value = Value { text: field, dynamic: false };
+                let value = Value::new(field, false);
                 scope.assign(&words::element_name(&array, &index.to_string()), vec![value.clone()]);
                 all.push(value);
             }
         }
         scope.assign(&words::element_name(&array, "@"), all);
-        return;
+        return Vec::new();
     }
     let mut values = vec![Vec::with_capacity(lines.len()); names.len()];
     for line in &lines {
         // `read` with no name keeps the line whole in `REPLY`.
         let split = if whole { vec![(*line).to_string()] } else { fields::read_line(line, ifs, names.len()) };
         for (slot, field) in values.iter_mut().zip(split) {
-            slot.push(Value { text: field, dynamic: false });
+            slot.push(Value::new(field, false));
         }
     }
     for (name, values) in names.iter().zip(values) {
         scope.assign(name, values);
     }
+    Vec::new()
 }
 
 /// The text a command writes when the line shows it: `cat` of its heredoc or here-string, `tee`,
@@ -376,9 +403,6 @@ fn shown_text(argv: &[Arg], stdin: Option<&str>) -> Option<String> {
     }
 }
 
-/// The environment the assignments before a command give it (`NODE_OPTIONS='-r ./x.js' node
-/// build.js`), which is the command's, not the shell's: a value the walk could not compute
-/// exactly is kept as uncomputed.
 /// What `set`'s options say of `allexport`: on (`-a`, `-ea`, `-o allexport`), off (`+a`,
 /// `+o allexport`), or nothing.
 fn allexport(args: &[Arg]) -> Option<bool> {
@@ -404,18 +428,24 @@ fn allexport(args: &[Arg]) -> Option<bool> {
 }
 
 /// The variables the line exported that the table reads from a command's environment (git's work
-/// tree, index, settings, …), with the values the walk gives them.
+/// tree, index, settings, …), with the values the walk gives them, and the `PATH` the line set (or
+/// `hash -p` standing for one), exported or not: the shell looks the command up through it.
 fn exported_to_the_table(scope: &Scope<Bash>) -> Environment {
     let mut exported: Vec<&String> = match scope.exports_everything() {
         true => scope.vars.keys().collect(),
         false => scope.exported().iter().collect(),
     };
+    exported.extend(scope.vars.get_key_value("PATH").map(|(name, _)| name));
     exported.sort();
-    let read = exported.into_iter().filter(|name| commands::reads_variable(name));
+    exported.dedup();
+    let read = exported.into_iter().filter(|name| *name == "PATH" || commands::reads_variable(name));
     let set = read.filter_map(|name| Some((name.clone(), scope.vars.get(name)?.clone())));
     command_environment(&set.collect::<Vec<_>>())
 }
 
+/// The environment the assignments before a command give it (`NODE_OPTIONS='-r ./x.js' node
+/// build.js`), which is the command's, not the shell's: a value the walk could not compute
+/// exactly is kept as uncomputed.
 fn command_environment(assigned: &[(String, Vec<Value>)]) -> Environment {
     let changes = assigned.iter().map(|(name, values)| {
         let value = match values.as_slice() {
@@ -425,4 +455,10 @@ fn command_environment(assigned: &[(String, Vec<Value>)]) -> Environment {
         (name.clone(), Some(value))
     });
     Environment { cleared: false, changes: changes.collect() }
+}
+
+/// Whether `option`, given to `hash` or `enable`, binds a name to a program of its choosing.
+fn binds_a_name(command: &str, option: &str) -> bool {
+    let letter = if command == "hash" { 'p' } else { 'f' };
+    option.starts_with('-') && !option.starts_with("--") && option.contains(letter)
 }

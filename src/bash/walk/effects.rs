@@ -84,15 +84,22 @@ impl Walker<'_> {
                     self.script_apart(&script, &mut child, walk)?;
                 }
                 Effect::Run { script, positional, complete, environment } => {
-                    let values = positional.into_iter().map(|arg| Value { text: arg.text, dynamic: arg.dynamic });
+                    let values = positional.into_iter().map(|arg| arg.into_value());
                     let positional = Positional { values: values.collect(), complete };
                     let mut child = child_shell(scope, Some(positional), &environment, walk.source);
                     self.script_apart(&script, &mut child, walk)?;
                 }
-                Effect::Link { link, target } => {
+                Effect::Link { link, target, from_here } => {
                     let link = paths::absolute(&link.text, &scope.base);
-                    let from = link.parent().map_or_else(|| scope.base.clone(), Path::to_path_buf);
+                    let from = match from_here {
+                        true => scope.base.clone(),
+                        false => link.parent().map_or_else(|| scope.base.clone(), Path::to_path_buf),
+                    };
                     let target = paths::absolute(&target.text, &from);
+                    // A link outlives the subshell or the shell that made it.
+                    if self.links.len() < MAX_LINKS {
+                        self.links.push((link.clone(), target.clone()));
+                    }
                     if scope.links().len() < MAX_LINKS {
                         scope.defined.make_mut().links.push((link, target));
                     }
@@ -172,9 +179,25 @@ impl Walker<'_> {
                     let mut child = scope.clone();
                     self.script_apart(&script, &mut child, walk)?;
                 }
+                // Another possible value of the directory the shell went to: what is written where
+                // the walk went is also written there (P-18).
+                Effect::Cd(Cd::To(dir) | Cd::Push(Some(dir))) if only_new => {
+                    let mut before = scope.clone();
+                    before.base = scope.oldpwd.clone().unwrap_or_else(|| scope.base.clone());
+                    let places = match dir.dynamic && !dir.glob {
+                        true => self.named_folders(walk, &before.base),
+                        false => vec![cd_destination(&dir, &before)],
+                    };
+                    for place in places {
+                        moves::record_uncomputed_move(&mut self.moves, &place, &scope.base, self.targets.len());
+                    }
+                }
                 _ if only_new => {}
                 Effect::Eval(script) => self.script(&script, scope, walk.nesting + 1)?,
-                Effect::Forget(name) => scope.forget(&name),
+                Effect::Forget(name) => {
+                    scope.forget(&name);
+                    self.assigned_uncomputed(&name);
+                }
                 Effect::Cd(cd) => {
                     let (pushes, swaps) = (matches!(cd, Cd::Push(Some(_))), matches!(cd, Cd::Push(None)));
                     self.cd(cd, walk, scope);
@@ -331,13 +354,17 @@ impl Walker<'_> {
         scope: &Scope<Bash>,
     ) {
         self.uncomputed(dir, walk, scope);
-        // (An uncomputed name only picks the folder's name inside a known `dir`.)
-        if dir.dynamic && !dir.pipe {
-            for location in named_trees(walk, &scope.base) {
-                self.add_path(location, scope.links());
-            }
-        }
         let mut dirs = vec![dir.text.clone()];
+        // (An uncomputed name only picks the folder's name inside a known `dir`.)
+        match dir.pattern() {
+            Some(pattern) => dirs.extend(crate::bash::words::glob_folders(&pattern, &scope.base)),
+            None if dir.dynamic && !dir.pipe => {
+                for location in named_trees(walk, &scope.base) {
+                    self.add_path(location, scope.links());
+                }
+            }
+            None => {}
+        }
         if dir.glob {
             dirs.extend(crate::bash::words::glob_folders(&dir.text, &scope.base));
         }
@@ -452,9 +479,8 @@ impl Walker<'_> {
         if run.this_shell && run.args.is_empty() {
             return self.script(&text, scope, walk.nesting + 1);
         }
-        let zero = Value { text: path.to_string(), dynamic: false };
-        let values = std::iter::once(zero)
-            .chain(run.args.iter().map(|arg| Value { text: arg.text.clone(), dynamic: arg.dynamic }));
+        let zero = Value::new(path.to_string(), false);
+        let values = std::iter::once(zero).chain(run.args.iter().map(|arg| arg.to_value()));
         let positional = Positional { values: values.collect(), complete: true };
         let mut child = child_shell(scope, Some(positional), run.environment, walk.source);
         self.script_apart(&text, &mut child, walk)
@@ -493,12 +519,16 @@ impl Walker<'_> {
 
     fn cd(&mut self, cd: Cd, walk: &Walk, scope: &mut Scope<Bash>) {
         let from = scope.base.clone();
+        let places = cdable_places(&cd, scope);
         let uncomputed = self.move_to(cd, scope) == Destination::Uncomputed;
         // A cd sets $OLDPWD: one the line assigned no longer holds.
         if scope.oldpwd.as_ref() == Some(&from) && scope.vars.contains_key("OLDPWD") {
             Rc::make_mut(&mut scope.vars).remove("OLDPWD");
         }
         moves::record_move(&mut self.moves, &from, &scope.base, self.targets.len());
+        for place in places.iter().filter(|place| **place != scope.base) {
+            moves::record_uncomputed_move(&mut self.moves, place, &scope.base, self.targets.len());
+        }
         if uncomputed {
             // P-18: a directory the walk could not compute may be any guarded folder the line
             // names; what is written beneath it is also taken as written beneath each.
@@ -607,7 +637,7 @@ impl Walker<'_> {
             for arg in settings {
                 let Some((name, value)) = arg.text.split_once('=') else { continue };
                 if runs_its_value(name) {
-                    set.push((name, Value { text: value.to_string(), dynamic: arg.dynamic }));
+                    set.push((name, Value::new(value.to_string(), arg.dynamic)));
                 }
             }
         }
@@ -626,7 +656,7 @@ impl Walker<'_> {
         }
         let values = match scope.vars.get(name) {
             Some(values) => values.clone(),
-            None => vec![Value { text: name.to_string(), dynamic: true }],
+            None => vec![Value::new(name.to_string(), true)],
         };
         for value in values {
             self.value_runs(name, &value, walk, scope)?;
@@ -640,6 +670,14 @@ impl Walker<'_> {
     fn value_runs(&mut self, name: &str, value: &Value, walk: &Walk, scope: &Scope<Bash>) -> Result<(), Unscannable> {
         if STARTUP_VARIABLES.contains(&name) {
             return self.startup_file(value, walk, scope);
+        }
+        if name == HISTORY_FILE {
+            let file = Arg { text: value.text.clone(), dynamic: value.dynamic, holes: value.holes, ..Arg::default() };
+            self.write(&file, walk, scope);
+            return Ok(());
+        }
+        if PROMPT_VARIABLES.contains(&name) && !value.dynamic {
+            return self.expanded_runs(&value.text, walk, scope);
         }
         if value.dynamic || walk.nesting >= MAX_SCRIPT_NESTING {
             self.add_named(walk, scope);
@@ -676,7 +714,7 @@ impl Walker<'_> {
     /// Every guarded location the script names, as written, a change's approval.md included
     /// when it names the changes folder (P-18's reading of a value the walk could not compute,
     /// handed to a program that may fill it with a tree).
-    fn add_uncomputed(&mut self, walk: &Walk, scope: &Scope<Bash>) {
+    pub(super) fn add_uncomputed(&mut self, walk: &Walk, scope: &Scope<Bash>) {
         for location in paths::everything_a_tree_named_reaches(walk.source, paths::Dialect::Bash) {
             self.add(&location.to_string_lossy(), &scope.base, scope.links());
         }
@@ -685,14 +723,32 @@ impl Walker<'_> {
     /// A write whose target the walk could not compute (P-18): it may be any guarded location the
     /// script names, in any spelling [`paths::everything_named`] sees.
     pub(super) fn uncomputed(&mut self, arg: &Arg, walk: &Walk, scope: &Scope<Bash>) {
+        if self.bounded(arg, &scope.base, scope) {
+            return;
+        }
         for location in self.uncomputed_locations(arg, walk).iter() {
             self.add(&location.to_string_lossy(), &scope.base, scope.links());
         }
     }
 
+    /// Whether `arg`'s unknown parts hold no `/` ([`Arg::pattern`]): then it is one of the
+    /// names the pattern matches in the folder its known parts fix, and only the guarded ones
+    /// among them are written (`/tmp/p-$(date +%F).md` none, `/tmp/$(whoami)` may be
+    /// `/tmp/approval.md`).
+    fn bounded(&mut self, arg: &Arg, base: &Path, scope: &Scope<Bash>) -> bool {
+        let Some(pattern) = arg.pattern().filter(|_| !arg.pipe) else { return false };
+        for spelled in paths::guarded_glob_matches(&paths::glob_from(base, &pattern)) {
+            self.add(&spelled, base, scope.links());
+        }
+        true
+    }
+
     /// A file put into `dir` under a name the walk could not compute (`cp "$f" dir/`): it may have
     /// the name of any guarded location the script names, there.
     fn uncomputed_name(&mut self, name: &Arg, dir: &Path, walk: &Walk, scope: &Scope<Bash>) {
+        if self.bounded(name, dir, scope) {
+            return;
+        }
         for location in self.uncomputed_locations(name, walk).iter() {
             if let Some(file) = location.file_name() {
                 self.add(&file.to_string_lossy(), dir, scope.links());
@@ -702,7 +758,7 @@ impl Walker<'_> {
 
     /// `text` walked as a script in `child`, a shell apart from this one (a subshell, a process
     /// started): what it writes counts, what it does to its shell stays there.
-    fn script_apart(&mut self, text: &str, child: &mut Scope<Bash>, walk: &Walk) -> Result<(), Unscannable> {
+    pub(super) fn script_apart(&mut self, text: &str, child: &mut Scope<Bash>, walk: &Walk) -> Result<(), Unscannable> {
         self.isolated += 1;
         let ran = self.script(text, child, walk.nesting + 1);
         self.isolated = self.isolated.saturating_sub(1);
@@ -748,7 +804,8 @@ impl Walker<'_> {
             if is_device(&path) {
                 return;
             }
-            let through = links.iter().rev().find_map(|(link, target)| moves::rebase(&path, link, target));
+            let made = links.iter().chain(&self.links);
+            let through = made.rev().find_map(|(link, target)| moves::rebase(&path, link, target));
             let next = through.filter(|next| *next != path);
             // Written again: its text is no longer the one the line showed.
             if !self.files.is_empty() {
@@ -819,7 +876,7 @@ impl Walker<'_> {
 /// exported it (none when it only inherits the shell's environment).
 fn command_variable(name: &str, environment: &Environment, scope: &Scope<Bash>) -> Vec<Value> {
     match environment.variable(name) {
-        Variable::Set(value) => vec![Value { text: value.text.clone(), dynamic: value.dynamic }],
+        Variable::Set(value) => vec![value.to_value()],
         Variable::Unset => Vec::new(),
         Variable::Shell if scope.exports_everything() || scope.exported().iter().any(|exported| exported == name) => {
             scope.vars.get(name).cloned().unwrap_or_default()
@@ -852,10 +909,19 @@ fn is_device(path: &Path) -> bool {
 /// and bash in POSIX mode).
 const STARTUP_VARIABLES: [&str; 2] = ["BASH_ENV", "ENV"];
 
+/// The file a shell writes its history to (`history -w`, `history -a`, an interactive shell's
+/// exit), as the line sets it.
+const HISTORY_FILE: &str = "HISTFILE";
+
+/// The prompts bash expands, and runs the command substitutions of, as it uses them (`PS4` at
+/// each command under `set -x`, the others in an interactive shell).
+const PROMPT_VARIABLES: [&str; 4] = ["PS0", "PS1", "PS2", "PS4"];
+
 /// The variables whose value a program runs as a command line: the editor git opens for a
 /// message, a rebase's todo list or `git config -e` (and `crontab -e`, `visudo`, …), the pagers,
-/// git's external diff, ssh and password helpers.
-const COMMAND_VARIABLES: [&str; 11] = [
+/// git's external diff, ssh and password helpers, the command an interactive bash runs before
+/// each prompt.
+const COMMAND_VARIABLES: [&str; 12] = [
     "GIT_EDITOR",
     "GIT_SEQUENCE_EDITOR",
     "EDITOR",
@@ -867,11 +933,16 @@ const COMMAND_VARIABLES: [&str; 11] = [
     "GIT_SSH",
     "GIT_ASKPASS",
     "SSH_ASKPASS",
+    "PROMPT_COMMAND",
 ];
 
-/// Whether a program runs what variable `name` holds: a startup file, or a command line.
+/// Whether a program runs what variable `name` holds (a startup file, a command line, a prompt),
+/// or writes where it points (the history file).
 fn runs_its_value(name: &str) -> bool {
-    STARTUP_VARIABLES.contains(&name) || COMMAND_VARIABLES.contains(&name)
+    STARTUP_VARIABLES.contains(&name)
+        || COMMAND_VARIABLES.contains(&name)
+        || PROMPT_VARIABLES.contains(&name)
+        || name == HISTORY_FILE
 }
 
 impl Walker<'_> {
@@ -978,10 +1049,33 @@ fn ifs_separators(source: &str) -> Vec<char> {
 /// `IFS` characters read from a script's text (each costs the scan of the whole text once more).
 const MAX_IFS_CHARS: usize = 4;
 
+/// `cd name` under bash's `cdable_vars` (which an earlier call may have set) goes to `$name`
+/// when there is no folder `name`: the folder's path and the places the variable's known values
+/// name, from `scope` (P-18). [`cd_destination`] takes the first value when no such folder
+/// exists; what is written there is also written at each of the others.
+fn cdable_places(cd: &Cd, scope: &Scope<Bash>) -> Vec<PathBuf> {
+    let (Cd::To(dir) | Cd::Push(Some(dir))) = cd else { return Vec::new() };
+    let Some(values) = cdable_values(dir, scope) else { return Vec::new() };
+    let folder = paths::absolute(&dir.text, &scope.base);
+    std::iter::once(folder).chain(values).collect()
+}
+
+/// The known values of the variable `dir` names, as places from `scope`, for `cdable_vars`.
+fn cdable_values(dir: &Arg, scope: &Scope<Bash>) -> Option<Vec<PathBuf>> {
+    let name = dir.text.as_str();
+    let is_name = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if dir.dynamic || !is_name {
+        return None;
+    }
+    let values = scope.vars.get(name)?.iter().filter(|value| !value.dynamic && !value.text.is_empty());
+    Some(values.map(|value| paths::absolute(&value.text, &scope.base)).collect())
+}
+
 /// Where `cd dir` and `pushd dir` go (P-18): a glob to the guarded folder, or the folder above
 /// one, it could match from where the walk is, if any (the walk also judges what follows where it
 /// came from); a relative name through each `$CDPATH` entry that is a directory, as bash looks it
-/// up; else the name itself.
+/// up; else the name itself, or under `cdable_vars` the variable it names when it is no folder.
 fn cd_destination(dir: &Arg, scope: &Scope<Bash>) -> PathBuf {
     if dir.glob
         && let Some(guarded) = crate::bash::words::glob_folders(&dir.text, &scope.base).into_iter().next()
@@ -998,7 +1092,11 @@ fn cd_destination(dir: &Arg, scope: &Scope<Bash>) -> PathBuf {
             return found;
         }
     }
-    paths::absolute(&dir.text, &scope.base)
+    let folder = paths::absolute(&dir.text, &scope.base);
+    match cdable_values(dir, scope).and_then(|values| values.into_iter().next()) {
+        Some(value) if !fs::is_dir(&folder) => value,
+        _ => folder,
+    }
 }
 
 /// The top of the work tree where a command runs in `dir` (relative to the walk's directory):
@@ -1031,8 +1129,8 @@ fn child_shell(
     for variable in OPTIONS_VARIABLES {
         let value = match options_of(variable, environment, source, scope) {
             Some(words) if words.is_empty() && !child.vars.contains_key(variable) => continue,
-            Some(words) => Value { text: words.join(" "), dynamic: false },
-            None => Value { text: UNKNOWN_OPTIONS.to_string(), dynamic: true },
+            Some(words) => Value::new(words.join(" "), false),
+            None => Value::new(UNKNOWN_OPTIONS.to_string(), true),
         };
         Rc::make_mut(&mut child.vars).insert(variable.to_string(), vec![value]);
     }

@@ -89,9 +89,10 @@ impl Walker<'_> {
     }
 
     /// `Some` when `node` is a builtin `cd DIR` or `pushd DIR` that runs unless the shell is
-    /// gone, DIR an absolute plain directory that exists and anyone may enter: it cannot fail,
-    /// so after it the line is there whatever its earlier changes of directory did, and it
-    /// leaves every state they reached.
+    /// gone, DIR an absolute plain directory that exists and anyone may enter, as typed or as
+    /// the walk computes it (`cd "$ROOT"` after `ROOT=$PWD`, `cd "$(git rev-parse
+    /// --show-toplevel)"`): it cannot fail, so after it the line is there whatever its earlier
+    /// changes of directory did, and it leaves every state they reached.
     pub(super) fn sure_cd_to(
         &self,
         node: Node,
@@ -101,11 +102,27 @@ impl Walker<'_> {
     ) -> Option<SureReturn> {
         let words = words_running_whatever(node, walk)?;
         let [name @ ("cd" | "pushd"), directory] = words.as_slice() else { return None };
-        let sure = directory.starts_with('/')
-            && self.builtin(name, walk, scope)
-            && paths::sure_to_enter(directory, &scope.base)
-            && self.runs_whatever(node, ancestors, walk);
+        if !self.builtin(name, walk, scope) {
+            return None;
+        }
+        let directory = match directory.starts_with('/') {
+            true => (*directory).to_string(),
+            false => self.computed_directory(node, walk, scope)?,
+        };
+        let sure = paths::sure_to_enter(&directory, &scope.base) && self.runs_whatever(node, ancestors, walk);
         sure.then(|| SureReturn { to: PathBuf::from(directory), undoes: Some((0, 0)) })
+    }
+
+    /// The one absolute directory the argument of `node`, a `cd` or `pushd`, expands to, when the
+    /// walk knows it.
+    fn computed_directory(&self, node: Node, walk: &Walk, scope: &Scope<Bash>) -> Option<String> {
+        let (argument, _) = node.children().find(|(_, field)| *field == Some("argument"))?;
+        match self.expand_words(&[argument], walk, scope).ok()?.as_slice() {
+            [directory] if !directory.dynamic && !directory.glob && directory.text.starts_with('/') => {
+                Some(directory.text.clone())
+            }
+            _ => None,
+        }
     }
 
     /// Whether `name` is the shell's builtin here: no function or alias of the line hides it,

@@ -85,6 +85,7 @@ impl Walker<'_> {
             home: &self.home,
             positional: scope.positional().map(Rc::as_ref),
             outputs: true,
+            defined: &scope.defined,
         }
     }
 
@@ -130,16 +131,19 @@ impl Walker<'_> {
                     let folders = words::glob_folders(&arg.text, &scope.base);
                     values.extend(folders.iter().map(|text| Value::literal(text)));
                 }
-                values.push(Value { text: arg.text, dynamic: arg.dynamic });
+                values.push(arg.into_value());
             }
             scope.assign(name, values);
+            if !scope.vars.contains_key(name) {
+                self.assigned_uncomputed(name);
+            }
         } else {
             scope.forget(name);
         }
         Ok(())
     }
 
-    pub(super) fn assignment<'t>(&self, node: Node<'t>, walk: &Walk, scope: &mut Scope<Bash>) {
+    pub(super) fn assignment<'t>(&mut self, node: Node<'t>, walk: &Walk, scope: &mut Scope<Bash>) {
         let Some(target) = node.child_by_field_name("name") else { return };
         let name = match node_kind(target) {
             "variable_name" => walk.text(target).to_string(),
@@ -154,7 +158,7 @@ impl Walker<'_> {
                 let known = matches!(node_kind(index), "number" | "word");
                 let values = match node.child_by_field_name("value") {
                     Some(value) => words::value(value, &self.context(walk, scope)),
-                    None => vec![Value { text: String::new(), dynamic: false }],
+                    None => vec![Value::literal("")],
                 };
                 let any = words::element_name(array, "@");
                 let mut all = scope.vars.get(&any).cloned().unwrap_or_default();
@@ -177,8 +181,11 @@ impl Walker<'_> {
             Some(value) => {
                 let values = words::value(value, &self.context(walk, scope));
                 scope.assign(&name, values);
+                if !scope.vars.contains_key(&name) {
+                    self.assigned_uncomputed(&name);
+                }
             }
-            None => scope.assign(&name, vec![Value { text: String::new(), dynamic: false }]),
+            None => scope.assign(&name, vec![Value::literal("")]),
         }
     }
 
@@ -195,7 +202,7 @@ impl Walker<'_> {
         if args.len() > MAX_VALUES {
             return;
         }
-        let values: Vec<Value> = args.into_iter().map(|arg| Value { text: arg.text, dynamic: arg.dynamic }).collect();
+        let values: Vec<Value> = args.into_iter().map(|arg| arg.into_value()).collect();
         for (index, value) in values.iter().enumerate() {
             scope.assign(&words::element_name(name, &index.to_string()), vec![value.clone()]);
         }

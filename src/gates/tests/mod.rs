@@ -4,6 +4,7 @@
 
 mod bash_commands;
 mod bash_expansions;
+mod bash_shell_features;
 mod claude_code_tools;
 mod file_tools;
 mod git_commands;

@@ -246,3 +246,56 @@ fn a_push_location_a_sure_pop_location_undoes_is_left_once_the_call_ran_to_its_e
         assert_eq!(reported_pwsh(&repo, &shell, "2", notes).as_deref(), Some(NEEDS_SPEC), "{line}");
     }
 }
+
+#[test]
+fn a_return_to_a_directory_the_shell_computed_earlier_is_sure() {
+    let repo = approved_plan_with_src();
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    std::fs::create_dir_all(repo.path(".git")).unwrap();
+    let plans = "docs/superpowers/plans";
+    // The same line in one call, and over calls of a shell that reports how they end.
+    for (n, back) in [
+        ("ROOT=$PWD", "cd \"$ROOT\""),
+        ("ROOT=$(pwd)", "cd $ROOT"),
+        ("ROOT=$(git rev-parse --show-toplevel)", "cd \"$ROOT\""),
+        ("true", "cd \"$OLDPWD\""),
+        ("true", "cd \"$(git rev-parse --show-toplevel)\""),
+    ]
+    .iter()
+    .enumerate()
+    .map(|(n, (set, back))| (n, format!("{set}\ncd {plans}\nls\n{back}\n")))
+    {
+        let one = format!("{back}echo hi > src/n.txt");
+        assert_eq!(check(&repo, "bash", &bash(&one)), None, "{one}");
+        let at_top = format!("{back}touch x.md");
+        assert_eq!(check(&repo, "bash", &bash(&at_top)), None, "{at_top}");
+        let shell = format!("computed-{n}");
+        for (at, call) in back.lines().enumerate() {
+            assert_eq!(reported(&repo, &shell, &at.to_string(), call), None, "{call}");
+            crate::analysis::persistent::settle(&shell, &at.to_string());
+        }
+        assert_eq!(reported(&repo, &shell, "end", "touch src/n.js"), None, "{back}");
+        crate::analysis::persistent::drop_shell(&shell);
+    }
+    // A directory that is itself the plans folder stays judged there.
+    let into = format!("cd {plans}; ROOT=$PWD; cd /tmp; cd \"$ROOT\"; echo x > new.md");
+    assert_eq!(check(&repo, "bash", &bash(&into)).as_deref(), Some(NEEDS_SPEC));
+    for (at, call) in ["ROOT=$PWD", &format!("cd {plans}"), "ROOT=$PWD", "cd /", "cd \"$ROOT\""].iter().enumerate() {
+        assert_eq!(reported(&repo, "into", &at.to_string(), call), None, "{call}");
+        crate::analysis::persistent::settle("into", &at.to_string());
+    }
+    assert_eq!(reported(&repo, "into", "end", "echo x > new.md").as_deref(), Some(NEEDS_SPEC));
+}
+
+#[test]
+fn rebound_command_names_and_cdable_variables_last_between_calls() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    assert_eq!(in_shell(&repo, "hashed", "hash -p /usr/bin/touch cat"), None);
+    assert_eq!(in_shell(&repo, "hashed", "cat docs/superpowers/plans/x.md").as_deref(), Some(NEEDS_SPEC));
+    assert_eq!(in_shell(&repo, "hashed", "echo docs/superpowers/plans/x.md"), None);
+    assert_eq!(in_shell(&repo, "cdable", "shopt -s cdable_vars; v=docs/superpowers/plans"), None);
+    assert_eq!(in_shell(&repo, "cdable", "cd v"), None);
+    assert_eq!(in_shell(&repo, "cdable", "touch x.md").as_deref(), Some(NEEDS_SPEC));
+}

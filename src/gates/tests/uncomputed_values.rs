@@ -478,3 +478,80 @@ fn a_powershell_location_reached_through_an_uncomputed_value_is_uncomputed() {
     let elsewhere = "$d = (Get-Content f) + 'src'; Set-Location $d; New-Item new.md";
     assert_eq!(check(&repo, "pwsh", &bash(elsewhere)), None);
 }
+
+#[test]
+fn an_unknown_part_that_holds_no_slash_stays_in_the_folder_its_known_parts_fix() {
+    let repo = Repo::new();
+    repo.change("c");
+    repo.write(PLAN, "# x\n");
+    for line in [
+        "cp docs/superpowers/plans/x.md /tmp/p-$(date +%Y%m%d).md",
+        "cat docs/superpowers/plans/x.md > /tmp/report-$$.txt",
+        "cp docs/superpowers/plans/x.md /tmp/p-$RANDOM.md",
+        "cp docs/superpowers/plans/x.md \"$(mktemp /tmp/plan.XXXXXX)\"",
+        "tar czf \"/tmp/plans-$(date +%F).tgz\" docs/superpowers/plans",
+        "zip -r \"/tmp/plans-$(git rev-parse --short HEAD).zip\" docs/superpowers/plans",
+        "git archive -o \"/tmp/src-$(date +%s).tar\" HEAD docs/superpowers/plans",
+        "cp docs/superpowers/plans/x.md \"/tmp/$(whoami)-$(hostname).md\"",
+        "date=$(date +%F); cp docs/superpowers/plans/x.md \"/tmp/p-$date.md\"",
+        "ts=$(date -u +%s); sha256sum docs/superpowers/plans/*.md > \"/tmp/sums-$ts.txt\"",
+        "for f in docs/superpowers/plans/*.md; do cp \"$f\" \"/tmp/backup-${f##*/}\"; done",
+        "x=abc; cp docs/superpowers/plans/x.md /tmp/p-${#x}.md",
+        "cp openspec/changes/c/approval.md \"/tmp/approval-$(date +%F).md\"",
+        // Run in the plans folder, the commands that compute them write nothing there.
+        "cd docs/superpowers/plans; cp x.md \"/tmp/x-$(date +%F)-$(whoami).md\"",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+    // The folder its known parts fix is guarded, or its unknown part may make a guarded name.
+    for (line, refused) in [
+        ("cp /tmp/x \"docs/superpowers/plans/$(date +%F).md\"", NEEDS_SPEC),
+        ("cp /tmp/x \"docs/superpowers/pl$(whoami)/x.md\"", NEEDS_SPEC),
+        ("cp /tmp/x \"openspec/changes/c/$(whoami)\"", C_TEXT),
+        ("cp /tmp/x \"/tmp/$(whoami)\"", ONLY_APPROVE),
+        ("for f in /tmp/evil/*; do cp \"$f\" \"openspec/changes/c/${f##*/}\"; done", C_TEXT),
+        ("d=$(date +%F); cp /tmp/x \"docs/superpowers/plans/$d.md\"", NEEDS_SPEC),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(refused), "{line}");
+    }
+    // A part that may hold `/` is any guarded location the line names, as before: a branch name,
+    // a date's `%D`, what a file holds, what an unquoted word splits into.
+    for line in [
+        "cp /tmp/x \"/tmp/p-$(git branch --show-current).md\"; cat docs/superpowers/plans/x.md",
+        "cp /tmp/x \"/tmp/$(date +%D).md\"; cat docs/superpowers/plans/x.md",
+        "cp /tmp/x \"/tmp/$(cat name)\"; cat docs/superpowers/plans/x.md",
+        "cp /tmp/x /tmp/p-$(date '+%F %T'); cat docs/superpowers/plans/x.md",
+        "IFS=-; cp /tmp/x /tmp/p-$(date +%F); cat docs/superpowers/plans/x.md",
+        "cp /tmp/x \"/tmp/q/${x##*/}/../r\"; cat docs/superpowers/plans/x.md",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+}
+
+#[test]
+fn arithmetic_runs_what_a_subscript_in_a_value_substitutes() {
+    let repo = Repo::new();
+    repo.change("c");
+    let payload = "'a[$(touch docs/superpowers/plans/x.md)]'";
+    for use_of in ["((x))", "let x", "[[ $x -eq 0 ]]", "echo $((x))", "a=(1); echo ${a[x]}", "echo ${v:x}"] {
+        let line = format!("x={payload}; {use_of}");
+        assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    let integer = format!("declare -i n; n={payload}");
+    assert_eq!(check(&repo, "bash", &bash(&integer)).as_deref(), Some(NEEDS_SPEC));
+    let read = format!("read -r x <<< {payload}; ((x))");
+    assert_eq!(check(&repo, "bash", &bash(&read)).as_deref(), Some(NEEDS_SPEC));
+    // A value the walk could not compute may hold one: every guarded location the line names.
+    let unknown = "read -r n < /tmp/n; ((n > 0)) && cat docs/superpowers/plans/x.md";
+    assert_eq!(check(&repo, "bash", &bash(unknown)).as_deref(), Some(NEEDS_SPEC));
+    // Text that is not evaluated, and numbers, stay allowed.
+    for line in [
+        format!("x={payload}; test \"$x\" = y; echo \"$x\""),
+        "n=$(wc -l < docs/superpowers/plans/x.md); echo $((n + 1))".to_string(),
+        "n=$(grep -c '\\- \\[ \\]' docs/superpowers/plans/x.md); ((n > 0)) && echo todo".to_string(),
+        "s=$(stat -c %s docs/superpowers/plans/x.md); echo $((s / 1024))".to_string(),
+        "for ((i = 0; i < 3; i++)); do cat docs/superpowers/plans/x.md; done".to_string(),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(&line)), None, "{line}");
+    }
+}

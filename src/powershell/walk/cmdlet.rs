@@ -312,7 +312,7 @@ impl Walker<'_> {
                 listed.extend(bound.rest.iter().flatten().map(|v| (v.text.clone(), true)));
                 for (path, _) in listed {
                     if listing {
-                        output.push(Value { text: joined(&path, "*"), dynamic: false });
+                        output.push(Value::new(joined(&path, "*"), false));
                     }
                     output.push(Value::literal(&path));
                 }

@@ -96,7 +96,7 @@ impl Walker<'_> {
         value: Option<&Value>,
     ) -> Result<(), Unscannable> {
         let Some((drive, name)) = drive_item(&item.text).filter(|(_, name)| !name.is_empty()) else { return Ok(()) };
-        let name = Value { text: name.to_string(), dynamic: item.dynamic };
+        let name = Value::new(name.to_string(), item.dynamic);
         match drive {
             Drive::Alias => self.define_alias(scope, &name, value),
             Drive::Function if name.dynamic => Rc::make_mut(&mut scope.defined).any_alias = true,

@@ -27,12 +27,12 @@ fn entries_key(key: &str) -> String {
 /// name holds `=`), dynamic when the key or the value is.
 fn entry(key: &Value, value: &Value) -> Value {
     let name = if key.dynamic { ANY_KEY.to_string() } else { key.text.trim().to_lowercase() };
-    Value { text: format!("{name}={}", value.text), dynamic: key.dynamic || value.dynamic }
+    Value::new(format!("{name}={}", value.text), key.dynamic || value.dynamic)
 }
 
 fn split_entry(entry: &Value) -> (&str, Value) {
     let (key, value) = entry.text.split_once('=').unwrap_or((ANY_KEY, entry.text.as_str()));
-    (key, Value { text: value.to_string(), dynamic: entry.dynamic })
+    (key, Value::new(value.to_string(), entry.dynamic))
 }
 
 impl Walker<'_> {
