@@ -7,12 +7,13 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 use super::words::{MAX_VALUES, Positional, Value};
-use crate::analysis::handoff::OPTIONS_VARIABLES;
+use crate::analysis::handoff::INTERPRETER_VARIABLES;
 use crate::analysis::scope::{Dialect, PastMaxValues, Scope};
 use crate::commands::Environment;
 
-/// The variables whose value the walk keeps even when it could not compute it.
-const KEPT_UNCOMPUTED: [&str; 6] = [OPTIONS_VARIABLES[0], "HOME", "OLDPWD", "PWD", "CDPATH", "TMPDIR"];
+/// The variables whose value the walk keeps even when it could not compute it, besides
+/// [`INTERPRETER_VARIABLES`].
+const KEPT_UNCOMPUTED: [&str; 5] = ["HOME", "OLDPWD", "PWD", "CDPATH", "TMPDIR"];
 
 /// Bash's [`Dialect`]: an unset variable reads as empty, and one with more values than are kept
 /// is unknown.
@@ -239,7 +240,8 @@ impl Scope<Bash> {
         // Variables that would otherwise be read from elsewhere are kept uncomputed (P-18):
         // forgotten, an interpreter's options would read as the inherited ones in a shell the
         // line starts, and `$HOME`, `~`, `cd -` or `$TMPDIR` as the process's or the walk's own.
-        let unknown = values.iter().all(|v| v.dynamic) && !KEPT_UNCOMPUTED.contains(&name);
+        let kept = KEPT_UNCOMPUTED.contains(&name) || INTERPRETER_VARIABLES.contains(&name);
+        let unknown = values.iter().all(|v| v.dynamic) && !kept;
         if values.is_empty() || values.len() > MAX_VALUES || unknown {
             self.forget(name);
         } else {

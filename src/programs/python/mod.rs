@@ -28,7 +28,40 @@ pub fn invocation(args: &[String], stdin: Option<&str>) -> Invocation {
         (Source::Nothing, Some(module)) => module_writes(&module, &rest),
         _ => ModuleWrites::default(),
     };
-    Invocation { language: Language::Python, source, args: rest, writes, trees, prelude: String::new() }
+    // What `-i` reads runs after the program; the order does not matter to the analysis.
+    let more = stdin.filter(|stdin| interactive(args) && source != Source::Text(stdin.to_string()));
+    let prelude = more.map(|more| format!("{more}\n")).unwrap_or_default();
+    Invocation { writes, trees, prelude, ..Invocation::new(Language::Python, source, rest) }
+}
+
+/// Whether `-i` is among the options: after its program, python reads more from standard input
+/// and runs it, a terminal or not.
+fn interactive(args: &[String]) -> bool {
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        if arg == "--check-hash-based-pycs" {
+            words.next();
+            continue;
+        }
+        let Some(cluster) = arg.strip_prefix('-').filter(|cluster| !cluster.is_empty() && !cluster.starts_with('-'))
+        else {
+            return false;
+        };
+        for (at, letter) in cluster.char_indices() {
+            match letter {
+                'i' => return true,
+                'c' | 'm' => return false,
+                'W' | 'X' => {
+                    if at + 1 == cluster.len() {
+                        words.next();
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    false
 }
 
 /// The module `-m` names (`-m json.tool`, `-mjson.tool`, `-um json.tool`), when the options
