@@ -138,7 +138,8 @@ pub const INTERPRETER_VARIABLES: [&str; 29] = [
     "TCLLIBPATH",
 ];
 
-const JAVASCRIPT_ENVIRONMENT: &[(&str, Reads)] = &[("NODE_OPTIONS", Reads::Options), ("NODE_PATH", Reads::Folders(':'))];
+const JAVASCRIPT_ENVIRONMENT: &[(&str, Reads)] =
+    &[("NODE_OPTIONS", Reads::Options), ("NODE_PATH", Reads::Folders(':'))];
 const PERL_ENVIRONMENT: &[(&str, Reads)] = &[
     ("PERL5OPT", Reads::Switches),
     ("PERL5LIB", Reads::Folders(':')),

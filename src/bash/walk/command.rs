@@ -85,8 +85,8 @@ impl Walker<'_> {
         let environment = command_environment(scope, &assigned);
         let mut effects = Vec::new();
         let producer = &producer;
-        let written = Written { base: &scope.base, files: &self.files };
-        commands::analyze_fed(&argv, stdin_text.as_deref(), producer, &environment, written, self.analyses, &mut effects);
+        let (stdin, written) = (stdin_text.as_deref(), Written { base: &scope.base, files: &self.files });
+        commands::analyze_fed(&argv, stdin, producer, &environment, written, self.analyses, &mut effects);
         if effects.iter().any(|effect| matches!(effect, Effect::Patch(_))) {
             let input = redirected.map(|(file, _)| file).or(piped);
             for effect in &mut effects {
@@ -106,8 +106,8 @@ impl Walker<'_> {
         // words as they were judged above.
         for variant in &variants {
             let mut effects = Vec::new();
-            let written = Written { base: &scope.base, files: &self.files };
-            commands::analyze_fed(variant, stdin_text.as_deref(), producer, &environment, written, self.analyses, &mut effects);
+            let (stdin, written) = (stdin_text.as_deref(), Written { base: &scope.base, files: &self.files });
+            commands::analyze_fed(variant, stdin, producer, &environment, written, self.analyses, &mut effects);
             self.apply(effects, walk, scope, true, written_before)?;
         }
         if let Some(shown) = shown {
@@ -440,5 +440,6 @@ fn one_value(values: &[Value]) -> Arg {
     }
 }
 
-/// The text of a value the walk could not compute, as a command's environment holds it.
-const UNCOMPUTED: &str = "\u{1}";
+/// The text of a value the walk could not compute, as a command's or a child shell's environment
+/// holds it.
+pub(super) const UNCOMPUTED: &str = "\u{1}";

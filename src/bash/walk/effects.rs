@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use super::command::UNCOMPUTED;
 use super::interpreters::options_of;
 use super::{Pushed, Reached, Walk, Walker};
 use crate::analysis::answer::Proof;
@@ -1049,7 +1050,7 @@ struct ScriptRun<'a> {
 }
 
 /// The scope of a shell a command starts with `environment` (`NODE_OPTIONS=… bash -c '…'`,
-/// `env -i sh x.sh`): the variables it gets, and an interpreter's options as a program run here
+/// `env -i sh x.sh`): the variables it gets, and those interpreters read as a program run here
 /// with that environment would read them, which the child's own text cannot tell (P-18).
 fn child_shell(
     scope: &Scope<Bash>,
@@ -1063,15 +1064,12 @@ fn child_shell(
         let value = match options_of(variable, environment, source, scope) {
             Some(words) if words.is_empty() && !child.vars.contains_key(variable) => continue,
             Some(words) => Value { text: words.join(" "), dynamic: false },
-            None => Value { text: UNKNOWN_OPTIONS.to_string(), dynamic: true },
+            None => Value { text: UNCOMPUTED.to_string(), dynamic: true },
         };
         Rc::make_mut(&mut child.vars).insert(variable.to_string(), vec![value]);
     }
     child
 }
-
-/// The text of options the walk could not compute, as a child shell gets them.
-const UNKNOWN_OPTIONS: &str = "\u{1}";
 
 /// Whether `path`, taken from the walk's directory, may be or hold a guarded location: `..` only
 /// removes components, so with no guarded word in either, none is in the path.

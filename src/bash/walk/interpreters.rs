@@ -85,13 +85,16 @@ impl Walker<'_> {
                     true => word,
                     false => format!("-{word}"),
                 })),
-                Reads::Code => match words.join(" ").strip_prefix('@') {
-                    Some(file) => self.code_file(file, base, &mut taken),
-                    None => {
-                        taken.prelude.push_str(&words.join(" "));
-                        taken.prelude.push('\n');
+                Reads::Code => {
+                    let code = words.join(" ");
+                    match code.strip_prefix('@') {
+                        Some(file) => self.code_file(file, base, &mut taken),
+                        None => {
+                            taken.prelude.push_str(&code);
+                            taken.prelude.push('\n');
+                        }
                     }
-                },
+                }
                 Reads::File => self.code_file(&words.join(" "), base, &mut taken),
                 Reads::Folders(separator) => {
                     let value = words.join(" ");
@@ -114,9 +117,9 @@ impl Walker<'_> {
             None if self.targets.contains(&path) => None,
             None => match fs::read_regular_file(&path, MAX_SCRIPT_FILE_BYTES) {
                 None => return,
-                Some(bytes) => String::from_utf8(bytes).ok().filter(|text| {
-                    text.len() as u64 <= MAX_SCRIPT_FILE_BYTES && !text.contains('\0')
-                }),
+                Some(bytes) => String::from_utf8(bytes)
+                    .ok()
+                    .filter(|text| text.len() as u64 <= MAX_SCRIPT_FILE_BYTES && !text.contains('\0')),
             },
         };
         match text {
@@ -168,7 +171,8 @@ impl Walker<'_> {
             let shown = self.shown_text(&path).map(str::to_string);
             match shown.filter(|_| suffix(&path).is_none_or(|suffix| code.contains(&suffix))) {
                 Some(module) => {
-                    let answer = self.analyses.program(invocation.language, Some(&module), &invocation.args, base, false);
+                    let answer =
+                        self.analyses.program(invocation.language, Some(&module), &invocation.args, base, false);
                     self.program_answer(answer, base, walk, scope)?;
                 }
                 None => self.add_uncomputed(walk, scope),
@@ -206,18 +210,28 @@ fn suffix(path: &Path) -> Option<&str> {
 }
 
 /// Whether a program's text names `path` (absolute, or from `base`), with or without its suffix
-/// (`require("/tmp/x")`, `-r ./lib/x.rb`).
+/// (`require("/tmp/x")`, `-r ./lib/x.rb`), as a whole name (`/tmp/l` is not in `/tmp/lm`).
 fn named_by(text: &str, path: &Path, base: &Path) -> bool {
     let stem = path.with_extension("");
     let relative = stem.strip_prefix(base).ok().filter(|relative| !relative.as_os_str().is_empty());
-    [Some(stem.as_path()), relative].into_iter().flatten().any(|stem| text.contains(&*stem.to_string_lossy()))
+    let name_goes_on = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    [Some(stem.as_path()), relative].into_iter().flatten().any(|stem| {
+        let stem = stem.to_string_lossy();
+        text.match_indices(&*stem).any(|(at, _)| {
+            let before = text.get(..at).and_then(|before| before.chars().next_back());
+            let after = text.get(at + stem.len()..).and_then(|after| after.chars().next());
+            !before.is_some_and(name_goes_on) && !after.is_some_and(name_goes_on)
+        })
+    })
 }
 
 /// The folder a module search path's entry names: a Lua template's (`/opt/lib/?.lua`) is where
 /// its `?` stands.
 fn searched_folder(entry: &str) -> &str {
     match entry.split_once('?') {
-        Some((before, _)) => before.rsplit_once('/').map_or(".", |(folder, _)| if folder.is_empty() { "/" } else { folder }),
+        Some((before, _)) => {
+            before.rsplit_once('/').map_or(".", |(folder, _)| if folder.is_empty() { "/" } else { folder })
+        }
         None => entry,
     }
 }
@@ -226,7 +240,12 @@ fn searched_folder(entry: &str) -> &str {
 /// assigned on the way to it (`NODE_OPTIONS=… node`, `env NODE_OPTIONS=…`), else as the shell has
 /// it (set in the line or exported before it) unless the way removed it (`env -u NODE_OPTIONS`,
 /// `env -i`); `None` when the walk could not compute them.
-pub(super) fn options_of(variable: &str, environment: &Environment, source: &str, scope: &Scope<Bash>) -> Option<Vec<String>> {
+pub(super) fn options_of(
+    variable: &str,
+    environment: &Environment,
+    source: &str,
+    scope: &Scope<Bash>,
+) -> Option<Vec<String>> {
     match environment.variable(variable) {
         Variable::Set(value) => value_options(variable, &value.text, value.dynamic, source),
         Variable::Shell => match scope.vars.get(variable).map(Vec::as_slice) {
@@ -334,3 +353,34 @@ fn assigned_options(variable: &str, text: &str) -> Option<Options> {
     options_in(variable, value, dynamic)
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_program_names_a_file_by_its_path_without_its_suffix_as_a_whole_name() {
+        let base = Path::new("/repo");
+        for (text, path) in [
+            ("require(\"/tmp/x\")", "/tmp/x.js"),
+            ("require('/tmp/x.js')", "/tmp/x.js"),
+            ("import helper", "/repo/helper.py"),
+            ("require './lib/x'", "/repo/lib/x.rb"),
+        ] {
+            assert!(named_by(text, Path::new(path), base), "{text} names {path}");
+        }
+        for (text, path) in
+            [("open('/tmp/lm')", "/tmp/l"), ("import helpers", "/repo/helper.py"), ("f('/tmp/x_y')", "/tmp/x.js")]
+        {
+            assert!(!named_by(text, Path::new(path), base), "{text} does not name {path}");
+        }
+    }
+
+    #[test]
+    fn a_lua_template_searches_the_folder_its_question_mark_stands_in() {
+        for (entry, folder) in
+            [("/opt/lib/?.lua", "/opt/lib"), ("./?.lua", "."), ("?.lua", "."), ("/?.so", "/"), ("/tmp/m", "/tmp/m")]
+        {
+            assert_eq!(searched_folder(entry), folder, "{entry}");
+        }
+    }
+}

@@ -682,6 +682,8 @@ fn a_script_a_command_runs_reads_the_commands_standard_input() {
         format!("{fed} bash -c 'sh -s'"),
         format!("{fed} bash -c 'bash -c sh'"),
         format!("{fed} sudo bash -c 'cd /tmp && sh'"),
+        format!("{fed} su -c sh"),
+        format!("{fed} bash -c 'python3 -c \"import os; os.system(\\\"sh\\\")\"'"),
         "bash -c sh <<< 'echo x > docs/superpowers/plans/p.md'".to_string(),
         "sh -c 'bash' <<'EOF'\necho x > docs/superpowers/plans/p.md\nEOF".to_string(),
         "f() { sh; }; echo 'rm docs/superpowers/plans/p.md' | f".to_string(),

@@ -453,7 +453,8 @@ fn a_module_search_path_given_an_interpreter_loads_code_no_analysis_reads() {
     let repo = Repo::new();
     repo.change("c");
     std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
-    let strict = "mkdir -p /tmp/m && printf 'package strict; unlink \"docs/superpowers/plans/p.md\"; 1;' > /tmp/m/strict.pm";
+    let strict =
+        "mkdir -p /tmp/m && printf 'package strict; unlink \"docs/superpowers/plans/p.md\"; 1;' > /tmp/m/strict.pm";
     let json = "printf 'File.delete(\"docs/superpowers/plans/p.md\")' > /tmp/m/json.rb";
     let site = "printf 'import os\\nos.remove(\"docs/superpowers/plans/p.md\")\\n' > /tmp/m/sitecustomize.py";
     let index = "printf 'require(\"fs\").unlinkSync(\"docs/superpowers/plans/p.md\")' > /tmp/nm/x/index.js";
@@ -501,7 +502,8 @@ fn a_module_the_line_wrote_runs_with_the_program_that_loads_it() {
     std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
     let js = "printf 'require(\"fs\").unlinkSync(\"docs/superpowers/plans/p.md\")' > /tmp/x.js";
     for line in [
-        "printf 'import os\\nos.remove(\"docs/superpowers/plans/p.md\")\\n' > helper.py; python3 -c 'import helper'".to_string(),
+        "printf 'import os\\nos.remove(\"docs/superpowers/plans/p.md\")\\n' > helper.py; python3 -c 'import helper'"
+            .to_string(),
         format!("{js}; node -r /tmp/x.js -e 1"),
         format!("{js}; node -e 'require(\"/tmp/x\")'"),
         format!("{js}; NODE_OPTIONS='-r /tmp/x.js' node -e 1"),
