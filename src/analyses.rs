@@ -34,8 +34,15 @@ impl Analyses for Wired {
         programs::language_of_shebang(text)
     }
 
-    fn program(&self, language: Language, text: Option<&str>, args: &[String], dir: &Path) -> Answer<ProgramLimit> {
-        programs::analyze(language, text, args, dir)
+    fn program(
+        &self,
+        language: Language,
+        text: Option<&str>,
+        args: &[String],
+        dir: &Path,
+        unseen_code: bool,
+    ) -> Answer<ProgramLimit> {
+        programs::analyze(language, text, args, dir, unseen_code)
     }
 
     fn patch_files(&self, text: &str, strip: Strip) -> Option<Vec<String>> {

@@ -70,6 +70,8 @@ pub enum Unsure {
     ComputedTarget,
     /// The program's own text could not be read (a missing, oversized or binary script file).
     UnreadableProgram,
+    /// It may load code from where no analysis reads (a module search path given it).
+    UnseenCode,
 }
 
 impl<Limit> Answer<Limit> {

@@ -27,8 +27,16 @@ pub trait Analyses {
     /// The language a script's `#!` line names, when it is not a shell.
     fn shebang_language(&self, text: &str) -> Option<Language>;
     /// What a program in `language` writes and starts when run in `dir` with `args`; `text` is
-    /// `None` when its script file could not be read.
-    fn program(&self, language: Language, text: Option<&str>, args: &[String], dir: &Path) -> Answer<ProgramLimit>;
+    /// `None` when its script file could not be read; with `unseen_code` it may load code no
+    /// analysis reads ([`Invocation::unseen_code`]).
+    fn program(
+        &self,
+        language: Language,
+        text: Option<&str>,
+        args: &[String],
+        dir: &Path,
+        unseen_code: bool,
+    ) -> Answer<ProgramLimit>;
     /// The paths a patch text writes with `strip` leading components dropped (`patch -p`,
     /// `git apply`), as typed; `None` when the patch analysis cannot read it.
     fn patch_files(&self, text: &str, strip: Strip) -> Option<Vec<String>>;
@@ -79,28 +87,133 @@ pub enum Language {
     Jq,
 }
 
-/// The environment variables some interpreter reads options from ([`Language::options_variables`]).
-pub const OPTIONS_VARIABLES: [&str; 2] = ["NODE_OPTIONS", "PYTHONPYCACHEPREFIX"];
+/// How an interpreter reads one variable of its environment ([`Language::environment`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reads {
+    /// Options read before its command line's (`NODE_OPTIONS='--require ./x.js'`).
+    Options,
+    /// One option's value, attached to it (`PYTHONPYCACHEPREFIX=d` is `-Xpycache_prefix=d`).
+    OptionValue(&'static str),
+    /// Switches read before its command line's, each word one whose `-` may be left out
+    /// (`PERL5OPT=Mstrict`, `RUBYOPT=-rx`).
+    Switches,
+    /// Code run before the program, or after an `@` the file holding it (`LUA_INIT`).
+    Code,
+    /// A file of code run before the program (`PYTHONSTARTUP`).
+    File,
+    /// Folders (or files) it loads modules or settings from, apart by the character
+    /// (`PYTHONPATH`, `PERL5LIB`, `PHPRC`, `LUA_PATH`'s `;`-separated templates).
+    Folders(char),
+}
+
+/// Every variable some interpreter reads ([`Language::environment`]): a shell the line starts
+/// gets them as the walk knows them, and one the walk could not compute is kept as such.
+pub const INTERPRETER_VARIABLES: [&str; 30] = [
+    "NODE_OPTIONS",
+    "NODE_PATH",
+    "PERL5OPT",
+    "PERL5LIB",
+    "PERLLIB",
+    "PERL5DB",
+    "RUBYOPT",
+    "RUBYLIB",
+    "PYTHONPATH",
+    "PYTHONHOME",
+    "PYTHONUSERBASE",
+    "PYTHONSTARTUP",
+    "PYTHONPYCACHEPREFIX",
+    "PHPRC",
+    "PHP_INI_SCAN_DIR",
+    "AWKPATH",
+    "AWKLIBPATH",
+    "LUA_INIT",
+    "LUA_INIT_5_2",
+    "LUA_INIT_5_3",
+    "LUA_INIT_5_4",
+    "LUA_PATH",
+    "LUA_PATH_5_2",
+    "LUA_PATH_5_3",
+    "LUA_PATH_5_4",
+    "LUA_CPATH",
+    "LUA_CPATH_5_2",
+    "LUA_CPATH_5_3",
+    "LUA_CPATH_5_4",
+    "TCLLIBPATH",
+];
+
+const JAVASCRIPT_ENVIRONMENT: &[(&str, Reads)] =
+    &[("NODE_OPTIONS", Reads::Options), ("NODE_PATH", Reads::Folders(':'))];
+const PERL_ENVIRONMENT: &[(&str, Reads)] = &[
+    ("PERL5OPT", Reads::Switches),
+    ("PERL5LIB", Reads::Folders(':')),
+    ("PERLLIB", Reads::Folders(':')),
+    // The debugger's own code, run under `-d`.
+    ("PERL5DB", Reads::Code),
+];
+const RUBY_ENVIRONMENT: &[(&str, Reads)] = &[("RUBYOPT", Reads::Switches), ("RUBYLIB", Reads::Folders(':'))];
+const PYTHON_ENVIRONMENT: &[(&str, Reads)] = &[
+    // `sitecustomize`, `usercustomize` and `.pth` files load from these without an import.
+    ("PYTHONPATH", Reads::Folders(':')),
+    ("PYTHONHOME", Reads::Folders(':')),
+    ("PYTHONUSERBASE", Reads::Folders(':')),
+    ("PYTHONSTARTUP", Reads::File),
+    // Compiled modules are written under it.
+    ("PYTHONPYCACHEPREFIX", Reads::OptionValue("-Xpycache_prefix=")),
+];
+// An ini file may prepend a script to every one PHP runs (`auto_prepend_file`) or load extensions.
+const PHP_ENVIRONMENT: &[(&str, Reads)] = &[("PHPRC", Reads::Folders(':')), ("PHP_INI_SCAN_DIR", Reads::Folders(':'))];
+// Where gawk finds the files of `-f`, `-i` and `@include`, and the extensions of `-l` and `@load`.
+const AWK_ENVIRONMENT: &[(&str, Reads)] = &[("AWKPATH", Reads::Folders(':')), ("AWKLIBPATH", Reads::Folders(':'))];
+// Each Lua reads `LUA_INIT_5_x` of its version, else `LUA_INIT`: which Lua runs is not known.
+const LUA_ENVIRONMENT: &[(&str, Reads)] = &[
+    ("LUA_INIT", Reads::Code),
+    ("LUA_INIT_5_2", Reads::Code),
+    ("LUA_INIT_5_3", Reads::Code),
+    ("LUA_INIT_5_4", Reads::Code),
+    ("LUA_PATH", Reads::Folders(';')),
+    ("LUA_PATH_5_2", Reads::Folders(';')),
+    ("LUA_PATH_5_3", Reads::Folders(';')),
+    ("LUA_PATH_5_4", Reads::Folders(';')),
+    ("LUA_CPATH", Reads::Folders(';')),
+    ("LUA_CPATH_5_2", Reads::Folders(';')),
+    ("LUA_CPATH_5_3", Reads::Folders(';')),
+    ("LUA_CPATH_5_4", Reads::Folders(';')),
+];
+const TCL_ENVIRONMENT: &[(&str, Reads)] = &[("TCLLIBPATH", Reads::Folders(' '))];
 
 impl Language {
-    /// The environment variables the interpreter reads as options before its command line's,
-    /// each with the option its value is: its words themselves (`""`:
-    /// `NODE_OPTIONS='--require ./x.js' node build.js`), or the value attached to an option
-    /// (`PYTHONPYCACHEPREFIX=d python3` is `python3 -Xpycache_prefix=d`).
-    pub fn options_variables(self) -> &'static [(&'static str, &'static str)] {
+    /// The variables of its environment the interpreter reads options, code or the places it
+    /// loads code from from, and how.
+    pub fn environment(self) -> &'static [(&'static str, Reads)] {
         match self {
-            Language::JavaScript | Language::TypeScript => &[(OPTIONS_VARIABLES[0], "")],
-            Language::Python => &[(OPTIONS_VARIABLES[1], "-Xpycache_prefix=")],
-            _ => &[],
+            Language::JavaScript | Language::TypeScript => JAVASCRIPT_ENVIRONMENT,
+            Language::Perl => PERL_ENVIRONMENT,
+            Language::Ruby => RUBY_ENVIRONMENT,
+            Language::Python => PYTHON_ENVIRONMENT,
+            Language::Php => PHP_ENVIRONMENT,
+            Language::Awk => AWK_ENVIRONMENT,
+            Language::Lua => LUA_ENVIRONMENT,
+            Language::Tcl => TCL_ENVIRONMENT,
+            Language::R | Language::AppleScript | Language::Sqlite | Language::Jq => &[],
         }
     }
 
-    /// The options that stand for a value of [`Self::options_variables`] the walk could not
-    /// compute: it may hold a preload, so a preload of a module no analysis can read (P-18).
-    pub fn unknown_options(self) -> &'static [&'static str] {
+    /// The suffixes of the files its programs load as code in its language (`helper.py` for
+    /// `import helper`), and of those it loads as anything else (settings, native modules).
+    pub fn loaded_files(self) -> (&'static [&'static str], &'static [&'static str]) {
         match self {
-            Language::JavaScript | Language::TypeScript => &["--require", "./\u{1}"],
-            _ => &[],
+            Language::Python => (&["py"], &["pth", "pyc", "so"]),
+            Language::JavaScript | Language::TypeScript => {
+                (&["js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx"], &["node"])
+            }
+            Language::Perl => (&["pm", "pl"], &["so"]),
+            Language::Ruby => (&["rb"], &["so"]),
+            Language::Php => (&["php", "inc"], &["ini", "so"]),
+            Language::Lua => (&["lua"], &["so"]),
+            Language::Awk => (&["awk"], &["so"]),
+            Language::Tcl => (&["tcl"], &["so"]),
+            Language::R => (&["R", "r"], &["so"]),
+            Language::AppleScript | Language::Sqlite | Language::Jq => (&[], &[]),
         }
     }
 }
@@ -132,6 +245,28 @@ pub struct Invocation {
     /// Program text the interpreter runs before the program's own, in its language: the modules
     /// its options preload (`node -r ./x.js script.js` runs `require("./x.js");` first).
     pub prelude: String,
+    /// Folders its options add to where it loads modules from (`perl -I dir`), relative to its
+    /// directory.
+    pub search: Vec<String>,
+    /// It may load code from where no analysis reads (a module search path given it), so no
+    /// analysis can prove what it writes (P-18).
+    pub unseen_code: bool,
+}
+
+impl Invocation {
+    /// `language` running `source` with `args`, and nothing more from its options.
+    pub fn new(language: Language, source: Source, args: Vec<String>) -> Invocation {
+        Invocation {
+            language,
+            source,
+            args,
+            writes: Vec::new(),
+            trees: Vec::new(),
+            prelude: String::new(),
+            search: Vec::new(),
+            unseen_code: false,
+        }
+    }
 }
 
 thread_local! {

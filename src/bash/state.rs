@@ -7,13 +7,14 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 use super::words::{MAX_VALUES, Positional, Value};
-use crate::analysis::handoff::OPTIONS_VARIABLES;
+use crate::analysis::handoff::INTERPRETER_VARIABLES;
 use crate::analysis::scope::{Dialect, PastMaxValues, Scope, VarsOf};
 use crate::analysis::values::Holes;
 use crate::commands::Environment;
 
-/// The variables whose value the walk keeps even when it could not compute it.
-const KEPT_UNCOMPUTED: [&str; 7] = [OPTIONS_VARIABLES[0], "HOME", "OLDPWD", "PWD", "CDPATH", "TMPDIR", "PATH"];
+/// The variables whose value the walk keeps even when it could not compute it, besides
+/// [`INTERPRETER_VARIABLES`].
+const KEPT_UNCOMPUTED: [&str; 6] = ["HOME", "OLDPWD", "PWD", "CDPATH", "TMPDIR", "PATH"];
 
 /// Bash's [`Dialect`]: an unset variable reads as empty, and one with more values than are kept
 /// is unknown.
@@ -253,7 +254,8 @@ impl Scope<Bash> {
         // forgotten, an interpreter's options would read as the inherited ones in a shell the
         // line starts, and `$HOME`, `~`, `cd -` or `$TMPDIR` as the process's or the walk's own.
         // A value whose unknown parts hold no `/` is kept: it says which folder it stays in.
-        let unknown = values.iter().all(|v| v.dynamic && v.holes == Holes::Any) && !KEPT_UNCOMPUTED.contains(&name);
+        let kept = KEPT_UNCOMPUTED.contains(&name) || INTERPRETER_VARIABLES.contains(&name);
+        let unknown = values.iter().all(|v| v.dynamic && v.holes == Holes::Any) && !kept;
         if values.is_empty() || values.len() > MAX_VALUES || unknown {
             self.forget(name);
         } else {

@@ -9,6 +9,7 @@
 mod command;
 mod effects;
 mod evaluated;
+mod interpreters;
 mod redirects;
 mod returns;
 mod variables;
@@ -123,6 +124,9 @@ struct Walker<'a> {
     uncomputed_names: Vec<String>,
     /// More such names than are kept: every name counts as one.
     uncomputed_names_overflow: bool,
+    /// What the command being judged reads on its standard input, when the line shows anything
+    /// of it: the standard input of a script it runs (`echo … | bash -c sh`).
+    input: Option<Rc<Input>>,
 }
 
 /// The most directories a line makes that the walk keeps; past them any may be one.
@@ -153,6 +157,7 @@ impl Walker<'_> {
             expanded: Vec::new(),
             uncomputed_names: Vec::new(),
             uncomputed_names_overflow: false,
+            input: None,
         }
     }
 
@@ -224,9 +229,17 @@ struct Walk<'s> {
     serial: usize,
     /// Everything from here on is inside an unterminated quote: bash reads it as data.
     cutoff: usize,
+    /// The script's own standard input: what the command that runs it reads, which its commands
+    /// read unless they are given another.
+    stdin: Option<Rc<Input>>,
 }
 
 impl Walk<'_> {
+    /// What a command reads that is given no input of its own: the script's.
+    fn inherited_input(&self) -> Input {
+        self.stdin.as_deref().cloned().unwrap_or_default()
+    }
+
     fn text(&self, node: Node) -> &str {
         self.source.get(node.byte_range()).unwrap_or_default()
     }
@@ -311,7 +324,8 @@ impl Walker<'_> {
         }
         let tree = Flat::new(&parse(source, &self.budget)?)?;
         self.scripts += 1;
-        let mut walk = Walk { source, nesting, serial: self.scripts, cutoff: usize::MAX };
+        let stdin = self.input.clone();
+        let mut walk = Walk { source, nesting, serial: self.scripts, cutoff: usize::MAX, stdin };
         // Deep enough for most lines without growing.
         let mut frames: Vec<Frame> = Vec::with_capacity(16);
         let mut node = tree.root();
@@ -503,7 +517,7 @@ impl Walker<'_> {
                     {
                         self.upstream(element, pipeline.node, grand.map(|g| g.node), walk, scope)?
                     }
-                    _ => Input::default(),
+                    _ => walk.inherited_input(),
                 };
                 let runs_whatever = statement.is_none_or(|s| returns::redirections_cannot_fail(s.node, walk));
                 let sure_popd = runs_whatever.then(|| self.sure_popd(node, ancestors, walk, scope)).flatten();
@@ -592,7 +606,7 @@ impl Walker<'_> {
 }
 
 /// What a command reads on its standard input, as far as the line shows it.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Input {
     text: Option<String>,
     /// The words of the producer, when what it prints is unknown; the first names it (`<` for a

@@ -177,7 +177,7 @@ pub(super) fn curl(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     let mut unread = false;
     for file in &configs {
         // A config file the line shows: a process substitution's output, standard input (`-K -`).
-        match shown_file(file, stdin) {
+        match shown_file(file, stdin, sink) {
             Some(text) => line.extend(config_options(text)),
             None => unread = true,
         }
@@ -331,14 +331,18 @@ pub(super) fn wget(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     let spec = spec("eoaiBtOTwQPUlARDIX", &long).flags(&["recursive", "mirror"]);
     let mut line = Vec::new();
     let mut unread = matches!(sink.job.environment.variable("WGETRC"), Variable::Set(_));
+    let mut configs = Vec::new();
     options(args, &spec, |item| match item {
         Item::Short('e', command) | Item::Long("execute", Some(command)) => line.extend(wgetrc_option(&command)),
-        Item::Long("config", Some(file)) => match file.pipe && !file.dynamic {
-            true => line.extend(file.text.lines().flat_map(|command| wgetrc_option(&value_of(command, &file)))),
-            false => unread = true,
-        },
+        Item::Long("config", Some(file)) => configs.push(file),
         _ => {}
     });
+    for file in &configs {
+        match shown_file(file, None, sink) {
+            Some(text) => line.extend(text.lines().flat_map(|command| wgetrc_option(&value_of(command, file)))),
+            None => unread = true,
+        }
+    }
     if unread {
         unknown::analyze("wget", args, stdin, sink);
     }

@@ -1,6 +1,9 @@
 //! What a command does that the gates care about, as data: the paths it writes and how, the
 //! directory changes, and the text it hands to another analysis (a shell, PowerShell, a program).
 
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
 use super::Arg;
 use crate::analysis::handoff::Strip;
 
@@ -51,10 +54,12 @@ pub enum Effect {
     RunsUnseen,
     Cd(Cd),
     /// A script run by a child shell (`bash -c`, a shell reading a heredoc): scoped, with the
-    /// environment the command gives it ([`super::sink::Sink::script`]).
+    /// environment the command gives it ([`super::sink::Sink::script`]); `reads_input` when the
+    /// line's standard input reaches it (not under `xargs`).
     Script {
         script: String,
         environment: Environment,
+        reads_input: bool,
     },
     /// A script run by a child shell given its parameters (`bash -c '…' arg0 arg1`, `sh -s a b`);
     /// `complete` when no other parameters can follow (not under `xargs` reading unknown input).
@@ -63,6 +68,7 @@ pub enum Effect {
         positional: Vec<Arg>,
         complete: bool,
         environment: Environment,
+        reads_input: bool,
     },
     /// A symbolic link made at `link`, pointing to `target` (relative to the link's directory,
     /// or to the command's with `from_here`: `ln -r`).
@@ -153,13 +159,17 @@ pub enum WorkTree {
 
 /// How a command's environment differs from the variables of the shell that runs it, outermost
 /// first: the assignments before its name (`A=1 cmd`), then what the wrappers on the way to it
-/// change (`env -i`, `env -u NAME`, `env NAME=value`, `sudo NAME=value`).
+/// change (`env -i`, `env -u NAME`, `env NAME=value`, `sudo NAME=value`); and the values of the
+/// variables the line exported before it, which every row that reads a variable sees.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Environment {
     /// None of the shell's variables reach the command (`env -i`), only those `changes` sets.
     pub cleared: bool,
     /// A variable set to a value (`Some`) or removed (`None`), in the order they apply.
     pub changes: Vec<(String, Option<Arg>)>,
+    /// The variables the line exported (`export UNZIP=…`, `declare -x`, `set -a`), by name, with
+    /// the value the walk gives each (one it could not compute, or several: uncomputed).
+    pub exported: Rc<[(String, Arg)]>,
 }
 
 /// What a command sees of one variable.
@@ -167,7 +177,7 @@ pub struct Environment {
 pub enum Variable<'a> {
     /// The shell's own value, if it has one.
     Shell,
-    /// Set on the way to the command (its value may be uncomputed).
+    /// Set on the way to the command, or exported by the line (its value may be uncomputed).
     Set(&'a Arg),
     /// Removed on the way (`env -u`, `env -i`).
     Unset,
@@ -181,12 +191,22 @@ impl Environment {
         }
         let mut changes = self.changes.clone();
         changes.extend(inner.changes.iter().cloned());
-        Environment { cleared: self.cleared, changes }
+        Environment { cleared: self.cleared, changes, exported: Rc::clone(&self.exported) }
+    }
+
+    /// Every variable the command gets a value of from the line, with that value: those the line
+    /// exported that nothing on the way changed, then those set on the way.
+    pub fn values(&self) -> impl Iterator<Item = (&str, &Arg)> {
+        let changed = |name: &str| self.cleared || self.changes.iter().any(|(changed, _)| changed == name);
+        let exported = self.exported.iter().filter(move |(name, _)| !changed(name));
+        let set = self.changes.iter().filter_map(|(name, value)| Some((name.as_str(), value.as_ref()?)));
+        exported.map(|(name, value)| (name.as_str(), value)).chain(set)
     }
 
     /// The words the options variables `variables` hold where this environment sets them on the
-    /// way to a command (`UNZIP='-d dir' unzip …`, `env TAR_OPTIONS=… tar …`), which it reads
-    /// before its own: a word the walk could not compute is no option.
+    /// way to a command or the line exported them (`UNZIP='-d dir' unzip …`, `env TAR_OPTIONS=…
+    /// tar …`, `export PARALLEL=…`), which it reads before its own: a word the walk could not
+    /// compute is no option.
     pub fn option_words(&self, variables: &[&str]) -> Vec<Arg> {
         let mut words = Vec::new();
         for variable in variables {
@@ -205,8 +225,37 @@ impl Environment {
             Some((_, Some(value))) => Variable::Set(value),
             Some((_, None)) => Variable::Unset,
             None if self.cleared => Variable::Unset,
-            None => Variable::Shell,
+            None => match self.exported.iter().find(|(exported, _)| exported == name) {
+                Some((_, value)) => Variable::Set(value),
+                None => Variable::Shell,
+            },
         }
+    }
+}
+
+/// The files the line wrote before a command with the text it showed them get (`echo … > f`,
+/// absolute), and where the walk is: what a command reading one as input reads (`xargs -a f`,
+/// `curl -K f`).
+#[derive(Debug, Clone, Copy)]
+pub struct Written<'a> {
+    pub base: &'a Path,
+    pub files: &'a [(PathBuf, String)],
+}
+
+impl Default for Written<'_> {
+    fn default() -> Self {
+        Written { base: Path::new("/"), files: &[] }
+    }
+}
+
+impl<'a> Written<'a> {
+    /// The text the line gave `file` (relative to `dir`, itself relative to where the walk is).
+    pub fn text(&self, dir: &str, file: &Arg) -> Option<&'a str> {
+        if self.files.is_empty() || file.dynamic || file.pipe {
+            return None;
+        }
+        let path = crate::paths::absolute(super::sink::join(dir, &file.text), self.base);
+        self.files.iter().find(|(written, _)| *written == path).map(|(_, text)| text.as_str())
     }
 }
 

@@ -70,7 +70,7 @@ pub(super) fn xargs(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Optio
     // With `-a FILE` the command keeps the line's standard input.
     let reads_input = arg_file.is_some();
     let input = match &arg_file {
-        Some(file) => input_file(file, stdin, sink.job.producer),
+        Some(file) => input_file(file, stdin, sink),
         None => {
             stdin.map_or_else(|| Input::Unknown(fed_words(sink.job.producer)), |text| Input::Text(text.to_string()))
         }
@@ -95,25 +95,26 @@ enum Input {
 }
 
 /// The input file of `xargs -a FILE`, `parallel -a FILE` or `:::: FILE`: a process substitution
-/// whose output the walk knows, standard input (`-`, `/dev/stdin`), else a file whose text is
-/// unknown, as `cmd < FILE` reads it.
-fn input_file(file: &Arg, stdin: Option<&str>, producer: &[Arg]) -> Input {
-    match shown_file(file, stdin) {
+/// whose output the walk knows, standard input (`-`, `/dev/stdin`), a file the line wrote with
+/// text it shows, else a file whose text is unknown, as `cmd < FILE` reads it.
+fn input_file(file: &Arg, stdin: Option<&str>, sink: &Sink) -> Input {
+    match shown_file(file, stdin, sink) {
         Some(text) => Input::Text(text.to_string()),
         // An unknown substitution's or standard input's text: the words of the commands that
         // print it, which the walk gives as the producer.
-        None if file.pipe || is_stdin(file) => Input::Unknown(fed_words(producer)),
+        None if file.pipe || is_stdin(file) => Input::Unknown(fed_words(sink.job.producer)),
         None => Input::Unknown(fed_words(&[Arg::literal("<"), file.clone()])),
     }
 }
 
 /// The text of a file the line shows: a process substitution whose output is known
-/// (`<(echo …)`), or standard input (`-`, `/dev/stdin`) when it is a heredoc or here-string.
-pub(super) fn shown_file<'a>(file: &'a Arg, stdin: Option<&'a str>) -> Option<&'a str> {
+/// (`<(echo …)`), standard input (`-`, `/dev/stdin`) when it is a heredoc or here-string, or a
+/// file the line wrote with text it shows (`echo … > f`).
+pub(super) fn shown_file<'a>(file: &'a Arg, stdin: Option<&'a str>, sink: &'a Sink) -> Option<&'a str> {
     match file {
         _ if file.pipe && !file.dynamic => Some(&file.text),
         _ if is_stdin(file) => stdin,
-        _ => None,
+        _ => sink.job.written.text(&sink.job.dir, file),
     }
 }
 
@@ -288,13 +289,13 @@ pub(super) fn parallel(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Op
         if separator(arg) {
             files = arg.text.starts_with("::::");
         } else if files {
-            read(input_file(arg, stdin, sink.job.producer), &mut items);
+            read(input_file(arg, stdin, sink), &mut items);
         } else {
             items.push(arg.clone());
         }
     }
     for file in &arg_files {
-        read(input_file(file, stdin, sink.job.producer), &mut items);
+        read(input_file(file, stdin, sink), &mut items);
     }
     if split == rest.len() && arg_files.is_empty() {
         let input =

@@ -4,7 +4,7 @@
 
 use super::Arg;
 use super::argv::has_wildcard;
-use super::feeders::fed_words;
+use super::feeders::{fed_words, shown_file};
 use super::sink::{Next, Sink};
 use crate::paths::{self, glob_matches};
 
@@ -183,15 +183,10 @@ fn primaries(expression: &[Arg]) -> Vec<Primary<'_>> {
 }
 
 /// `-files0-from FILE`: the starting points are the NUL-separated names FILE holds (`-`:
-/// standard input). Whether they are known; else the guarded locations the file's name names
+/// standard input; a file the line wrote with text it shows). Whether they are known; else the guarded locations the file's name names
 /// stand for them.
 fn files0_from(file: &Arg, stdin: Option<&str>, sink: &Sink, roots: &mut Vec<Arg>) -> bool {
-    let text = match file.text.as_str() {
-        _ if file.pipe && !file.dynamic => Some(file.text.as_str()),
-        "-" | "/dev/stdin" if !file.dynamic => stdin,
-        _ => None,
-    };
-    let Some(text) = text else {
+    let Some(text) = shown_file(file, stdin, sink) else {
         roots.extend(fed_words(&[Arg::literal("<"), file.clone()]));
         roots.extend(fed_words(sink.job.producer).into_iter().filter(|_| file.text == "-"));
         return false;

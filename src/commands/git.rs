@@ -131,6 +131,7 @@ fn in_work_tree(sub: &str, words: &[Arg], dir: &str, tree: WorkTree, git: &mut G
         reads_input: sink.job.reads_input,
         open: sink.job.open,
         environment: sink.job.environment.clone(),
+        written: sink.job.written,
     };
     let mut placed = Vec::new();
     let out = if given { &mut placed } else { &mut *sink.out };
@@ -170,8 +171,8 @@ fn git_files(git_dir: Option<&Arg>, dir: &str, environment: &Environment, sink: 
     if let Some(index) = set_in(environment, "GIT_INDEX_FILE") {
         sink.write(&at(&index));
     }
-    for (name, value) in &environment.changes {
-        let Some(value) = value.as_ref().filter(|_| name.starts_with("GIT_TRACE")) else { continue };
+    for (name, value) in environment.values() {
+        let Some(value) = Some(value).filter(|_| name.starts_with("GIT_TRACE")) else { continue };
         if value.dynamic || value.text.starts_with('/') {
             sink.write(value);
             sink.write_tree(value, None, false);
@@ -188,23 +189,6 @@ pub(super) fn pathspecs_on_input(args: &[Arg]) -> bool {
     }
     let rest = args.get(start + 1..).unwrap_or_default();
     values_of(rest, "", &[("pathspec-from-file", "pathspec-fr")]).iter().any(|file| file.text == "-" && !file.dynamic)
-}
-
-/// Whether the table reads variable `name` from a command's environment (git's work tree, folders,
-/// index, traces, pager and settings): the walk hands it the value the line exported.
-pub fn reads_variable(name: &str) -> bool {
-    const READ: &[&str] = &[
-        "GIT_WORK_TREE",
-        "GIT_DIR",
-        "GIT_COMMON_DIR",
-        "GIT_OBJECT_DIRECTORY",
-        "GIT_INDEX_FILE",
-        "GIT_PAGER",
-        "PAGER",
-        "GIT_CONFIG_PARAMETERS",
-    ];
-    READ.contains(&name)
-        || ["GIT_TRACE", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_"].iter().any(|start| name.starts_with(start))
 }
 
 /// git's subcommands that write no file their words name (the object store and refs aside).

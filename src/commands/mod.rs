@@ -41,9 +41,9 @@ mod wrappers;
 mod writers;
 
 pub use argv::{Arg, ansi_c, has_wildcard};
-pub use effects::{BASENAME_STRIP, BackupName, Cd, Effect, Environment, PatchRead, Variable, WorkTree};
+pub use effects::{BASENAME_STRIP, BackupName, Cd, Effect, Environment, PatchRead, Variable, WorkTree, Written};
 pub use feeders::fed_words;
-pub use git::{HOOKS, reads_variable};
+pub use git::HOOKS;
 pub use runners::makefile_shell;
 pub use viewers::variable_command_lines;
 use options::{Item, operands, options, spec, static_is};
@@ -67,21 +67,23 @@ pub fn quote(text: &str) -> String {
 
 /// The effects of one simple command; `stdin` is the text of its heredoc or here-string.
 pub fn analyze(argv: &[Arg], stdin: Option<&str>, analyses: &dyn Analyses, out: &mut Vec<Effect>) {
-    analyze_fed(argv, stdin, &[], &Environment::default(), analyses, out);
+    analyze_fed(argv, stdin, &[], &Environment::default(), Written::default(), analyses, out);
 }
 
 /// [`analyze`] for a command piped from a producer whose output is unknown: the guarded locations
 /// the producer's words name count as what it may feed (`ls plans/*.md | xargs rm`), run with
-/// the `environment` its assignments make (`NODE_OPTIONS=… node x.js`).
+/// the `environment` its assignments make (`NODE_OPTIONS=… node x.js`), reading the files the line
+/// `written` with the text it showed.
 pub fn analyze_fed(
     argv: &[Arg],
     stdin: Option<&str>,
     producer: &[Arg],
     environment: &Environment,
+    written: Written<'_>,
     analyses: &dyn Analyses,
     out: &mut Vec<Effect>,
 ) {
-    let mut jobs = vec![Job { producer, environment: environment.clone(), ..Job::of(argv) }];
+    let mut jobs = vec![Job { producer, environment: environment.clone(), written, ..Job::of(argv) }];
     // Every hop consumes at least the wrapper's name; the cap only guards against a table bug.
     let mut hops = 0;
     while let Some(job) = jobs.pop() {

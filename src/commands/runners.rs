@@ -202,7 +202,7 @@ pub(super) fn make(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) {
     }) || args.iter().any(|arg| matches!(arg.text.as_str(), "-f-" | "--file=-" | "--makefile=-"));
     let script = stdin.filter(|_| from_stdin).and_then(makefile_shell);
     if let Some(script) = &script {
-        sink.script(script);
+        sink.script_of_input(script);
     }
     let (files, dir) = makefiles(args);
     for file in files {

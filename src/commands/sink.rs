@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::effects::Environment;
+use super::effects::{Environment, Written};
 use super::{Arg, Effect, quote};
 use crate::analysis::handoff::Analyses;
 
@@ -21,6 +21,8 @@ pub(super) struct Job<'a> {
     pub open: bool,
     /// How its environment differs from the shell's.
     pub environment: Environment,
+    /// The files the line wrote before it with text it shows.
+    pub written: Written<'a>,
 }
 
 /// A command a wrapper runs: where its words start in the wrapper's words (or new words), and
@@ -49,6 +51,7 @@ impl<'a> Job<'a> {
             reads_input: true,
             open: false,
             environment: Environment::default(),
+            written: Written::default(),
         }
     }
 }
@@ -83,6 +86,7 @@ impl Next {
             reads_input: self.reads_input && parent.reads_input,
             open: self.open || parent.open,
             environment: parent.environment.then(&self.environment),
+            written: parent.written,
         }
     }
 }
@@ -219,27 +223,37 @@ impl Sink<'_, '_> {
     /// [`Self::script`] with what the command itself changes in the environment on top of the
     /// job's (`env -u A -S '…'`).
     pub fn script_in(&mut self, script: &str, changes: &Environment) {
+        self.push_script(script, changes, self.job.reads_input);
+    }
+
+    /// [`Self::script`] made of all the command read on its standard input (`make -f -`): nothing
+    /// is left there for the script to read.
+    pub fn script_of_input(&mut self, script: &str) {
+        self.push_script(script, &Environment::default(), false);
+    }
+
+    fn push_script(&mut self, script: &str, changes: &Environment, reads_input: bool) {
         let environment = self.job.environment.then(changes);
         if script.contains("{}") && !self.job.roots.is_empty() {
             for root in &self.job.roots {
                 let script = self.in_dir(&script.replace("{}", &root.text));
-                self.out.push(Effect::Script { script, environment: environment.clone() });
+                self.out.push(Effect::Script { script, environment: environment.clone(), reads_input });
             }
         } else {
             let script = self.in_dir(script);
-            self.out.push(Effect::Script { script, environment });
+            self.out.push(Effect::Script { script, environment, reads_input });
         }
     }
 
     /// A script a child shell runs with its parameters `positional` (`$0` first), as [`Self::script`].
     pub fn run(&mut self, script: &str, positional: Vec<Arg>) {
-        let complete = !self.job.open;
+        let (complete, reads_input) = (!self.job.open, self.job.reads_input);
         let environment = self.job.environment.clone();
         let uses_roots = (script.contains("{}") || positional.iter().any(|arg| arg.text.contains("{}")))
             && !self.job.roots.is_empty();
         if !uses_roots {
             let script = self.in_dir(script);
-            self.out.push(Effect::Run { script, positional, complete, environment });
+            self.out.push(Effect::Run { script, positional, complete, environment, reads_input });
             return;
         }
         for root in &self.job.roots {
@@ -252,7 +266,7 @@ impl Sink<'_, '_> {
                 })
                 .collect();
             let script = self.in_dir(&script.replace("{}", &root.text));
-            self.out.push(Effect::Run { script, positional, complete, environment: environment.clone() });
+            self.out.push(Effect::Run { script, positional, complete, environment: environment.clone(), reads_input });
         }
     }
 
@@ -272,6 +286,7 @@ impl Sink<'_, '_> {
             reads_input: self.job.reads_input,
             open: self.job.open,
             environment: self.job.environment.clone(),
+            written: self.job.written,
         };
         let mut effects = Vec::new();
         write(&mut Sink { job: &job, out: &mut effects, analyses: self.analyses });

@@ -241,5 +241,5 @@ pub fn invocation(args: &[String], stdin: Option<&str>) -> Invocation {
             _ => (super::stdin_source(stdin), Vec::new()),
         }
     };
-    Invocation { language, source, args: program_args, writes: Vec::new(), trees: Vec::new(), prelude: String::new() }
+    Invocation::new(language, source, program_args)
 }

@@ -231,7 +231,7 @@ pub fn invocation(args: &[String], _stdin: Option<&str>) -> Invocation {
     if matches!(source, Source::Nothing) && !prelude.is_empty() {
         source = Source::Text(std::mem::take(&mut prelude));
     }
-    Invocation { language: Language::Awk, source, args: files, writes, trees: Vec::new(), prelude }
+    Invocation { writes, prelude, ..Invocation::new(Language::Awk, source, files) }
 }
 
 /// What awk's options say.

@@ -557,7 +557,7 @@ fn deno(args: &[String], stdin: Option<&str>) -> Invocation {
         _ => Source::Nothing,
     };
     let program_args = operands.iter().skip(1).map(|a| (*a).clone()).collect();
-    Invocation { language: Language::JavaScript, source, args: program_args, writes: Vec::new(), trees: Vec::new(), prelude: String::new() }
+    Invocation::new(Language::JavaScript, source, program_args)
 }
 
 #[cfg(test)]

@@ -54,7 +54,7 @@ pub fn invocation(command: &str, args: &[String]) -> Invocation {
     }
     let files = operands.into_iter().skip(usize::from(!filter_from_file));
     let writes = if in_place { files.collect() } else { Vec::new() };
-    Invocation { language: Language::Jq, source: Source::Nothing, args: Vec::new(), writes, trees: Vec::new(), prelude: String::new() }
+    Invocation { writes, ..Invocation::new(Language::Jq, Source::Nothing, Vec::new()) }
 }
 
 #[cfg(test)]

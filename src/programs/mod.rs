@@ -211,8 +211,14 @@ pub fn invocation(argv: &[String], stdin: Option<&str>) -> Option<Invocation> {
 /// the answer every analysis gives: the locations absolute, the command lines it starts for the
 /// walker. `text` is `None` when its script file could not be read (missing, oversized, binary):
 /// then only what the command line shows counts.
-pub fn analyze(language: Language, text: Option<&str>, args: &[String], dir: &Path) -> Answer<ProgramLimit> {
-    let (verdict, proof) = judged(language, text, args, dir);
+pub fn analyze(
+    language: Language,
+    text: Option<&str>,
+    args: &[String],
+    dir: &Path,
+    unseen_code: bool,
+) -> Answer<ProgramLimit> {
+    let (verdict, proof) = judged(language, text, args, dir, unseen_code);
     let located = |write: &String| ledger_through_variable(write).unwrap_or_else(|| paths::absolute(write, dir));
     let files = verdict.writes.iter().map(|write| Location::file(located(write)));
     let trees = verdict.trees.iter().map(|tree| Location::tree(located(tree)));
@@ -222,16 +228,27 @@ pub fn analyze(language: Language, text: Option<&str>, args: &[String], dir: &Pa
 
 /// [`analyze`] with the paths as typed (relative to `dir`, holes as `*`).
 pub fn judge(language: Language, text: Option<&str>, args: &[String], dir: &Path) -> Verdict {
-    judged(language, text, args, dir).0
+    judged(language, text, args, dir, false).0
 }
 
-fn judged(language: Language, text: Option<&str>, args: &[String], dir: &Path) -> (Verdict, Proof<ProgramLimit>) {
-    let (findings, stopped) = match text {
+fn judged(
+    language: Language,
+    text: Option<&str>,
+    args: &[String],
+    dir: &Path,
+    unseen_code: bool,
+) -> (Verdict, Proof<ProgramLimit>) {
+    let (mut findings, stopped) = match text {
         Some(text) if text.len() > MAX_PROGRAM_BYTES => (Findings::unreadable(), Some(ProgramLimit::TooLarge)),
         Some(text) => (analyze_text(language, text, dir), None),
         None => (Findings { sure: false, ..Findings::default() }, None),
     };
-    let unsure = if text.is_none() { Unsure::UnreadableProgram } else { Unsure::ComputedTarget };
+    findings.sure &= !unseen_code;
+    let unsure = match text {
+        None => Unsure::UnreadableProgram,
+        Some(_) if unseen_code => Unsure::UnseenCode,
+        Some(_) => Unsure::ComputedTarget,
+    };
     let text = text.unwrap_or_default();
     let mut verdict = Verdict::default();
     if findings.over_budget {
@@ -453,7 +470,7 @@ fn stdin_source(stdin: Option<&str>) -> Source {
 }
 
 fn simple(language: Language, (source, args): (Source, Vec<String>)) -> Invocation {
-    Invocation { language, source, args, writes: Vec::new(), trees: Vec::new(), prelude: String::new() }
+    Invocation::new(language, source, args)
 }
 
 #[cfg(test)]

@@ -178,7 +178,14 @@ pub fn invocation(args: &[String], stdin: Option<&str>) -> Invocation {
                 let dir = value.replace('\\', "\\\\").replace('\'', "\\'");
                 invocation.prelude.push_str(&format!("chdir('{dir}');\n"));
             }
-            'e' | 'E' | 'I' if value.is_empty() => at += 1,
+            // A folder searched first for every module, `strict` too: code no analysis reads.
+            'I' => {
+                let folder = if value.is_empty() { args.get(at).map_or("", String::as_str) } else { value };
+                at += usize::from(value.is_empty());
+                invocation.search.push(folder.to_string());
+                invocation.unseen_code = true;
+            }
+            'e' | 'E' if value.is_empty() => at += 1,
             _ => {}
         }
     }

@@ -214,6 +214,11 @@ pub fn invocation(args: &[String], stdin: Option<&str>) -> Invocation {
         };
         match letter {
             'i' => in_place = true,
+            // A folder searched first for every library, `rubygems` too: code no analysis reads.
+            'I' => {
+                invocation.search.push(value.to_string());
+                invocation.unseen_code = true;
+            }
             'r' => invocation.prelude.push_str(&format!("require '{}'\n", quoted(value))),
             'C' | 'x' if !value.is_empty() => {
                 dir =

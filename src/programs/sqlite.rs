@@ -245,12 +245,5 @@ pub fn invocation(args: &[String], stdin: Option<&str>) -> Invocation {
         (None, true, stdin) => super::stdin_source(stdin),
     };
     let writes = database.iter().filter(|_| !readonly).cloned().collect();
-    Invocation {
-        language: Language::Sqlite,
-        source,
-        args: database.into_iter().collect(),
-        writes,
-        trees: Vec::new(),
-        prelude: String::new(),
-    }
+    Invocation { writes, ..Invocation::new(Language::Sqlite, source, database.into_iter().collect()) }
 }

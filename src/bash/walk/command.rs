@@ -10,7 +10,7 @@ use crate::bash::state::Bash;
 use crate::bash::tree::{Node, node_kind};
 use crate::bash::words::{self, Arg, MAX_VALUES, Positional, Value};
 use crate::bash::{Unscannable, fields, printed};
-use crate::commands::{self, Effect, Environment};
+use crate::commands::{self, Effect, Environment, Written};
 
 impl Walker<'_> {
     #[allow(clippy::too_many_arguments)]
@@ -72,14 +72,21 @@ impl Walker<'_> {
             },
         };
         self.substitutions_read(&words, walk, scope, &mut producer)?;
+        // The scripts the command runs read what it reads.
+        let input = (stdin_text.is_some() || !producer.is_empty())
+            .then(|| Rc::new(Input { text: stdin_text.clone(), producer: producer.clone() }));
+        // (An error ends the whole walk: only the ways out that go on need it put back.)
+        let outer = std::mem::replace(&mut self.input, input);
         self.environment_runs(&assigned, &argv, walk, scope)?;
         if self.shell_state(&argv, &assigned, stdin_text.as_deref(), walk, scope)? {
+            self.input = outer;
             return Ok(());
         }
-        let environment = exported_to_the_table(scope).then(&command_environment(&assigned));
+        let environment = command_environment(scope, &assigned);
         let mut effects = Vec::new();
         let producer = &producer;
-        commands::analyze_fed(&argv, stdin_text.as_deref(), producer, &environment, self.analyses, &mut effects);
+        let (stdin, written) = (stdin_text.as_deref(), Written { base: &scope.base, files: &self.files });
+        commands::analyze_fed(&argv, stdin, producer, &environment, written, self.analyses, &mut effects);
         if effects.iter().any(|effect| matches!(effect, Effect::Patch(_))) {
             let input = redirected.map(|(file, _)| file).or(piped);
             for effect in &mut effects {
@@ -117,13 +124,15 @@ impl Walker<'_> {
         // words as they were judged above.
         for variant in &variants {
             let mut effects = Vec::new();
-            commands::analyze_fed(variant, stdin_text.as_deref(), producer, &environment, self.analyses, &mut effects);
+            let (stdin, written) = (stdin_text.as_deref(), Written { base: &scope.base, files: &self.files });
+            commands::analyze_fed(variant, stdin, producer, &environment, written, self.analyses, &mut effects);
             self.apply(effects, walk, scope, true, written_before)?;
         }
         if let Some(shown) = shown {
             self.files = shown;
         }
         self.record_shown(&argv, stdin_text.as_deref(), written_before);
+        self.input = outer;
         Ok(())
     }
 
@@ -427,35 +436,40 @@ fn allexport(args: &[Arg]) -> Option<bool> {
     said
 }
 
-/// The variables the line exported that the table reads from a command's environment (git's work
-/// tree, index, settings, …), with the values the walk gives them, and the `PATH` the line set (or
-/// `hash -p` standing for one), exported or not: the shell looks the command up through it.
-fn exported_to_the_table(scope: &Scope<Bash>) -> Environment {
+/// The command's environment: the variables the line exported, with the values the walk gives
+/// them (every row that reads a variable sees them: git's work tree, `UNZIP`, `PARALLEL`, …), and
+/// its own assignments.
+fn command_environment(scope: &Scope<Bash>, assigned: &[(String, Vec<Value>)]) -> Environment {
+    let changes = assigned.iter().map(|(name, values)| (name.clone(), Some(one_value(values))));
+    Environment { changes: changes.collect(), exported: exported_values(scope), ..Environment::default() }
+}
+
+fn exported_values(scope: &Scope<Bash>) -> Rc<[(String, Arg)]> {
     let mut exported: Vec<&String> = match scope.exports_everything() {
         true => scope.vars.keys().collect(),
         false => scope.exported().iter().collect(),
     };
+    // The shell looks the command up through the `PATH` the line set, exported or not.
     exported.extend(scope.vars.get_key_value("PATH").map(|(name, _)| name));
+    if exported.is_empty() {
+        return Rc::from([]);
+    }
     exported.sort();
     exported.dedup();
-    let read = exported.into_iter().filter(|name| *name == "PATH" || commands::reads_variable(name));
-    let set = read.filter_map(|name| Some((name.clone(), scope.vars.get(name)?.clone())));
-    command_environment(&set.collect::<Vec<_>>())
+    exported.into_iter().filter_map(|name| Some((name.clone(), one_value(scope.vars.get(name)?)))).collect()
 }
 
-/// The environment the assignments before a command give it (`NODE_OPTIONS='-r ./x.js' node
-/// build.js`), which is the command's, not the shell's: a value the walk could not compute
-/// exactly is kept as uncomputed.
-fn command_environment(assigned: &[(String, Vec<Value>)]) -> Environment {
-    let changes = assigned.iter().map(|(name, values)| {
-        let value = match values.as_slice() {
-            [value] => Arg { text: value.text.clone(), dynamic: value.dynamic, ..Arg::default() },
-            _ => Arg { dynamic: true, ..Arg::default() },
-        };
-        (name.clone(), Some(value))
-    });
-    Environment { cleared: false, changes: changes.collect() }
+/// A variable's values as one word: several, or one the walk could not compute, are uncomputed.
+fn one_value(values: &[Value]) -> Arg {
+    match values {
+        [value] => Arg { text: value.text.clone(), dynamic: value.dynamic, ..Arg::default() },
+        _ => Arg { text: UNCOMPUTED.to_string(), dynamic: true, ..Arg::default() },
+    }
 }
+
+/// The text of a value the walk could not compute, as a command's or a child shell's environment
+/// holds it.
+pub(super) const UNCOMPUTED: &str = "\u{1}";
 
 /// Whether `option`, given to `hash` or `enable`, binds a name to a program of its choosing.
 fn binds_a_name(command: &str, option: &str) -> bool {

@@ -4,18 +4,20 @@
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use super::command::UNCOMPUTED;
+use super::interpreters::options_of;
 use super::{Pushed, Reached, Walk, Walker};
 use crate::analysis::answer::Proof;
 use crate::analysis::fs;
 use crate::analysis::handoff::{
-    Analyses, Invocation, MAX_PATCH_BYTES, MAX_SCRIPT_FILE_BYTES, OPTIONS_VARIABLES, Source, Strip,
+    INTERPRETER_VARIABLES, Invocation, MAX_PATCH_BYTES, MAX_SCRIPT_FILE_BYTES, Source, Strip,
 };
 use crate::analysis::moves;
 use crate::analysis::scope::Scope;
 use crate::bash::state::Bash;
 use crate::bash::words::{Positional, Value};
 use crate::bash::{MAX_SCRIPT_NESTING, Unscannable};
-use crate::commands::{self, Arg, Cd, Effect, Environment, PatchRead, Variable, WorkTree};
+use crate::commands::{self, Arg, Cd, Effect, Environment, PatchRead, Variable, WorkTree, Written};
 use crate::paths;
 
 impl Walker<'_> {
@@ -79,15 +81,15 @@ impl Walker<'_> {
                     }
                 }
                 Effect::RunsUnseen => self.add_uncomputed(walk, scope),
-                Effect::Script { script, environment } => {
+                Effect::Script { script, environment, reads_input } => {
                     let mut child = child_shell(scope, None, &environment, walk.source);
-                    self.script_apart(&script, &mut child, walk)?;
+                    self.script_fed(&script, &mut child, reads_input, walk)?;
                 }
-                Effect::Run { script, positional, complete, environment } => {
+                Effect::Run { script, positional, complete, environment, reads_input } => {
                     let values = positional.into_iter().map(|arg| arg.into_value());
                     let positional = Positional { values: values.collect(), complete };
                     let mut child = child_shell(scope, Some(positional), &environment, walk.source);
-                    self.script_apart(&script, &mut child, walk)?;
+                    self.script_fed(&script, &mut child, reads_input, walk)?;
                 }
                 Effect::Link { link, target, from_here } => {
                     let link = paths::absolute(&link.text, &scope.base);
@@ -147,8 +149,11 @@ impl Walker<'_> {
                     }
                 }
                 Effect::Program { argv, stdin, dir, uncomputed, environment } => {
-                    let argv = with_options_from_environment(argv, &environment, walk.source, scope, self.analyses);
-                    if let Some(invocation) = self.analyses.program_run(&argv, stdin.as_deref()) {
+                    let (argv, taken) = self.with_environment(argv, &environment, &dir, walk, scope);
+                    if let Some(mut invocation) = self.analyses.program_run(&argv, stdin.as_deref()) {
+                        if let Some(taken) = taken {
+                            taken.give(&mut invocation);
+                        }
                         let proven = self.program(&invocation, &dir, None, walk, scope)?;
                         // P-18: an argument the walk could not compute may be any guarded
                         // location the line names, for a program that writes what it is given.
@@ -267,7 +272,8 @@ impl Walker<'_> {
         }
         let producer = [Arg::literal("<"), file.clone()];
         let mut effects = Vec::new();
-        commands::analyze_fed(argv, text.as_deref(), &producer, environment, self.analyses, &mut effects);
+        let written = Written { base: &scope.base, files: &self.files };
+        commands::analyze_fed(argv, text.as_deref(), &producer, environment, written, self.analyses, &mut effects);
         effects
     }
 
@@ -411,22 +417,25 @@ impl Walker<'_> {
             (_, Some(text)) => Some(text),
             (Source::Text(text), None) => Some(text.clone()),
             (Source::File(path), None) => self.file_text(path, &base),
-            (Source::Nothing, None) => return Ok(!options_write),
+            (Source::Nothing, None) if invocation.prelude.is_empty() && !invocation.unseen_code => {
+                return Ok(!options_write);
+            }
+            (Source::Nothing, None) => Some(String::new()),
         };
-        let text =
-            text.map(|text| if invocation.prelude.is_empty() { text } else { format!("{}{text}", invocation.prelude) });
-        let answer = self.analyses.program(invocation.language, text.as_deref(), &invocation.args, &base);
+        // Code run before a script the walk cannot read is judged on its own, with that script
+        // as code no analysis reads.
+        let unseen_code = invocation.unseen_code || text.is_none() && !invocation.prelude.is_empty();
+        let text = match text {
+            Some(text) if invocation.prelude.is_empty() => Some(text),
+            Some(text) => Some(format!("{}{text}", invocation.prelude)),
+            None if invocation.prelude.is_empty() => None,
+            None => Some(invocation.prelude.clone()),
+        };
+        let answer = self.analyses.program(invocation.language, text.as_deref(), &invocation.args, &base, unseen_code);
         let proven = answer.proof == Proof::Proven;
-        for location in answer.locations {
-            // The program's analysis gives them absolute and normalized already.
-            let path = if location.path.is_absolute() { location.path } else { paths::absolute(location.path, &base) };
-            self.add_reached(path, location.reach, scope);
-        }
-        for command in &answer.starts {
-            // A process the program starts: what it does to its shell stays there.
-            let mut child = scope.child(None);
-            child.base = base.clone();
-            self.script_apart(command, &mut child, walk)?;
+        self.program_answer(answer, &base, walk, scope)?;
+        if !proven && !self.targets.is_empty() {
+            self.loaded_files(invocation, text.as_deref().unwrap_or_default(), &base, walk, scope)?;
         }
         Ok(!options_write && proven)
     }
@@ -457,14 +466,11 @@ impl Walker<'_> {
         let words = || run.args.iter().map(|arg| arg.text.clone()).collect::<Vec<_>>();
         if run.by_shebang {
             if let Some(language) = self.analyses.shebang_language(&text) {
-                let invocation = Invocation {
-                    language,
-                    source: Source::Nothing,
-                    args: words(),
-                    writes: Vec::new(),
-                    trees: Vec::new(),
-                    prelude: String::new(),
-                };
+                let mut invocation = Invocation::new(language, Source::Nothing, words());
+                let taken = self.taken_from_environment(language, run.environment, &scope.base, walk, scope);
+                // Options no command line carries here to read them by: they may load anything.
+                invocation.unseen_code = !taken.options.is_empty();
+                taken.give(&mut invocation);
                 return self.program(&invocation, "", Some(text), walk, scope).map(|_| ());
             }
             let shell = text.lines().next().is_none_or(|line| {
@@ -508,13 +514,18 @@ impl Walker<'_> {
     /// or it is missing, larger or binary.
     pub(super) fn file_text(&self, path: &str, base: &Path) -> Option<String> {
         let path = paths::absolute(path, base);
-        if let Some((_, text)) = self.files.iter().find(|(file, _)| *file == path) {
-            return Some(text.clone());
+        if let Some(text) = self.shown_text(&path) {
+            return Some(text.to_string());
         }
         if self.targets.contains(&path) {
             return None;
         }
         fs::read_text_file(&path, MAX_SCRIPT_FILE_BYTES)
+    }
+
+    /// The text this line wrote to `path` (absolute), when it shows it.
+    pub(super) fn shown_text(&self, path: &Path) -> Option<&str> {
+        self.files.iter().find(|(file, _)| file == path).map(|(_, text)| text.as_str())
     }
 
     fn cd(&mut self, cd: Cd, walk: &Walk, scope: &mut Scope<Bash>) {
@@ -765,9 +776,27 @@ impl Walker<'_> {
         ran
     }
 
+    /// [`Self::script_apart`] of a child shell's script that reads the command's standard input
+    /// (`echo … | bash -c sh`) when `reads_input`, else none (a command `xargs` runs).
+    fn script_fed(
+        &mut self,
+        text: &str,
+        child: &mut Scope<Bash>,
+        reads_input: bool,
+        walk: &Walk,
+    ) -> Result<(), Unscannable> {
+        if reads_input {
+            return self.script_apart(text, child, walk);
+        }
+        let input = self.input.take();
+        let ran = self.script_apart(text, child, walk);
+        self.input = input;
+        ran
+    }
+
     /// A location written with its reach: a file itself, or the guarded locations a tree
     /// written into a directory (or a write naming it) reaches.
-    fn add_reached(&mut self, path: PathBuf, reach: paths::Reach, scope: &Scope<Bash>) {
+    pub(super) fn add_reached(&mut self, path: PathBuf, reach: paths::Reach, scope: &Scope<Bash>) {
         match reach {
             paths::Reach::File => self.add_path(path, scope.links()),
             reach => {
@@ -834,7 +863,10 @@ impl Walker<'_> {
         };
         let text = match (&read.stdin, &read.file) {
             (Some(text), None) => Some(text.clone()),
-            (_, Some(file)) if !file.dynamic && !file.pipe => read_bounded(&paths::absolute(&file.text, &cwd)),
+            (_, Some(file)) if !file.dynamic && !file.pipe => {
+                let path = paths::absolute(&file.text, &cwd);
+                self.shown_text(&path).map(str::to_string).or_else(|| read_bounded(&path))
+            }
             _ => None,
         };
         let mut written = Vec::new();
@@ -1116,7 +1148,7 @@ struct ScriptRun<'a> {
 }
 
 /// The scope of a shell a command starts with `environment` (`NODE_OPTIONS=… bash -c '…'`,
-/// `env -i sh x.sh`): the variables it gets, and an interpreter's options as a program run here
+/// `env -i sh x.sh`): the variables it gets, and those interpreters read as a program run here
 /// with that environment would read them, which the child's own text cannot tell (P-18).
 fn child_shell(
     scope: &Scope<Bash>,
@@ -1126,150 +1158,15 @@ fn child_shell(
 ) -> Scope<Bash> {
     let mut child = scope.child(positional);
     child.take_environment(environment);
-    for variable in OPTIONS_VARIABLES {
+    for variable in INTERPRETER_VARIABLES {
         let value = match options_of(variable, environment, source, scope) {
             Some(words) if words.is_empty() && !child.vars.contains_key(variable) => continue,
             Some(words) => Value::new(words.join(" "), false),
-            None => Value::new(UNKNOWN_OPTIONS.to_string(), true),
+            None => Value::new(UNCOMPUTED.to_string(), true),
         };
         Rc::make_mut(&mut child.vars).insert(variable.to_string(), vec![value]);
     }
     child
-}
-
-/// The text of options the walk could not compute, as a child shell gets them.
-const UNKNOWN_OPTIONS: &str = "\u{1}";
-
-/// `argv` with the options an interpreter reads from its environment put after its name, as it
-/// reads them ([`options_of`]). Options the walk could not compute may hold a preload
-/// ([`crate::analysis::handoff::Language::unknown_options`]).
-fn with_options_from_environment(
-    mut argv: Vec<String>,
-    environment: &Environment,
-    source: &str,
-    scope: &Scope<Bash>,
-    analyses: &dyn Analyses,
-) -> Vec<String> {
-    let Some(language) = analyses.program_run(&argv, None).map(|run| run.language) else { return argv };
-    let mut options = Vec::new();
-    for (variable, option) in language.options_variables() {
-        match options_of(variable, environment, source, scope) {
-            Some(words) if option.is_empty() => options.extend(words),
-            Some(words) if !words.is_empty() => options.push(format!("{option}{}", words.join(" "))),
-            Some(_) => {}
-            None => options.extend(language.unknown_options().iter().map(|option| option.to_string())),
-        }
-    }
-    let at = argv.len().min(1);
-    argv.splice(at..at, options);
-    argv
-}
-
-/// The words of the options variable `variable` a command run with `environment` gets: as
-/// assigned on the way to it (`NODE_OPTIONS=… node`, `env NODE_OPTIONS=…`), else as the shell has
-/// it (set in the line or exported before it) unless the way removed it (`env -u NODE_OPTIONS`,
-/// `env -i`); `None` when the walk could not compute them.
-fn options_of(variable: &str, environment: &Environment, source: &str, scope: &Scope<Bash>) -> Option<Vec<String>> {
-    match environment.variable(variable) {
-        Variable::Set(value) => value_options(variable, &value.text, value.dynamic, source),
-        Variable::Shell => match scope.vars.get(variable).map(Vec::as_slice) {
-            Some([value]) => value_options(variable, &value.text, value.dynamic, source),
-            Some(_) => None,
-            // Never set in the line, or set in a way the walk did not follow (`read
-            // NODE_OPTIONS`): only the text tells them apart.
-            None => inherited_options(source, variable),
-        },
-        Variable::Unset => Some(Vec::new()),
-    }
-}
-
-/// The words of a value of an options variable. Where it holds the variable's earlier value
-/// (`"$NODE_OPTIONS --max-old-space-size=4096"`), that is the options the shell inherited, which
-/// every program it starts gets alike, and those the line's text adds to them.
-fn value_options(variable: &str, text: &str, dynamic: bool, source: &str) -> Option<Vec<String>> {
-    let Options { mut words, extends } = options_in(variable, text, dynamic)?;
-    if extends {
-        words.extend(inherited_options(source, variable)?);
-    }
-    Some(words)
-}
-
-/// An options variable's value, word by word.
-struct Options {
-    words: Vec<String>,
-    /// It holds the variable's earlier value ([`reads_itself`]).
-    extends: bool,
-}
-
-/// The words of an options variable's value; `None` when a part the walk could not compute is
-/// anything but the variable's earlier value.
-fn options_in(variable: &str, text: &str, dynamic: bool) -> Option<Options> {
-    let mut options = Options { words: Vec::new(), extends: false };
-    for word in text.split_whitespace() {
-        match word {
-            _ if !dynamic => options.words.push(word.to_string()),
-            _ if reads_itself(word, variable) => options.extends = true,
-            _ if word.contains(['$', '`', '\u{1}']) => return None,
-            _ => options.words.push(word.to_string()),
-        }
-    }
-    Some(options)
-}
-
-/// `$NODE_OPTIONS`, `${NODE_OPTIONS}`, or with an empty default (`${NODE_OPTIONS:-}`,
-/// `${NODE_OPTIONS-''}`): the variable's value and nothing else. The walk reads the default
-/// forms as an empty word where the line did not set the variable; the line's text, which
-/// [`inherited_options`] reads, still spells them.
-fn reads_itself(word: &str, variable: &str) -> bool {
-    if let Some(braced) = word.strip_prefix("${").and_then(|rest| rest.strip_suffix('}')) {
-        let default = braced.strip_prefix(variable);
-        return default.is_some_and(|default| EMPTY_DEFAULTS.contains(&default));
-    }
-    word.strip_prefix('$') == Some(variable)
-}
-
-/// What may follow a variable's name in `${…}` for its value or, unset, nothing.
-const EMPTY_DEFAULTS: [&str; 7] = ["", "-", ":-", "-''", ":-''", "-\"\"", ":-\"\""];
-
-/// Where the walk holds no value of the options variable `variable`: the words the line's text
-/// adds to the inherited value (`export NODE_OPTIONS="$NODE_OPTIONS --max-old-space-size=1"`);
-/// `None` when it may give it a value the walk could not keep (`read NODE_OPTIONS`,
-/// `NODE_OPTIONS=$(cat f)`, `${NODE_OPTIONS:=…}`). Reading it (`$NODE_OPTIONS`,
-/// `${NODE_OPTIONS:-x}`), `export` and `unset` add nothing.
-fn inherited_options(source: &str, variable: &str) -> Option<Vec<String>> {
-    let mut added = Vec::new();
-    for (at, _) in source.match_indices(variable) {
-        let before = source.get(..at).and_then(|text| text.chars().next_back());
-        let after = source.get(at + variable.len()..).unwrap_or_default();
-        let keyword = source.get(..at).unwrap_or_default().trim_end().rsplit([' ', ';', '&', '|', '\n']).next();
-        match (before, after.strip_prefix('=')) {
-            (Some('{'), _) if after.starts_with(":=") || after.starts_with('=') => return None,
-            (Some('$' | '{'), _) => {}
-            (_, None) if matches!(keyword, Some("unset" | "export")) => {}
-            (_, Some(value)) => {
-                let options = assigned_options(variable, value)?;
-                if options.extends {
-                    added.extend(options.words);
-                }
-            }
-            _ => return None,
-        }
-    }
-    Some(added)
-}
-
-/// The value an assignment's text gives an options variable (what follows `NODE_OPTIONS=`),
-/// quoted or not; `None` when the text alone cannot tell.
-fn assigned_options(variable: &str, text: &str) -> Option<Options> {
-    let (value, dynamic) = match text.chars().next() {
-        Some('\'') => (text.get(1..).unwrap_or_default().split('\'').next().unwrap_or_default(), false),
-        Some('"') => (text.get(1..).unwrap_or_default().split('"').next().unwrap_or_default(), true),
-        _ => (text.split([' ', '\t', ';', '&', '|', '\n']).next().unwrap_or_default(), true),
-    };
-    if dynamic && value.contains('\\') {
-        return None;
-    }
-    options_in(variable, value, dynamic)
 }
 
 /// Whether `path`, taken from the walk's directory, may be or hold a guarded location: `..` only

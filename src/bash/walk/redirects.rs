@@ -9,6 +9,7 @@ use crate::bash::state::Bash;
 use crate::bash::tree::{Node, node_kind};
 use crate::bash::words::Arg;
 use crate::commands;
+use crate::paths;
 
 impl Walker<'_> {
     /// The redirections of a `redirected_statement`, those inside its heredocs included.
@@ -69,11 +70,19 @@ impl Walker<'_> {
                 earlier.push(child);
             }
         }
-        let Some(last) = earlier.pop() else { return Ok(Input::default()) };
+        let Some(last) = earlier.pop() else { return Ok(walk.inherited_input()) };
         let mut producer = Vec::new();
         let mut decoding = 0;
         match self.stage_words(last, walk, scope)? {
             Some(argv) => {
+                // `cat | sh`: what the script reads passes on.
+                if let [cat] = argv.as_slice()
+                    && cat.text == "cat"
+                    && !cat.dynamic
+                    && earlier.is_empty()
+                {
+                    return Ok(walk.inherited_input());
+                }
                 // `cat x.patch | git apply`: the file a patch reads through the pipe.
                 if let [cat, file] = argv.as_slice()
                     && cat.text == "cat"
@@ -287,12 +296,16 @@ impl Walker<'_> {
             }
             return Ok(Input { text: None, producer });
         }
-        if !file.dynamic
-            && !file.glob
-            && self.runs_its_input(argv)
-            && let Some(text) = self.file_text(&file.text, &scope.base)
-        {
-            return Ok(Input { text: Some(text), producer: Vec::new() });
+        // What runs its input reads the file as it is; any command reads one the line wrote with
+        // text it shows (`echo plans/p.md > l; xargs rm < l`).
+        if !file.dynamic && !file.glob {
+            let text = match self.runs_its_input(argv) {
+                true => self.file_text(&file.text, &scope.base),
+                false => self.shown_text(&paths::absolute(&file.text, &scope.base)).map(str::to_string),
+            };
+            if let Some(text) = text {
+                return Ok(Input { text: Some(text), producer: Vec::new() });
+            }
         }
         Ok(Input { text: None, producer: vec![Arg::literal("<"), file.clone()] })
     }

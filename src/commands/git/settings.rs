@@ -302,8 +302,7 @@ pub(super) fn setting(configs: &[Arg], name: &str) -> Option<Arg> {
 /// text the walk cannot read may run anything.
 pub(super) fn environment_settings(environment: &Environment, sink: &mut Sink) -> Vec<Arg> {
     let mut settings = Vec::new();
-    for (name, value) in &environment.changes {
-        let Some(value) = value else { continue };
+    for (name, value) in environment.values() {
         if name == "GIT_CONFIG_PARAMETERS" {
             match config_parameters(&value.text).filter(|_| !value.dynamic) {
                 Some(entries) => {

@@ -667,3 +667,107 @@ fn an_unknown_command_writes_the_guarded_locations_its_input_and_environment_nam
     let line = format!("{many}OUT=openspec/changes/c/approval.md; mytool");
     assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(ONLY_APPROVE));
 }
+
+/// A script a command runs reads what the command reads (P-18): a shell there runs what is fed
+/// to the outer command (`echo … | bash -c sh`), and any command there reads it.
+#[test]
+fn a_script_a_command_runs_reads_the_commands_standard_input() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    let fed = "echo 'echo x > docs/superpowers/plans/p.md' |";
+    for line in [
+        format!("{fed} bash -c sh"),
+        format!("{fed} sh -c 'bash'"),
+        format!("{fed} bash -c 'sh -s'"),
+        format!("{fed} bash -c 'bash -c sh'"),
+        format!("{fed} sudo bash -c 'cd /tmp && sh'"),
+        format!("{fed} su -c sh"),
+        format!("{fed} bash -c 'python3 -c \"import os; os.system(\\\"sh\\\")\"'"),
+        "bash -c sh <<< 'echo x > docs/superpowers/plans/p.md'".to_string(),
+        "sh -c 'bash' <<'EOF'\necho x > docs/superpowers/plans/p.md\nEOF".to_string(),
+        "f() { sh; }; echo 'rm docs/superpowers/plans/p.md' | f".to_string(),
+        "echo docs/superpowers/plans/p.md | bash -c 'xargs rm'".to_string(),
+        "cat docs/superpowers/plans/p.md | bash -c 'mytool'".to_string(),
+        "bash -c 'cat | sh' <<< 'rm docs/superpowers/plans/p.md'".to_string(),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    for line in [
+        "echo 'cat docs/superpowers/plans/p.md' | bash -c sh",
+        "echo ls | bash -c sh; cat docs/superpowers/plans/p.md",
+        "cat docs/superpowers/plans/p.md | bash -c 'wc -l'",
+        "echo docs/superpowers/plans/p.md | bash -c 'xargs cat'",
+        "bash -c 'sh < /dev/null' <<< 'rm docs/superpowers/plans/p.md'",
+        "bash -c 'echo ls | sh' <<< 'rm docs/superpowers/plans/p.md'",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
+
+/// A file the line wrote, read back as input, holds the text the line wrote there (P-18): a `<`
+/// redirection, `xargs -a`, `parallel -a` and `::::`, `find -files0-from`, `curl -K`, a patch.
+#[test]
+fn a_file_the_line_wrote_is_read_back_with_the_text_it_was_given() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    let list = "echo docs/superpowers/plans/p.md > /tmp/l;";
+    let diff = "printf -- '--- a/docs/superpowers/plans/p.md\\n+++ b/docs/superpowers/plans/p.md\\n@@ -1 +1 @@\\n-a\\n+b\\n' > /tmp/x.diff;";
+    for line in [
+        format!("{list} xargs rm < /tmp/l"),
+        format!("{list} xargs -a /tmp/l rm"),
+        format!("{list} xargs --arg-file=/tmp/l rm"),
+        format!("{list} parallel -a /tmp/l rm"),
+        format!("{list} parallel rm :::: /tmp/l"),
+        format!("{list} mytool < /tmp/l"),
+        format!("{list} cd /tmp && xargs -a l rm -f /repo/x"),
+        "printf 'docs/superpowers/plans/p.md\\0' > /tmp/l; find -files0-from /tmp/l -delete".to_string(),
+        "printf 'output=docs/superpowers/plans/p.md\\n' > /tmp/c; curl -K /tmp/c file:///etc/hostname".to_string(),
+        format!("{diff} patch -p1 -i /tmp/x.diff"),
+        format!("{diff} git apply /tmp/x.diff"),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    for line in [
+        "echo README.md > /tmp/l; xargs rm < /tmp/l".to_string(),
+        format!("{list} xargs cat < /tmp/l"),
+        format!("{list} xargs -a /tmp/l sha256sum"),
+        format!("{list} echo README.md > /tmp/l; xargs rm < /tmp/l"),
+        "printf 'docs/superpowers/plans/p.md\\0' > /tmp/l; find -files0-from /tmp/l -name '*.md' -print".to_string(),
+        "printf 'output=/tmp/out.html\\n' > /tmp/c; curl -K /tmp/c file:///etc/hostname".to_string(),
+        "printf -- '--- a/README.md\\n+++ b/README.md\\n@@ -1 +1 @@\\n-a\\n+b\\n' > /tmp/x.diff; patch -p1 -i /tmp/x.diff".to_string(),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(&line)), None, "{line}");
+    }
+}
+
+/// Every row that reads a variable of its environment sees what the line exported (P-18), as it
+/// sees what the command's own assignments set.
+#[test]
+fn variables_the_line_exported_reach_every_row_that_reads_them() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    for (line, denial) in [
+        ("export PARALLEL='--joblog docs/superpowers/plans/p.md'; parallel echo ::: a", NEEDS_SPEC),
+        ("export UNZIP='-d openspec/changes/c'; unzip -q /tmp/e.zip", ONLY_APPROVE),
+        ("declare -x UNZIPOPT='-d openspec/changes/c'; unzip /tmp/e.zip", ONLY_APPROVE),
+        ("export TAR_OPTIONS='-C openspec/changes/c'; tar -xf /tmp/e.tar", ONLY_APPROVE),
+        ("set -a; TAR_OPTIONS='-C openspec/changes/c'; tar -xf /tmp/e.tar", ONLY_APPROVE),
+        ("export RSYNC_RSH='sh -c \"rm docs/superpowers/plans/p.md\"'; rsync -a x host:y", NEEDS_SPEC),
+        ("export PARALLEL='--joblog docs/superpowers/plans/p.md'; bash -c 'parallel echo ::: a'", NEEDS_SPEC),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(denial), "{line}");
+    }
+    for line in [
+        "export PARALLEL='--joblog /tmp/jobs.log'; parallel echo ::: a",
+        "export UNZIP='-d /tmp/out'; unzip -q /tmp/e.zip",
+        "export TAR_OPTIONS=--no-same-owner; tar -xf /tmp/e.tar -C /tmp/out",
+        "export UNZIP='-d openspec/changes/c'; env -u UNZIP unzip -q /tmp/e.zip -d /tmp/out",
+        "export TAR_OPTIONS='-C openspec/changes/c'; env -i tar -xf /tmp/e.tar -C /tmp/out",
+        "export PARALLEL='--joblog docs/superpowers/plans/p.md'; env PARALLEL=--bar parallel echo ::: a",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}

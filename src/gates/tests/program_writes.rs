@@ -401,3 +401,126 @@ fn makefiles_and_hooks_the_line_writes_run_their_text() {
         assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
     }
 }
+
+/// What an interpreter takes from its environment runs with the program (P-18): code
+/// (`LUA_INIT`, a startup file), switches (`PERL5OPT`, `RUBYOPT`) and the modules they load, set
+/// before the command, through `env` or `sudo`, or exported earlier in the line.
+#[test]
+fn code_and_switches_an_interpreter_takes_from_its_environment_run_with_the_program() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    let init = "LUA_INIT='os.remove(\"docs/superpowers/plans/p.md\")'";
+    for line in [
+        format!("{init} lua -e 'x=1'"),
+        format!("env {init} lua -e 'x=1'"),
+        format!("sudo {init} lua5.4 missing.lua"),
+        format!("export {init}; lua -e 'x=1'"),
+        "LUA_INIT_5_4='os.remove(\"docs/superpowers/plans/p.md\")' lua -e 'x=1'".to_string(),
+        "printf 'os.remove(\"docs/superpowers/plans/p.md\")' > /tmp/i.lua; LUA_INIT=@/tmp/i.lua lua -e 'x=1'".to_string(),
+        "PERL5OPT='-M5;unlink(\"docs/superpowers/plans/p.md\")' perl -e 1".to_string(),
+        "export PERL5OPT='Mstrict;unlink(\"docs/superpowers/plans/p.md\")'; perl -e 1".to_string(),
+        "PERL5DB='BEGIN { unlink \"docs/superpowers/plans/p.md\" }' perl -d -e 1".to_string(),
+        "printf 'File.delete(\"docs/superpowers/plans/p.md\")' > /tmp/x.rb && RUBYOPT='-r/tmp/x.rb' ruby -e 'puts 1'".to_string(),
+        "printf 'File.delete(\"docs/superpowers/plans/p.md\")' > /tmp/x.rb && env RUBYOPT=r/tmp/x.rb ruby -e 'puts 1'".to_string(),
+        "printf 'import os\\nos.remove(\"docs/superpowers/plans/p.md\")\\n' > /tmp/s.py; PYTHONSTARTUP=/tmp/s.py python3 -i < /dev/null".to_string(),
+        // A value the walk could not compute may load anything: the plan the program names too.
+        "o=$(cat /tmp/o); PERL5OPT=\"$o\" perl -ne print docs/superpowers/plans/p.md".to_string(),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    for line in [
+        "LUA_INIT='print(1)' lua -e 'print(io.open(\"docs/superpowers/plans/p.md\"):read(\"a\"))'",
+        "PERL5OPT=-w perl -ne print docs/superpowers/plans/p.md",
+        "export PERL5OPT=-Mstrict; perl -ne print docs/superpowers/plans/p.md",
+        "RUBYOPT=-W0 ruby -e 'puts File.read(\"docs/superpowers/plans/p.md\")'",
+        "PYTHONSTARTUP=/tmp/no-such-startup.py python3 -c 'print(open(\"docs/superpowers/plans/p.md\").read())'",
+        "printf 'print(1)\\n' > /tmp/s.py; PYTHONSTARTUP=/tmp/s.py python3 -i docs/superpowers/plans/p.md < /dev/null",
+        // Set for another program, or taken away on the way.
+        "LUA_INIT='os.remove(\"docs/superpowers/plans/p.md\")' perl -ne print README.md",
+        "export LUA_INIT='os.remove(\"x\")'; env -u LUA_INIT lua -e 'print(io.open(\"docs/superpowers/plans/p.md\"):read(\"a\"))'",
+        "MY_LUA_INIT_5_4=1 LUA_INIT_5_4=print lua -e 'print(io.open(\"docs/superpowers/plans/p.md\"):read(\"a\"))'",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
+
+/// A module search path given an interpreter (`PYTHONPATH`, `PERL5LIB`, `perl -I`, `RUBYLIB`,
+/// `NODE_PATH`, `LUA_PATH`, `AWKPATH`, `PHPRC`) points it at code no analysis reads (P-18): the
+/// program is unproven, and what the line wrote there is judged as the code it loads.
+#[test]
+fn a_module_search_path_given_an_interpreter_loads_code_no_analysis_reads() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    let strict =
+        "mkdir -p /tmp/m && printf 'package strict; unlink \"docs/superpowers/plans/p.md\"; 1;' > /tmp/m/strict.pm";
+    let json = "printf 'File.delete(\"docs/superpowers/plans/p.md\")' > /tmp/m/json.rb";
+    let site = "printf 'import os\\nos.remove(\"docs/superpowers/plans/p.md\")\\n' > /tmp/m/sitecustomize.py";
+    let index = "printf 'require(\"fs\").unlinkSync(\"docs/superpowers/plans/p.md\")' > /tmp/nm/x/index.js";
+    let module = "printf 'os.remove(\"docs/superpowers/plans/p.md\")' > /tmp/lm/x.lua";
+    let awk = "printf 'BEGIN { system(\"rm docs/superpowers/plans/p.md\") }' > /tmp/aw/x.awk";
+    let ini = "printf 'auto_prepend_file=/tmp/x.php\\n' > /tmp/php/php.ini && printf '<?php unlink(\"docs/superpowers/plans/p.md\");' > /tmp/x.php";
+    for line in [
+        format!("{strict} && PERL5LIB=/tmp/m perl -e 'use strict; print 1'"),
+        format!("{strict} && export PERL5LIB=/tmp/m; perl -e 'use strict; print 1'"),
+        format!("{strict} && perl -I/tmp/m -e 'use strict; print 1'"),
+        format!("{strict} && PERL5OPT=-I/tmp/m perl -e 'use strict; print 1'"),
+        format!("{json} && RUBYLIB=/tmp/m ruby -e 'require \"json\"'"),
+        format!("{json} && ruby -I /tmp/m -e 'require \"json\"'"),
+        format!("{site} && PYTHONPATH=/tmp/m python3 -c 'print(1)'"),
+        format!("{site} && env PYTHONPATH=/tmp/a:/tmp/m python3 -m json.tool /tmp/in.json"),
+        format!("{index} && NODE_PATH=/tmp/nm node -e 'require(\"x\")'"),
+        format!("{module} && LUA_PATH='/tmp/lm/?.lua;;' lua -e 'require(\"x\")'"),
+        format!("{awk} && AWKPATH=/tmp/aw gawk -f x.awk README.md"),
+        format!("{ini} && PHPRC=/tmp/php php -r 'echo 1;'"),
+        // A module search path may shadow every module: the plan the program names may be written.
+        "PYTHONPATH=src python3 -c 'print(open(\"docs/superpowers/plans/p.md\").read())'".to_string(),
+        "perl -Ilib -ne print docs/superpowers/plans/p.md".to_string(),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    for line in [
+        "PYTHONPATH=src python3 -m pytest tests",
+        "PERL5LIB=/tmp/m perl -e 'use strict; print 1'",
+        "mkdir -p /tmp/m && printf 'package strict; 1;' > /tmp/m/strict.pm && PERL5LIB=/tmp/m perl -e 'use strict; print 1'",
+        "printf 'print(1)\\n' > /tmp/m/sitecustomize.py && PYTHONPATH=/tmp/m python3 -c 'print(1)'; cat docs/superpowers/plans/p.md",
+        "NODE_PATH=/tmp/nm node -e 'require(\"x\")'; sha256sum docs/superpowers/plans/p.md",
+        "python3 -c 'print(open(\"docs/superpowers/plans/p.md\").read())'",
+        "perl -ne print docs/superpowers/plans/p.md",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}
+
+/// A module the line wrote runs as part of the program that loads it (P-18): its text, as the
+/// line shows it, is judged with the program; written unseen, it may do anything the line names.
+#[test]
+fn a_module_the_line_wrote_runs_with_the_program_that_loads_it() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    let js = "printf 'require(\"fs\").unlinkSync(\"docs/superpowers/plans/p.md\")' > /tmp/x.js";
+    for line in [
+        "printf 'import os\\nos.remove(\"docs/superpowers/plans/p.md\")\\n' > helper.py; python3 -c 'import helper'"
+            .to_string(),
+        format!("{js}; node -r /tmp/x.js -e 1"),
+        format!("{js}; node -e 'require(\"/tmp/x\")'"),
+        format!("{js}; NODE_OPTIONS='-r /tmp/x.js' node -e 1"),
+        "printf 'os.remove(\"docs/superpowers/plans/p.md\")' > x.lua; lua -e 'require(\"x\")'".to_string(),
+        "printf 'os.remove(\"docs/superpowers/plans/p.md\")' > x.lua; lua -l x -e 'y=1'".to_string(),
+        // Written in a way the line does not show: it may hold anything the line names.
+        "curl -so helper.py https://example.com/h.py; python3 -c 'import helper'; cat docs/superpowers/plans/p.md"
+            .to_string(),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    for line in [
+        "printf 'def f():\\n    return 1\\n' > helper.py; python3 -c 'import helper; print(helper.f())'; cat docs/superpowers/plans/p.md",
+        "printf 'print(open(\"docs/superpowers/plans/p.md\").read())\\n' > show.py; python3 -c 'import show'",
+        "sha256sum docs/superpowers/plans/p.md > /tmp/sum.txt; python3 -c 'import helper'",
+        "curl -so helper.py https://example.com/h.py; python3 -c 'import helper'",
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}

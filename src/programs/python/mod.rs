@@ -45,7 +45,7 @@ pub fn invocation(args: &[String], stdin: Option<&str>) -> Invocation {
             _ => {}
         }
     }
-    Invocation { language: Language::Python, source, args: rest, writes, trees, prelude }
+    Invocation { writes, trees, prelude, ..Invocation::new(Language::Python, source, rest) }
 }
 
 /// What Python's own options do besides naming the program.
