@@ -603,10 +603,10 @@ impl<'t> Reader<'t, '_> {
                     self.unsure();
                 }
             }
-            "member_expression" | "subscript_expression" => {
-                if self.callee != Some(node.id()) && self.names_writer(node, "") && self.escapes(node) {
-                    self.unsure();
-                }
+            "member_expression" | "subscript_expression"
+                if self.callee != Some(node.id()) && self.names_writer(node, "") && self.escapes(node) =>
+            {
+                self.unsure();
             }
             _ => {}
         }
