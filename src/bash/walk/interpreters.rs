@@ -12,7 +12,7 @@ use crate::analysis::handoff::{
     Invocation, Language, MAX_SCRIPT_FILE_BYTES, Place, ProgramLimit, Reads, Source, TEMPORARY_VARIABLES,
 };
 use crate::analysis::scope::Scope;
-use crate::analysis::values;
+use crate::analysis::values::{self, Value};
 use crate::bash::Unscannable;
 use crate::bash::state::Bash;
 use crate::commands::{Environment, Variable};
@@ -209,9 +209,14 @@ impl Walker<'_> {
             self.add_reached(path, location.reach, scope);
         }
         for command in &answer.starts {
-            // A process the program starts: what it does to its shell stays there.
+            // A process the program starts: what it does to its shell stays there. It may have
+            // set the process's temporary folder anywhere first (`os.environ['TMPDIR'] = …`,
+            // `env={…}`).
             let mut child = scope.child(None);
             child.base = base.to_path_buf();
+            for variable in TEMPORARY_VARIABLES {
+                child.assign(variable, vec![Value::unset(variable)]);
+            }
             self.script_apart(command, &mut child, walk)?;
         }
         Ok(())

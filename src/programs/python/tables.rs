@@ -661,6 +661,9 @@ pub enum Also {
     LinkTarget,
 }
 
+/// A class's attributes that are data, not functions (`type(x).__name__`).
+pub const CLASS_DATA: &[&str] = &["__name__", "__qualname__", "__module__", "__doc__"];
+
 /// pathlib's classes of paths, whose functions take the path first (`pathlib.Path.unlink(p)`).
 pub const PATH_CLASSES: &[&str] = &["pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.PurePosixPath"];
 

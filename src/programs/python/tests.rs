@@ -602,6 +602,7 @@ fn a_writer_reached_through_its_class_writes_what_it_may_be_given() {
         "print(sorted([p], key=type(p).read_text))",
         "print(sorted([p], key=operator.attrgetter('name')))",
         "print(list(map(operator.methodcaller('read_text'), [p])))",
+        "for q in [p]:\n    print(type(q).__name__, q.read_text())",
     ] {
         let program = format!("{path}{call}");
         assert!(analysis(&program).sure, "{call:?} is proven");

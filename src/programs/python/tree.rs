@@ -1402,6 +1402,7 @@ fn may_write_when_called(value: &V) -> bool {
         V::Name(name) => !tables::harmless_value(name),
         V::Class => true,
         V::Method(receiver, method) => match &**receiver {
+            V::Class if tables::CLASS_DATA.contains(&method.as_str()) => false,
             V::Path(_) | V::Object(Kind::Archive | Kind::Database) | V::Class => {
                 !tables::READ_ONLY_METHODS.contains(&method.as_str())
             }
