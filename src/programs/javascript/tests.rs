@@ -560,9 +560,8 @@ fn the_temporary_folder_and_the_folders_made_there_are_where_they_are() {
             vec!["/tmp/p.md"],
         ),
         (
-            format!(
-                "const fs = require('fs'); const d = fs.mkdtempSync('/tmp/plan-'); fs.copyFileSync('docs/superpowers/plans/p.md', d + '/p.md')"
-            ),
+            "const fs = require('fs'); const d = fs.mkdtempSync('/tmp/plan-'); fs.copyFileSync('docs/superpowers/plans/p.md', d + '/p.md')"
+                .to_string(),
             vec!["/tmp/plan-*", "/tmp/plan-*/p.md"],
         ),
         (

@@ -535,9 +535,8 @@ fn what_tempfile_makes_goes_under_a_random_name_in_the_temporary_folder() {
         format!("import tempfile, shutil\nshutil.copy('{PLAN}', tempfile.mkdtemp(dir='docs/superpowers/plans'))"),
         format!("import tempfile, shutil\nshutil.copy('{PLAN}', tempfile.mkdtemp() + '/approval.md')"),
         format!("import tempfile\ntempfile.NamedTemporaryFile('w', prefix='', suffix='.md').write({read})"),
-        format!(
-            "import tempfile\nf = tempfile.NamedTemporaryFile(dir='openspec/changes/c', prefix='approval', suffix='.md')"
-        ),
+        "import tempfile\nf = tempfile.NamedTemporaryFile(dir='openspec/changes/c', prefix='approval', suffix='.md')"
+            .to_string(),
     ] {
         let found = writes(&program);
         assert!(
