@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::analysis::Unscannable;
 use crate::analysis::answer::Answer;
-use crate::analysis::handoff::{Analyses, Invocation, Language, ProgramLimit, Strip};
+use crate::analysis::handoff::{Analyses, Invocation, Language, Place, ProgramLimit, Strip};
 use crate::{bash, patch, powershell, programs};
 
 /// Every analysis, each handing what it cannot read itself to the one that can.
@@ -39,10 +39,10 @@ impl Analyses for Wired {
         language: Language,
         text: Option<&str>,
         args: &[String],
-        dir: &Path,
+        place: Place,
         unseen_code: bool,
     ) -> Answer<ProgramLimit> {
-        programs::analyze(language, text, args, dir, unseen_code)
+        programs::analyze(language, text, args, place, unseen_code)
     }
 
     fn patch_files(&self, text: &str, strip: Strip) -> Option<Vec<String>> {

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use super::answer::Answer;
 use super::budget::Unscannable;
+use super::values::temporary_folder;
 
 /// The analyses as one analysis sees the others: what it hands over, and the recognisers that
 /// tell it a command line hands text over at all.
@@ -26,7 +27,7 @@ pub trait Analyses {
     fn program_run(&self, argv: &[String], stdin: Option<&str>) -> Option<Invocation>;
     /// The language a script's `#!` line names, when it is not a shell.
     fn shebang_language(&self, text: &str) -> Option<Language>;
-    /// What a program in `language` writes and starts when run in `dir` with `args`; `text` is
+    /// What a program in `language` writes and starts when run at `place` with `args`; `text` is
     /// `None` when its script file could not be read; with `unseen_code` it may load code no
     /// analysis reads ([`Invocation::unseen_code`]).
     fn program(
@@ -34,7 +35,7 @@ pub trait Analyses {
         language: Language,
         text: Option<&str>,
         args: &[String],
-        dir: &Path,
+        place: Place,
         unseen_code: bool,
     ) -> Answer<ProgramLimit>;
     /// The paths a patch text writes with `strip` leading components dropped (`patch -p`,
@@ -141,6 +142,11 @@ pub const INTERPRETER_VARIABLES: [&str; 30] = [
     "TCLLIBPATH",
 ];
 
+/// The variables an interpreter takes its temporary folder from when they are set and not empty:
+/// Python the first of `TMPDIR`, `TEMP`, `TMP` it can write in, Node the first of `TMPDIR`,
+/// `TMP`, `TEMP` ([`Invocation::temporary`]).
+pub const TEMPORARY_VARIABLES: [&str; 3] = ["TMPDIR", "TEMP", "TMP"];
+
 const JAVASCRIPT_ENVIRONMENT: &[(&str, Reads)] =
     &[("NODE_OPTIONS", Reads::Options), ("NODE_PATH", Reads::Folders(':'))];
 const PERL_ENVIRONMENT: &[(&str, Reads)] = &[
@@ -218,6 +224,15 @@ impl Language {
     }
 }
 
+/// Where a program runs: its directory (absolute), and the folder its temporary files go in
+/// (`tempfile.mkdtemp()`, `os.tmpdir()`) as the line gives it, relative to that directory;
+/// `None` when the line set it to a value the walk could not compute.
+#[derive(Debug, Clone, Copy)]
+pub struct Place<'a> {
+    pub dir: &'a Path,
+    pub temporary: Option<&'a str>,
+}
+
 /// Where a program's text comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
@@ -251,6 +266,9 @@ pub struct Invocation {
     /// It may load code from where no analysis reads (a module search path given it), so no
     /// analysis can prove what it writes (P-18).
     pub unseen_code: bool,
+    /// The folder its temporary files go in, as [`Place::temporary`]: `$TMPDIR`, `$TMP` or
+    /// `$TEMP` as its environment has them, else the system's.
+    pub temporary: Option<String>,
 }
 
 impl Invocation {
@@ -265,6 +283,7 @@ impl Invocation {
             prelude: String::new(),
             search: Vec::new(),
             unseen_code: false,
+            temporary: Some(temporary_folder().text),
         }
     }
 }

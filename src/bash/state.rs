@@ -14,7 +14,7 @@ use crate::commands::Environment;
 
 /// The variables whose value the walk keeps even when it could not compute it, besides
 /// [`INTERPRETER_VARIABLES`].
-const KEPT_UNCOMPUTED: [&str; 6] = ["HOME", "OLDPWD", "PWD", "CDPATH", "TMPDIR", "PATH"];
+const KEPT_UNCOMPUTED: [&str; 8] = ["HOME", "OLDPWD", "PWD", "CDPATH", "TMPDIR", "TMP", "TEMP", "PATH"];
 
 /// Bash's [`Dialect`]: an unset variable reads as empty, and one with more values than are kept
 /// is unknown.
@@ -252,7 +252,8 @@ impl Scope<Bash> {
     pub(super) fn assign(&mut self, name: &str, values: Vec<Value>) {
         // Variables that would otherwise be read from elsewhere are kept uncomputed (P-18):
         // forgotten, an interpreter's options would read as the inherited ones in a shell the
-        // line starts, and `$HOME`, `~`, `cd -` or `$TMPDIR` as the process's or the walk's own.
+        // line starts, and `$HOME`, `~`, `cd -` or `$TMPDIR` (a program's `$TMP`, `$TEMP`) as the
+        // process's or the walk's own.
         // A value whose unknown parts hold no `/` is kept: it says which folder it stays in.
         let kept = KEPT_UNCOMPUTED.contains(&name) || INTERPRETER_VARIABLES.contains(&name);
         let unknown = values.iter().all(|v| v.dynamic && v.holes == Holes::Any) && !kept;

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::engine::{Engine, Grammar, Val};
 use super::lex::{Interpolation, Kind, Quote, Syntax, Token, quote};
-use super::{Cli, Findings, Invocation, Language, MAX_PROGRAM_TOKENS, Source, parse_cli, simple};
+use super::{Cli, Findings, Invocation, Language, MAX_PROGRAM_TOKENS, Place, Source, parse_cli, simple};
 use crate::paths;
 
 mod tree;
@@ -43,7 +43,8 @@ const READ_ONLY_EXPORTS: [&str; 8] = [
     "sealSurvey",
 ];
 
-pub fn analyze(text: &str, dir: &Path, flavor: Flavor) -> Findings {
+pub fn analyze(text: &str, place: Place, flavor: Flavor) -> Findings {
+    let dir = place.dir;
     let Some(tokens) = super::lex::tokens(text, &SYNTAX, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };
     // The calls are read by the grammar (`tree::check`); the tokens still find zx's commands and
     // the modules the program loads.
@@ -63,7 +64,7 @@ pub fn analyze(text: &str, dir: &Path, flavor: Flavor) -> Findings {
     let mut findings = engine.finish();
     // The grammar's reading adds what the tokens cannot see (aliases, computed members,
     // `.call`), and leaves the findings unsure on any call it cannot prove (P-18).
-    if !findings.over_budget && !tree::check(text, dir, flavor, &mut findings) {
+    if !findings.over_budget && !tree::check(text, place, flavor, &mut findings) {
         return Findings::unreadable();
     }
     if text.contains("writeApproval")

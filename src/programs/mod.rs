@@ -33,7 +33,7 @@ mod tcl;
 use std::path::{Path, PathBuf};
 
 use crate::analysis::answer::{Answer, Location, Proof, Unsure};
-pub use crate::analysis::handoff::{Invocation, Language, MAX_SCRIPT_FILE_BYTES, ProgramLimit, Source};
+pub use crate::analysis::handoff::{Invocation, Language, MAX_SCRIPT_FILE_BYTES, Place, ProgramLimit, Source};
 use crate::paths::{self, GuardedName};
 
 /// Programs longer than this are judged by their raw text (256 KiB).
@@ -115,12 +115,20 @@ impl Findings {
     /// program runs. A computed part could make any path: one that names a guarded location is
     /// judged as it stands; one that does not leaves the findings unsure and may be any guarded
     /// location its known parts match (a hole or a glob, `'docs/superpowers/' + pick() + '/p.md'`).
+    /// A random name ([`lex::NAME_HOLE`]) keeps the findings sure: the path is one of the names
+    /// its glob matches in its folder, and only the guarded ones among them are written
+    /// (`/tmp/tmp*.md` none, `/tmp/*.md` may be `/tmp/approval.md`).
     pub fn written(&mut self, located: String, tree: bool) {
         if !paths::names_guarded(&located, paths::Dialect::Program) {
-            if located.contains(lex::HOLE) {
+            let matched = if located.contains(lex::HOLE) {
                 self.sure = false;
-            }
-            for matched in engine::guarded_matches(&located) {
+                engine::guarded_matches(&located)
+            } else if located.contains(lex::NAME_HOLE) {
+                paths::guarded_glob_matches(&engine::wildcarded(&located))
+            } else {
+                engine::guarded_matches(&located)
+            };
+            for matched in matched {
                 engine::push_new(&mut self.writes, matched);
             }
         }
@@ -207,40 +215,42 @@ pub fn invocation(argv: &[String], stdin: Option<&str>) -> Option<Invocation> {
     Some(invocation)
 }
 
-/// What a program in `language` writes and starts when run in `dir` (absolute) with `args`, as
-/// the answer every analysis gives: the locations absolute, the command lines it starts for the
-/// walker. `text` is `None` when its script file could not be read (missing, oversized, binary):
-/// then only what the command line shows counts.
+/// What a program in `language` writes and starts when run at `place` with `args`, as the answer
+/// every analysis gives: the locations absolute, the command lines it starts for the walker.
+/// `text` is `None` when its script file could not be read (missing, oversized, binary): then
+/// only what the command line shows counts.
 pub fn analyze(
     language: Language,
     text: Option<&str>,
     args: &[String],
-    dir: &Path,
+    place: Place,
     unseen_code: bool,
 ) -> Answer<ProgramLimit> {
-    let (verdict, proof) = judged(language, text, args, dir, unseen_code);
-    let located = |write: &String| ledger_through_variable(write).unwrap_or_else(|| paths::absolute(write, dir));
+    let (verdict, proof) = judged(language, text, args, place, unseen_code);
+    let located = |write: &String| ledger_through_variable(write).unwrap_or_else(|| paths::absolute(write, place.dir));
     let files = verdict.writes.iter().map(|write| Location::file(located(write)));
     let trees = verdict.trees.iter().map(|tree| Location::tree(located(tree)));
     let locations = files.chain(trees).collect();
     Answer { locations, starts: verdict.commands, proof }
 }
 
-/// [`analyze`] with the paths as typed (relative to `dir`, holes as `*`).
+/// [`analyze`] with the paths as typed (relative to `dir`, holes as `*`), the temporary folder
+/// `/tmp`.
 pub fn judge(language: Language, text: Option<&str>, args: &[String], dir: &Path) -> Verdict {
-    judged(language, text, args, dir, false).0
+    judged(language, text, args, Place { dir, temporary: Some("/tmp") }, false).0
 }
 
 fn judged(
     language: Language,
     text: Option<&str>,
     args: &[String],
-    dir: &Path,
+    place: Place,
     unseen_code: bool,
 ) -> (Verdict, Proof<ProgramLimit>) {
+    let dir = place.dir;
     let (mut findings, stopped) = match text {
         Some(text) if text.len() > MAX_PROGRAM_BYTES => (Findings::unreadable(), Some(ProgramLimit::TooLarge)),
-        Some(text) => (analyze_text(language, text, dir), None),
+        Some(text) => (analyze_text(language, text, place), None),
         None => (Findings { sure: false, ..Findings::default() }, None),
     };
     findings.sure &= !unseen_code;
@@ -258,8 +268,8 @@ fn judged(
         named_across_words(text, &mut verdict.writes);
         return (verdict, Proof::Stopped { limit: stopped.unwrap_or(ProgramLimit::OverBudget) });
     }
-    verdict.writes = findings.writes.iter().map(|w| w.replace(lex::HOLE, "*")).collect();
-    verdict.trees = findings.trees.iter().map(|w| w.replace(lex::HOLE, "*")).collect();
+    verdict.writes = findings.writes.iter().map(|w| engine::wildcarded(w)).collect();
+    verdict.trees = findings.trees.iter().map(|w| engine::wildcarded(w)).collect();
     // An empty command line starts nothing (`` `  ` ``, `system('')`).
     verdict.commands = findings.commands.into_iter().filter(|command| !command.trim().is_empty()).collect();
     if findings.sure {
@@ -277,7 +287,7 @@ fn judged(
     // does (P-12): an archive extracted into it brings an approval.md.
     for text in findings.changes.iter().chain(args) {
         for word in words(text).filter(|word| !paths::guarded_here(&paths::absolute(word, dir)).is_empty()) {
-            engine::push_new(&mut verdict.trees, word.replace(lex::HOLE, "*"));
+            engine::push_new(&mut verdict.trees, engine::wildcarded(word));
         }
     }
     // A pattern in the program (`'docs/superpowers/*lans/p.md'` printed by a process it reads)
@@ -324,11 +334,11 @@ fn named_across_words(text: &str, out: &mut Vec<String>) {
     }
 }
 
-fn analyze_text(language: Language, text: &str, dir: &Path) -> Findings {
+fn analyze_text(language: Language, text: &str, place: Place) -> Findings {
     match language {
-        Language::Python => python::analyze(text),
-        Language::JavaScript => javascript::analyze(text, dir, javascript::Flavor::JavaScript),
-        Language::TypeScript => javascript::analyze(text, dir, javascript::Flavor::TypeScript),
+        Language::Python => python::analyze(text, place),
+        Language::JavaScript => javascript::analyze(text, place, javascript::Flavor::JavaScript),
+        Language::TypeScript => javascript::analyze(text, place, javascript::Flavor::TypeScript),
         Language::Perl => perl::analyze(text),
         Language::Ruby => ruby::analyze(text),
         Language::Php => php::analyze(text),
@@ -365,7 +375,7 @@ fn guarded_words(text: &str, out: &mut Vec<String>) {
         if word.is_empty() || !paths::names_guarded(word, paths::Dialect::Program) {
             continue;
         }
-        let word = word.replace(lex::HOLE, "*");
+        let word = engine::wildcarded(word);
         if !out.contains(&word) {
             out.push(word);
         }

@@ -263,3 +263,50 @@ fn an_unproven_program_may_run_what_its_standard_input_names() {
         assert!(write_targets(command, root).expect("scannable").is_empty(), "{command}");
     }
 }
+
+#[test]
+fn a_program_s_temporary_folder_is_the_one_its_line_gives_it() {
+    let root = Path::new("/repo");
+    let python =
+        "python3 -c \"import tempfile, shutil; shutil.copy('docs/superpowers/plans/p.md', tempfile.mkdtemp())\"";
+    let node = "node -e \"const fs = require('fs'), os = require('os'); fs.writeFileSync(os.tmpdir() + '/p.md', fs.readFileSync('docs/superpowers/plans/p.md'))\"";
+    let guarded = |command: &str| {
+        let targets = write_targets(command, root).expect("scannable");
+        targets.iter().any(|target| paths::names_guarded(&target.to_string_lossy(), paths::Dialect::Bash))
+    };
+    for program in [python, node] {
+        assert!(!guarded(program), "{program}");
+        for line in [
+            "TMPDIR=/tmp/work PROGRAM",
+            "export TMP=/tmp/work; PROGRAM",
+            "env TEMP=/tmp/work PROGRAM",
+            "TMPDIR= PROGRAM",
+            "TMPDIR=/tmp/w TEMP=/tmp/w PROGRAM",
+        ] {
+            let command = line.replace("PROGRAM", program);
+            assert!(!guarded(&command), "{command}");
+        }
+        for line in [
+            "TMPDIR=docs/superpowers/plans PROGRAM",
+            "cd docs/superpowers && TMP=plans PROGRAM",
+            "export TEMP=docs/superpowers/plans; PROGRAM",
+            "TMPDIR=$(cat f) PROGRAM",
+            "TEMP=\"$1\" PROGRAM",
+            "read TMPDIR < f; PROGRAM",
+            "TMPDIR=/tmp/a TMP=/tmp/b PROGRAM",
+            "for TMPDIR in /tmp/a /tmp/b; do PROGRAM; done",
+        ] {
+            let command = line.replace("PROGRAM", program);
+            assert!(guarded(&command), "{command}");
+        }
+    }
+    // A program may set the temporary folder of the processes it starts.
+    let child = "'python3', '-c', 'import tempfile, shutil; shutil.copy(\"docs/superpowers/plans/p.md\", tempfile.mkdtemp())'";
+    for command in [
+        format!("python3 -c \"import os, subprocess; os.environ['TMPDIR'] = 'docs/superpowers/plans'; subprocess.run([{child}])\""),
+        format!("python3 -c \"import subprocess; subprocess.run([{child}], env={{'TMPDIR': 'docs/superpowers/plans'}})\""),
+        "perl -e '$ENV{TMPDIR} = q(docs/superpowers/plans); system(q(python3 -c \"import tempfile, shutil; shutil.copy(\\\"docs/superpowers/plans/p.md\\\", tempfile.mkdtemp())\"))'".to_string(),
+    ] {
+        assert!(guarded(&command), "{command}");
+    }
+}

@@ -10,7 +10,7 @@ use super::{Pushed, Reached, Walk, Walker};
 use crate::analysis::answer::Proof;
 use crate::analysis::fs;
 use crate::analysis::handoff::{
-    INTERPRETER_VARIABLES, Invocation, MAX_PATCH_BYTES, MAX_SCRIPT_FILE_BYTES, Source, Strip,
+    INTERPRETER_VARIABLES, Invocation, MAX_PATCH_BYTES, MAX_SCRIPT_FILE_BYTES, Place, Source, Strip,
 };
 use crate::analysis::moves;
 use crate::analysis::scope::Scope;
@@ -431,7 +431,8 @@ impl Walker<'_> {
             None if invocation.prelude.is_empty() => None,
             None => Some(invocation.prelude.clone()),
         };
-        let answer = self.analyses.program(invocation.language, text.as_deref(), &invocation.args, &base, unseen_code);
+        let place = Place { dir: &base, temporary: invocation.temporary.as_deref() };
+        let answer = self.analyses.program(invocation.language, text.as_deref(), &invocation.args, place, unseen_code);
         let proven = answer.proof == Proof::Proven;
         self.program_answer(answer, &base, walk, scope)?;
         if !proven && !self.targets.is_empty() {

@@ -8,15 +8,17 @@ use std::path::{Path, PathBuf};
 use super::{Walk, Walker};
 use crate::analysis::answer::Answer;
 use crate::analysis::fs;
-use crate::analysis::handoff::{Invocation, Language, MAX_SCRIPT_FILE_BYTES, ProgramLimit, Reads, Source};
+use crate::analysis::handoff::{
+    Invocation, Language, MAX_SCRIPT_FILE_BYTES, Place, ProgramLimit, Reads, Source, TEMPORARY_VARIABLES,
+};
 use crate::analysis::scope::Scope;
+use crate::analysis::values::{self, Value};
 use crate::bash::Unscannable;
 use crate::bash::state::Bash;
 use crate::commands::{Environment, Variable};
 use crate::paths;
 
 /// What an interpreter takes from its environment ([`Walker::taken_from_environment`]).
-#[derive(Default)]
 pub(super) struct Taken {
     /// Options it reads before its command line's.
     pub options: Vec<String>,
@@ -26,6 +28,8 @@ pub(super) struct Taken {
     search: Vec<String>,
     /// It may load code from where no analysis reads, or a value the walk could not compute.
     unseen_code: bool,
+    /// Its temporary folder ([`Invocation::temporary`]).
+    temporary: Option<String>,
 }
 
 impl Taken {
@@ -35,6 +39,7 @@ impl Taken {
         invocation.prelude.insert_str(0, &self.prelude);
         invocation.search.extend(self.search);
         invocation.unseen_code |= self.unseen_code;
+        invocation.temporary = self.temporary;
     }
 }
 
@@ -70,7 +75,13 @@ impl Walker<'_> {
         walk: &Walk,
         scope: &Scope<Bash>,
     ) -> Taken {
-        let mut taken = Taken::default();
+        let mut taken = Taken {
+            options: Vec::new(),
+            prelude: String::new(),
+            search: Vec::new(),
+            unseen_code: false,
+            temporary: temporary_folder(environment, walk.source, scope),
+        };
         for &(variable, reads) in language.environment() {
             let Some(words) = options_of(variable, environment, walk.source, scope) else {
                 taken.unseen_code = true;
@@ -172,8 +183,9 @@ impl Walker<'_> {
             let shown = self.shown_text(&path).map(str::to_string);
             match shown.filter(|_| suffix(&path).is_none_or(|suffix| code.contains(&suffix))) {
                 Some(module) => {
+                    let place = Place { dir: base, temporary: invocation.temporary.as_deref() };
                     let answer =
-                        self.analyses.program(invocation.language, Some(&module), &invocation.args, base, false);
+                        self.analyses.program(invocation.language, Some(&module), &invocation.args, place, false);
                     self.program_answer(answer, base, walk, scope)?;
                 }
                 None => self.add_uncomputed(walk, scope),
@@ -197,9 +209,14 @@ impl Walker<'_> {
             self.add_reached(path, location.reach, scope);
         }
         for command in &answer.starts {
-            // A process the program starts: what it does to its shell stays there.
+            // A process the program starts: what it does to its shell stays there. It may have
+            // set the process's temporary folder anywhere first (`os.environ['TMPDIR'] = …`,
+            // `env={…}`).
             let mut child = scope.child(None);
             child.base = base.to_path_buf();
+            for variable in TEMPORARY_VARIABLES {
+                child.assign(variable, vec![Value::unset(variable)]);
+            }
             self.script_apart(command, &mut child, walk)?;
         }
         Ok(())
@@ -235,6 +252,34 @@ fn searched_folder(entry: &str) -> &str {
         }
         None => entry,
     }
+}
+
+/// The temporary folder a program run with `environment` gets: the value the line gives
+/// [`TEMPORARY_VARIABLES`] (on the way to it, or as the shell has it), else the system's. An
+/// interpreter takes the first of them it can use, so `None` (P-18: any folder) unless every one
+/// the line sets has the same value the walk knows.
+fn temporary_folder(environment: &Environment, source: &str, scope: &Scope<Bash>) -> Option<String> {
+    let mut folder: Option<String> = None;
+    for variable in TEMPORARY_VARIABLES {
+        let (text, dynamic) = match environment.variable(variable) {
+            Variable::Set(value) => (value.text.as_str(), value.dynamic),
+            Variable::Shell => match scope.vars.get(variable).map(Vec::as_slice) {
+                Some([value]) => (value.text.as_str(), value.dynamic),
+                Some(_) => return None,
+                // Set in a way the walk did not follow (`read TMPDIR`): only the text tells.
+                None if inherited_options(source, variable).is_none() => return None,
+                None => continue,
+            },
+            Variable::Unset => continue,
+        };
+        match folder.as_deref() {
+            _ if dynamic => return None,
+            _ if text.is_empty() => {}
+            Some(earlier) if earlier != text => return None,
+            _ => folder = Some(text.to_string()),
+        }
+    }
+    Some(folder.unwrap_or_else(|| values::temporary_folder().text))
 }
 
 /// The words of the options variable `variable` a command run with `environment` gets: as

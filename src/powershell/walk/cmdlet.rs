@@ -8,6 +8,7 @@ use super::definitions::drive_item;
 use super::targets::{basename, joined, location, parent, resolve};
 use super::{Session, Walk, Walker};
 use crate::analysis::Unscannable;
+use crate::analysis::handoff::{INTERPRETER_VARIABLES, TEMPORARY_VARIABLES};
 use crate::analysis::values::Value;
 use crate::commands::cmd_exe::{self, CmdEffect, EntryDir};
 use crate::paths;
@@ -431,13 +432,24 @@ impl Walker<'_> {
         // `$env:OUT = 'plans/p.md'; mytool`: the program's environment holds what the call set,
         // every value a variable may have. A name bash cannot assign (`${env:my-var}`) gives its
         // values as words, which the program is judged on all the same.
+        // A variable an interpreter reads (its options, its temporary folder) counts whatever it
+        // names: one value the walk knows as it is, any other as a value bash cannot compute.
         let mut environment: Vec<(&str, &str)> = Vec::new();
+        let mut uncomputed: Vec<&str> = Vec::new();
         for (key, values) in scope.vars.iter() {
             let Some(name) = key.strip_prefix("env:") else { continue };
+            if read_by_interpreters(name) {
+                match values.as_slice() {
+                    [value] if !value.dynamic => environment.push((name, value.text.as_str())),
+                    _ => uncomputed.push(name),
+                }
+                continue;
+            }
             let named = values.iter().filter(|value| paths::may_name_guarded(value.text.as_bytes()));
             environment.extend(named.map(|value| (name, value.text.as_str())));
         }
         environment.sort_unstable();
+        uncomputed.sort_unstable();
         let mut words: Vec<String> = Vec::new();
         for (name, value) in &environment {
             if is_shell_name(name) {
@@ -445,6 +457,9 @@ impl Walker<'_> {
             } else {
                 words.push(value.to_string());
             }
+        }
+        for name in uncomputed {
+            line.push_str(&format!("{}={UNCOMPUTED_WORD} ", name.to_ascii_uppercase()));
         }
         line.push_str(&bash_quote(program));
         for arg in args.iter().chain(&words) {
@@ -533,6 +548,16 @@ impl Walker<'_> {
 pub(super) const NATIVE_ON_UNIX: [&str; 8] = ["cp", "mv", "rm", "rmdir", "tee", "sort", "cat", "ls"];
 
 /// A word for bash: single-quoted.
+/// A bash word whose value the walk cannot compute and that runs nothing: what a variable
+/// PowerShell could not compute is given to a program as.
+const UNCOMPUTED_WORD: &str = "\"$RANDOM\"";
+
+/// Whether an interpreter reads the variable named so (lower case, as PowerShell keys it).
+fn read_by_interpreters(name: &str) -> bool {
+    let named = |variable: &&str| variable.eq_ignore_ascii_case(name);
+    INTERPRETER_VARIABLES.iter().any(named) || TEMPORARY_VARIABLES.iter().any(named)
+}
+
 fn bash_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }

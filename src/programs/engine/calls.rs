@@ -1,6 +1,6 @@
 //! The calls in a language's table: which argument is written or run, and from where.
 
-use super::value::{COMPUTED_PART, copied_into, guarded_matches, join_dir, push_new, run_in, shell_word};
+use super::value::{copied_into, guarded_matches, join_dir, push_new, run_in, shell_word, wildcarded};
 use super::{Argument, Engine, Op, Receiver, Rule, Val, writes_mode};
 use crate::programs::lex::{HOLE, Kind};
 
@@ -664,7 +664,7 @@ impl Engine<'_> {
         match line {
             Some(line) => {
                 self.findings.sure &= !uncomputed;
-                self.findings.commands.push(run_in(&self.dir, line).replace(HOLE, COMPUTED_PART));
+                self.findings.commands.push(wildcarded(&run_in(&self.dir, line)));
             }
             None => self.findings.sure = false,
         }

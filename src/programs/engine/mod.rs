@@ -20,7 +20,8 @@ use std::collections::{HashMap, HashSet};
 
 pub use self::language::{Grammar, Op, Receiver, Rule, rule};
 pub use self::value::{
-    COMPUTED_PART, Val, copied_into, guarded_matches, printf_filled, push_new, run_in, shell_word, writes_mode,
+    COMPUTED_PART, Val, copied_into, guarded_matches, printf_filled, push_new, run_in, shell_word, wildcarded,
+    writes_mode,
 };
 use super::lex::{Kind, Token};
 use super::{Findings, MAX_ANALYSIS_WORK};

@@ -2,7 +2,7 @@
 
 use crate::analysis::formats::{self, Printf};
 use crate::analysis::values::needs_no_shell_quotes;
-use crate::programs::lex::HOLE;
+use crate::programs::lex::{HOLE, NAME_HOLE};
 
 /// The longest string value computed; a longer one is unknown (joining the same literal a
 /// thousand times must not cost quadratic time).
@@ -128,6 +128,12 @@ pub fn run_in(dir: &str, line: String) -> String {
 /// `system('cp', x, "docs/superpowers/$d/p.md")` may write a plan).
 pub const COMPUTED_PART: &str = "*";
 
+/// A written path or started command line with its holes as [`COMPUTED_PART`]s: a [`NAME_HOLE`]
+/// is a `*` too, which the shell's globs and the guarded patterns read within one component.
+pub fn wildcarded(text: &str) -> String {
+    text.replace([HOLE, NAME_HOLE], COMPUTED_PART)
+}
+
 /// A word quoted for bash, with holes left outside the quotes.
 pub fn shell_word(text: &str) -> String {
     if needs_no_shell_quotes(text) {
@@ -137,7 +143,11 @@ pub fn shell_word(text: &str) -> String {
     for c in text.chars() {
         match c {
             '\'' => out.push_str(r"'\''"),
-            HOLE => out.push_str("'\u{1}'"),
+            HOLE | NAME_HOLE => {
+                out.push('\'');
+                out.push(c);
+                out.push('\'');
+            }
             other => out.push(other),
         }
     }
@@ -179,7 +189,7 @@ pub fn push_new(list: &mut Vec<String>, item: String) {
 /// holes read as `*`, matched like a glob (P-18: a value the analysis cannot compute may be any
 /// guarded location the program spells around it).
 pub fn guarded_matches(path: &str) -> Vec<String> {
-    let pattern = path.replace(HOLE, "*");
+    let pattern = wildcarded(path);
     if !pattern.contains(['*', '?', '[']) {
         return Vec::new();
     }

@@ -18,6 +18,10 @@ fn commands(program: &str) -> Vec<String> {
 
 const APPROVAL: &str = "openspec/changes/c/approval.md";
 
+fn place() -> crate::programs::Place<'static> {
+    crate::programs::Place { dir: Path::new("/repo"), temporary: Some("/tmp") }
+}
+
 fn writes_approval(program: &str) {
     let found = writes(program);
     assert!(found.iter().any(|w| w.to_ascii_lowercase().ends_with("approval.md")), "{program}: {found:?}");
@@ -285,7 +289,7 @@ fn a_bun_file_the_walk_loses_is_unproven() {
         format!("const f = Bun.file('{APPROVAL}'); const w = f.write; w.call(f, 'x')"),
         format!("Promise.resolve(Bun.file('{APPROVAL}')).then(f => f.write('x'))"),
     ] {
-        let found = crate::programs::javascript::analyze(&program, Path::new("/repo"), super::Flavor::JavaScript);
+        let found = crate::programs::javascript::analyze(&program, place(), super::Flavor::JavaScript);
         assert!(!found.sure, "{program}");
         writes_approval(&program);
     }
@@ -315,7 +319,7 @@ fn a_writer_whose_path_the_arguments_do_not_show_is_unproven() {
 }
 
 fn unproven(program: &str) -> bool {
-    !crate::programs::javascript::analyze(program, Path::new("/repo"), super::Flavor::JavaScript).sure
+    !crate::programs::javascript::analyze(program, place(), super::Flavor::JavaScript).sure
 }
 
 #[test]
@@ -337,10 +341,13 @@ fn a_writer_passed_as_a_value_writes_what_it_may_be_given() {
         format!("const cp = require('child_process'); ['touch {APPROVAL}'].forEach(cp.execSync)"),
         format!("['console.log(\"{APPROVAL}\")'].forEach(eval)"),
         format!("const {{promisify}} = require('util'); ['{APPROVAL}'].forEach(promisify(require('fs').unlink))"),
+        format!("const fs = require('fs'); Reflect.apply(fs.unlinkSync, null, ['{APPROVAL}'])"),
+        format!("const fs = require('fs'); Function.prototype.call.call(fs.unlinkSync, null, '{APPROVAL}')"),
     ] {
         assert!(unproven(&program), "{program}");
         writes_approval(&program);
     }
+    writes_approval(&format!("const fs = require('fs'); fs.unlinkSync.call(null, '{APPROVAL}')"));
     // Read-only callbacks, calls of a writer and names bound to one stay in sight.
     for program in [
         format!("['{APPROVAL}'].forEach(console.log)"),
@@ -535,4 +542,84 @@ fn a_dynamic_import_binds_its_module_as_require_does() {
     writes_approval("import(process.argv[2]).then(() => console.log('openspec/changes/c/approval.md'))");
     // This package through a dynamic import: its uses come back in a promise, not followed.
     writes_approval("import('approval-gates').then((m) => m[process.argv[1]]('c'))");
+}
+
+fn analysis_in(program: &str, temporary: Option<&str>) -> crate::programs::Findings {
+    let place = crate::programs::Place { dir: Path::new("/repo"), temporary };
+    crate::programs::javascript::analyze(program, place, super::Flavor::JavaScript)
+}
+
+#[test]
+fn the_temporary_folder_and_the_folders_made_there_are_where_they_are() {
+    let read = "fs.readFileSync('docs/superpowers/plans/p.md')";
+    for (program, written) in [
+        (
+            format!(
+                "const fs = require('fs'), os = require('os'), path = require('path'); fs.writeFileSync(path.join(os.tmpdir(), 'p.md'), {read})"
+            ),
+            vec!["/tmp/p.md"],
+        ),
+        (
+            "const fs = require('fs'); const d = fs.mkdtempSync('/tmp/plan-'); fs.copyFileSync('docs/superpowers/plans/p.md', d + '/p.md')"
+                .to_string(),
+            vec!["/tmp/plan-*", "/tmp/plan-*/p.md"],
+        ),
+        (
+            format!(
+                "const fs = require('fs'); const {{tmpdir}} = require('node:os'); fs.writeFileSync(`${{tmpdir()}}/s.txt`, {read}.slice(0, 9))"
+            ),
+            vec!["/tmp/s.txt"],
+        ),
+        (
+            format!(
+                "const fs = require('fs'); (async () => {{ const d = await fs.promises.mkdtemp(require('path').join(require('os').tmpdir(), 'p-')); fs.writeFileSync(d + '/x', {read}) }})()"
+            ),
+            vec!["/tmp/p-*", "/tmp/p-*/x"],
+        ),
+    ] {
+        let found = analysis_in(&program, Some("/tmp/"));
+        assert!(found.sure, "{program} is proven");
+        assert_eq!(writes(&program), written, "{program}");
+    }
+    let plans = "const fs = require('fs'), os = require('os'); fs.writeFileSync(os.tmpdir() + '/p.md', 'x')";
+    assert_eq!(analysis_in(plans, Some("docs/superpowers/plans")).writes, ["docs/superpowers/plans/p.md"]);
+    writes_approval(&format!(
+        "const fs = require('fs'); fs.copyFileSync('x', fs.mkdtempSync('/tmp/p-') + '/approval.md'); '{APPROVAL}'"
+    ));
+    writes_approval(&format!("const fs = require('fs'); fs.mkdtempSync('openspec/changes/c/a'); '{APPROVAL}'"));
+    // What the line leaves uncomputed, and what the program may have changed first: any folder.
+    let copied = "fs.writeFileSync(path.join(os.tmpdir(), 'p.md'), fs.readFileSync('docs/superpowers/plans/p.md'))";
+    let modules = "const fs = require('fs'), os = require('os'), path = require('path');";
+    assert!(!analysis_in(&format!("{modules} {copied}"), None).sure);
+    for change in [
+        "process.env.TMPDIR = 'docs/superpowers/plans';",
+        "process.env['TMP' + 'DIR'] = 'docs/superpowers/plans';",
+        "Object.assign(process.env, {TMPDIR: 'docs/superpowers/plans'});",
+        "delete process.env.TMPDIR;",
+        "const e = process.env; e.TMPDIR = 'docs/superpowers/plans';",
+        "const {env} = require('process'); env.TMPDIR = 'x';",
+        "globalThis.process.env.TMPDIR = 'x';",
+        "(function () { return this })().process.env.TMPDIR = 'x';",
+        "os.tmpdir = () => 'docs/superpowers/plans';",
+        "Object.assign(os, {tmpdir: () => 'docs/superpowers/plans'});",
+        "Object.defineProperty(require('os'), 'tmpdir', {value: () => 'docs/superpowers/plans'});",
+        "function f(os) { os.tmpdir = () => 'x' } f(os);",
+        "import('os').then((m) => { m.tmpdir = () => 'x' });",
+    ] {
+        let program = format!("{modules} {change} {copied}");
+        assert!(!analysis_in(&program, Some("/tmp")).sure, "{change}");
+    }
+    for change in [
+        "fs.mkdtempSync = () => 'docs/superpowers/plans';",
+        "Object.assign(fs.promises, {mkdtemp: async () => 'docs/superpowers/plans'});",
+        "let f2 = require('fs'); f2 = {mkdtempSync: () => 'docs/superpowers/plans'};",
+    ] {
+        let program = format!(
+            "{modules} {change} fs.writeFileSync(fs.mkdtempSync('/tmp/p-') + '/p.md', fs.readFileSync('docs/superpowers/plans/p.md'))"
+        );
+        assert!(!analysis_in(&program, Some("/tmp")).sure, "{change}");
+    }
+    // Reading the environment, and a program's own names, leave it as it is.
+    let reads = format!("{modules} console.log(process.env.HOME, process.argv[2], process.cwd()); {copied}");
+    assert!(analysis_in(&reads, Some("/tmp")).sure);
 }

@@ -19,8 +19,10 @@ use crate::analysis::budget::{Budget, parse_within};
 use crate::analysis::formats::{self, Printf};
 use crate::programs::engine::{run_in, shell_word};
 use crate::programs::fields::Fields;
-use crate::programs::lex::HOLE;
-use crate::programs::{Findings, MAX_ANALYSIS_WORK};
+use crate::programs::lex::{HOLE, NAME_HOLE};
+use crate::programs::{Findings, MAX_ANALYSIS_WORK, Place};
+
+mod trust;
 
 /// Which grammar a JavaScript-family program is read by: JavaScript, or TypeScript (which tree-sitter reads with the
 /// TSX grammar too, for a program with JSX in it).
@@ -120,6 +122,9 @@ const BINDING_SITES: &[&str] = &[
     "assignment_pattern",
     "rest_pattern",
 ];
+
+/// `fs.mkdtempSync(prefix)`, `mkdtemp`: a folder named `prefix` and six random letters or digits.
+const TEMPORARY_FOLDER_MAKERS: &[&str] = &["mkdtempSync", "mkdtemp"];
 
 /// Methods of a `Bun.file(p)` that write or remove p.
 const BUN_FILE_WRITERS: &[&str] = &["write", "writer", "delete", "unlink"];
@@ -425,7 +430,7 @@ const CHILD: &[&str] = &["child_process", "cp", "childProcess", "child", "proc"]
 
 /// What the tree adds to the lexical findings; `false` when the program is over a cap (then the
 /// raw text decides).
-pub fn check(text: &str, dir: &Path, flavor: Flavor, findings: &mut Findings) -> bool {
+pub fn check(text: &str, place: Place, flavor: Flavor, findings: &mut Findings) -> bool {
     let parsed = match flavor {
         Flavor::JavaScript => parse(&PARSER, tree_sitter_javascript::LANGUAGE.into(), text),
         Flavor::TypeScript => match parse(&TYPESCRIPT_PARSER, tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(), text) {
@@ -440,7 +445,9 @@ pub fn check(text: &str, dir: &Path, flavor: Flavor, findings: &mut Findings) ->
     let Some(tree) = parsed else { return false };
     let mut reader = Reader {
         text,
-        dir,
+        dir: place.dir,
+        temporary: None,
+        trust: trust::Trust::default(),
         findings,
         vars: HashMap::new(),
         aliases: HashMap::new(),
@@ -453,6 +460,12 @@ pub fn check(text: &str, dir: &Path, flavor: Flavor, findings: &mut Findings) ->
     };
     let nodes = in_source_order(tree.root_node());
     reader.collect_local_functions(&nodes);
+    reader.trust = reader.trust(&nodes);
+    // Node's `os.tmpdir()`: the variable as it is, but a trailing `/`.
+    reader.temporary = place.temporary.filter(|_| reader.trust.environment).map(|folder| match folder {
+        "/" => folder.to_string(),
+        _ => folder.strip_suffix('/').unwrap_or(folder).to_string(),
+    });
     reader.walk(&nodes)
 }
 
@@ -508,6 +521,10 @@ fn type_erased(node: Node) -> Option<Node> {
 struct Reader<'t, 'f> {
     text: &'t str,
     dir: &'t Path,
+    /// What `os.tmpdir()` gives, when the analysis knows it.
+    temporary: Option<String>,
+    /// What the program cannot have changed ([`trust::Trust`]).
+    trust: trust::Trust,
     findings: &'f mut Findings,
     /// Bound names and `process.env.X` with their string values (`None`: unknown).
     vars: HashMap<String, Option<String>>,
@@ -802,6 +819,7 @@ impl<'t> Reader<'t, '_> {
                             let Some(name) = specifier.field("name") else { continue };
                             let local = specifier.field("alias").unwrap_or(name);
                             let property = self.source(name).trim_matches(['"', '\'']).to_string();
+                            self.modules.insert(self.source(local).to_string(), format!("{spec}/{property}"));
                             self.aliases.insert(self.source(local).to_string(), property);
                         }
                     }
@@ -948,6 +966,12 @@ impl<'t> Reader<'t, '_> {
             return match path {
                 Some(path) if !path.is_empty() => self.write(path, false),
                 _ => self.unsure(),
+            };
+        }
+        if TEMPORARY_FOLDER_MAKERS.contains(&name.as_str()) {
+            return match args.first().and_then(|prefix| self.temporary_folder_made(*prefix)) {
+                Some(folder) => self.write(folder, false),
+                None => self.unsure(),
             };
         }
         if SYMLINKS.contains(&name.as_str()) {
@@ -1227,7 +1251,7 @@ impl<'t> Reader<'t, '_> {
                 let right = self.eval(node.field("right")?, depth + 1)?;
                 Some(left + &right)
             }
-            "parenthesized_expression" => self.eval(last_named(node)?, depth + 1),
+            "parenthesized_expression" | "await_expression" => self.eval(last_named(node)?, depth + 1),
             "identifier" | "member_expression" => self.vars.get(self.source(node)).cloned().flatten(),
             "call_expression" => self.eval_call(node, depth),
             _ => None,
@@ -1306,6 +1330,15 @@ impl<'t> Reader<'t, '_> {
             }
             "concat" => Some(self.eval(object?, depth + 1)? + &values()?.concat()),
             "String" | "fileURLToPath" => self.eval(*args.first()?, depth + 1),
+            "tmpdir" if self.trust.os && self.module_of(function).as_deref() == Some("os") => self.temporary.clone(),
+            // The folder `fs.mkdtempSync` made, or `fs.promises.mkdtemp` resolves to.
+            "mkdtempSync" | "mkdtemp" if self.trust.fs => {
+                let module = if name == "mkdtemp" { "fs/promises" } else { "fs" };
+                if self.module_of(function).as_deref() != Some(module) {
+                    return None;
+                }
+                self.temporary_folder_made(*args.first()?)
+            }
             "cwd" if object.is_some_and(|o| is_global(self.source(o), "process")) => {
                 Some(join(&self.dir.to_string_lossy(), &self.cwd))
             }
@@ -1338,6 +1371,26 @@ impl<'t> Reader<'t, '_> {
             "toUpperCase" | "toLocaleUpperCase" => Some(self.eval(object?, depth + 1)?.to_uppercase()),
             _ => None,
         }
+    }
+}
+
+impl Reader<'_, '_> {
+    /// The folder a `mkdtemp` call with this prefix makes: the prefix and its random name.
+    fn temporary_folder_made(&self, prefix: Node) -> Option<String> {
+        let prefix = self.eval(prefix, 0).or_else(|| self.holed(prefix, 0))?;
+        Some(format!("{prefix}{NAME_HOLE}"))
+    }
+
+    /// The module a called function is taken from (without `node:`): `fs` for `fs.mkdtempSync`
+    /// or a `mkdtempSync` destructured or imported from `node:fs`, `fs/promises` for
+    /// `require('fs').promises.mkdtemp`.
+    fn module_of(&self, function: Node) -> Option<String> {
+        let module = match function.kind_name() {
+            "identifier" => self.modules.get(self.source(function))?.rsplit_once('/')?.0.to_string(),
+            "member_expression" => self.required(function.field("object")?)?,
+            _ => return None,
+        };
+        Some(module.strip_prefix("node:").unwrap_or(&module).to_string())
     }
 }
 

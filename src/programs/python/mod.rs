@@ -12,12 +12,12 @@ mod tables;
 mod tree;
 
 use self::tables::{MODULES, ModuleCli};
-use super::{Cli, Findings, Invocation, Language, parse_cli};
+use super::{Cli, Findings, Invocation, Language, Place, parse_cli};
 use crate::analysis::handoff::Source;
 use crate::paths::{self, Dialect};
 
-pub fn analyze(text: &str) -> Findings {
-    tree::analyze(text)
+pub fn analyze(text: &str, place: Place) -> Findings {
+    tree::analyze(text, place)
 }
 
 const CLI: Cli = Cli { inline: &["-c"], file: &[], valued: &["-W", "-X", "--check-hash-based-pycs"], module: &["-m"] };

@@ -31,8 +31,28 @@ pub enum Writer {
     Symlink(Arg, Arg),
     /// `os.chdir`.
     Chdir,
+    /// A `tempfile` call: a name of its own in the folder `dir` names, else the temporary folder
+    /// (`prefix`, a random part, `suffix`), and what it makes there ([`Made`]).
+    Temporary { suffix: Arg, prefix: Arg, dir: Arg, made: Made },
     /// Code the analysis cannot see: `eval`, `exec`, `getattr`, unpickling, a debugger, …
     Opaque,
+}
+
+/// What a `tempfile` call makes under its random name, and what it returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Made {
+    /// `mkdtemp`: the folder, and its path.
+    Folder,
+    /// `TemporaryDirectory`: the folder, and an object whose `name` (and `with … as d`) is its path.
+    Directory,
+    /// `mkstemp`: the file, and `(descriptor, path)`.
+    Pair,
+    /// `NamedTemporaryFile`: the file, and a file object whose `name` is its path.
+    NamedFile,
+    /// `TemporaryFile`, `SpooledTemporaryFile`: the file, and a file object.
+    File,
+    /// `mktemp`: only the path, which nothing makes.
+    Name,
 }
 
 /// Where a process-starting call keeps its command line, and what changes the line it runs.
@@ -89,6 +109,11 @@ pub enum Kind {
 
 const fn p(position: usize, name: &'static str) -> Arg {
     (position, name)
+}
+
+/// A `tempfile` call whose `suffix`, `prefix` and `dir` parameters come in that order from `at`.
+const fn temporary(at: usize, made: Made) -> Writer {
+    Writer::Temporary { suffix: p(at, "suffix"), prefix: p(at + 1, "prefix"), dir: p(at + 2, "dir"), made }
 }
 
 const DST: &[Arg] = &[p(1, "dst")];
@@ -185,6 +210,14 @@ pub const WRITERS: &[(&str, Writer)] = &[
         }),
     ),
     ("os.chdir", Writer::Chdir),
+    ("tempfile.mkdtemp", temporary(0, Made::Folder)),
+    ("tempfile.TemporaryDirectory", temporary(0, Made::Directory)),
+    ("tempfile.mkstemp", temporary(0, Made::Pair)),
+    ("tempfile.mktemp", temporary(0, Made::Name)),
+    // After `mode`, `buffering`, `encoding`, `newline` (and `max_size` first).
+    ("tempfile.NamedTemporaryFile", temporary(4, Made::NamedFile)),
+    ("tempfile.TemporaryFile", temporary(4, Made::File)),
+    ("tempfile.SpooledTemporaryFile", temporary(5, Made::File)),
     ("eval", Writer::Opaque),
     ("exec", Writer::Opaque),
     ("compile", Writer::Opaque),
@@ -628,6 +661,12 @@ pub enum Also {
     LinkTarget,
 }
 
+/// A class's attributes that are data, not functions (`type(x).__name__`).
+pub const CLASS_DATA: &[&str] = &["__name__", "__qualname__", "__module__", "__doc__"];
+
+/// pathlib's classes of paths, whose functions take the path first (`pathlib.Path.unlink(p)`).
+pub const PATH_CLASSES: &[&str] = &["pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.PurePosixPath"];
+
 /// Methods of pathlib paths that write the path, and what else they write.
 pub const PATH_WRITERS: &[(&str, Also)] = &[
     ("write_text", Also::Nothing),
@@ -643,6 +682,20 @@ pub const PATH_WRITERS: &[(&str, Also)] = &[
     ("rename", Also::Target),
     ("replace", Also::Target),
 ];
+
+/// Methods that write or run what they are given on values other than paths: a database's SQL,
+/// `open` with a mode, `Path.link_to` (Python 3.8 to 3.11).
+const OTHER_WRITER_METHODS: &[&str] = &["open", "link_to", "execute", "executemany", "executescript"];
+
+/// Whether a method of this name writes on some value the tables know (a path's `unlink`, an
+/// archive's `extractall`, `to_csv`): taken from a value the walk lost (`x.__class__.unlink`, a
+/// loop's `q.unlink`), it may be that writer.
+pub fn writer_method(name: &str) -> bool {
+    PATH_WRITERS.iter().any(|(writer, _)| *writer == name)
+        || EXTRACTORS.iter().any(|(extractor, _)| *extractor == name)
+        || ARGUMENT_WRITERS.contains(&name)
+        || OTHER_WRITER_METHODS.contains(&name)
+}
 
 /// Methods that write their first argument, on whatever value (`df.to_csv(p)`, `fig.savefig(p)`).
 pub const ARGUMENT_WRITERS: &[&str] =
@@ -810,24 +863,9 @@ pub fn read_only(name: &str) -> bool {
 /// A method of a builtin type or a pathlib class taken from the class (`key=str.lower`,
 /// `map(Path.exists, paths)`): read-only when the same method of a value is.
 fn read_only_method(name: &str) -> bool {
-    const TYPES: &[&str] = &[
-        "str",
-        "bytes",
-        "bytearray",
-        "list",
-        "dict",
-        "set",
-        "frozenset",
-        "tuple",
-        "int",
-        "float",
-        "pathlib.Path",
-        "pathlib.PurePath",
-        "pathlib.PosixPath",
-        "pathlib.PurePosixPath",
-    ];
+    const TYPES: &[&str] = &["str", "bytes", "bytearray", "list", "dict", "set", "frozenset", "tuple", "int", "float"];
     name.rsplit_once('.').is_some_and(|(class, method)| {
-        TYPES.contains(&class)
+        (TYPES.contains(&class) || PATH_CLASSES.contains(&class))
             && READ_ONLY_METHODS.contains(&method)
             && !PATH_WRITERS.iter().any(|(writer, _)| *writer == method)
     })

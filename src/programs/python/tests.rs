@@ -15,7 +15,7 @@ fn writes(program: &str) -> Vec<String> {
 }
 
 fn analysis(program: &str) -> crate::programs::Findings {
-    super::analyze(program)
+    super::analyze(program, crate::programs::Place { dir: Path::new("/repo"), temporary: Some("/tmp") })
 }
 
 #[test]
@@ -486,4 +486,132 @@ fn a_module_that_goes_where_the_walk_loses_it_is_unproven() {
         assert!(analysis(program).sure, "{program:?} is proven");
         assert!(writes(program).is_empty(), "{program:?}");
     }
+}
+
+fn analysis_in(program: &str, temporary: Option<&str>) -> crate::programs::Findings {
+    super::analyze(program, crate::programs::Place { dir: Path::new("/repo"), temporary })
+}
+
+#[test]
+fn what_tempfile_makes_goes_under_a_random_name_in_the_temporary_folder() {
+    let read = "open('docs/superpowers/plans/x.md').read()";
+    for (program, written) in [
+        (format!("import tempfile, shutil\nd = tempfile.mkdtemp()\nshutil.copy('{PLAN}', d)"), "/tmp/tmp*"),
+        (
+            format!(
+                "import tempfile\nwith tempfile.NamedTemporaryFile('w', delete=False, suffix='.md') as f:\n    f.write({read})"
+            ),
+            "/tmp/tmp*.md",
+        ),
+        (
+            format!(
+                "import os, tempfile\nout = os.path.join(tempfile.gettempdir(), 'r.md')\nopen(out, 'w').write({read})"
+            ),
+            "/tmp/r.md",
+        ),
+        (
+            format!("import tempfile, shutil\nwith tempfile.TemporaryDirectory() as d:\n    shutil.copy('{PLAN}', d)"),
+            "/tmp/tmp*",
+        ),
+        (format!("import tempfile, shutil\nshutil.copy('{PLAN}', tempfile.TemporaryDirectory().name)"), "/tmp/tmp*"),
+        (format!("import tempfile, shutil\nshutil.copy('{PLAN}', tempfile.mkstemp(suffix='.md')[1])"), "/tmp/tmp*.md"),
+        (
+            format!("import tempfile, shutil\nshutil.copy('{PLAN}', tempfile.mkdtemp(prefix='plan-', dir='/var/tmp'))"),
+            "/var/tmp/plan-*",
+        ),
+        (
+            format!(
+                "import tempfile\nf = tempfile.NamedTemporaryFile('w', delete=False)\nopen(f.name, 'w').write({read})"
+            ),
+            "/tmp/tmp*",
+        ),
+    ] {
+        assert!(analysis(&program).sure, "{program:?} is proven");
+        assert_eq!(writes(&program), [written], "{program:?}");
+    }
+    // Where the program says, or the line puts, the folder, or under a name that may be
+    // approval.md: a guarded location written.
+    for program in [
+        format!("import tempfile, shutil\nshutil.copy('{PLAN}', tempfile.mkdtemp(dir='docs/superpowers/plans'))"),
+        format!("import tempfile, shutil\nshutil.copy('{PLAN}', tempfile.mkdtemp() + '/approval.md')"),
+        format!("import tempfile\ntempfile.NamedTemporaryFile('w', prefix='', suffix='.md').write({read})"),
+        "import tempfile\nf = tempfile.NamedTemporaryFile(dir='openspec/changes/c', prefix='approval', suffix='.md')"
+            .to_string(),
+    ] {
+        let found = writes(&program);
+        assert!(
+            found.iter().any(|w| crate::paths::names_guarded(w, crate::paths::Dialect::Program)),
+            "{program:?}: {found:?}"
+        );
+    }
+    let plans = analysis_in("import tempfile\ntempfile.mkdtemp()", Some("docs/superpowers/plans"));
+    assert!(plans.sure && plans.writes == ["/repo/docs/superpowers/plans/tmp\u{2}"], "{plans:?}");
+    // A folder the line or the program sets to a value the analysis does not know: any folder.
+    for (program, temporary) in [
+        ("import tempfile, shutil\nshutil.copy('docs/superpowers/plans/x.md', tempfile.mkdtemp())", None),
+        (
+            "import os, tempfile, shutil\nos.environ['TMPDIR'] = 'docs/superpowers/plans'\nshutil.copy('docs/superpowers/plans/x.md', tempfile.mkdtemp())",
+            Some("/tmp"),
+        ),
+        (
+            "import tempfile, shutil\ntempfile.tempdir = 'docs/superpowers/plans'\nshutil.copy('docs/superpowers/plans/x.md', tempfile.mkdtemp())",
+            Some("/tmp"),
+        ),
+        (
+            "import sys, tempfile, shutil\nshutil.copy('docs/superpowers/plans/x.md', tempfile.mkdtemp(dir=sys.argv[1]))",
+            Some("/tmp"),
+        ),
+    ] {
+        assert!(!analysis_in(program, temporary).sure, "{program:?} is unproven");
+    }
+}
+
+#[test]
+fn a_writer_reached_through_its_class_writes_what_it_may_be_given() {
+    let path = "import pathlib, operator\np = pathlib.Path('docs/superpowers/plans/x.md')\n";
+    for call in [
+        "max([p], key=type(p).unlink)",
+        "max([p], key=p.__class__.unlink)",
+        "t = type(p)\nsorted([p], key=t.unlink)",
+        "max([p], key=type(p).__base__.unlink)",
+        "max([p], key=p.__class__.__mro__[0].unlink)",
+        "max([p], key=p.unlink.__func__)",
+        "list(map(type(p).write_text, [p], ['x']))",
+        "max([p], key=operator.methodcaller('unlink'))",
+        "list(map(operator.call, map(operator.attrgetter('unlink'), [p])))",
+        "type(p).unlink(p)",
+        "pathlib.Path.unlink(p)",
+        "pathlib.Path.write_text(p, 'x')",
+        "for q in [p]:\n    max([q], key=q.unlink)",
+        "@p.unlink\ndef f():\n    pass",
+    ] {
+        let program = format!("{path}{call}");
+        assert!(writes(&program).contains(&PLAN.to_string()), "{call:?}");
+    }
+    // The class's function called on a path is that path's writer, and reads stay reads.
+    assert_eq!(
+        writes(
+            "import pathlib\npathlib.Path.write_text(pathlib.Path('/tmp/x'), open('docs/superpowers/plans/x.md').read())"
+        ),
+        ["/tmp/x"]
+    );
+    for call in [
+        "print(type(p).read_text(p))",
+        "print(pathlib.Path.read_text(p))",
+        "print(sorted([p], key=type(p).read_text))",
+        "print(sorted([p], key=operator.attrgetter('name')))",
+        "print(list(map(operator.methodcaller('read_text'), [p])))",
+        "for q in [p]:\n    print(type(q).__name__, q.read_text())",
+    ] {
+        let program = format!("{path}{call}");
+        assert!(analysis(&program).sure, "{call:?} is proven");
+        assert!(writes(&program).is_empty(), "{call:?}");
+    }
+}
+
+#[test]
+fn a_list_whose_method_goes_as_a_value_is_changed_in_place() {
+    let program = "import subprocess\ncmd = ['true']\nlist(map(cmd.append, ['&&', 'rm', 'docs/superpowers/plans/x.md']))\nsubprocess.run(' '.join(cmd), shell=True)";
+    assert!(!analysis(program).sure);
+    assert_eq!(writes(program), [PLAN]);
 }

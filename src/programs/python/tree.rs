@@ -12,13 +12,13 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Parser};
 
-use super::tables::{self, Also, Kind, Process, Shell, Writer};
+use super::tables::{self, Also, Kind, Made, Process, Shell, Writer};
 use crate::analysis::budget::{Budget, parse_within};
 use crate::analysis::formats::{self, Composite};
-use crate::programs::engine::{COMPUTED_PART, copied_into, printf_filled, run_in, shell_word, writes_mode};
+use crate::programs::engine::{copied_into, printf_filled, run_in, shell_word, wildcarded, writes_mode};
 use crate::programs::fields::Fields;
-use crate::programs::lex::HOLE;
-use crate::programs::{Findings, MAX_ANALYSIS_WORK};
+use crate::programs::lex::{HOLE, NAME_HOLE};
+use crate::programs::{Findings, MAX_ANALYSIS_WORK, Place};
 
 /// Parser progress checks for one program (each about a hundred parser operations).
 pub const MAX_PARSE_CHECKS: usize = 50_000;
@@ -33,8 +33,8 @@ thread_local! {
     static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
 }
 
-/// What a Python program writes and starts, read from its syntax tree.
-pub fn analyze(text: &str) -> Findings {
+/// What a Python program run at `place` writes and starts, read from its syntax tree.
+pub fn analyze(text: &str, place: Place) -> Findings {
     let parsed = PARSER.with(|cell| {
         let mut slot = cell.try_borrow_mut().ok()?;
         if slot.is_none() {
@@ -46,7 +46,7 @@ pub fn analyze(text: &str) -> Findings {
     });
     let Some(tree) = parsed else { return Findings::unreadable() };
     let root = tree.root_node();
-    let mut program = Program::new(text);
+    let mut program = Program::new(text, place);
     // Python runs no program it cannot parse, but what tree-sitter does not parse may be a call.
     if root.has_error() {
         program.unsure();
@@ -74,6 +74,13 @@ enum V {
     Bool(bool),
     /// A function or class the program defines: its body is judged where it stands.
     Local,
+    /// A class the analysis does not name (`type(x)`, `x.__class__`): its functions, taken from
+    /// it, are called with whatever they are given.
+    Class,
+    /// A `tempfile.NamedTemporaryFile`: a file object whose `name` is this path.
+    TemporaryFile(String),
+    /// A `tempfile.TemporaryDirectory`: its `name`, and what `with … as d` binds, is this path.
+    TemporaryDirectory(String),
     /// A name the program never binds nor takes from a builtin: calling it raises.
     Undefined,
     Unknown,
@@ -90,6 +97,10 @@ impl V {
 
 struct Program<'s> {
     source: &'s str,
+    /// Where the program runs and the temporary folder the line gives it.
+    place: Place<'s>,
+    /// The temporary folder, absolute, once `tempfile` has looked it up (it keeps the first).
+    temporary: Option<String>,
     /// How many places bind each name (assignments, loops, parameters, imports, mutations): a
     /// name bound once has one value wherever it is read; any other is unknown.
     sites: HashMap<&'s str, u32>,
@@ -116,9 +127,11 @@ struct Program<'s> {
 }
 
 impl<'s> Program<'s> {
-    fn new(source: &'s str) -> Self {
+    fn new(source: &'s str, place: Place<'s>) -> Self {
         Program {
             source,
+            place,
+            temporary: None,
             sites: HashMap::new(),
             vars: HashMap::new(),
             env: HashMap::new(),
@@ -251,11 +264,9 @@ impl<'s> Program<'s> {
             }
             "import_statement" | "import_from_statement" => self.import_sites(node),
             "identifier" if tables::NAMESPACES.contains(&self.text_of(node)) => self.namespaces = true,
-            "call" => {
-                // `cmd.append(x)`: the list has more than one value.
-                if let Some(function) = field("function").filter(|f| f.kind_name() == "attribute")
-                    && let (Some(object), Some(method)) =
-                        (function.field("object"), function.field("attribute"))
+            "attribute" => {
+                // `cmd.append(x)`, `map(cmd.append, xs)`: the list has more than one value.
+                if let (Some(object), Some(method)) = (field("object"), field("attribute"))
                     && object.kind_name() == "identifier"
                     && tables::MUTATORS.contains(&self.text_of(method))
                 {
@@ -356,7 +367,8 @@ impl<'s> Program<'s> {
                 let value = node.named_child(0).map_or(V::Unknown, |inner| self.eval(inner, depth + 1));
                 match value {
                     V::Name(name) if tables::read_only(&name) => {}
-                    V::Local | V::Object(_) | V::Method(_, _) => {}
+                    V::Local | V::Object(_) => {}
+                    V::Method(..) if !may_write_when_called(&value) => {}
                     _ => self.unsure(),
                 }
             }
@@ -666,6 +678,9 @@ impl<'s> Program<'s> {
         let object = self.eval_field(node, "object", depth);
         let name = node.field("attribute").map(|n| self.text_of(n)).unwrap_or_default();
         match object {
+            V::Undefined => V::Undefined,
+            object if name == "__class__" => class_of(&object),
+            V::TemporaryFile(path) | V::TemporaryDirectory(path) if name == "name" => V::Str(path),
             V::Name(module) => {
                 let qualified = tables::attribute(&module, name);
                 match tables::STRINGS.iter().find(|(constant, _)| *constant == qualified) {
@@ -675,7 +690,6 @@ impl<'s> Program<'s> {
             }
             V::Path(path) if name == "parent" => V::Path(parent(&path)),
             V::Path(_) if matches!(name, "name" | "stem" | "suffix") => V::Str(HOLE.to_string()),
-            V::Undefined => V::Undefined,
             receiver => V::Method(Box::new(receiver), name.to_string()),
         }
     }
@@ -697,6 +711,7 @@ impl<'s> Program<'s> {
     fn subscript(&mut self, node: Node, depth: usize) -> V {
         let object = self.eval_field(node, "value", depth);
         let key = self.eval_field(node, "subscript", depth);
+        let index = node.field("subscript").and_then(|key| self.text_of(key).parse::<isize>().ok());
         // `sys.modules['os']`, `f.__globals__['os']`: a module the walk does not follow.
         let last = match &object {
             V::Name(name) => name.rsplit('.').next(),
@@ -712,6 +727,13 @@ impl<'s> Program<'s> {
             }
             // `glob.glob(pattern)[0]`: one of the paths the pattern matches.
             (V::List(items), _) if items.len() == 1 => items.into_iter().next().unwrap_or(V::Unknown),
+            // `tempfile.mkstemp()[1]`, `parts[-1]`.
+            (V::List(items), _) if index.is_some() => {
+                let at = index.and_then(|index| {
+                    if index < 0 { items.len().checked_sub(index.unsigned_abs()) } else { usize::try_from(index).ok() }
+                });
+                at.and_then(|at| items.into_iter().nth(at)).unwrap_or(V::Unknown)
+            }
             _ => V::Unknown,
         }
     }
@@ -781,15 +803,8 @@ impl<'s> Program<'s> {
     /// `__eq__`, a return value) is called where the analysis does not see, with whatever it
     /// is given: proven only when it is read-only itself (P-18).
     fn passed(&mut self, value: &V) {
-        match value {
-            V::Name(name) if !tables::harmless_value(name) => self.unsure(),
-            V::Method(receiver, method)
-                if matches!(**receiver, V::Path(_) | V::Object(Kind::Archive | Kind::Database))
-                    && !tables::READ_ONLY_METHODS.contains(&method.as_str()) =>
-            {
-                self.unsure();
-            }
-            _ => {}
+        if may_write_when_called(value) {
+            self.unsure();
         }
     }
 
@@ -848,8 +863,35 @@ impl<'s> Program<'s> {
             "logging.getLogger" | "hashlib.sha256" | "hashlib.md5" | "hashlib.sha1" | "hashlib.new" => {
                 return V::Object(Kind::Inert);
             }
+            "type" => {
+                return match (args.positional.as_slice(), args.named.is_empty() && !args.splat) {
+                    ([value], true) => class_of(value),
+                    _ => V::Class,
+                };
+            }
+            "tempfile.gettempdir" | "tempfile.gettempdirb" => return V::Str(self.temporary_folder()),
+            "operator.methodcaller" | "operator.attrgetter" => {
+                if !getter_harmless(&name, args) {
+                    self.unsure();
+                }
+                return V::Unknown;
+            }
             "yaml.load" | "yaml.load_all" if safe_yaml_loader(args) => return V::Unknown,
             _ => {}
+        }
+        // `pathlib.Path.unlink(p)`: a path's writer, taken from its class, called on `p`.
+        if let Some((class, method)) = name.rsplit_once('.')
+            && tables::PATH_CLASSES.contains(&class)
+            && tables::PATH_WRITERS.iter().any(|(writer, _)| *writer == method)
+        {
+            let rest = Args { positional: args.positional.iter().skip(1).cloned().collect(), ..args.clone() };
+            return match args.positional.first() {
+                Some(V::Path(path) | V::Str(path)) if !args.splat => self.path_method(path.clone(), method, &rest),
+                _ => {
+                    self.unsure();
+                    V::Unknown
+                }
+            };
         }
         if !tables::read_only(&name) {
             self.unsure();
@@ -955,7 +997,62 @@ impl<'s> Program<'s> {
                 self.unsure();
                 V::Unknown
             }
+            Writer::Temporary { suffix, prefix, dir, made } => self.temporary(args, [suffix, prefix, dir], made),
         }
+    }
+
+    /// A `tempfile` call: `prefix`, a random name and `suffix` in the folder `dir` names, else the
+    /// temporary folder; what it makes there is written, and it returns the path (absolute, as
+    /// Python gives it) or an object holding it.
+    fn temporary(&mut self, args: &Args, [suffix, prefix, dir]: [tables::Arg; 3], made: Made) -> V {
+        if args.splat {
+            self.unsure();
+        }
+        let text = |at: tables::Arg, default: &str| match args.get(at.0, at.1) {
+            None => default.to_string(),
+            Some(V::Str(text) | V::Path(text)) => text.clone(),
+            Some(_) => HOLE.to_string(),
+        };
+        let folder = match args.get(dir.0, dir.1) {
+            None => self.temporary_folder(),
+            Some(V::Str(folder) | V::Path(folder)) => self.absolute(folder),
+            Some(_) => HOLE.to_string(),
+        };
+        let path = join_dir(&folder, &format!("{}{NAME_HOLE}{}", text(prefix, "tmp"), text(suffix, "")));
+        if made != Made::Name {
+            self.write(V::Str(path.clone()));
+        }
+        match made {
+            Made::Folder | Made::Name => V::Str(path),
+            Made::Directory => V::TemporaryDirectory(path),
+            Made::Pair => V::List(vec![V::Unknown, V::Str(path)]),
+            Made::NamedFile => V::TemporaryFile(path),
+            Made::File => V::Object(Kind::File),
+        }
+    }
+
+    /// The folder `tempfile` puts things in: the one the line gives the program, absolute, as
+    /// Python looks it up once. A program that may change its environment (it names `environ`,
+    /// `putenv`) may have pointed it anywhere first: unknown then.
+    fn temporary_folder(&mut self) -> String {
+        if let Some(folder) = &self.temporary {
+            return folder.clone();
+        }
+        let changed = ["environ", "putenv", "unsetenv"].iter().any(|name| self.source.contains(name));
+        let folder = match self.place.temporary {
+            Some(folder) if !changed && !folder.is_empty() => self.absolute(folder),
+            _ => HOLE.to_string(),
+        };
+        self.temporary = Some(folder.clone());
+        folder
+    }
+
+    /// A path the program names, made absolute against where it runs now (`os.path.abspath`).
+    fn absolute(&self, path: &str) -> String {
+        if path.starts_with('/') || path.contains(HOLE) {
+            return path.to_string();
+        }
+        crate::paths::absolute(join_dir(&self.dir, path), self.place.dir).to_string_lossy().into_owned()
     }
 
     fn method_call(&mut self, receiver: V, method: &str, args: &Args) -> V {
@@ -988,7 +1085,9 @@ impl<'s> Program<'s> {
                     return V::Unknown;
                 }
             }
-            (V::Object(Kind::Inert | Kind::File), _) => return V::Unknown,
+            (V::Object(Kind::Inert | Kind::File) | V::TemporaryFile(_), _) => return V::Unknown,
+            // It removes its own folder, written where it was made.
+            (V::TemporaryDirectory(_), "cleanup") => return V::Unknown,
             (V::Object(Kind::Database), _) => return self.database_method(method, args),
             _ => {}
         }
@@ -1127,7 +1226,7 @@ impl<'s> Program<'s> {
             }
             // An open file object or a descriptor (`shutil.copy(src, f)` is not a thing, but
             // `os.open` results are): judged where it was made.
-            V::Object(_) => {}
+            V::Object(_) | V::TemporaryFile(_) | V::TemporaryDirectory(_) => {}
             _ => self.unsure(),
         }
     }
@@ -1168,7 +1267,7 @@ impl<'s> Program<'s> {
         };
         for &shell in shells {
             match command_line(line, program, shell) {
-                Some(line) => self.findings.commands.push(run_in(&dir, line).replace(HOLE, COMPUTED_PART)),
+                Some(line) => self.findings.commands.push(wildcarded(&run_in(&dir, line))),
                 None => self.unsure(),
             }
         }
@@ -1205,7 +1304,7 @@ fn command_line(line: &V, program: Option<&str>, shell: bool) -> Option<String> 
 }
 
 /// A call's arguments, evaluated.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Args {
     positional: Vec<V>,
     named: Vec<(String, V)>,
@@ -1222,6 +1321,23 @@ impl Args {
     fn text(&self, position: usize, keyword: &str) -> Option<&str> {
         self.get(position, keyword).and_then(V::text)
     }
+}
+
+/// `operator.methodcaller(name, …)` calls the method it names on what it is given,
+/// `operator.attrgetter(…)` gets the attributes it names (a bound method among them): harmless
+/// when the names are known, a called method is read-only and none is a writer's
+/// (`key=operator.methodcaller('unlink')` is not).
+fn getter_harmless(getter: &str, args: &Args) -> bool {
+    let calls = getter == "operator.methodcaller";
+    let names = if calls { args.positional.get(..1).unwrap_or_default() } else { &args.positional[..] };
+    let harmless = |value: &V| {
+        value.text().is_some_and(|text| {
+            !text.contains(HOLE)
+                && (!calls || tables::READ_ONLY_METHODS.contains(&text))
+                && !text.split('.').any(tables::writer_method)
+        })
+    };
+    !names.is_empty() && !args.splat && names.iter().all(harmless)
 }
 
 /// `yaml.load(f, Loader=yaml.SafeLoader)`: a loader that builds only plain data.
@@ -1265,13 +1381,50 @@ fn bare_alias(target: Node) -> Option<Node> {
 }
 
 /// What `with value as t` binds to `t`: what `value.__enter__()` returns. The objects the
-/// tables make (files, archives, processes, handlers) return themselves; of anything else the
-/// analysis does not know it.
+/// tables make (files, archives, processes, handlers) return themselves, a temporary directory
+/// its path; of anything else the analysis does not know it.
 fn entered(value: V) -> V {
     match value {
-        V::Object(kind) => V::Object(kind),
+        V::Object(_) | V::TemporaryFile(_) => value,
+        V::TemporaryDirectory(path) => V::Str(path),
         _ => V::Unknown,
     }
+}
+
+/// Whether a value, called where the analysis does not see with whatever it is given, may write
+/// (P-18): a name the tables do not prove harmless, a class it does not name, a function taken
+/// from a path, an archive, a database or such a class unless it is read-only (`key=str.lower`
+/// passes, `key=type(p).unlink` does not), the same function reached through a dunder
+/// (`p.unlink.__func__`), and a writer's name taken from a value the walk lost (`q.unlink`,
+/// `x.__class__.__mro__[0].unlink`).
+fn may_write_when_called(value: &V) -> bool {
+    match value {
+        V::Name(name) => !tables::harmless_value(name),
+        V::Class => true,
+        V::Method(receiver, method) => match &**receiver {
+            V::Class if tables::CLASS_DATA.contains(&method.as_str()) => false,
+            V::Path(_) | V::Object(Kind::Archive | Kind::Database) | V::Class => {
+                !tables::READ_ONLY_METHODS.contains(&method.as_str())
+            }
+            inner @ V::Method(..) if method.starts_with("__") => may_write_when_called(inner),
+            V::Str(_) | V::Bool(_) | V::Object(Kind::File | Kind::Inert) | V::TemporaryFile(_) => false,
+            _ => tables::writer_method(method),
+        },
+        _ => false,
+    }
+}
+
+/// `type(value)`, `value.__class__`: the builtin or pathlib class of a value the analysis
+/// knows, else a class it does not name.
+fn class_of(value: &V) -> V {
+    let class = match value {
+        V::Path(_) => "pathlib.Path",
+        V::Str(_) => "str",
+        V::List(_) => "list",
+        V::Bool(_) => "bool",
+        _ => return V::Class,
+    };
+    V::Name(class.to_string())
 }
 
 fn first_name<'s>(source: &'s str, dotted: Node) -> Option<&'s str> {
