@@ -12,7 +12,7 @@ use super::options::{Item, Spec, abbreviates, operands, options, prefix_spec, sp
 use super::readonly::is_read_only;
 use super::sink::{Job, Next, Sink, join};
 use super::{Arg, Effect, Environment, Variable, WorkTree, command_name, copies, patches, quote, unknown};
-use pathspecs::{FromFile, from_file, pathspec_write};
+use pathspecs::{FromFile, Restore, from_file, pathspec_write};
 pub use settings::HOOKS;
 use settings::{
     config_from_environment, configured_commands, environment_settings, ext_command, git_alias, git_config,
@@ -51,8 +51,10 @@ pub(super) fn git(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<
     for url in rest {
         ext_command(url, sink);
     }
-    let from =
-        if PATHSPECS_FROM_FILE.contains(&sub.text.as_str()) { from_file(rest, stdin, sink) } else { FromFile::Absent };
+    let from = match PATHSPECS_FROM_FILE.contains(&sub.text.as_str()) {
+        true => from_file(rest, stdin, sub.text == "reset", sink),
+        false => FromFile::Absent,
+    };
     let words = match from {
         FromFile::Absent => Cow::Borrowed(rest),
         FromFile::Read(words) => Cow::Owned(words),
@@ -114,8 +116,9 @@ struct Git<'a> {
 }
 
 /// The subcommands whose pathspecs `--pathspec-from-file` may give and that write them in the
-/// work tree (`add`, `commit`, `reset` write only the index).
-const PATHSPECS_FROM_FILE: &[&str] = &["checkout", "restore", "rm", "stash"];
+/// work tree, or (`reset`) put in the index what a later restore from it brings back (`add` and
+/// `commit` put what the work tree holds).
+const PATHSPECS_FROM_FILE: &[&str] = &["checkout", "restore", "rm", "stash", "reset"];
 
 /// Subcommand `sub` run in `dir` (relative to where the job runs) with its work tree `tree`: what
 /// it writes in a work tree given (`--work-tree`, `GIT_WORK_TREE`) lands where git places it
@@ -181,14 +184,14 @@ fn git_files(git_dir: Option<&Arg>, dir: &str, environment: &Environment, sink: 
 }
 
 /// Whether git's words (after `git`) take the pathspecs from standard input
-/// (`--pathspec-from-file=-`).
+/// (`--pathspec-from-file=-`, `=/dev/stdin`).
 pub(super) fn pathspecs_on_input(args: &[Arg]) -> bool {
     let start = options(args, &GLOBAL_OPTIONS, |_| {});
     if !args.get(start).is_some_and(|sub| PATHSPECS_FROM_FILE.contains(&sub.text.as_str())) {
         return false;
     }
     let rest = args.get(start + 1..).unwrap_or_default();
-    values_of(rest, "", &[("pathspec-from-file", "pathspec-fr")]).iter().any(|file| file.text == "-" && !file.dynamic)
+    values_of(rest, "", &[("pathspec-from-file", "pathspec-fr")]).iter().any(super::feeders::is_stdin)
 }
 
 /// git's subcommands that write no file their words name (the object store and refs aside).
@@ -309,8 +312,9 @@ fn git_subcommand(sub: &str, args: &[Arg], git: &mut Git, sink: &mut Sink) {
                     (found, from_revision)
                 }
             };
+            let restore = if from_revision { Restore::FromRevision } else { Restore::FromIndex };
             for path in paths {
-                pathspec_write(path, from_revision, &mut git.top, sink);
+                pathspec_write(path, restore, &mut git.top, sink);
             }
         }
         "restore" => {
@@ -327,10 +331,13 @@ fn git_subcommand(sub: &str, args: &[Arg], git: &mut Git, sink: &mut Sink) {
                 });
                 found
             };
-            if !staged || worktree {
-                for path in paths {
-                    pathspec_write(path, from_revision, &mut git.top, sink);
-                }
+            let restore = match (from_revision, !staged || worktree) {
+                (_, false) => Restore::IntoIndex,
+                (true, true) => Restore::FromRevision,
+                (false, true) => Restore::FromIndex,
+            };
+            for path in paths {
+                pathspec_write(path, restore, &mut git.top, sink);
             }
         }
         "rm" => {
@@ -353,7 +360,7 @@ fn git_subcommand(sub: &str, args: &[Arg], git: &mut Git, sink: &mut Sink) {
             git_config(args, sink);
             unknown::analyze(sub, args, None, sink);
         }
-        "reset" => reset(args, sink),
+        "reset" => reset(args, git, sink),
         "stash" => stash(args, sink),
         "format-patch" => format_patch(args, sink),
         "grep" => grep(args, git, sink),
@@ -440,11 +447,13 @@ const COMMAND_OPTIONS: &[CommandOptions] = &[
     },
 ];
 
-/// `git reset [<rev>] [--] <paths>`, `--soft`, `--mixed`: the index and refs only. `--hard`,
-/// `--merge`, `--keep` and `-p` rewrite the work tree: judged by their words (what a hard reset
-/// brings back is a limit).
-fn reset(args: &[Arg], sink: &mut Sink) {
+/// `git reset [<rev>] [--] <paths>`, `--soft`, `--mixed`: the index and refs only; the paths
+/// (the first word may be the revision) are what a later restore from the index brings back.
+/// `--hard`, `--merge`, `--keep` and `-p` rewrite the work tree: judged by their words (what a
+/// hard reset brings back is a limit).
+fn reset(args: &[Arg], git: &mut Git, sink: &mut Sink) {
     let mut writes = false;
+    let mut paths = Vec::new();
     options(args, &spec("", &["pathspec-from-file"]), |item| match item {
         Item::Flag('p') => writes = true,
         Item::Long(name, None) => {
@@ -452,10 +461,15 @@ fn reset(args: &[Arg], sink: &mut Sink) {
                 .iter()
                 .any(|(full, shortest)| abbreviates(name, full, shortest))
         }
+        Item::Operand(path) => paths.push(path),
         _ => {}
     });
     if writes {
         unknown::analyze("reset", args, None, sink);
+        return;
+    }
+    for path in &paths {
+        pathspec_write(path, Restore::IntoIndex, &mut git.top, sink);
     }
 }
 

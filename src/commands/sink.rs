@@ -184,6 +184,26 @@ impl Sink<'_, '_> {
         }
     }
 
+    /// The files beneath `dir` git may bring back from its index ([`Effect::RestoresNamed`]).
+    pub fn restore_named(&mut self, dir: &Arg) {
+        if dir.pipe || dir.text.is_empty() {
+            return;
+        }
+        for located in self.located(dir) {
+            self.out.push(Effect::RestoresNamed(located));
+        }
+    }
+
+    /// Files under `path` git puts in its index ([`Effect::Stages`]).
+    pub fn stage(&mut self, path: &Arg) {
+        if path.pipe || path.text.is_empty() {
+            return;
+        }
+        for located in self.located(path) {
+            self.out.push(Effect::Stages(located));
+        }
+    }
+
     /// An unknown command runs where the job runs.
     pub fn runs_here(&mut self) {
         let here = if self.job.dir.is_empty() { "." } else { self.job.dir.as_str() };

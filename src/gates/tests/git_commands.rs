@@ -241,6 +241,11 @@ fn pathspecs_from_a_file_or_standard_input_are_written() {
             ("git ls-files docs/superpowers/plans | git checkout HEAD~1 --pathspec-from-file=-", NEEDS_SPEC),
             ("git checkout HEAD~1 --pathspec-from-file=/tmp/unseen # docs/superpowers/plans/p.md", NEEDS_SPEC),
             ("echo docs/superpowers/plans/p.md | git stash push --pathspec-from-file=-", NEEDS_SPEC),
+            ("git checkout HEAD~1 --pathspec-from-file=<(echo docs/superpowers/plans/p.md)", NEEDS_SPEC),
+            ("git checkout --pathspec-from-file=<(echo docs/superpowers/plans/p.md) HEAD~1", NEEDS_SPEC),
+            ("git restore -s HEAD~1 --pathspec-from-file <(echo openspec/changes/c/approval.md)", ONLY_APPROVE),
+            ("git checkout HEAD~1 --pathspec-from-file=/dev/stdin <<< docs/superpowers/plans/p.md", NEEDS_SPEC),
+            ("git checkout HEAD~1 --pathspec-from-file=<(cat list) # docs/superpowers/plans/p.md", NEEDS_SPEC),
         ],
     );
     allowed(
@@ -252,6 +257,45 @@ fn pathspecs_from_a_file_or_standard_input_are_written() {
             "git add --pathspec-from-file=- <<< docs/superpowers/plans/p.md",
             "git commit --pathspec-from-file=- -m x <<< docs/superpowers/plans/p.md",
             "git reset --pathspec-from-file=- <<< docs/superpowers/plans/p.md",
+            "git checkout HEAD~1 --pathspec-from-file=<(echo src/lib.rs)",
+            "git checkout HEAD~1 --pathspec-from-file=/dev/stdin <<< src/lib.rs",
+            "git reset -q HEAD~1 --pathspec-from-file=<(cat list) # docs/superpowers/plans/p.md",
+        ],
+    );
+}
+
+/// A restore from the index brings back the files under its pathspecs that differ from the
+/// index: the guarded ones the line may have made so, by naming them (P-18) or by putting another
+/// version of them in the index first (`git reset <rev> -- P`, `restore --staged`), in any
+/// spelling the walk resolves; with nothing guarded named or staged under them it writes nothing
+/// guarded the walk can see.
+#[test]
+fn a_restore_from_the_index_writes_what_the_line_named_or_staged_beneath_it() {
+    let repo = repo();
+    refused(
+        &repo,
+        &[
+            ("git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git checkout -- .", NEEDS_SPEC),
+            ("git reset -q HEAD~1 --pathspec-from-file=- <<< docs/superpowers/plans/p.md; git checkout -- .", NEEDS_SPEC),
+            ("git reset -q HEAD~1 -- openspec/changes/c/approval.md && git restore openspec", ONLY_APPROVE),
+            ("git restore --staged -s HEAD~1 docs/superpowers/plans/p.md && git restore docs", NEEDS_SPEC),
+            ("cd docs && git reset -q HEAD~1 -- superpowers/plans/p.md && git checkout -- .", NEEDS_SPEC),
+            ("git reset -q HEAD~1 -- 'docs/*/plans/p.md'; git checkout -- .", NEEDS_SPEC),
+            ("git reset -q HEAD~1 -- docs/superpowers/plans/p.md; cd src && git checkout -- :/", NEEDS_SPEC),
+            ("cat docs/superpowers/plans/p.md; git checkout -- .", NEEDS_SPEC),
+        ],
+    );
+    allowed(
+        &repo,
+        &[
+            "git checkout -- .",
+            "git checkout -- src/",
+            "git restore .",
+            "cat docs/superpowers/plans/p.md; git checkout -- src",
+            "git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git checkout -- src",
+            "git reset -q HEAD~1 -- src; git checkout -- .",
+            "git reset -q HEAD~1 -- '*.rs'; git checkout -- .",
+            "git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git restore --staged .",
         ],
     );
 }
