@@ -26,6 +26,7 @@ pub(super) fn git(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<
     let environment = sink.job.environment.clone();
     let mut configs = environment_settings(&environment, sink);
     let (mut work_tree, mut git_dir) = (set_in(&environment, "GIT_WORK_TREE"), set_in(&environment, "GIT_DIR"));
+    let mut exec_path = set_in(&environment, "GIT_EXEC_PATH").is_some();
     let start = options(args, &GLOBAL_OPTIONS, |item| match item {
         Item::Short('C', value) => {
             dir = Arg { text: join(&dir.text, &value.text), dynamic: dir.dynamic || value.dynamic, ..value }
@@ -35,8 +36,14 @@ pub(super) fn git(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<
         Item::Long("config-env", Some(value)) => configs.extend(config_from_environment(&value, &environment)),
         Item::Long("work-tree", value) => work_tree = value,
         Item::Long("git-dir", value) => git_dir = value,
+        Item::Long("exec-path", Some(_)) => exec_path = true,
         _ => {}
     });
+    // The programs of git's subcommands, and the `git` its subcommands and hooks run, come from
+    // there first: programs the walk does not see (P-18).
+    if exec_path {
+        sink.push(Effect::RunsUnseen);
+    }
     approval_through_cli(&configs, None, sink);
     configured_commands(&configs, sink);
     git_files(git_dir.as_ref(), &dir.text, &environment, sink);
@@ -361,6 +368,7 @@ fn git_subcommand(sub: &str, args: &[Arg], git: &mut Git, sink: &mut Sink) {
             unknown::analyze(sub, args, None, sink);
         }
         "reset" => reset(args, git, sink),
+        "submodule" => submodule(args, sink),
         "stash" => stash(args, sink),
         "format-patch" => format_patch(args, sink),
         "grep" => grep(args, git, sink),
@@ -410,6 +418,35 @@ fn commands_run(sub: &str, args: &[Arg]) -> Vec<Arg> {
     let Some(options) = COMMAND_OPTIONS.iter().find(|options| options.sub == sub) else { return Vec::new() };
     values_of(args, options.short, options.long)
 }
+
+/// `git submodule [-q] foreach [--recursive] <command>…`: the command runs through the shell in
+/// each submodule's folder, one the walk does not know; one word is a script (with `$name`,
+/// `$sm_path`, `$displaypath`, `$sha1`, `$toplevel` and `path` set), more are `sh -c '<first>
+/// "$@"'` with the rest as its parameters. The other subcommands are judged by their words.
+fn submodule(args: &[Arg], sink: &mut Sink) {
+    let option = |arg: &&Arg| !arg.dynamic && ["-q", "--quiet", "--cached", "--recursive"].contains(&arg.text.as_str());
+    let mut words = args.iter().skip_while(option);
+    if !words.next().is_some_and(|sub| !sub.dynamic && sub.text == "foreach") {
+        unknown::analyze("submodule", args, None, sink);
+        return;
+    }
+    let command: Vec<&Arg> = words.skip_while(option).collect();
+    let Some((first, rest)) = command.split_first() else { return };
+    if command.iter().any(|word| word.dynamic) {
+        sink.push(Effect::RunsUnseen);
+        return;
+    }
+    let script = match rest.is_empty() {
+        true => format!("path=\"$sm_path\"; {}\n", first.text),
+        false => std::iter::once(first.text.clone()).chain(rest.iter().map(|word| quote(&word.text))).collect::<Vec<_>>().join(" "),
+    };
+    let uncomputed = |name: &str| (name.to_string(), Some(Arg { text: format!("${name}"), dynamic: true, ..Arg::default() }));
+    let changes = Environment { changes: SUBMODULE_VARIABLES.map(uncomputed).into(), ..Environment::default() };
+    sink.script_in(&format!("cd -- \"$sm_path\" && {{ {script}\n}}"), &changes);
+}
+
+/// The variables `git submodule foreach` sets for its command.
+const SUBMODULE_VARIABLES: [&str; 5] = ["name", "sm_path", "displaypath", "sha1", "toplevel"];
 
 /// A subcommand's options whose value is a command line: its letter, its long names (`(full,
 /// shortest)`: `send-email` takes abbreviations).

@@ -125,6 +125,42 @@ fn programs_a_transport_or_a_subcommand_runs_are_judged_as_run() {
     );
 }
 
+/// `git submodule foreach` runs its command in each submodule's folder, one the walk does not
+/// know: judged as a script run there (`..` is where the submodule lies). `--exec-path` and
+/// `GIT_EXEC_PATH` pick the programs of git's subcommands and the `git` they run: programs the
+/// walk does not see (P-18).
+#[test]
+fn submodule_commands_and_the_exec_path_are_judged_as_run() {
+    let repo = repo();
+    repo.write("mod/a.md", "");
+    refused(
+        &repo,
+        &[
+            ("git submodule foreach 'rm -f ../docs/superpowers/plans/p.md'", NEEDS_SPEC),
+            ("git submodule foreach 'cd ..; cd docs/superpowers; cd plans; echo x > p.md'", NEEDS_SPEC),
+            ("git submodule foreach 'echo x > ../docs/superpowers/pla\"\"ns/p.md'", NEEDS_SPEC),
+            ("git submodule foreach 'f=../openspec/changes/c; rm $f/approval.md'", ONLY_APPROVE),
+            ("git submodule --quiet foreach --recursive touch ../docs/superpowers/plans/p.md", NEEDS_SPEC),
+            ("git submodule foreach 'rm -f \"$toplevel\"/docs/superpowers/plans/p.md'", NEEDS_SPEC),
+            ("git submodule foreach \"$cmd\" # docs/superpowers/plans/p.md", NEEDS_SPEC),
+            ("git --exec-path=/tmp/x submodule status # docs/superpowers/plans/p.md", NEEDS_SPEC),
+            ("git --exec-path=/tmp/x commit -m x -- docs/superpowers/plans/p.md", NEEDS_SPEC),
+            ("GIT_EXEC_PATH=/tmp/x git status; cat openspec/changes/c/approval.md", ONLY_APPROVE),
+        ],
+    );
+    allowed(
+        &repo,
+        &[
+            "git submodule foreach 'cat ../docs/superpowers/plans/p.md'",
+            "git submodule foreach 'git pull'",
+            "git submodule --quiet foreach --recursive git status",
+            "git submodule update --init",
+            "git --exec-path",
+            "git --exec-path=/usr/lib/git-core status",
+        ],
+    );
+}
+
 #[test]
 fn settings_that_run_commands_are_judged_in_any_case_and_from_any_source() {
     let repo = repo();
