@@ -369,7 +369,8 @@ fn git_subcommand(sub: &str, args: &[Arg], git: &mut Git, sink: &mut Sink) {
         }
         "reset" => reset(args, git, sink),
         "submodule" => submodule(args, sink),
-        "stash" => stash(args, sink),
+        "stash" => stash(args, git, sink),
+        "checkout-index" => checkout_index(args, git, sink),
         "format-patch" => format_patch(args, sink),
         "grep" => grep(args, git, sink),
         "difftool" => difftool(args, sink),
@@ -512,11 +513,47 @@ fn reset(args: &[Arg], git: &mut Git, sink: &mut Sink) {
 
 /// `git stash list|show` read; `create` makes a commit and `store`, `drop`, `clear` change the
 /// stash's refs, none the work tree. The rest (`push` and its pathspecs, `pop`, `apply`) are judged
-/// by their words.
-fn stash(args: &[Arg], sink: &mut Sink) {
+/// by their words; `push` (`save`, none) also brings back from `HEAD` the files under its
+/// pathspecs (all, without one) that differ from it: a restore from the index.
+fn stash(args: &[Arg], git: &mut Git, sink: &mut Sink) {
     let sub = args.first().filter(|arg| !arg.dynamic && !arg.text.starts_with('-'));
-    if !sub.is_some_and(|sub| STASH_KEEPS_THE_TREE.contains(&sub.text.as_str())) {
-        unknown::analyze("stash", args, None, sink);
+    if sub.is_some_and(|sub| STASH_KEEPS_THE_TREE.contains(&sub.text.as_str())) {
+        return;
+    }
+    unknown::analyze("stash", args, None, sink);
+    let words = match sub.map(|sub| sub.text.as_str()) {
+        None => args,
+        Some("push") => args.get(1..).unwrap_or_default(),
+        Some("save") => &[],
+        Some(_) => return,
+    };
+    restores_from_index(&operands(words, &spec("m", &["message", "pathspec-from-file"])), git, sink);
+}
+
+/// A restore from the index of `pathspecs`, of the whole tree without one.
+fn restores_from_index(pathspecs: &[&Arg], git: &mut Git, sink: &mut Sink) {
+    let everything = Arg::literal(".");
+    let whole = [&everything];
+    for pathspec in if pathspecs.is_empty() { &whole[..] } else { pathspecs } {
+        pathspec_write(pathspec, Restore::FromIndex, &mut git.top, sink);
+    }
+}
+
+/// `git checkout-index [-a] [--] <file>…`: writes those files (every one with `-a`) from the
+/// index: judged by its words, and as a restore from the index of them, unless `--prefix` puts
+/// them elsewhere (a prefix its words name).
+fn checkout_index(args: &[Arg], git: &mut Git, sink: &mut Sink) {
+    unknown::analyze("checkout-index", args, git.stdin, sink);
+    let (mut all, mut elsewhere) = (false, false);
+    let mut files = Vec::new();
+    options(args, &spec("", &["prefix", "stage"]).flags(&["all"]), |item| match item {
+        Item::Flag('a') | Item::Long("all", None) => all = true,
+        Item::Long("prefix", _) => elsewhere = true,
+        Item::Operand(file) => files.push(file),
+        _ => {}
+    });
+    if !elsewhere && (all || !files.is_empty()) {
+        restores_from_index(if all { &[] } else { &files }, git, sink);
     }
 }
 

@@ -319,6 +319,10 @@ fn a_restore_from_the_index_writes_what_the_line_named_or_staged_beneath_it() {
             ("git reset -q HEAD~1 -- 'docs/*/plans/p.md'; git checkout -- .", NEEDS_SPEC),
             ("git reset -q HEAD~1 -- docs/superpowers/plans/p.md; cd src && git checkout -- :/", NEEDS_SPEC),
             ("cat docs/superpowers/plans/p.md; git checkout -- .", NEEDS_SPEC),
+            ("git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git checkout-index -a -f", NEEDS_SPEC),
+            ("git reset -q HEAD~1 -- openspec/changes/c/approval.md; git checkout-index -f -- openspec/changes/c/approval.md", ONLY_APPROVE),
+            ("git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git stash -q; git stash pop -q", NEEDS_SPEC),
+            ("git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git stash push -- docs", NEEDS_SPEC),
         ],
     );
     allowed(
@@ -332,6 +336,11 @@ fn a_restore_from_the_index_writes_what_the_line_named_or_staged_beneath_it() {
             "git reset -q HEAD~1 -- src; git checkout -- .",
             "git reset -q HEAD~1 -- '*.rs'; git checkout -- .",
             "git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git restore --staged .",
+            "git checkout-index -a -f",
+            "git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git checkout-index -f -- src/lib.rs",
+            "git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git checkout-index -a --prefix=/tmp/export/",
+            "git stash && git pull --rebase && git stash pop",
+            "git stash push -q -- src; git stash pop -q; cat docs/superpowers/plans/p.md",
         ],
     );
 }
