@@ -1,7 +1,7 @@
 // The corpora the oracle runs (the rows `bash.test.mjs` and `programs.test.mjs` check through
 // bashTargets), and the few rows whose effect depends on a state the generic fixture does not have.
 import { execFileSync } from 'node:child_process'
-import { appendFileSync, readFileSync, rmSync } from 'node:fs'
+import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 
 export const CORPORA = {
@@ -36,6 +36,17 @@ function untrackedApproval({ repo }) {
   git(repo, 'rm', '-q', '--cached', 'openspec/changes/foo/approval.md')
 }
 
+/** A submodule `mod` checked out in the repository, for the commands `git submodule foreach` runs there. */
+function withSubmodule({ repo }) {
+  const sub = join(repo, 'mod')
+  mkdirSync(sub)
+  git(sub, 'init', '-q')
+  git(sub, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'sub')
+  git(repo, 'add', 'mod')
+  git(repo, 'config', '-f', '.gitmodules', 'submodule.mod.path', 'mod')
+  git(repo, 'config', '-f', '.gitmodules', 'submodule.mod.url', './mod')
+}
+
 /** The sdd folder of plan p1 not made yet, so making it is a change. */
 function noSddP1({ repo }) {
   rmSync(join(repo, '.superpowers/sdd/p1'), { recursive: true, force: true })
@@ -51,6 +62,8 @@ export const SETUP = {
     'git restore openspec/changes/foo': uncommitted,
     'git stash && git pull --rebase && git stash pop': uncommitted,
     'git clean -fdx openspec/changes/foo': untrackedApproval,
+    "git submodule foreach 'cd ..; cd docs/superpowers; cd plans; echo x > p.md'": withSubmodule,
+    "git submodule foreach 'cat ../docs/superpowers/plans/p.md'": withSubmodule,
   },
   programs: {
     "python3 -c \"import os; os.makedirs('.superpowers/sdd/p1', exist_ok=True)\"": noSddP1,

@@ -115,6 +115,10 @@ struct Walker<'a> {
     /// Directories the line made so far, at most [`MAX_MADE_DIRS`]: a copy into one lands inside
     /// it. `None` once one the walk could not compute (or one too many) was made.
     made_dirs: Option<Vec<PathBuf>>,
+    /// The paths git put another version of in its index so far ([`commands::Effect::Stages`]),
+    /// at most [`MAX_MADE_DIRS`]: a restore from the index brings back the guarded files under
+    /// them. `None` once one too many was: then under any.
+    staged: Option<Vec<PathBuf>>,
     /// Symbolic links the line made anywhere, subshells and shells it started included: (link,
     /// what it points to), absolute.
     links: Vec<(PathBuf, PathBuf)>,
@@ -153,6 +157,7 @@ impl Walker<'_> {
             hooks_folders: Vec::new(),
             running_hooks: false,
             made_dirs: Some(Vec::new()),
+            staged: Some(Vec::new()),
             links: Vec::new(),
             expanded: Vec::new(),
             uncomputed_names: Vec::new(),

@@ -1,9 +1,12 @@
 //! Editors that rewrite their file operands in place when asked: `sed -i`, `perl -i`; and what
 //! sed's own commands write and run.
 
+mod sed_script;
+
 use super::Arg;
 use super::options::{Spec, spec, value_of};
 use super::sink::Sink;
+use sed_script::Command;
 
 /// sed's long options (the short ones are read by hand: `-i` takes an attached suffix).
 const SED: Spec<'static> =
@@ -108,12 +111,24 @@ impl<'a> Sed<'a> {
     }
 
     /// What its scripts write and run (`w`, `e`), and what they run of what it reads (`e`
-    /// alone, `s///e`), unless `--sandbox` refuses them.
+    /// alone, `s///e`), unless `--sandbox` refuses them. sed reads its scripts as one, a line
+    /// each: a text that ends in `\` goes on in the next (`-e '1e\' -e 'cmd'`).
     fn scan(&self, sink: &mut Sink) -> Runs {
         let mut runs = Runs::default();
-        if !self.sandbox {
-            for script in &self.scripts {
-                scan_script(&script.text, script, &mut runs, sink);
+        let whole = self.scripts.iter().cloned().reduce(|all, next| Arg {
+            text: format!("{}\n{}", all.text, next.text),
+            dynamic: all.dynamic || next.dynamic,
+            holes: all.holes.joined(all.dynamic, next.holes, next.dynamic),
+            ..all
+        });
+        let Some(script) = whole.filter(|_| !self.sandbox) else { return runs };
+        for command in sed_script::commands(&script.text) {
+            match command {
+                Command::Writes(file) => sed_writes(&file, &script, sink),
+                Command::Runs(line) => sink.script(&line),
+                Command::RunsPatternSpace => runs.bare += 1,
+                Command::RunsSubstituted => runs.substituted = true,
+                Command::Changes => runs.changes = true,
             }
         }
         runs
@@ -204,98 +219,6 @@ impl Runs {
 fn unreadable_script(option: &Arg, value: Option<&Arg>, sink: &mut Sink) {
     let words: Vec<Arg> = std::iter::once(option).chain(value).cloned().collect();
     super::unknown::analyze("sed", &words, None, sink);
-}
-
-/// What one sed script writes and runs: the file of every `w`/`W` command and `s///w` flag, the
-/// command line of every `e` command, and in `runs` what it runs of the text it reads.
-fn scan_script(text: &str, word: &Arg, runs: &mut Runs, sink: &mut Sink) {
-    let chars: Vec<char> = text.chars().collect();
-    let rest_of_line = |from: usize| -> (String, usize) {
-        let end = chars.iter().skip(from).position(|&c| c == '\n').map_or(chars.len(), |n| from + n);
-        (chars.get(from..end).unwrap_or_default().iter().collect::<String>().trim().to_string(), end)
-    };
-    let mut at = 0;
-    while at < chars.len() {
-        at = skip_address(&chars, at);
-        let Some(&command) = chars.get(at) else { break };
-        at += 1;
-        match command {
-            'w' | 'W' => {
-                let (file, end) = rest_of_line(at);
-                sed_writes(&file, word, sink);
-                at = end;
-            }
-            'e' => {
-                let (line, end) = rest_of_line(at);
-                if line.is_empty() {
-                    runs.bare += 1;
-                } else {
-                    sink.script(&line);
-                }
-                at = end;
-            }
-            'r' | 'R' | 'a' | 'i' | 'c' | ':' | '#' => {
-                runs.changes |= matches!(command, 'c' | ':');
-                at = rest_of_line(at).1;
-            }
-            // A label or a number, up to `;`.
-            'b' | 't' | 'T' | 'q' | 'Q' | 'l' | 'L' => {
-                while chars.get(at).is_some_and(|c| !matches!(c, ';' | '\n' | '}')) {
-                    at += 1;
-                }
-            }
-            's' | 'y' => {
-                runs.changes = true;
-                let Some(&delimiter) = chars.get(at) else { break };
-                at += 1;
-                for _ in 0..2 {
-                    at = past_delimiter(chars.as_slice(), at, delimiter);
-                }
-                if command == 's' {
-                    while let Some(&flag) = chars.get(at).filter(|c| !matches!(c, ';' | '\n' | '}')) {
-                        at += 1;
-                        if flag == 'e' {
-                            runs.substituted = true;
-                        } else if flag == 'w' {
-                            let (file, end) = rest_of_line(at);
-                            sed_writes(&file, word, sink);
-                            at = end;
-                        }
-                    }
-                }
-            }
-            'N' | 'G' | 'g' | 'x' | 'D' => runs.changes = true,
-            _ => {}
-        }
-    }
-}
-
-/// Past the next unescaped `delimiter` from `at` (a regex or a replacement of `s`, `y` or an
-/// address).
-fn past_delimiter(chars: &[char], mut at: usize, delimiter: char) -> usize {
-    while let Some(&c) = chars.get(at) {
-        at += if c == '\\' { 2 } else { 1 };
-        if c == delimiter {
-            break;
-        }
-    }
-    at
-}
-
-/// Past a command's address (`1`, `$`, `/re/`, `\%re%`, `1,5`, `0~2`, `!`) and the blanks and
-/// separators before it.
-fn skip_address(chars: &[char], mut at: usize) -> usize {
-    while let Some(&c) = chars.get(at) {
-        match c {
-            '/' | '\\' => {
-                let delimiter = if c == '\\' { chars.get(at + 1).copied().unwrap_or('/') } else { '/' };
-                at = past_delimiter(chars, at + if c == '\\' { 2 } else { 1 }, delimiter);
-            }
-            '0'..='9' | '$' | ',' | '~' | '!' | '+' | ' ' | '\t' | ';' | '\n' | '{' | '}' | 'I' | 'M' => at += 1,
-            _ => break,
-        }
-    }
-    at
 }
 
 /// A sed write to `file`; `/dev/stdout` and `/dev/stderr` are not files.

@@ -29,6 +29,15 @@ pub enum Effect {
     /// An unknown command names this path (P-12): the guarded locations it is or holds, by its
     /// name ([`paths::Reach::Named`]); anything else is not a target.
     WriteNamed(Arg),
+    /// git brings back the files beneath this path that differ from its index (`git checkout --
+    /// <path>`, `git restore <path>`): which ones the walk cannot see, but the line may have made
+    /// them differ (`git reset <rev> -- P` before it), so the guarded locations the line names
+    /// there (P-18).
+    RestoresNamed(Arg),
+    /// git puts another version of the files under this path in its index (`git reset <rev> --
+    /// <path>`, `git restore --staged`): what a later restore from the index
+    /// ([`Effect::RestoresNamed`]) brings back under it.
+    Stages(Arg),
     /// An unknown command runs in `dir` (the job's directory, `.` where the walk is): in a
     /// guarded folder it may write there without naming anything (P-18, [`paths::guarded_here`]).
     RunsIn(Arg),

@@ -119,7 +119,7 @@ pub(super) fn shown_file<'a>(file: &'a Arg, stdin: Option<&'a str>, sink: &'a Si
 }
 
 /// Standard input, by `-` or a name it goes by as a file.
-fn is_stdin(file: &Arg) -> bool {
+pub(super) fn is_stdin(file: &Arg) -> bool {
     is_stdin_path(file) || (!file.dynamic && file.text == "-")
 }
 

@@ -12,7 +12,7 @@ use super::options::{Item, Spec, abbreviates, operands, options, prefix_spec, sp
 use super::readonly::is_read_only;
 use super::sink::{Job, Next, Sink, join};
 use super::{Arg, Effect, Environment, Variable, WorkTree, command_name, copies, patches, quote, unknown};
-use pathspecs::{FromFile, from_file, pathspec_write};
+use pathspecs::{FromFile, Restore, from_file, pathspec_write};
 pub use settings::HOOKS;
 use settings::{
     config_from_environment, configured_commands, environment_settings, ext_command, git_alias, git_config,
@@ -26,6 +26,7 @@ pub(super) fn git(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<
     let environment = sink.job.environment.clone();
     let mut configs = environment_settings(&environment, sink);
     let (mut work_tree, mut git_dir) = (set_in(&environment, "GIT_WORK_TREE"), set_in(&environment, "GIT_DIR"));
+    let mut exec_path = set_in(&environment, "GIT_EXEC_PATH").is_some();
     let start = options(args, &GLOBAL_OPTIONS, |item| match item {
         Item::Short('C', value) => {
             dir = Arg { text: join(&dir.text, &value.text), dynamic: dir.dynamic || value.dynamic, ..value }
@@ -35,8 +36,14 @@ pub(super) fn git(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<
         Item::Long("config-env", Some(value)) => configs.extend(config_from_environment(&value, &environment)),
         Item::Long("work-tree", value) => work_tree = value,
         Item::Long("git-dir", value) => git_dir = value,
+        Item::Long("exec-path", Some(_)) => exec_path = true,
         _ => {}
     });
+    // The programs of git's subcommands, and the `git` its subcommands and hooks run, come from
+    // there first: programs the walk does not see (P-18).
+    if exec_path {
+        sink.push(Effect::RunsUnseen);
+    }
     approval_through_cli(&configs, None, sink);
     configured_commands(&configs, sink);
     git_files(git_dir.as_ref(), &dir.text, &environment, sink);
@@ -51,8 +58,10 @@ pub(super) fn git(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<
     for url in rest {
         ext_command(url, sink);
     }
-    let from =
-        if PATHSPECS_FROM_FILE.contains(&sub.text.as_str()) { from_file(rest, stdin, sink) } else { FromFile::Absent };
+    let from = match PATHSPECS_FROM_FILE.contains(&sub.text.as_str()) {
+        true => from_file(rest, stdin, sub.text == "reset", sink),
+        false => FromFile::Absent,
+    };
     let words = match from {
         FromFile::Absent => Cow::Borrowed(rest),
         FromFile::Read(words) => Cow::Owned(words),
@@ -114,8 +123,9 @@ struct Git<'a> {
 }
 
 /// The subcommands whose pathspecs `--pathspec-from-file` may give and that write them in the
-/// work tree (`add`, `commit`, `reset` write only the index).
-const PATHSPECS_FROM_FILE: &[&str] = &["checkout", "restore", "rm", "stash"];
+/// work tree, or (`reset`) put in the index what a later restore from it brings back (`add` and
+/// `commit` put what the work tree holds).
+const PATHSPECS_FROM_FILE: &[&str] = &["checkout", "restore", "rm", "stash", "reset"];
 
 /// Subcommand `sub` run in `dir` (relative to where the job runs) with its work tree `tree`: what
 /// it writes in a work tree given (`--work-tree`, `GIT_WORK_TREE`) lands where git places it
@@ -181,14 +191,14 @@ fn git_files(git_dir: Option<&Arg>, dir: &str, environment: &Environment, sink: 
 }
 
 /// Whether git's words (after `git`) take the pathspecs from standard input
-/// (`--pathspec-from-file=-`).
+/// (`--pathspec-from-file=-`, `=/dev/stdin`).
 pub(super) fn pathspecs_on_input(args: &[Arg]) -> bool {
     let start = options(args, &GLOBAL_OPTIONS, |_| {});
     if !args.get(start).is_some_and(|sub| PATHSPECS_FROM_FILE.contains(&sub.text.as_str())) {
         return false;
     }
     let rest = args.get(start + 1..).unwrap_or_default();
-    values_of(rest, "", &[("pathspec-from-file", "pathspec-fr")]).iter().any(|file| file.text == "-" && !file.dynamic)
+    values_of(rest, "", &[("pathspec-from-file", "pathspec-fr")]).iter().any(super::feeders::is_stdin)
 }
 
 /// git's subcommands that write no file their words name (the object store and refs aside).
@@ -309,8 +319,9 @@ fn git_subcommand(sub: &str, args: &[Arg], git: &mut Git, sink: &mut Sink) {
                     (found, from_revision)
                 }
             };
+            let restore = if from_revision { Restore::FromRevision } else { Restore::FromIndex };
             for path in paths {
-                pathspec_write(path, from_revision, &mut git.top, sink);
+                pathspec_write(path, restore, &mut git.top, sink);
             }
         }
         "restore" => {
@@ -327,10 +338,13 @@ fn git_subcommand(sub: &str, args: &[Arg], git: &mut Git, sink: &mut Sink) {
                 });
                 found
             };
-            if !staged || worktree {
-                for path in paths {
-                    pathspec_write(path, from_revision, &mut git.top, sink);
-                }
+            let restore = match (from_revision, !staged || worktree) {
+                (_, false) => Restore::IntoIndex,
+                (true, true) => Restore::FromRevision,
+                (false, true) => Restore::FromIndex,
+            };
+            for path in paths {
+                pathspec_write(path, restore, &mut git.top, sink);
             }
         }
         "rm" => {
@@ -353,8 +367,10 @@ fn git_subcommand(sub: &str, args: &[Arg], git: &mut Git, sink: &mut Sink) {
             git_config(args, sink);
             unknown::analyze(sub, args, None, sink);
         }
-        "reset" => reset(args, sink),
-        "stash" => stash(args, sink),
+        "reset" => reset(args, git, sink),
+        "submodule" => submodule(args, sink),
+        "stash" => stash(args, git, sink),
+        "checkout-index" => checkout_index(args, git, sink),
         "format-patch" => format_patch(args, sink),
         "grep" => grep(args, git, sink),
         "difftool" => difftool(args, sink),
@@ -404,6 +420,35 @@ fn commands_run(sub: &str, args: &[Arg]) -> Vec<Arg> {
     values_of(args, options.short, options.long)
 }
 
+/// `git submodule [-q] foreach [--recursive] <command>…`: the command runs through the shell in
+/// each submodule's folder, one the walk does not know; one word is a script (with `$name`,
+/// `$sm_path`, `$displaypath`, `$sha1`, `$toplevel` and `path` set), more are `sh -c '<first>
+/// "$@"'` with the rest as its parameters. The other subcommands are judged by their words.
+fn submodule(args: &[Arg], sink: &mut Sink) {
+    let option = |arg: &&Arg| !arg.dynamic && ["-q", "--quiet", "--cached", "--recursive"].contains(&arg.text.as_str());
+    let mut words = args.iter().skip_while(option);
+    if !words.next().is_some_and(|sub| !sub.dynamic && sub.text == "foreach") {
+        unknown::analyze("submodule", args, None, sink);
+        return;
+    }
+    let command: Vec<&Arg> = words.skip_while(option).collect();
+    let Some((first, rest)) = command.split_first() else { return };
+    if command.iter().any(|word| word.dynamic) {
+        sink.push(Effect::RunsUnseen);
+        return;
+    }
+    let script = match rest.is_empty() {
+        true => format!("path=\"$sm_path\"; {}\n", first.text),
+        false => std::iter::once(first.text.clone()).chain(rest.iter().map(|word| quote(&word.text))).collect::<Vec<_>>().join(" "),
+    };
+    let uncomputed = |name: &str| (name.to_string(), Some(Arg { text: format!("${name}"), dynamic: true, ..Arg::default() }));
+    let changes = Environment { changes: SUBMODULE_VARIABLES.map(uncomputed).into(), ..Environment::default() };
+    sink.script_in(&format!("cd -- \"$sm_path\" && {{ {script}\n}}"), &changes);
+}
+
+/// The variables `git submodule foreach` sets for its command.
+const SUBMODULE_VARIABLES: [&str; 5] = ["name", "sm_path", "displaypath", "sha1", "toplevel"];
+
 /// A subcommand's options whose value is a command line: its letter, its long names (`(full,
 /// shortest)`: `send-email` takes abbreviations).
 struct CommandOptions {
@@ -440,11 +485,13 @@ const COMMAND_OPTIONS: &[CommandOptions] = &[
     },
 ];
 
-/// `git reset [<rev>] [--] <paths>`, `--soft`, `--mixed`: the index and refs only. `--hard`,
-/// `--merge`, `--keep` and `-p` rewrite the work tree: judged by their words (what a hard reset
-/// brings back is a limit).
-fn reset(args: &[Arg], sink: &mut Sink) {
+/// `git reset [<rev>] [--] <paths>`, `--soft`, `--mixed`: the index and refs only; the paths
+/// (the first word may be the revision) are what a later restore from the index brings back.
+/// `--hard`, `--merge`, `--keep` and `-p` rewrite the work tree: judged by their words (what a
+/// hard reset brings back is a limit).
+fn reset(args: &[Arg], git: &mut Git, sink: &mut Sink) {
     let mut writes = false;
+    let mut paths = Vec::new();
     options(args, &spec("", &["pathspec-from-file"]), |item| match item {
         Item::Flag('p') => writes = true,
         Item::Long(name, None) => {
@@ -452,20 +499,61 @@ fn reset(args: &[Arg], sink: &mut Sink) {
                 .iter()
                 .any(|(full, shortest)| abbreviates(name, full, shortest))
         }
+        Item::Operand(path) => paths.push(path),
         _ => {}
     });
     if writes {
         unknown::analyze("reset", args, None, sink);
+        return;
+    }
+    for path in &paths {
+        pathspec_write(path, Restore::IntoIndex, &mut git.top, sink);
     }
 }
 
 /// `git stash list|show` read; `create` makes a commit and `store`, `drop`, `clear` change the
 /// stash's refs, none the work tree. The rest (`push` and its pathspecs, `pop`, `apply`) are judged
-/// by their words.
-fn stash(args: &[Arg], sink: &mut Sink) {
+/// by their words; `push` (`save`, none) also brings back from `HEAD` the files under its
+/// pathspecs (all, without one) that differ from it: a restore from the index.
+fn stash(args: &[Arg], git: &mut Git, sink: &mut Sink) {
     let sub = args.first().filter(|arg| !arg.dynamic && !arg.text.starts_with('-'));
-    if !sub.is_some_and(|sub| STASH_KEEPS_THE_TREE.contains(&sub.text.as_str())) {
-        unknown::analyze("stash", args, None, sink);
+    if sub.is_some_and(|sub| STASH_KEEPS_THE_TREE.contains(&sub.text.as_str())) {
+        return;
+    }
+    unknown::analyze("stash", args, None, sink);
+    let words = match sub.map(|sub| sub.text.as_str()) {
+        None => args,
+        Some("push") => args.get(1..).unwrap_or_default(),
+        Some("save") => &[],
+        Some(_) => return,
+    };
+    restores_from_index(&operands(words, &spec("m", &["message", "pathspec-from-file"])), git, sink);
+}
+
+/// A restore from the index of `pathspecs`, of the whole tree without one.
+fn restores_from_index(pathspecs: &[&Arg], git: &mut Git, sink: &mut Sink) {
+    let everything = Arg::literal(".");
+    let whole = [&everything];
+    for pathspec in if pathspecs.is_empty() { &whole[..] } else { pathspecs } {
+        pathspec_write(pathspec, Restore::FromIndex, &mut git.top, sink);
+    }
+}
+
+/// `git checkout-index [-a] [--] <file>…`: writes those files (every one with `-a`) from the
+/// index: judged by its words, and as a restore from the index of them, unless `--prefix` puts
+/// them elsewhere (a prefix its words name).
+fn checkout_index(args: &[Arg], git: &mut Git, sink: &mut Sink) {
+    unknown::analyze("checkout-index", args, git.stdin, sink);
+    let (mut all, mut elsewhere) = (false, false);
+    let mut files = Vec::new();
+    options(args, &spec("", &["prefix", "stage"]).flags(&["all"]), |item| match item {
+        Item::Flag('a') | Item::Long("all", None) => all = true,
+        Item::Long("prefix", _) => elsewhere = true,
+        Item::Operand(file) => files.push(file),
+        _ => {}
+    });
+    if !elsewhere && (all || !files.is_empty()) {
+        restores_from_index(if all { &[] } else { &files }, git, sink);
     }
 }
 

@@ -131,12 +131,18 @@ impl Sink<'_, '_> {
     }
 
     pub fn write(&mut self, arg: &Arg) {
+        // What a glob could match is the walk's to find: it knows the directory it expands in.
+        self.push_located(arg, Effect::Write);
+    }
+
+    /// `effect` of the path `arg` stands for where the job runs (each `{}` root), unless a pipe
+    /// or empty.
+    fn push_located(&mut self, arg: &Arg, effect: fn(Arg) -> Effect) {
         if arg.pipe || arg.text.is_empty() {
             return;
         }
-        // What a glob could match is the walk's to find: it knows the directory it expands in.
         for located in self.located(arg) {
-            self.out.push(Effect::Write(located));
+            self.out.push(effect(located));
         }
     }
 
@@ -161,12 +167,7 @@ impl Sink<'_, '_> {
 
     /// A directory made ([`Effect::MakeDirectory`]).
     pub fn make_directory(&mut self, arg: &Arg) {
-        if arg.pipe || arg.text.is_empty() {
-            return;
-        }
-        for located in self.located(arg) {
-            self.out.push(Effect::MakeDirectory(located));
-        }
+        self.push_located(arg, Effect::MakeDirectory);
     }
 
     /// An unknown command's word that may be a path (P-12).
@@ -182,6 +183,16 @@ impl Sink<'_, '_> {
         for located in self.located(&arg) {
             self.out.push(Effect::WriteNamed(located));
         }
+    }
+
+    /// The files beneath `dir` git may bring back from its index ([`Effect::RestoresNamed`]).
+    pub fn restore_named(&mut self, dir: &Arg) {
+        self.push_located(dir, Effect::RestoresNamed);
+    }
+
+    /// Files under `path` git puts in its index ([`Effect::Stages`]).
+    pub fn stage(&mut self, path: &Arg) {
+        self.push_located(path, Effect::Stages);
     }
 
     /// An unknown command runs where the job runs.

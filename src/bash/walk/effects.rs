@@ -70,6 +70,17 @@ impl Walker<'_> {
                     self.exported_to_it(scope);
                 }
                 Effect::WriteNamed(_) => {}
+                Effect::RestoresNamed(dir) => self.restores_named(&dir, walk, scope),
+                // A path the walk could not compute may be any the line names, which a restore
+                // reaches anyway.
+                Effect::Stages(path) if path.dynamic => {}
+                Effect::Stages(path) => {
+                    let path = paths::absolute(&path.text, &scope.base);
+                    match self.staged.as_mut() {
+                        Some(staged) if staged.len() < super::MAX_MADE_DIRS => staged.push(path),
+                        _ => self.staged = None,
+                    }
+                }
                 Effect::WriteTree { dir, name, known_dir } => {
                     self.write_tree(&dir, name.as_ref(), known_dir, written_before, walk, scope)
                 }
@@ -729,6 +740,38 @@ impl Walker<'_> {
     pub(super) fn add_uncomputed(&mut self, walk: &Walk, scope: &Scope<Bash>) {
         for location in paths::everything_a_tree_named_reaches(walk.source, paths::Dialect::Bash) {
             self.add(&location.to_string_lossy(), &scope.base, scope.links());
+        }
+    }
+
+    /// [`Effect::RestoresNamed`]: git brings back the files under `dir` that differ from its
+    /// index. The guarded ones the line may have made so: those beneath `dir` of the kinds the
+    /// script names (P-18), and those under a path the line staged ([`Effect::Stages`]).
+    fn restores_named(&mut self, dir: &Arg, walk: &Walk, scope: &Scope<Bash>) {
+        let dir = paths::absolute(&dir.text, &scope.base);
+        let named = self.named_locations(walk);
+        let kind = |path: &Path| paths::guarded_named(&path.to_string_lossy(), paths::Dialect::Bash);
+        let kinds: Vec<_> = named.iter().filter_map(|location| kind(location)).collect();
+        let mut reached: Vec<PathBuf> = named
+            .iter()
+            .map(|location| paths::absolute(location, &scope.base))
+            .filter(|location| location.starts_with(&dir))
+            .collect();
+        let beneath = paths::guarded_beneath(&dir, paths::Reach::Tree);
+        reached.extend(beneath.iter().filter(|found| kind(found).is_some_and(|found| kinds.contains(&found))).cloned());
+        match &self.staged {
+            None => reached.extend(beneath),
+            Some(staged) => {
+                for path in staged {
+                    if path.starts_with(&dir) {
+                        reached.extend(paths::guarded_beneath(path, paths::Reach::Tree));
+                    } else if dir.starts_with(path) {
+                        reached.extend(beneath.iter().cloned());
+                    }
+                }
+            }
+        }
+        for path in reached {
+            self.add_path(path, scope.links());
         }
     }
 

@@ -1,29 +1,44 @@
 //! git's pathspecs: the magic read off them, the paths they reach, and those
 //! `--pathspec-from-file` reads.
 
+use super::super::feeders::is_stdin;
 use super::super::options::abbreviates;
 use super::super::sink::Sink;
 use super::super::{Arg, Effect, has_wildcard};
 use crate::paths::{self, glob_matches};
 
-/// One pathspec of `checkout`/`restore`: the path it names, and when it restores from a revision
-/// (which may bring back any file under it) the tree under it. Magic (`:(icase)x`, `:/x`,
+/// What git writes of the files under a pathspec, and from where.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Restore {
+    /// The work tree, from a revision (`checkout <rev> --`, `restore --source`): any file under it.
+    FromRevision,
+    /// The work tree, from the index (`checkout --`, `restore`): the files that differ from it.
+    FromIndex,
+    /// The index only (`reset <rev> --`, `restore --staged`): what a later restore from the index
+    /// brings back.
+    IntoIndex,
+}
+
+/// One pathspec of `checkout`/`restore`/`reset`: the path it names, written unless into the index
+/// only; and what else `restore` reaches under it: from a revision, the tree; from the index,
+/// the files the line may have made differ from it ([`Effect::RestoresNamed`]); into the index,
+/// what a later restore from it brings back ([`Effect::Stages`]). Magic (`:(icase)x`, `:/x`,
 /// `:(top)x`) is read off: `icase` is the path in any case, so its lower case too (the guarded
 /// names are lower case); `:/` and `:(top)` start at the top of the work tree, not where git
 /// runs (`cd src && git checkout HEAD~1 -- :/` is the whole repository): those writes go to
 /// `top`, relative to it; a glob (which in a pathspec crosses `/`) reaches the tree under the
 /// directory before its first wildcard. An exclusion (`:!x`, `:^x`) writes nothing.
-pub(super) fn pathspec_write(spec: &Arg, from_revision: bool, top: &mut Vec<Effect>, sink: &mut Sink) {
+pub(super) fn pathspec_write(spec: &Arg, restore: Restore, top: &mut Vec<Effect>, sink: &mut Sink) {
     let Some(pathspec) = Pathspec::read(&spec.text) else { return };
     if pathspec.top {
-        top.extend(sink.collected("", |top| pathspec_paths_write(&pathspec, spec, from_revision, top)));
+        top.extend(sink.collected("", |top| pathspec_paths_write(&pathspec, spec, restore, top)));
     } else {
-        pathspec_paths_write(&pathspec, spec, from_revision, sink);
+        pathspec_paths_write(&pathspec, spec, restore, sink);
     }
 }
 
 /// [`pathspec_write`] of a pathspec with its magic read off.
-fn pathspec_paths_write(pathspec: &Pathspec, spec: &Arg, from_revision: bool, sink: &mut Sink) {
+fn pathspec_paths_write(pathspec: &Pathspec, spec: &Arg, restore: Restore, sink: &mut Sink) {
     let glob = has_wildcard(&pathspec.path) && !pathspec.literal;
     let mut spellings = vec![pathspec.path.clone()];
     if pathspec.icase && pathspec.path.to_lowercase() != pathspec.path {
@@ -32,18 +47,30 @@ fn pathspec_paths_write(pathspec: &Pathspec, spec: &Arg, from_revision: bool, si
     for text in spellings {
         let text = if text.is_empty() { ".".to_string() } else { text };
         let path = Arg { text, glob: spec.glob || glob, ..spec.clone() };
-        sink.write(&path);
-        if !from_revision {
-            continue;
+        // A glob reaches guarded files only beneath the folder before its first wildcard, and
+        // only when its last part can end in a guarded name.
+        let root = match glob {
+            true => may_match_a_guarded_name(&path.text).then(|| before_wildcards(&path)),
+            false => Some(path.clone()),
+        };
+        if restore != Restore::IntoIndex {
+            sink.write(&path);
         }
-        if glob && may_match_a_guarded_name(&path.text) {
-            let before = path.text.find(['*', '?', '[']).map_or(path.text.as_str(), |at| &path.text[..at]);
-            let dir = before.rsplit_once('/').map_or(".", |(dir, _)| if dir.is_empty() { "/" } else { dir });
-            sink.write_tree(&Arg { text: dir.to_string(), glob: false, ..path.clone() }, None, true);
-        } else {
-            sink.write_tree(&path, None, false);
+        match (restore, root) {
+            (Restore::IntoIndex, Some(root)) => sink.stage(&root),
+            (Restore::FromIndex, Some(root)) => sink.restore_named(&root),
+            (Restore::FromRevision, Some(root)) if glob => sink.write_tree(&root, None, true),
+            (Restore::FromRevision, _) => sink.write_tree(&path, None, false),
+            (_, None) => {}
         }
     }
+}
+
+/// The folder a pathspec glob starts from: the directory before its first wildcard.
+fn before_wildcards(glob: &Arg) -> Arg {
+    let before = glob.text.find(['*', '?', '[']).map_or(glob.text.as_str(), |at| &glob.text[..at]);
+    let dir = before.rsplit_once('/').map_or(".", |(dir, _)| if dir.is_empty() { "/" } else { dir });
+    Arg { text: dir.to_string(), glob: false, ..glob.clone() }
 }
 
 /// Could a pathspec glob (whose `*` crosses `/`) end in a guarded file's name: `approval.md`, or
@@ -104,18 +131,21 @@ pub(super) enum FromFile {
     File { file: Arg, words: Vec<Arg> },
 }
 
-/// `--pathspec-from-file=<file>` (`-`: standard input; `--pathspec-file-nul`: NUL-separated):
-/// the pathspecs are what the file holds. Standard input the line shows (a heredoc, a
-/// here-string, `echo … |`; a `<` file or `cat f |` the walk reads) is read here; from another
+/// `--pathspec-from-file=<file>` (`-`, `/dev/stdin`: standard input; `--pathspec-file-nul`:
+/// NUL-separated): the pathspecs are what the file holds. A process substitution whose output the
+/// walk knows (`<(echo …)`) and standard input the line shows (a heredoc, a here-string, `echo …
+/// |`; a `<` file or `cat f |` the walk reads) are read here; from another
 /// command, that command's words are what it may feed (P-18, as for an unknown command); a file
 /// named is read by the walk ([`FromFile::File`]); one it cannot read, or a name it could not
-/// compute, may hold anything: every guarded location the line names.
-pub(super) fn from_file(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> FromFile {
+/// compute, may hold anything: every guarded location the line names, which for a command that
+/// writes only the index (`into_index`) a later restore from the index reaches anyway.
+pub(super) fn from_file(args: &[Arg], stdin: Option<&str>, into_index: bool, sink: &mut Sink) -> FromFile {
     let mut words = Vec::new();
     let (mut file, mut nul) = (None, false);
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
-        let option = arg.text.strip_prefix("--").filter(|_| !arg.dynamic && !arg.text.is_empty());
+        // A value the walk could not compute (`=<(cat list)`) after a name it knows is still one.
+        let option = arg.text.strip_prefix("--").filter(|long| !arg.dynamic || long.contains('='));
         let (name, value) = match option.map(|long| long.split_once('=').unwrap_or((long, ""))) {
             Some(("", _)) => {
                 words.push(arg.clone());
@@ -137,19 +167,31 @@ pub(super) fn from_file(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> F
         }
     }
     let Some(file) = file else { return FromFile::Absent };
-    let named: Vec<Arg> = match (file.text.as_str(), stdin) {
-        _ if file.dynamic => {
+    let shown = match () {
+        _ if file.pipe && !file.dynamic => Some(file.text.as_str()),
+        _ if is_stdin(&file) => stdin,
+        _ => None,
+    };
+    let unknown = |sink: &mut Sink| {
+        if !into_index {
             sink.push(Effect::RunsUnseen);
-            Vec::new()
         }
-        ("-", Some(text)) => pathspecs_in(text, nul).into_iter().map(|path| Arg::literal(&path)).collect(),
+        Vec::new()
+    };
+    let named: Vec<Arg> = match shown {
+        Some(text) => pathspecs_in(text, nul).into_iter().map(|path| Arg::literal(&path)).collect(),
+        // A name the walk could not compute, or a substitution whose output it does not know.
+        None if file.dynamic => unknown(sink),
         // A file the walk could not read (`< f`, `cat f |`).
-        ("-", None) if matches!(sink.job.producer.first(), Some(first) if first.text == "<" || first.text == "cat") => {
-            sink.push(Effect::RunsUnseen);
-            Vec::new()
+        None if is_stdin(&file)
+            && matches!(sink.job.producer.first(), Some(first) if first.text == "<" || first.text == "cat") =>
+        {
+            unknown(sink)
         }
-        ("-", None) => sink.job.producer.get(1..).unwrap_or_default().iter().filter(|arg| !arg.pipe).cloned().collect(),
-        _ => {
+        None if is_stdin(&file) => {
+            sink.job.producer.get(1..).unwrap_or_default().iter().filter(|arg| !arg.pipe).cloned().collect()
+        }
+        None => {
             let mut reread = vec![Arg::literal("--pathspec-from-file=-")];
             reread.extend(nul.then(|| Arg::literal("--pathspec-file-nul")));
             reread.extend(words);

@@ -294,6 +294,37 @@ fn sed_e_runs_what_it_reads() {
     }
 }
 
+/// sed's script is read as sed compiles it: a `w` or `e` after an address whose regex holds its
+/// delimiter in a bracket expression or escaped, after a label, or in an `e` text spelled with
+/// sed's escapes or going on into the next `-e`, is found (P-18).
+#[test]
+fn sed_commands_are_found_where_sed_finds_them() {
+    let repo = Repo::new();
+    repo.change("c").approve_design("c").plan("p", "c");
+    repo.write("a.md", "a/b\n");
+    for (command, denial) in [
+        ("sed -n '/[/]/w docs/superpowers/plans/p.md' a.md", NEEDS_SPEC),
+        ("sed -n '/[^]/]/w docs/superpowers/plans/p.md' a.md", NEEDS_SPEC),
+        ("sed -n 's/[/]/x/w openspec/changes/c/approval.md' a.md", ONLY_APPROVE),
+        ("sed -n '\\%[%]%w openspec/changes/c/approval.md' a.md", ONLY_APPROVE),
+        ("sed -n ':x w docs/superpowers/plans/p.md' a.md", NEEDS_SPEC),
+        ("sed '/[/]/e touch openspec/changes/c/approval.md' a.md", ONLY_APPROVE),
+        ("sed -n \"1e touch 'openspec/changes/c/\\x61pproval.md'\" a.md", ONLY_APPROVE),
+        ("sed -n -e '1e\\' -e 'touch openspec/changes/c/approval.md' a.md", ONLY_APPROVE),
+    ] {
+        assert_eq!(bash_outcome(&repo, command).as_deref(), Some(denial), "{command}");
+    }
+    for command in [
+        "sed -n '/[/]/p' docs/superpowers/plans/p.md",
+        "sed -n '/[/]/w /tmp/out' docs/superpowers/plans/p.md",
+        "sed -n 's|plans/|x|w /tmp/out' docs/superpowers/plans/p.md",
+        "sed '1a w docs/superpowers/plans/p.md' a.md",
+        "sed -n '/[/]/r docs/superpowers/plans/p.md' a.md",
+    ] {
+        assert_eq!(bash_outcome(&repo, command), None, "{command}");
+    }
+}
+
 /// The editor, pager and helper variables hold a command line a program runs later (`git commit`
 /// opens `$GIT_EDITOR`): judged where they are set (P-18).
 #[test]

@@ -125,6 +125,42 @@ fn programs_a_transport_or_a_subcommand_runs_are_judged_as_run() {
     );
 }
 
+/// `git submodule foreach` runs its command in each submodule's folder, one the walk does not
+/// know: judged as a script run there (`..` is where the submodule lies). `--exec-path` and
+/// `GIT_EXEC_PATH` pick the programs of git's subcommands and the `git` they run: programs the
+/// walk does not see (P-18).
+#[test]
+fn submodule_commands_and_the_exec_path_are_judged_as_run() {
+    let repo = repo();
+    repo.write("mod/a.md", "");
+    refused(
+        &repo,
+        &[
+            ("git submodule foreach 'rm -f ../docs/superpowers/plans/p.md'", NEEDS_SPEC),
+            ("git submodule foreach 'cd ..; cd docs/superpowers; cd plans; echo x > p.md'", NEEDS_SPEC),
+            ("git submodule foreach 'echo x > ../docs/superpowers/pla\"\"ns/p.md'", NEEDS_SPEC),
+            ("git submodule foreach 'f=../openspec/changes/c; rm $f/approval.md'", ONLY_APPROVE),
+            ("git submodule --quiet foreach --recursive touch ../docs/superpowers/plans/p.md", NEEDS_SPEC),
+            ("git submodule foreach 'rm -f \"$toplevel\"/docs/superpowers/plans/p.md'", NEEDS_SPEC),
+            ("git submodule foreach \"$cmd\" # docs/superpowers/plans/p.md", NEEDS_SPEC),
+            ("git --exec-path=/tmp/x submodule status # docs/superpowers/plans/p.md", NEEDS_SPEC),
+            ("git --exec-path=/tmp/x commit -m x -- docs/superpowers/plans/p.md", NEEDS_SPEC),
+            ("GIT_EXEC_PATH=/tmp/x git status; cat openspec/changes/c/approval.md", ONLY_APPROVE),
+        ],
+    );
+    allowed(
+        &repo,
+        &[
+            "git submodule foreach 'cat ../docs/superpowers/plans/p.md'",
+            "git submodule foreach 'git pull'",
+            "git submodule --quiet foreach --recursive git status",
+            "git submodule update --init",
+            "git --exec-path",
+            "git --exec-path=/usr/lib/git-core status",
+        ],
+    );
+}
+
 #[test]
 fn settings_that_run_commands_are_judged_in_any_case_and_from_any_source() {
     let repo = repo();
@@ -241,6 +277,11 @@ fn pathspecs_from_a_file_or_standard_input_are_written() {
             ("git ls-files docs/superpowers/plans | git checkout HEAD~1 --pathspec-from-file=-", NEEDS_SPEC),
             ("git checkout HEAD~1 --pathspec-from-file=/tmp/unseen # docs/superpowers/plans/p.md", NEEDS_SPEC),
             ("echo docs/superpowers/plans/p.md | git stash push --pathspec-from-file=-", NEEDS_SPEC),
+            ("git checkout HEAD~1 --pathspec-from-file=<(echo docs/superpowers/plans/p.md)", NEEDS_SPEC),
+            ("git checkout --pathspec-from-file=<(echo docs/superpowers/plans/p.md) HEAD~1", NEEDS_SPEC),
+            ("git restore -s HEAD~1 --pathspec-from-file <(echo openspec/changes/c/approval.md)", ONLY_APPROVE),
+            ("git checkout HEAD~1 --pathspec-from-file=/dev/stdin <<< docs/superpowers/plans/p.md", NEEDS_SPEC),
+            ("git checkout HEAD~1 --pathspec-from-file=<(cat list) # docs/superpowers/plans/p.md", NEEDS_SPEC),
         ],
     );
     allowed(
@@ -252,6 +293,54 @@ fn pathspecs_from_a_file_or_standard_input_are_written() {
             "git add --pathspec-from-file=- <<< docs/superpowers/plans/p.md",
             "git commit --pathspec-from-file=- -m x <<< docs/superpowers/plans/p.md",
             "git reset --pathspec-from-file=- <<< docs/superpowers/plans/p.md",
+            "git checkout HEAD~1 --pathspec-from-file=<(echo src/lib.rs)",
+            "git checkout HEAD~1 --pathspec-from-file=/dev/stdin <<< src/lib.rs",
+            "git reset -q HEAD~1 --pathspec-from-file=<(cat list) # docs/superpowers/plans/p.md",
+        ],
+    );
+}
+
+/// A restore from the index brings back the files under its pathspecs that differ from the
+/// index: the guarded ones the line may have made so, by naming them (P-18) or by putting another
+/// version of them in the index first (`git reset <rev> -- P`, `restore --staged`), in any
+/// spelling the walk resolves; with nothing guarded named or staged under them it writes nothing
+/// guarded the walk can see.
+#[test]
+fn a_restore_from_the_index_writes_what_the_line_named_or_staged_beneath_it() {
+    let repo = repo();
+    refused(
+        &repo,
+        &[
+            ("git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git checkout -- .", NEEDS_SPEC),
+            ("git reset -q HEAD~1 --pathspec-from-file=- <<< docs/superpowers/plans/p.md; git checkout -- .", NEEDS_SPEC),
+            ("git reset -q HEAD~1 -- openspec/changes/c/approval.md && git restore openspec", ONLY_APPROVE),
+            ("git restore --staged -s HEAD~1 docs/superpowers/plans/p.md && git restore docs", NEEDS_SPEC),
+            ("cd docs && git reset -q HEAD~1 -- superpowers/plans/p.md && git checkout -- .", NEEDS_SPEC),
+            ("git reset -q HEAD~1 -- 'docs/*/plans/p.md'; git checkout -- .", NEEDS_SPEC),
+            ("git reset -q HEAD~1 -- docs/superpowers/plans/p.md; cd src && git checkout -- :/", NEEDS_SPEC),
+            ("cat docs/superpowers/plans/p.md; git checkout -- .", NEEDS_SPEC),
+            ("git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git checkout-index -a -f", NEEDS_SPEC),
+            ("git reset -q HEAD~1 -- openspec/changes/c/approval.md; git checkout-index -f -- openspec/changes/c/approval.md", ONLY_APPROVE),
+            ("git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git stash -q; git stash pop -q", NEEDS_SPEC),
+            ("git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git stash push -- docs", NEEDS_SPEC),
+        ],
+    );
+    allowed(
+        &repo,
+        &[
+            "git checkout -- .",
+            "git checkout -- src/",
+            "git restore .",
+            "cat docs/superpowers/plans/p.md; git checkout -- src",
+            "git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git checkout -- src",
+            "git reset -q HEAD~1 -- src; git checkout -- .",
+            "git reset -q HEAD~1 -- '*.rs'; git checkout -- .",
+            "git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git restore --staged .",
+            "git checkout-index -a -f",
+            "git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git checkout-index -f -- src/lib.rs",
+            "git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git checkout-index -a --prefix=/tmp/export/",
+            "git stash && git pull --rebase && git stash pop",
+            "git stash push -q -- src; git stash pop -q; cat docs/superpowers/plans/p.md",
         ],
     );
 }
