@@ -136,9 +136,8 @@ fn corpus_commands(file: &Path) -> Result<Vec<String>, String> {
 
 fn case(name: &str, bash_corpus: &Path, pwsh_corpus: &Path) -> Result<Case, String> {
     let no_warm_up = |calls| Ok(Case { warm_up: Vec::new(), calls });
-    let in_workdirs = |command: String| -> Vec<Call> {
-        (0..WORKDIRS).map(|k| Call::bash_in(&command, &format!("w/{k}"))).collect()
-    };
+    let in_workdirs =
+        |command: String| -> Vec<Call> { (0..WORKDIRS).map(|k| Call::bash_in(&command, &format!("w/{k}"))).collect() };
     match name {
         "bash-first-sight" => no_warm_up(corpus_commands(bash_corpus)?.iter().map(|c| Call::bash(c)).collect()),
         "bash-repeat" => Ok(Case {
@@ -163,7 +162,9 @@ fn case(name: &str, bash_corpus: &Path, pwsh_corpus: &Path) -> Result<Case, Stri
 fn write(root: &Path, relative: &str, text: &str) -> Result<(), String> {
     let file = root.join(relative);
     let dir = file.parent().expect("a file in a folder");
-    fs::create_dir_all(dir).and_then(|()| fs::write(&file, text)).map_err(|error| format!("{}: {error}", file.display()))
+    fs::create_dir_all(dir)
+        .and_then(|()| fs::write(&file, text))
+        .map_err(|error| format!("{}: {error}", file.display()))
 }
 
 /// The repository the calls run in: an approved change `feat` with a 20 KB plan, as in

@@ -32,7 +32,11 @@ pub fn config_places() -> ConfigPlaces {
 }
 
 /// `approval-gates-hook prompt [--help]`: the payload on stdin, or the help.
-pub fn prompt_command(mut args: impl Iterator<Item = String>, stdout: &mut impl Write, stderr: &mut impl Write) -> io::Result<u8> {
+pub fn prompt_command(
+    mut args: impl Iterator<Item = String>,
+    stdout: &mut impl Write,
+    stderr: &mut impl Write,
+) -> io::Result<u8> {
     match args.next() {
         Some(arg) if arg == "-h" || arg == "--help" => {
             stdout.write_all(PROMPT_HELP.as_bytes())?;
@@ -159,7 +163,10 @@ mod tests {
         assert_eq!(decision["decision"], "block");
         assert_eq!(decision["reason"], PromptText::NotTyped.to_string());
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        assert_eq!(run_prompt(&mut payload("review", "slash_command").as_bytes(), &mut out, &mut err).expect("run"), PASS);
+        assert_eq!(
+            run_prompt(&mut payload("review", "slash_command").as_bytes(), &mut out, &mut err).expect("run"),
+            PASS
+        );
         assert!(out.is_empty());
         let (mut out, mut err) = (Vec::new(), Vec::new());
         assert_eq!(run_prompt(&mut "[]".as_bytes(), &mut out, &mut err).expect("run"), BLOCK);
@@ -172,7 +179,9 @@ mod tests {
             move |name: &str| pairs.iter().find(|(key, _)| *key == name).map(|(_, value)| OsString::from(value))
         };
         let folder = |pairs| ledger::location::folder_from(env(pairs)).map(|folder| folder.join("pending"));
-        for pairs in [&[("XDG_STATE_HOME", "/s"), ("HOME", "/h")][..], &[("HOME", "/h")], &[("XDG_STATE_HOME", "rel")], &[]] {
+        for pairs in
+            [&[("XDG_STATE_HOME", "/s"), ("HOME", "/h")][..], &[("HOME", "/h")], &[("XDG_STATE_HOME", "rel")], &[]]
+        {
             assert_eq!(pending_dir(env(pairs)), folder(pairs));
         }
         #[cfg(unix)]

@@ -106,11 +106,9 @@ mod tests {
         // No such call, no transcript, or a workdir already given: nothing added or changed.
         let missing = tool_call(&payload(path, "call_9", serde_json::json!({"command": "ls"})));
         assert_eq!(missing.expect("a call").arguments.string("workdir"), None);
-        let gone =
-            tool_call(&payload("/nonexistent/t.jsonl", "call_2", serde_json::json!({"command": "ls"})));
+        let gone = tool_call(&payload("/nonexistent/t.jsonl", "call_2", serde_json::json!({"command": "ls"})));
         assert_eq!(gone.expect("a call").arguments.string("workdir"), None);
-        let given =
-            tool_call(&payload(path, "call_2", serde_json::json!({"command": "ls", "workdir": "w"})));
+        let given = tool_call(&payload(path, "call_2", serde_json::json!({"command": "ls", "workdir": "w"})));
         assert_eq!(given.expect("a call").arguments.string("workdir").as_deref(), Some("w"));
     }
 }

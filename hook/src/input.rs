@@ -148,7 +148,8 @@ mod tests {
         let edits =
             call(r#"{"tool_name":"MultiEdit","tool_input":{"edits":[{"new_string":"x"},{"old_string":"y"},3]}}"#);
         assert_eq!(edits.arguments.strings_of("edits", "new_string"), Some(vec![Some("x".into()), None, None]));
-        let workflow = call(r#"{"tool_name":"Workflow","tool_input":{"script":"s","args":{"task":["a/b.md"]},"n":null}}"#);
+        let workflow =
+            call(r#"{"tool_name":"Workflow","tool_input":{"script":"s","args":{"task":["a/b.md"]},"n":null}}"#);
         assert_eq!(workflow.arguments.json_text("args").as_deref(), Some(r#"{"task":["a/b.md"]}"#));
         assert_eq!(workflow.arguments.json_text("script").as_deref(), Some("s"));
         assert_eq!(workflow.arguments.json_text("n"), None);

@@ -14,8 +14,8 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::present::{self, kind_name};
 use super::Kind;
+use super::present::{self, kind_name};
 use crate::paths;
 use crate::plan;
 use crate::texts::{ApprovalText, Asker, PromptText};
@@ -270,7 +270,8 @@ fn random_code() -> String {
     if !from_system {
         use std::hash::{BuildHasher, Hasher};
         let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-        hasher.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+        hasher
+            .write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
         bytes.copy_from_slice(hasher.finish().to_le_bytes().get(..CODE_DIGITS / 2).unwrap_or(&[0; CODE_DIGITS / 2]));
     }
     plan::hex(&bytes)

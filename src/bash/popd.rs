@@ -7,10 +7,10 @@
 use std::rc::Rc;
 
 use super::parse::parse;
-use crate::analysis::budget::Budget;
-use super::words::Value;
 use super::state::rebound;
+use super::words::Value;
 use super::{Bash, MAX_COMMAND_BYTES, MAX_PARSE_CHECKS};
+use crate::analysis::budget::Budget;
 use crate::analysis::fs;
 use crate::analysis::scope::Scope;
 use crate::paths;
@@ -68,8 +68,7 @@ pub fn begins_by_moving(command: &str, scope: &Scope<Bash>) -> bool {
 fn redirections_cannot_fail(statement: tree_sitter::Node, command: &str) -> bool {
     let mut cursor = statement.walk();
     let mut redirects = statement.children_by_field_name("redirect", &mut cursor).peekable();
-    redirects.peek().is_some()
-        && redirects.all(|redirect| command.get(redirect.byte_range()).is_some_and(cannot_fail))
+    redirects.peek().is_some() && redirects.all(|redirect| command.get(redirect.byte_range()).is_some_and(cannot_fail))
 }
 
 /// Whether `node`, a command, is a bare `popd` of a stack the walk keeps, `cd -` back to an

@@ -8,10 +8,10 @@ use std::cell::OnceCell;
 use std::path::Path;
 
 use super::fields;
-use super::state::{Defined, Shared, rebound};
 pub use super::lists::element_name;
 use super::lists::{self, Slice};
 use super::patsub::{Replace, Substitution};
+use super::state::{Defined, Shared, rebound};
 use super::tree::{Node, node_kind};
 use super::{MAX_WORD_EXPANSION, Unscannable};
 use crate::analysis::budget::Budget;
@@ -955,9 +955,8 @@ fn argument_nodes(command: Node) -> Option<Vec<Node>> {
 /// location; its random part is shown as `X`s. `None` for any other form, which may name a
 /// folder of the line's choosing (`mktemp -d docs/superpowers/plans/XXXX`).
 fn temporary_name(arguments: &[Node], cx: &Context) -> Option<String> {
-    let plain = |argument: &Node| {
-        matches!(cx.text(*argument), "-d" | "-q" | "-u" | "-dq" | "-qd" | "--directory" | "--quiet")
-    };
+    let plain =
+        |argument: &Node| matches!(cx.text(*argument), "-d" | "-q" | "-u" | "-dq" | "-qd" | "--directory" | "--quiet");
     if !arguments.iter().all(plain) {
         return None;
     }
@@ -1455,7 +1454,8 @@ mod tests {
     /// The answers of the coreutils on this machine are the ground truth.
     #[test]
     fn dirname_and_basename_answer_as_the_coreutils_do() {
-        let names = ["", "/", "//", "a", "a/", "a/b", "a//b//", "/a", "/a/b/", "docs/superpowers/plans/p.md", "./x", "../x/"];
+        let names =
+            ["", "/", "//", "a", "a/", "a/b", "a//b//", "/a", "/a/b/", "docs/superpowers/plans/p.md", "./x", "../x/"];
         let run = |tool: &str, args: &[&str]| {
             let out = std::process::Command::new(tool).args(args).output().expect("coreutils");
             String::from_utf8(out.stdout).expect("utf-8").trim_end_matches('\n').to_string()

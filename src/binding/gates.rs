@@ -7,8 +7,8 @@ use napi_derive::napi;
 
 use super::js_read::{JsRead, JsToolArgs};
 use super::{directory, guarded, internal_error};
-use crate::gates;
 use crate::analysis::persistent;
+use crate::gates;
 use crate::texts::{self, Denial};
 
 /// Judge one tool call. `null` allows it; otherwise the full denial text. Never throws.
@@ -69,7 +69,8 @@ pub fn shell_call_ran(env: Env, shell: Unknown, call_id: Unknown) -> bool {
     guarded(
         || false,
         || {
-            let (Some(shell), Some(call_id)) = (JsRead::new(&env, &shell).string(), JsRead::new(&env, &call_id).string())
+            let (Some(shell), Some(call_id)) =
+                (JsRead::new(&env, &shell).string(), JsRead::new(&env, &call_id).string())
             else {
                 return false;
             };

@@ -3,9 +3,9 @@
 //! program's words or its standard input.
 
 use super::Arg;
+use super::argv::tokens;
 use super::options::{operands, spec};
 use super::sink::Sink;
-use super::argv::tokens;
 use crate::paths;
 
 /// The names the project's CLI goes by (`bin/approval-gates.mjs`).
@@ -41,9 +41,7 @@ pub(super) fn cli(args: &[Arg], sink: &mut Sink) {
         return;
     }
     match words.get(1) {
-        Some(id) if !id.dynamic && paths::is_safe_segment(&id.text) => {
-            sink.write_text(&paths::approval_text(&id.text))
-        }
+        Some(id) if !id.dynamic && paths::is_safe_segment(&id.text) => sink.write_text(&paths::approval_text(&id.text)),
         _ => sink.write_text(paths::APPROVAL_FILE),
     }
 }

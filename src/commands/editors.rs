@@ -94,7 +94,9 @@ impl<'a> Sed<'a> {
                 }
             }
         }
-        if !sed.script_given && let Some(first) = sed.files.first() {
+        if !sed.script_given
+            && let Some(first) = sed.files.first()
+        {
             sed.scripts.push((*first).clone());
         }
         sed

@@ -117,6 +117,14 @@ pub enum Effect {
         /// How its environment differs from the shell's (for a script run by a shell of its own).
         environment: Environment,
     },
+    /// A program run from one of `paths` (`foo` through the `PATH` the line set, git's `git-foo`,
+    /// `/tmp/foo`): one the line wrote is judged as the script run there by its `#!` line; a path
+    /// the walk could not compute, as code no analysis reads when the line wrote files (P-18).
+    RunsFound {
+        paths: Vec<Arg>,
+        args: Vec<Arg>,
+        environment: Environment,
+    },
     /// A makefile `make` reads (`-f FILE`, else `GNUmakefile`, `makefile`, `Makefile` where it
     /// runs): when the line wrote it, its recipes run as a script (P-18: deferred execution whose
     /// text the call carries).
@@ -220,10 +228,12 @@ impl Environment {
         let mut words = Vec::new();
         for variable in variables {
             if let Variable::Set(value) = self.variable(variable) {
-                words.extend(value.text.split_whitespace().map(|word| Arg {
-                    dynamic: value.dynamic && word.contains(['$', '`']),
-                    ..Arg::literal(word)
-                }));
+                words.extend(
+                    value
+                        .text
+                        .split_whitespace()
+                        .map(|word| Arg { dynamic: value.dynamic && word.contains(['$', '`']), ..Arg::literal(word) }),
+                );
             }
         }
         words

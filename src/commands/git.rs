@@ -47,6 +47,7 @@ pub(super) fn git(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<
     approval_through_cli(&configs, None, sink);
     configured_commands(&configs, sink);
     git_files(git_dir.as_ref(), &dir.text, &environment, sink);
+    subcommand_program(args, sink);
     let sub = args.get(start)?;
     // Any git command may run hooks (a commit, a checkout, an index or ref update).
     sink.push(Effect::RunsHooks);
@@ -82,6 +83,14 @@ pub(super) fn git(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<
     let mut git = Git { stdin, configs: &configs, top: Vec::new() };
     in_work_tree(&sub.text, &words, &dir.text, tree, &mut git, sink);
     None
+}
+
+/// `git foo` runs the program `git-foo` where the `PATH` the line set finds it.
+pub(super) fn subcommand_program(args: &[Arg], sink: &mut Sink) {
+    let start = options(args, &GLOBAL_OPTIONS, |_| {});
+    if let Some(sub) = args.get(start).filter(|sub| !sub.dynamic) {
+        sink.run_found(&format!("git-{}", sub.text), args.get(start + 1..).unwrap_or_default());
+    }
 }
 
 /// git's options before its subcommand that take a value.
@@ -439,9 +448,13 @@ fn submodule(args: &[Arg], sink: &mut Sink) {
     }
     let script = match rest.is_empty() {
         true => format!("path=\"$sm_path\"; {}\n", first.text),
-        false => std::iter::once(first.text.clone()).chain(rest.iter().map(|word| quote(&word.text))).collect::<Vec<_>>().join(" "),
+        false => std::iter::once(first.text.clone())
+            .chain(rest.iter().map(|word| quote(&word.text)))
+            .collect::<Vec<_>>()
+            .join(" "),
     };
-    let uncomputed = |name: &str| (name.to_string(), Some(Arg { text: format!("${name}"), dynamic: true, ..Arg::default() }));
+    let uncomputed =
+        |name: &str| (name.to_string(), Some(Arg { text: format!("${name}"), dynamic: true, ..Arg::default() }));
     let changes = Environment { changes: SUBMODULE_VARIABLES.map(uncomputed).into(), ..Environment::default() };
     sink.script_in(&format!("cd -- \"$sm_path\" && {{ {script}\n}}"), &changes);
 }

@@ -44,10 +44,10 @@ pub use argv::{Arg, ansi_c, has_wildcard};
 pub use effects::{BASENAME_STRIP, BackupName, Cd, Effect, Environment, PatchRead, Variable, WorkTree, Written};
 pub use feeders::fed_words;
 pub use git::HOOKS;
-pub use runners::makefile_shell;
-pub use viewers::variable_command_lines;
 use options::{Item, operands, options, spec, static_is};
+pub use runners::makefile_shell;
 use sink::{Job, Next, Sink};
+pub use viewers::variable_command_lines;
 
 use crate::analysis::handoff::Analyses;
 use crate::paths;
@@ -154,13 +154,23 @@ fn run(args: &[Arg], stdin: Option<&str>, sink: &mut Sink) -> Option<Vec<Next>> 
         approval::cli(rest, sink);
         return None;
     }
-    if !first.text.contains('/') && !BUILTINS.contains(&name) && names_rebound(&sink.job.environment) {
-        unknown::unlisted(name, rest, stdin, sink);
-        return None;
+    if !first.text.contains('/') && !BUILTINS.contains(&name) {
+        sink.run_found(name, rest);
+        if names_rebound(&sink.job.environment) {
+            if name == "git" {
+                git::subcommand_program(rest, sink);
+            }
+            unknown::unlisted(name, rest, stdin, sink);
+            return None;
+        }
     }
     if sink.analyses.is_some_and(|analyses| analyses.runs_programs(name)) {
         runners::program(args, stdin, sink);
         return None;
+    }
+    if first.text.contains('/') && !runners::runs_a_script_file(&first.text) {
+        // A program the line may have written there itself (`/tmp/foo`).
+        sink.runs_found(vec![first.clone()], rest);
     }
     if runners::runs_a_script_file(&first.text) {
         // The walk reads it, or judges it by its arguments when it cannot; a path the walk could
@@ -286,7 +296,8 @@ const BUILTINS: [&str; 61] = [
 
 /// Whether a command looked up by name may be another program than its name says: the `PATH` it
 /// runs with is neither the inherited one, nor that with folders added after it (`$PATH:…`, which
-/// finds every command the inherited one did first), nor the system's folders (`PATH=/bin`).
+/// finds every command the inherited one did first), nor the system's folders, alone or before it
+/// (`PATH=/bin`, `/usr/bin:$PATH`).
 fn names_rebound(environment: &Environment) -> bool {
     match environment.variable("PATH") {
         Variable::Set(path) => path_rebinds(&path.text, path.dynamic),
@@ -297,10 +308,35 @@ fn names_rebound(environment: &Environment) -> bool {
 /// Whether a `PATH` of `text` (`dynamic` when part of it is uncomputed) may find another program
 /// under a command's name than the inherited `PATH` finds ([`names_rebound`]).
 pub fn path_rebinds(text: &str, dynamic: bool) -> bool {
-    match dynamic {
-        true => !["$PATH:", "${PATH}:"].iter().any(|inherited| text.starts_with(inherited)),
-        false => !text.split(':').all(|folder| SYSTEM_FOLDERS.contains(&folder.trim_end_matches('/'))),
+    for folder in text.split(':') {
+        // Folders after the inherited ones find only what those did not.
+        if dynamic && matches!(folder, "$PATH" | "${PATH}") {
+            return false;
+        }
+        if !SYSTEM_FOLDERS.contains(&folder.trim_end_matches('/')) {
+            return true;
+        }
     }
+    false
+}
+
+/// The folders a command looked up by name is searched in, in order, when the line set `PATH`:
+/// its inherited part (`$PATH`) stands for the system's folders, an empty one for the directory
+/// the command runs in, and one holding a value the walk could not compute is uncomputed.
+fn path_folders(environment: &Environment) -> Option<Vec<Arg>> {
+    let Variable::Set(path) = environment.variable("PATH") else { return None };
+    let mut folders = Vec::new();
+    for folder in path.text.split(':') {
+        match folder {
+            "$PATH" | "${PATH}" if path.dynamic => folders.extend(SYSTEM_FOLDERS.map(Arg::literal)),
+            "" => folders.push(Arg::literal(".")),
+            _ => {
+                let uncomputed = path.dynamic && folder.contains(['$', '`', '\u{1}']);
+                folders.push(Arg { dynamic: uncomputed, ..Arg::part_of(folder, path) });
+            }
+        }
+    }
+    Some(folders)
 }
 
 /// The folders the system keeps its programs in.

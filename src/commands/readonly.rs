@@ -511,7 +511,9 @@ pub fn is_read_only(name: &str, args: &[Arg]) -> bool {
         }
         // `list` prints the misspelled words of its input; `check`, `-a` (pipe mode: `*word` and
         // `#` save the personal dictionary), `create` and `merge` write.
-        "aspell" => has_word(args, &["list"], false) && !unless_given(args, &["check", "-c", "pipe", "-a", "create", "merge"]),
+        "aspell" => {
+            has_word(args, &["list"], false) && !unless_given(args, &["check", "-c", "pipe", "-a", "create", "merge"])
+        }
         "gpg" | "gpg2" => only_options(args, GPG_DIGEST) && has_word(args, &["--print-md", "--print-mds"], false),
         "cloc" => only_options(args, CLOC_READING),
         "code" | "codium" | "cursor" => opens_documents(args, OPENER_OPTIONS),
@@ -613,12 +615,16 @@ mod tests {
     #[test]
     fn digests_counts_spelling_and_dumps_read_only_in_their_reading_forms() {
         assert!(is_read_only("gpg", &words("--print-md SHA256 p.md")));
-        assert!(!is_read_only("gpg", &words("--print-md SHA256 -o out p.md")) && !is_read_only("gpg", &words("-d p.gpg")));
+        assert!(
+            !is_read_only("gpg", &words("--print-md SHA256 -o out p.md")) && !is_read_only("gpg", &words("-d p.gpg"))
+        );
         assert!(is_read_only("cloc", &words("--json --exclude-dir=node_modules docs")));
         assert!(!is_read_only("cloc", &words("--out=report docs")) && !is_read_only("cloc", &words("-out=r docs")));
         assert!(!is_read_only("cloc", &words("--vcs=git")) && !is_read_only("cloc", &words("--strip-comments=x d")));
         assert!(is_read_only("aspell", &words("--lang=en list")) && !is_read_only("aspell", &words("check p.md")));
-        assert!(!is_read_only("aspell", &words("-a list")) && !is_read_only("aspell", &words("--personal=list -c p.md")));
+        assert!(
+            !is_read_only("aspell", &words("-a list")) && !is_read_only("aspell", &words("--personal=list -c p.md"))
+        );
         assert!(is_read_only("w3m", &words("-dump p.md")) && !is_read_only("w3m", &words("p.md")));
         assert!(!is_read_only("w3m", &words("-dump -o editor=vi p.md")));
     }
@@ -639,10 +645,19 @@ mod tests {
     fn a_cloud_copy_reads_only_toward_the_remote() {
         assert!(is_read_only("aws", &words("s3 cp p.md s3://b/plans/")));
         assert!(is_read_only("aws", &words("--profile x s3 cp --recursive plans s3://b/ --acl private")));
-        assert!(!is_read_only("aws", &words("s3 cp s3://b/p.md p.md")) && !is_read_only("aws", &words("s3 mv p.md s3://b/")));
-        assert!(!is_read_only("aws", &words("s3 cp --grants x p.md s3://b/")) && !is_read_only("aws", &words("s3 cp a b s3://c")));
+        assert!(
+            !is_read_only("aws", &words("s3 cp s3://b/p.md p.md"))
+                && !is_read_only("aws", &words("s3 mv p.md s3://b/"))
+        );
+        assert!(
+            !is_read_only("aws", &words("s3 cp --grants x p.md s3://b/"))
+                && !is_read_only("aws", &words("s3 cp a b s3://c"))
+        );
         assert!(is_read_only("gsutil", &words("-m cp a.md b.md gs://b/")));
-        assert!(!is_read_only("gsutil", &words("cp gs://b/p.md p.md")) && !is_read_only("gsutil", &words("-o x cp a gs://b")));
+        assert!(
+            !is_read_only("gsutil", &words("cp gs://b/p.md p.md"))
+                && !is_read_only("gsutil", &words("-o x cp a gs://b"))
+        );
     }
 
     #[test]

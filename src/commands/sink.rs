@@ -327,6 +327,20 @@ impl Sink<'_, '_> {
         self.out.push(Effect::ReadsFiles { argv, files, dir, environment });
     }
 
+    /// `name` run with `args` as the shell or git finds it through the `PATH` the line set: from
+    /// each of its folders, in order ([`Effect::RunsFound`]).
+    pub fn run_found(&mut self, name: &str, args: &[Arg]) {
+        let Some(folders) = super::path_folders(&self.job.environment) else { return };
+        let at = |folder: Arg| Arg { text: join(&self.job.dir, &join(&folder.text, name)), ..folder };
+        let paths = folders.into_iter().map(at).collect();
+        self.runs_found(paths, args);
+    }
+
+    pub fn runs_found(&mut self, paths: Vec<Arg>, args: &[Arg]) {
+        let environment = self.job.environment.clone();
+        self.out.push(Effect::RunsFound { paths, args: args.to_vec(), environment });
+    }
+
     pub fn run_file(&mut self, script: &Arg, this_shell: bool, by_shebang: bool, args: &[Arg]) {
         if script.dynamic || script.pipe || script.text.is_empty() {
             return;

@@ -12,8 +12,8 @@
 use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
 
-use super::tools::{self, Action, ToolArgs};
 use super::patches;
+use super::tools::{self, Action, ToolArgs};
 use crate::paths;
 use crate::texts::Denial;
 

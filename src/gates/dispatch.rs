@@ -34,14 +34,22 @@ pub fn check(text: &str, cwd: &Path) -> Option<Denial> {
 
 /// A dispatch described by several fields: every reference in any of them is checked, in field
 /// order. The session directory is asked for only when a field is present.
-pub fn check_each(args: &dyn ToolArgs, texts: &[DispatchText], session_dir: impl FnOnce() -> PathBuf) -> Option<Denial> {
+pub fn check_each(
+    args: &dyn ToolArgs,
+    texts: &[DispatchText],
+    session_dir: impl FnOnce() -> PathBuf,
+) -> Option<Denial> {
     let mut read: Vec<(DispatchText, String)> = Vec::new();
     for &text in texts {
         match text {
-            DispatchText::Field(field) | DispatchText::ScriptFile(field) => read.extend(args.string(field).map(|value| (text, value))),
+            DispatchText::Field(field) | DispatchText::ScriptFile(field) => {
+                read.extend(args.string(field).map(|value| (text, value)))
+            }
             DispatchText::Json(field) => read.extend(args.json_text(field).map(|value| (text, value))),
             DispatchText::Items(array, field) => {
-                read.extend(args.strings_of(array, field).unwrap_or_default().into_iter().flatten().map(|value| (text, value)));
+                read.extend(
+                    args.strings_of(array, field).unwrap_or_default().into_iter().flatten().map(|value| (text, value)),
+                );
             }
             DispatchText::EveryString => {
                 let strings = args.arguments_json().map(|json| super::tools::strings::json_strings(&json).join("\n"));

@@ -111,11 +111,7 @@ fn judge_fields(action: Action, args: &dyn ToolArgs, session_dir: impl FnOnce() 
 /// location is a write there, carrying the text of its content field if it has one (gate A);
 /// the values at `judged` (key paths, see [`tools::strings::json_strings_outside`]) were judged
 /// already by their meaning (docs/decisions.md#p-18).
-fn judge_every_string(
-    args: &dyn ToolArgs,
-    judged: &[&str],
-    session_dir: impl FnOnce() -> PathBuf,
-) -> Option<Denial> {
+fn judge_every_string(args: &dyn ToolArgs, judged: &[&str], session_dir: impl FnOnce() -> PathBuf) -> Option<Denial> {
     let strings = tools::strings::json_strings_outside(&args.arguments_json()?, judged);
     let named: Vec<&String> = strings.iter().filter(|text| tools::strings::names_guarded(text)).collect();
     if named.is_empty() {

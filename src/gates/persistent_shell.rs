@@ -6,9 +6,9 @@ use std::path::Path;
 
 use super::ToolArgs;
 use super::judge::{Judged, RawText, judge};
+use crate::analysis::Unscannable;
 use crate::analysis::answer::Answer;
 use crate::analysis::persistent::{self, Left, ShellCall, ShellState};
-use crate::analysis::Unscannable;
 use crate::texts::Denial;
 
 /// What a kind of persistent shell supplies to [`check`].

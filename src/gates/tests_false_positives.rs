@@ -11,7 +11,6 @@ use super::test_json::Json;
 use super::*;
 use crate::test_repo::Repo;
 
-
 const PLAN: &str = "BLOCKED [approval-gates]: plan must carry **Spec:** pointing to openspec/changes/<id>";
 const APPROVAL: &str = "BLOCKED [approval-gates]: approval.md is written only by /approve";
 
@@ -299,7 +298,10 @@ fn a_persistent_shell_after_popd_is_back_where_it_was() {
     );
     // A popd whose output is thrown away runs all the same.
     for second in ["popd >/dev/null", "popd 2>/dev/null && ls", "popd &>/dev/null; ls"] {
-        assert_eq!(session(&repo, "bash", &["pushd docs/superpowers/plans", second, "touch notes.md"]), [None, None, None]);
+        assert_eq!(
+            session(&repo, "bash", &["pushd docs/superpowers/plans", second, "touch notes.md"]),
+            [None, None, None]
+        );
     }
     // Still in the plans folder, or a popd the shell itself may not have run (a redirection
     // to a file may fail, and then the popd does not run).

@@ -7,7 +7,6 @@ use super::test_json::Json;
 use super::*;
 use crate::test_repo::Repo;
 
-
 fn check(repo: &Repo, name: &str, args: Value) -> Option<String> {
     check_tool_call(name, &Json(args), || repo.root.clone()).map(|denial| denial.to_string())
 }

@@ -9,7 +9,6 @@ use super::*;
 use crate::approval::ledger::location;
 use crate::test_repo::Repo;
 
-
 fn check(repo: &Repo, name: &str, args: Value) -> Option<String> {
     check_tool_call(name, &Json(args), || repo.root.clone()).map(|denial| denial.to_string())
 }

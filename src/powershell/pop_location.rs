@@ -6,8 +6,8 @@
 use std::rc::Rc;
 
 use super::PowerShell;
-use crate::analysis::values::Value;
 use crate::analysis::scope::Scope;
+use crate::analysis::values::Value;
 use crate::paths;
 
 /// The variable, named as no PowerShell variable can be, that says the default stack may not be
@@ -39,9 +39,8 @@ pub fn begins_by_moving(command: &str, scope: &Scope<PowerShell>) -> bool {
     let line = command.trim_start();
     let first = line.split([';', '\n', '\r']).next().unwrap_or_default().trim();
     let words: Vec<&str> = first.split_ascii_whitespace().collect();
-    let named = |names: &[&str]| {
-        names.iter().any(|name| words[0].eq_ignore_ascii_case(name)) && !names.iter().any(redefined)
-    };
+    let named =
+        |names: &[&str]| names.iter().any(|name| words[0].eq_ignore_ascii_case(name)) && !names.iter().any(redefined);
     match words.as_slice() {
         [_] => named(&POPS) && !scope.stack.is_empty() && stack_known(scope),
         [_, directory] => named(&ENTERS) && paths::sure_to_enter(directory, &scope.base),

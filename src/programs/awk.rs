@@ -16,10 +16,10 @@ const RULES: &[Rule] = &[rule("system", Receiver::Bare, Op::Run(0))];
 /// `system`, judged by its rule, and `close`/`fflush`, which only end or flush what a redirection
 /// opened.
 const READ_ONLY: &[&str] = &[
-    "length", "substr", "index", "split", "sub", "gsub", "match", "sprintf", "sin", "cos", "atan2", "exp",
-    "log", "sqrt", "int", "rand", "srand", "tolower", "toupper", "close", "fflush", "gensub", "patsplit",
-    "strftime", "systime", "mktime", "asort", "asorti", "and", "or", "xor", "lshift", "rshift", "compl",
-    "strtonum", "isarray", "typeof", "print", "printf", "getline",
+    "length", "substr", "index", "split", "sub", "gsub", "match", "sprintf", "sin", "cos", "atan2", "exp", "log",
+    "sqrt", "int", "rand", "srand", "tolower", "toupper", "close", "fflush", "gensub", "patsplit", "strftime",
+    "systime", "mktime", "asort", "asorti", "and", "or", "xor", "lshift", "rshift", "compl", "strtonum", "isarray",
+    "typeof", "print", "printf", "getline",
 ];
 
 /// Words that look like calls and are not.

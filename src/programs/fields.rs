@@ -83,9 +83,8 @@ fn pair_of(name: &'static str) -> usize {
 fn field_id(language: &Language, name: &'static str) -> Option<u16> {
     let pair = pair_of(name);
     let same = |known: &&Known| std::ptr::eq(known.name, name) && known.language == *language;
-    let cached = KNOWN.with(|known| {
-        known.try_borrow().ok()?.get(pair..pair + 2)?.iter().flatten().find(same).map(|known| known.id)
-    });
+    let cached = KNOWN
+        .with(|known| known.try_borrow().ok()?.get(pair..pair + 2)?.iter().flatten().find(same).map(|known| known.id));
     if let Some(id) = cached {
         return id;
     }
@@ -118,7 +117,8 @@ mod tests {
     fn a_field_by_number_is_the_field_by_name_in_each_grammar() {
         const NAMES: [&str; 8] = ["left", "right", "function", "arguments", "name", "value", "object", "body"];
         let python = parsed(tree_sitter_python::LANGUAGE.into(), "x = f(a, b=c)\ndef g(y): return y.z\n");
-        let javascript = parsed(tree_sitter_javascript::LANGUAGE.into(), "x = f(a, {b: c}); function g(y) { return y.z }");
+        let javascript =
+            parsed(tree_sitter_javascript::LANGUAGE.into(), "x = f(a, {b: c}); function g(y) { return y.z }");
         let mut checked = 0;
         for _ in 0..2 {
             for tree in [&python, &javascript] {

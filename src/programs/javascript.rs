@@ -311,7 +311,8 @@ const TYPESCRIPT_FILES: &[&str] = &[".ts", ".mts", ".cts", ".tsx"];
 
 /// The invocation read as TypeScript when its runner or its script file says so.
 fn typed(command: &str, mut invocation: Invocation) -> Invocation {
-    let typed_file = matches!(&invocation.source, Source::File(file) if TYPESCRIPT_FILES.iter().any(|ext| file.ends_with(ext)));
+    let typed_file =
+        matches!(&invocation.source, Source::File(file) if TYPESCRIPT_FILES.iter().any(|ext| file.ends_with(ext)));
     if TYPESCRIPT_RUNNERS.contains(&command) || typed_file {
         invocation.language = Language::TypeScript;
     }

@@ -16,8 +16,14 @@ const SYNTAX: Syntax = Syntax { line_comments: &["#"], quotes: QUOTES, ident_cha
 
 pub fn analyze(text: &str) -> Findings {
     let Some(tokens) = super::lex::tokens(text, &SYNTAX, MAX_PROGRAM_TOKENS) else { return Findings::unreadable() };
-    let mut reader =
-        Reader { tokens: &tokens, vars: HashMap::new(), findings: Findings::sure(), work: 0, dir: String::new(), procs: HashSet::new() };
+    let mut reader = Reader {
+        tokens: &tokens,
+        vars: HashMap::new(),
+        findings: Findings::sure(),
+        work: 0,
+        dir: String::new(),
+        procs: HashSet::new(),
+    };
     reader.procs = defined_procs(&tokens);
     let mut at = 0;
     while at < tokens.len() {
@@ -57,13 +63,84 @@ fn defined_procs(tokens: &[Token]) -> HashSet<String> {
 /// Commands that write no file and start nothing (P-18); `open` and `exec` are judged, and
 /// `file`'s subcommands are below.
 const READ_ONLY: &[&str] = &[
-    "set", "puts", "close", "read", "gets", "string", "list", "lindex", "llength", "lappend", "lsort", "lrange",
-    "lsearch", "lreplace", "linsert", "lassign", "lmap", "join", "split", "concat", "expr", "incr", "if",
-    "else", "elseif", "then", "while", "for", "foreach", "switch", "return", "break", "continue", "proc",
-    "glob", "format", "scan", "regexp", "regsub", "info", "append", "dict", "array", "catch", "try", "error",
-    "throw", "exit", "package", "namespace", "upvar", "global", "variable", "flush", "fconfigure", "binary",
-    "encoding", "clock", "after", "pwd", "eof", "seek", "tell", "fblocked", "unset", "subst", "apply",
-    "lreverse", "lset", "chan", "open", "exec", "file", "cd", "default", "finally", "on", "trap",
+    "set",
+    "puts",
+    "close",
+    "read",
+    "gets",
+    "string",
+    "list",
+    "lindex",
+    "llength",
+    "lappend",
+    "lsort",
+    "lrange",
+    "lsearch",
+    "lreplace",
+    "linsert",
+    "lassign",
+    "lmap",
+    "join",
+    "split",
+    "concat",
+    "expr",
+    "incr",
+    "if",
+    "else",
+    "elseif",
+    "then",
+    "while",
+    "for",
+    "foreach",
+    "switch",
+    "return",
+    "break",
+    "continue",
+    "proc",
+    "glob",
+    "format",
+    "scan",
+    "regexp",
+    "regsub",
+    "info",
+    "append",
+    "dict",
+    "array",
+    "catch",
+    "try",
+    "error",
+    "throw",
+    "exit",
+    "package",
+    "namespace",
+    "upvar",
+    "global",
+    "variable",
+    "flush",
+    "fconfigure",
+    "binary",
+    "encoding",
+    "clock",
+    "after",
+    "pwd",
+    "eof",
+    "seek",
+    "tell",
+    "fblocked",
+    "unset",
+    "subst",
+    "apply",
+    "lreverse",
+    "lset",
+    "chan",
+    "open",
+    "exec",
+    "file",
+    "cd",
+    "default",
+    "finally",
+    "on",
+    "trap",
 ];
 
 /// Commands that set the variables they are given by name (besides `set` and `append`).
@@ -74,9 +151,33 @@ const SETS_VARIABLES: &[&str] = &[
 
 /// `file` subcommands that write nothing.
 const FILE_READS: &[&str] = &[
-    "exists", "isfile", "isdirectory", "size", "mtime", "atime", "join", "dirname", "tail", "extension",
-    "rootname", "normalize", "split", "readable", "writable", "executable", "stat", "lstat", "type",
-    "nativename", "pathtype", "separator", "owned", "readlink", "channels", "volumes", "home",
+    "exists",
+    "isfile",
+    "isdirectory",
+    "size",
+    "mtime",
+    "atime",
+    "join",
+    "dirname",
+    "tail",
+    "extension",
+    "rootname",
+    "normalize",
+    "split",
+    "readable",
+    "writable",
+    "executable",
+    "stat",
+    "lstat",
+    "type",
+    "nativename",
+    "pathtype",
+    "separator",
+    "owned",
+    "readlink",
+    "channels",
+    "volumes",
+    "home",
 ];
 
 /// The access of an `open` that only reads: a mode, or the flags of a braced list.
@@ -158,7 +259,11 @@ impl Reader<'_> {
                 Val::Str(texts.join("/"))
             }
             [Val::Str(glob), patterns @ ..] if glob == "glob" => Val::List(
-                patterns.iter().filter(|p| p.text().is_some_and(|t| !t.starts_with('-') && t != "{" && t != "}")).cloned().collect(),
+                patterns
+                    .iter()
+                    .filter(|p| p.text().is_some_and(|t| !t.starts_with('-') && t != "{" && t != "}"))
+                    .cloned()
+                    .collect(),
             ),
             [Val::Str(lindex), Val::List(items), Val::Str(index)] if lindex == "lindex" => {
                 index.parse::<usize>().ok().and_then(|i| items.get(i).cloned()).unwrap_or(Val::Unknown)
@@ -335,7 +440,8 @@ impl Reader<'_> {
                 }
                 let named = crate::paths::names_guarded(path, crate::paths::Dialect::Program);
                 let computed = if named { Vec::new() } else { super::engine::guarded_matches(path) };
-                let locate = |spelled: String| if spelled.starts_with('/') { spelled } else { join(&self.dir, &spelled) };
+                let locate =
+                    |spelled: String| if spelled.starts_with('/') { spelled } else { join(&self.dir, &spelled) };
                 for spelled in computed {
                     self.findings.writes.push(locate(spelled));
                 }

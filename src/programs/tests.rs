@@ -301,7 +301,8 @@ fn a_program_s_temporary_folder_is_the_one_its_line_gives_it() {
         }
     }
     // A program may set the temporary folder of the processes it starts.
-    let child = "'python3', '-c', 'import tempfile, shutil; shutil.copy(\"docs/superpowers/plans/p.md\", tempfile.mkdtemp())'";
+    let child =
+        "'python3', '-c', 'import tempfile, shutil; shutil.copy(\"docs/superpowers/plans/p.md\", tempfile.mkdtemp())'";
     for command in [
         format!("python3 -c \"import os, subprocess; os.environ['TMPDIR'] = 'docs/superpowers/plans'; subprocess.run([{child}])\""),
         format!("python3 -c \"import subprocess; subprocess.run([{child}], env={{'TMPDIR': 'docs/superpowers/plans'}})\""),

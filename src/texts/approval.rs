@@ -190,8 +190,7 @@ impl fmt::Display for ApprovalText {
                 f,
                 "nothing approved: the approval ledger {file} is full ({} approvals or {} MiB) even without the changes that are gone; \
                  move it aside and run `approval-gates seal` to record again the approvals approval.md holds",
-                max_approvals,
-                max_mib
+                max_approvals, max_mib
             ),
             ApprovalText::RecordedNotWritten { path, reason, change_id, kind } => write!(
                 f,

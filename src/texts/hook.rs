@@ -74,10 +74,9 @@ impl fmt::Display for PromptInputProblem {
         f.write_str("approval-gates prompt: ")?;
         match self {
             PromptInputProblem::NotJson(reason) => write!(f, "stdin is not JSON ({reason}); nothing approved"),
-            PromptInputProblem::OtherEvent(event) => write!(
-                f,
-                "reads Claude Code's UserPromptExpansion payloads; this one is for {event}; nothing approved"
-            ),
+            PromptInputProblem::OtherEvent(event) => {
+                write!(f, "reads Claude Code's UserPromptExpansion payloads; this one is for {event}; nothing approved")
+            }
             PromptInputProblem::MissingFields => {
                 f.write_str("the /approve expansion carries no prompt or cwd; nothing approved")
             }

@@ -53,7 +53,11 @@ fn a_design_is_shown_then_approved_by_its_code_once() {
 
     let wrong = answer("/approve c design 00000000", &repo.root, pending.path());
     assert!(!wrong.approved);
-    assert!(wrong.text.starts_with("nothing approved: that is not the code shown for the design of c"), "{}", wrong.text);
+    assert!(
+        wrong.text.starts_with("nothing approved: that is not the code shown for the design of c"),
+        "{}",
+        wrong.text
+    );
     assert!(!repo.exists("openspec/changes/c/approval.md"));
 
     let confirmed = answer(&command, &repo.root, pending.path());

@@ -184,6 +184,10 @@ impl Walker<'_> {
                     let run = ScriptRun { this_shell, by_shebang, args: &args, environment: &environment };
                     self.run_file(&path.text, run, walk, scope)?;
                 }
+                Effect::RunsFound { paths, args, environment } => {
+                    let run = ScriptRun { this_shell: false, by_shebang: true, args: &args, environment: &environment };
+                    self.runs_found(&paths, run, walk, scope)?;
+                }
                 Effect::PowerShell(script) => {
                     for target in self.analyses.powershell(&script, &scope.base)? {
                         self.add(&target.to_string_lossy(), &scope.base, scope.links());
@@ -502,6 +506,29 @@ impl Walker<'_> {
         let positional = Positional { values: values.collect(), complete: true };
         let mut child = child_shell(scope, Some(positional), run.environment, walk.source);
         self.script_apart(&text, &mut child, walk)
+    }
+
+    /// A program found at one of `paths`: each the line wrote is run as a script file; a path the
+    /// walk could not compute may be one it wrote (P-18). Programs the line did not write are
+    /// judged by their command.
+    fn runs_found(
+        &mut self,
+        paths: &[Arg],
+        run: ScriptRun,
+        walk: &Walk,
+        scope: &mut Scope<Bash>,
+    ) -> Result<(), Unscannable> {
+        if self.targets.is_empty() {
+            return Ok(());
+        }
+        for path in paths {
+            if path.dynamic {
+                self.add_uncomputed(walk, scope);
+            } else if self.targets.contains(&paths::absolute(&path.text, &scope.base)) {
+                self.run_file(&path.text, run, walk, scope)?;
+            }
+        }
+        Ok(())
     }
 
     /// A script the walk could not read (missing, oversized, a binary, a language no analysis
@@ -1184,6 +1211,7 @@ fn work_tree_top(dir: &str, scope: &Scope<Bash>) -> PathBuf {
 
 /// How a script file runs: in this shell (`source`), by its `#!` line (`./x`), with arguments,
 /// with the environment its command gives a shell of its own.
+#[derive(Clone, Copy)]
 struct ScriptRun<'a> {
     this_shell: bool,
     by_shebang: bool,

@@ -54,22 +54,65 @@ fn claude_code_dispatches_and_commands() {
     let repo = Repo::new();
     repo.change("c").plan("approved", "c").approve_plan("c", "approved");
     repo.change("d").approve_design("d").plan("pending", "d");
-    repo.write("scripts/wf.js", "export const meta = {name: 'x'}\nawait agent('Implement docs/superpowers/plans/pending.md')\n");
+    repo.write(
+        "scripts/wf.js",
+        "export const meta = {name: 'x'}\nawait agent('Implement docs/superpowers/plans/pending.md')\n",
+    );
     repo.write("scripts/ok.js", "await agent('Implement docs/superpowers/plans/approved.md task 2')\n");
     let pending = "BLOCKED [approval-gates]: plan not approved; run /approve d plan";
     let workflow = |field: &'static str, text: &str| Args::default().with(field, text);
     let refused = [
-        ("Workflow", workflow("script", "await agent('Implement task 1 of docs/superpowers/plans/pending.md')"), pending),
-        ("Workflow", Args::default().with("script", "await agent(args.task)").json("args", r#"{"task":"docs/superpowers/plans/pending.md"}"#), pending),
+        (
+            "Workflow",
+            workflow("script", "await agent('Implement task 1 of docs/superpowers/plans/pending.md')"),
+            pending,
+        ),
+        (
+            "Workflow",
+            Args::default()
+                .with("script", "await agent(args.task)")
+                .json("args", r#"{"task":"docs/superpowers/plans/pending.md"}"#),
+            pending,
+        ),
         ("Workflow", workflow("scriptPath", "scripts/wf.js"), pending),
         ("Workflow", workflow("scriptPath", &repo.path("scripts/wf.js").display().to_string()), pending),
-        ("Workflow", workflow("script", "ledger .superpowers/sdd/ghost/"), "BLOCKED [approval-gates]: plan not found: ghost"),
-        ("SendMessage", Args::default().with("to", "worker").with("message", "start docs/superpowers/plans/pending.md"), pending),
-        ("CronCreate", Args::default().with("cron", "* * * * *").with("prompt", "implement docs/superpowers/plans/pending.md"), pending),
-        ("ScheduleWakeup", Args::default().with("delaySeconds", "60").with("prompt", "continue .superpowers/sdd/pending/"), pending),
-        ("RemoteTrigger", Args::default().with("action", "create").json("body", r#"{"prompt":"implement docs/superpowers/plans/pending.md"}"#), pending),
-        ("ProposeGoal", Args::default().with("condition", "every task of docs/superpowers/plans/pending.md is done"), pending),
-        ("Monitor", Args::default().with("command", "echo x > openspec/changes/d/approval.md").with("description", "m"), ONLY_APPROVE),
+        (
+            "Workflow",
+            workflow("script", "ledger .superpowers/sdd/ghost/"),
+            "BLOCKED [approval-gates]: plan not found: ghost",
+        ),
+        (
+            "SendMessage",
+            Args::default().with("to", "worker").with("message", "start docs/superpowers/plans/pending.md"),
+            pending,
+        ),
+        (
+            "CronCreate",
+            Args::default().with("cron", "* * * * *").with("prompt", "implement docs/superpowers/plans/pending.md"),
+            pending,
+        ),
+        (
+            "ScheduleWakeup",
+            Args::default().with("delaySeconds", "60").with("prompt", "continue .superpowers/sdd/pending/"),
+            pending,
+        ),
+        (
+            "RemoteTrigger",
+            Args::default()
+                .with("action", "create")
+                .json("body", r#"{"prompt":"implement docs/superpowers/plans/pending.md"}"#),
+            pending,
+        ),
+        (
+            "ProposeGoal",
+            Args::default().with("condition", "every task of docs/superpowers/plans/pending.md is done"),
+            pending,
+        ),
+        (
+            "Monitor",
+            Args::default().with("command", "echo x > openspec/changes/d/approval.md").with("description", "m"),
+            ONLY_APPROVE,
+        ),
         ("PowerShell", Args::default().with("command", "Set-Content openspec/changes/d/approval.md x"), ONLY_APPROVE),
     ];
     for (tool, args, denial) in &refused {
@@ -121,21 +164,50 @@ fn claude_code_configuration_is_out_of_the_file_tools_reach() {
     let refused = [
         ("Write", write(".claude/settings.local.json", "{\"hooks\":{}}"), root(".claude/settings.local.json")),
         ("Write", write(&root(".claude/commands/approve.md"), "x"), root(".claude/commands/approve.md")),
-        ("Edit", Args::default().with("file_path", ".claude/settings.json").with("new_string", "x"), root(".claude/settings.json")),
+        (
+            "Edit",
+            Args::default().with("file_path", ".claude/settings.json").with("new_string", "x"),
+            root(".claude/settings.json"),
+        ),
         ("MultiEdit", Args::default().with("file_path", ".mcp.json").edits(&[Some("{}")]), root(".mcp.json")),
-        ("NotebookEdit", Args::default().with("notebook_path", ".claude/n.ipynb").with("new_source", "1"), root(".claude/n.ipynb")),
+        (
+            "NotebookEdit",
+            Args::default().with("notebook_path", ".claude/n.ipynb").with("new_source", "1"),
+            root(".claude/n.ipynb"),
+        ),
         ("Write", write(&user(".claude/settings.json"), "{}"), user(".claude/settings.json")),
         ("Write", write(&user(".claude.json"), "{}"), user(".claude.json")),
-        ("Write", write(&user(".local/share/approval-gates/bin/approval-gates-hook"), "#!/bin/sh"), user(".local/share/approval-gates/bin/approval-gates-hook")),
+        (
+            "Write",
+            write(&user(".local/share/approval-gates/bin/approval-gates-hook"), "#!/bin/sh"),
+            user(".local/share/approval-gates/bin/approval-gates-hook"),
+        ),
         ("Write", write("/opt/ag/approval-gates-hook", "#!/bin/sh"), "/opt/ag/approval-gates-hook".to_string()),
         // Where it really lands (P-8).
         ("Write", write("conf/settings.local.json", "{}"), root("conf/settings.local.json")),
-        ("mcp__filesystem__write_file", Args::default().with("path", ".claude/settings.local.json").with("content", "{}"), root(".claude/settings.local.json")),
-        ("mcp__filesystem__move_file", Args::default().with("source", "x.json").with("destination", ".claude/settings.json"), root(".claude/settings.json")),
+        (
+            "mcp__filesystem__write_file",
+            Args::default().with("path", ".claude/settings.local.json").with("content", "{}"),
+            root(".claude/settings.local.json"),
+        ),
+        (
+            "mcp__filesystem__move_file",
+            Args::default().with("source", "x.json").with("destination", ".claude/settings.json"),
+            root(".claude/settings.json"),
+        ),
         ("mcp__files__create_directory", Args::default().with("path", ".claude/agents"), root(".claude/agents")),
         // Named like the filesystem server's writer, with another server's field.
-        ("mcp__foo__write_file", Args::default().with("file_path", ".claude/settings.json").with("content", "{}"), root(".claude/settings.json")),
-        ("mcp__git__apply_patch", Args::default().with("patch", "*** Begin Patch\n*** Add File: .claude/settings.local.json\n+{}\n*** End Patch\n"), root(".claude/settings.local.json")),
+        (
+            "mcp__foo__write_file",
+            Args::default().with("file_path", ".claude/settings.json").with("content", "{}"),
+            root(".claude/settings.json"),
+        ),
+        (
+            "mcp__git__apply_patch",
+            Args::default()
+                .with("patch", "*** Begin Patch\n*** Add File: .claude/settings.local.json\n+{}\n*** End Patch\n"),
+            root(".claude/settings.local.json"),
+        ),
     ];
     for (tool, args, path) in &refused {
         assert_eq!(judge(tool, args), Some(denied(path)), "{tool} {:?}", args.strings);

@@ -312,7 +312,10 @@ fn a_restore_from_the_index_writes_what_the_line_named_or_staged_beneath_it() {
         &repo,
         &[
             ("git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git checkout -- .", NEEDS_SPEC),
-            ("git reset -q HEAD~1 --pathspec-from-file=- <<< docs/superpowers/plans/p.md; git checkout -- .", NEEDS_SPEC),
+            (
+                "git reset -q HEAD~1 --pathspec-from-file=- <<< docs/superpowers/plans/p.md; git checkout -- .",
+                NEEDS_SPEC,
+            ),
             ("git reset -q HEAD~1 -- openspec/changes/c/approval.md && git restore openspec", ONLY_APPROVE),
             ("git restore --staged -s HEAD~1 docs/superpowers/plans/p.md && git restore docs", NEEDS_SPEC),
             ("cd docs && git reset -q HEAD~1 -- superpowers/plans/p.md && git checkout -- .", NEEDS_SPEC),
@@ -320,7 +323,10 @@ fn a_restore_from_the_index_writes_what_the_line_named_or_staged_beneath_it() {
             ("git reset -q HEAD~1 -- docs/superpowers/plans/p.md; cd src && git checkout -- :/", NEEDS_SPEC),
             ("cat docs/superpowers/plans/p.md; git checkout -- .", NEEDS_SPEC),
             ("git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git checkout-index -a -f", NEEDS_SPEC),
-            ("git reset -q HEAD~1 -- openspec/changes/c/approval.md; git checkout-index -f -- openspec/changes/c/approval.md", ONLY_APPROVE),
+            (
+                "git reset -q HEAD~1 -- openspec/changes/c/approval.md; git checkout-index -f -- openspec/changes/c/approval.md",
+                ONLY_APPROVE,
+            ),
             ("git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git stash -q; git stash pop -q", NEEDS_SPEC),
             ("git reset -q HEAD~1 -- docs/superpowers/plans/p.md; git stash push -- docs", NEEDS_SPEC),
         ],

@@ -106,7 +106,10 @@ fn a_call_not_reported_as_ran_leaves_where_it_started_and_the_fresh_shell_possib
     assert_eq!(reported(&repo, "unsettled", "1", "cd src"), None);
     assert_eq!(reported(&repo, "unsettled", "2", "cd .."), None);
     assert!(crate::analysis::persistent::settle("unsettled", "2"));
-    assert_eq!(reported(&repo, "unsettled", "3", PROGRESS).as_deref(), Some("BLOCKED [approval-gates]: plan not found: p"));
+    assert_eq!(
+        reported(&repo, "unsettled", "3", PROGRESS).as_deref(),
+        Some("BLOCKED [approval-gates]: plan not found: p")
+    );
     // A reset (a timeout) after `cd src`: the next `cd ..` may start fresh at the root.
     assert_eq!(reported(&repo, "reset", "1", "cd src"), None);
     assert!(crate::analysis::persistent::settle("reset", "1"));
@@ -186,8 +189,8 @@ fn a_pushd_a_sure_popd_undoes_is_left_once_the_call_ran_to_its_end() {
         "cd src; cd ../docs/superpowers/plans && ls; cd - >/dev/null",
         "pushd src; pushd ../docs/superpowers/plans; ls; popd; popd",
     ]
-        .into_iter()
-        .enumerate()
+    .into_iter()
+    .enumerate()
     {
         let shell = format!("undone-{n}");
         assert_eq!(reported(&repo, &shell, "1", line), None, "{line}");

@@ -86,9 +86,12 @@ fn a_path_a_program_picks_at_run_time_may_be_the_guarded_file_its_known_parts_ma
     }
     for line in [
         "python3 -c \"import glob; print(open(glob.glob('docs/superpowers/*lans/p.md')[0]).read())\"".to_string(),
-        format!("node -e \"const fs = require('fs'); console.log(fs.readFileSync('docs/superpowers/' + {picked} + '/p.md', 'utf8'))\""),
+        format!(
+            "node -e \"const fs = require('fs'); console.log(fs.readFileSync('docs/superpowers/' + {picked} + '/p.md', 'utf8'))\""
+        ),
         "python3 -c \"import glob; open(glob.glob('build/*.txt')[0], 'a').write('x')\"".to_string(),
-        "python3 -c \"import glob, subprocess; subprocess.run(['cat', glob.glob('docs/superpowers/*lans/p.md')[0]])\"".to_string(),
+        "python3 -c \"import glob, subprocess; subprocess.run(['cat', glob.glob('docs/superpowers/*lans/p.md')[0]])\""
+            .to_string(),
         "python3 -c \"import subprocess; subprocess.run(['find', 'docs', '-name', '*.md'])\"".to_string(),
         "lua -e \"print('docs/superpowers/*lans/p.md')\"".to_string(),
     ] {
@@ -127,7 +130,11 @@ fn modules_preloaded_by_the_command_line_or_node_options_run_before_the_script()
     let repo = Repo::new();
     repo.change("c");
     std::fs::create_dir_all(repo.path("tools")).unwrap();
-    std::fs::write(repo.path("tools/read.js"), "console.log(require('fs').readFileSync('docs/superpowers/plans/p.md', 'utf8'))\n").unwrap();
+    std::fs::write(
+        repo.path("tools/read.js"),
+        "console.log(require('fs').readFileSync('docs/superpowers/plans/p.md', 'utf8'))\n",
+    )
+    .unwrap();
     for line in [
         "node -r ./tools/evil.js tools/read.js",
         "node --require=./tools/evil.js tools/read.js",
@@ -155,7 +162,11 @@ fn node_options_through_env_are_the_prefix_assignments_preloads() {
     let repo = Repo::new();
     repo.change("c");
     std::fs::create_dir_all(repo.path("tools")).unwrap();
-    std::fs::write(repo.path("tools/read.js"), "console.log(require('fs').readFileSync('docs/superpowers/plans/p.md', 'utf8'))\n").unwrap();
+    std::fs::write(
+        repo.path("tools/read.js"),
+        "console.log(require('fs').readFileSync('docs/superpowers/plans/p.md', 'utf8'))\n",
+    )
+    .unwrap();
     std::fs::write(repo.path("tools/app.js"), "console.log(1)\n").unwrap();
     let prefix = "NODE_OPTIONS=--require=./tools/evil.js node tools/read.js";
     assert_eq!(check(&repo, "bash", &bash(prefix)).as_deref(), Some(NEEDS_SPEC), "{prefix}");
@@ -182,11 +193,13 @@ fn node_options_through_env_are_the_prefix_assignments_preloads() {
     // A preload that writes the plan the line names: refused alike. Named nowhere on the line
     // (only in the preload, a local module the analysis does not read), both are left to sealing
     // (P-18).
-    std::fs::write(repo.path("tools/w.js"), "require('fs').appendFileSync('docs/superpowers/plans/p.md', 'x')\n").unwrap();
+    std::fs::write(repo.path("tools/w.js"), "require('fs').appendFileSync('docs/superpowers/plans/p.md', 'x')\n")
+        .unwrap();
     let app = "node tools/app.js docs/superpowers/plans/p.md";
     assert_eq!(check(&repo, "bash", &bash(app)), None, "{app}");
     for (args, expected) in [(" docs/superpowers/plans/p.md", Some(NEEDS_SPEC)), ("", None)] {
-        let prefix = check(&repo, "bash", &bash(&format!("NODE_OPTIONS=--require=./tools/w.js node tools/app.js{args}")));
+        let prefix =
+            check(&repo, "bash", &bash(&format!("NODE_OPTIONS=--require=./tools/w.js node tools/app.js{args}")));
         let through_env = format!("env NODE_OPTIONS=--require=./tools/w.js node tools/app.js{args}");
         assert_eq!(prefix.as_deref(), expected, "{args}");
         assert_eq!(check(&repo, "bash", &bash(&through_env)), prefix, "{through_env}");
@@ -215,7 +228,11 @@ fn node_options_the_walk_cannot_compute_are_an_unknown_preload() {
     let repo = Repo::new();
     repo.change("c");
     std::fs::create_dir_all(repo.path("tools")).unwrap();
-    std::fs::write(repo.path("tools/read.js"), "console.log(require('fs').readFileSync('docs/superpowers/plans/p.md', 'utf8'))\n").unwrap();
+    std::fs::write(
+        repo.path("tools/read.js"),
+        "console.log(require('fs').readFileSync('docs/superpowers/plans/p.md', 'utf8'))\n",
+    )
+    .unwrap();
     // What the options hold is unknown, so a preload may run first (P-18): the plan the program
     // names may be written, as with a preload the line spells.
     for line in [
@@ -267,8 +284,13 @@ fn node_options_reach_the_programs_of_a_shell_the_command_starts() {
     let repo = Repo::new();
     repo.change("c");
     std::fs::create_dir_all(repo.path("tools")).unwrap();
-    std::fs::write(repo.path("tools/evil.js"), "require('fs').appendFileSync('docs/superpowers/plans/p.md', 'x')\n").unwrap();
-    std::fs::write(repo.path("tools/read.js"), "console.log(require('fs').readFileSync('docs/superpowers/plans/p.md', 'utf8'))\n").unwrap();
+    std::fs::write(repo.path("tools/evil.js"), "require('fs').appendFileSync('docs/superpowers/plans/p.md', 'x')\n")
+        .unwrap();
+    std::fs::write(
+        repo.path("tools/read.js"),
+        "console.log(require('fs').readFileSync('docs/superpowers/plans/p.md', 'utf8'))\n",
+    )
+    .unwrap();
     std::fs::write(repo.path("tools/run.sh"), "node tools/read.js\n").unwrap();
     let preload = "NODE_OPTIONS='--require ./tools/evil.js'";
     for line in [
@@ -313,7 +335,9 @@ fn typescript_scripts_are_read_whatever_runs_them() {
     let read = "import { readFileSync } from 'fs';\nconst t: string = readFileSync('docs/superpowers/plans/p.md', 'utf8');\nconsole.log(t.length);\n";
     std::fs::write(repo.path("tools/w.ts"), write).unwrap();
     std::fs::write(repo.path("tools/r.ts"), read).unwrap();
-    for runner in ["npx tsx", "tsx", "pnpm exec ts-node", "node", "node --experimental-strip-types", "bun", "deno run -A"] {
+    for runner in
+        ["npx tsx", "tsx", "pnpm exec ts-node", "node", "node --experimental-strip-types", "bun", "deno run -A"]
+    {
         let writes = format!("{runner} tools/w.ts");
         assert_eq!(check(&repo, "bash", &bash(&writes)).as_deref(), Some(NEEDS_SPEC), "{writes}");
         let reads = format!("{runner} tools/r.ts");
@@ -329,7 +353,13 @@ fn a_program_read_from_a_file_on_standard_input_is_judged_by_that_file() {
     std::fs::write(repo.path("tools/w.py"), "open('docs/superpowers/plans/p.md', 'a').write('x')\n").unwrap();
     std::fs::write(repo.path("tools/r.py"), "print(open('docs/superpowers/plans/p.md').read())\n").unwrap();
     std::fs::write(repo.path("tools/w.sh"), "echo x >> docs/superpowers/plans/p.md\n").unwrap();
-    for line in ["python3 < tools/w.py", "python3 - < tools/w.py", "cat tools/w.py | python3", "bash < tools/w.sh", "cat tools/w.sh | sh"] {
+    for line in [
+        "python3 < tools/w.py",
+        "python3 - < tools/w.py",
+        "cat tools/w.py | python3",
+        "bash < tools/w.sh",
+        "cat tools/w.sh | sh",
+    ] {
         assert_eq!(check(&repo, "bash", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
     }
     for line in [
@@ -351,8 +381,10 @@ fn a_script_file_gets_its_arguments_and_an_unread_one_writes_the_guarded_ones() 
     std::fs::create_dir_all(repo.path("tools")).unwrap();
     std::fs::write(repo.path("tools/write.sh"), "echo x > \"$1\"\n").unwrap();
     std::fs::write(repo.path("tools/read.sh"), "cat \"$1\"\nsha256sum \"$@\"\n").unwrap();
-    std::fs::write(repo.path("tools/w.py"), "#!/usr/bin/env python3\nimport sys\nopen(sys.argv[1], 'a').write('x')\n").unwrap();
-    std::fs::write(repo.path("tools/r.py"), "#!/usr/bin/env python3\nimport sys\nprint(open(sys.argv[1]).read())\n").unwrap();
+    std::fs::write(repo.path("tools/w.py"), "#!/usr/bin/env python3\nimport sys\nopen(sys.argv[1], 'a').write('x')\n")
+        .unwrap();
+    std::fs::write(repo.path("tools/r.py"), "#!/usr/bin/env python3\nimport sys\nprint(open(sys.argv[1]).read())\n")
+        .unwrap();
     for line in [
         "bash tools/write.sh docs/superpowers/plans/p.md",
         "sh tools/write.sh docs/superpowers/plans/p.md",
@@ -388,7 +420,8 @@ fn makefiles_and_hooks_the_line_writes_run_their_text() {
     let hook = "mkdir -p /tmp/h && printf '#!/bin/sh\\ncp /tmp/x openspec/changes/c/approval.md\\n' > /tmp/h/pre-commit && chmod +x /tmp/h/pre-commit && git -c core.hooksPath=/tmp/h commit -q --allow-empty -m x";
     assert_eq!(check(&repo, "bash", &bash(hook)).as_deref(), Some(C_TEXT));
     assert_eq!(
-        check(&repo, "bash", &bash("sed -i 's/a/b/' /tmp/s.sh && bash /tmp/s.sh && cat docs/superpowers/plans/p.md")).as_deref(),
+        check(&repo, "bash", &bash("sed -i 's/a/b/' /tmp/s.sh && bash /tmp/s.sh && cat docs/superpowers/plans/p.md"))
+            .as_deref(),
         Some(NEEDS_SPEC),
         "a script the line changed unseen may write what the line names"
     );

@@ -472,7 +472,8 @@ fn a_powershell_location_reached_through_an_uncomputed_value_is_uncomputed() {
         "Push-Location ((Get-Content f) + 'docs/superpowers/plans'); Set-Content new.md x",
     ] {
         assert_eq!(check(&repo, "pwsh", &bash(line)).as_deref(), Some(NEEDS_SPEC), "{line}");
-        let read = line.replace("New-Item new.md", "Get-Content new.md").replace("Set-Content new.md x", "Get-Content new.md");
+        let read =
+            line.replace("New-Item new.md", "Get-Content new.md").replace("Set-Content new.md x", "Get-Content new.md");
         assert_eq!(check(&repo, "pwsh", &bash(&read)), None, "{read}");
     }
     let elsewhere = "$d = (Get-Content f) + 'src'; Set-Location $d; New-Item new.md";
@@ -551,6 +552,47 @@ fn arithmetic_runs_what_a_subscript_in_a_value_substitutes() {
         "n=$(grep -c '\\- \\[ \\]' docs/superpowers/plans/x.md); ((n > 0)) && echo todo".to_string(),
         "s=$(stat -c %s docs/superpowers/plans/x.md); echo $((s / 1024))".to_string(),
         "for ((i = 0; i < 3; i++)); do cat docs/superpowers/plans/x.md; done".to_string(),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(&line)), None, "{line}");
+    }
+}
+
+#[test]
+fn a_program_the_line_writes_and_runs_by_name_through_its_path_is_read_as_the_script() {
+    let repo = Repo::new();
+    let plan = "docs/superpowers/plans/p.md";
+    let writes = |name: &str| format!("printf 'echo x > {plan}\\n' > /tmp/{name}; chmod +x /tmp/{name}");
+    let reads = |name: &str| format!("printf 'echo see {plan}\\n' > /tmp/{name}; chmod +x /tmp/{name}");
+    for (script, run) in [
+        ("foo", "PATH=/tmp:$PATH foo"),
+        ("foo", "export PATH=/tmp:$PATH; foo"),
+        ("foo", "PATH=$PATH:/tmp foo"),
+        ("foo", "env PATH=/tmp:/usr/bin foo"),
+        ("foo", "/tmp/foo"),
+        ("git-foo", "PATH=/tmp:$PATH git foo"),
+        ("git-foo", "export PATH=/tmp:$PATH; git -c x.y=z foo"),
+    ] {
+        let line = format!("{}; {run}", writes(script));
+        assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+        let line = format!("{}; {run}", reads(script));
+        assert_eq!(check(&repo, "bash", &bash(&line)), None, "{line}");
+        let other = format!("{}; {}", writes(script), run.replace("foo", "bar"));
+        assert_eq!(check(&repo, "bash", &bash(&other)), None, "{other}");
+    }
+    // Written in a way the walk does not show, or looked up in a folder it could not compute:
+    // code no analysis reads, which may write what the line names.
+    for line in [
+        format!("cat {plan}; cp /tmp/x /tmp/foo; PATH=/tmp:$PATH foo"),
+        format!("cat {plan}; echo hi > /tmp/out; PATH=$DIR:$PATH foo"),
+    ] {
+        assert_eq!(check(&repo, "bash", &bash(&line)).as_deref(), Some(NEEDS_SPEC), "{line}");
+    }
+    for line in [
+        format!("cat {plan}; cp /tmp/x /tmp/foo; PATH=/tmp:$PATH bar"),
+        format!("cat {plan}; PATH=$DIR:$PATH foo"),
+        "export PATH=\"$PWD/node_modules/.bin:$PATH\"; eslint src".to_string(),
+        format!("PATH=/usr/bin:$PATH cat {plan}"),
+        format!("echo hi > /tmp/out; PATH=/usr/bin:$PATH cat {plan}"),
     ] {
         assert_eq!(check(&repo, "bash", &bash(&line)), None, "{line}");
     }

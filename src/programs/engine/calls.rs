@@ -305,7 +305,8 @@ impl Engine<'_> {
             Val::Str(mode) => mode.contains(HOLE) || mode.contains(['>', '+', 'w', 'a']),
             _ => {
                 let text = self.source_text(mode.start, mode.end);
-                !text.contains("RDONLY") || ["WRONLY", "RDWR", "CREAT", "TRUNC", "APPEND"].iter().any(|f| text.contains(f))
+                !text.contains("RDONLY")
+                    || ["WRONLY", "RDWR", "CREAT", "TRUNC", "APPEND"].iter().any(|f| text.contains(f))
             }
         };
         let value = self.argument(path);

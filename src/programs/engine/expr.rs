@@ -99,7 +99,8 @@ impl<'a> Engine<'a> {
             }
             if dot.is("[") {
                 // `list[0]`: the item at a literal index; any other subscript is unknown.
-                let index = self.token(*pos + 1).filter(|t| t.kind == Kind::Number).and_then(|t| t.text.parse::<usize>().ok());
+                let index =
+                    self.token(*pos + 1).filter(|t| t.kind == Kind::Number).and_then(|t| t.text.parse::<usize>().ok());
                 let closed = self.token(*pos + 2).is_some_and(|t| t.is("]"));
                 *pos += 1;
                 self.skip_to_close(pos, end);
@@ -363,7 +364,9 @@ fn joined_list(args: Vec<Val>, separator_first: bool) -> Val {
         Some(_) => return Val::Unknown,
     };
     match items {
-        Some(Val::List(items)) => items.into_iter().reduce(|a, b| concat(a, b, &separator)).unwrap_or(Val::Str(String::new())),
+        Some(Val::List(items)) => {
+            items.into_iter().reduce(|a, b| concat(a, b, &separator)).unwrap_or(Val::Str(String::new()))
+        }
         _ => Val::Unknown,
     }
 }

@@ -210,9 +210,20 @@ impl Engine<'_> {
             })
         };
         let grammar = self.grammar;
-        [grammar.read_only, grammar.joins, grammar.concats, grammar.identities, grammar.path_types, grammar.lowers, grammar.list_joins, grammar.formats, grammar.format_methods, grammar.globs]
-            .iter()
-            .any(|list| listed(list))
+        [
+            grammar.read_only,
+            grammar.joins,
+            grammar.concats,
+            grammar.identities,
+            grammar.path_types,
+            grammar.lowers,
+            grammar.list_joins,
+            grammar.formats,
+            grammar.format_methods,
+            grammar.globs,
+        ]
+        .iter()
+        .any(|list| listed(list))
     }
 }
 

@@ -433,7 +433,8 @@ const CHILD: &[&str] = &["child_process", "cp", "childProcess", "child", "proc"]
 pub fn check(text: &str, place: Place, flavor: Flavor, findings: &mut Findings) -> bool {
     let parsed = match flavor {
         Flavor::JavaScript => parse(&PARSER, tree_sitter_javascript::LANGUAGE.into(), text),
-        Flavor::TypeScript => match parse(&TYPESCRIPT_PARSER, tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(), text) {
+        Flavor::TypeScript => match parse(&TYPESCRIPT_PARSER, tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(), text)
+        {
             Some(tree) if tree.root_node().has_error() => {
                 parse(&TSX_PARSER, tree_sitter_typescript::LANGUAGE_TSX.into(), text)
                     .filter(|tsx| !tsx.root_node().has_error())
@@ -763,9 +764,7 @@ impl<'t> Reader<'t, '_> {
             let (property, local) = match child.kind_name() {
                 "shorthand_property_identifier_pattern" => (self.source(child).to_string(), child),
                 "pair_pattern" => {
-                    let (Some(key), Some(local)) =
-                        (child.field("key"), child.field("value"))
-                    else {
+                    let (Some(key), Some(local)) = (child.field("key"), child.field("value")) else {
                         continue;
                     };
                     let local = match local.kind_name() {
@@ -939,8 +938,9 @@ impl<'t> Reader<'t, '_> {
             }
             "arrow_function" | "function_expression" | "function" => return,
             "parenthesized_expression"
-                if last_named(callee)
-                    .is_some_and(|n| matches!(n.kind_name(), "arrow_function" | "function_expression" | "function")) =>
+                if last_named(callee).is_some_and(|n| {
+                    matches!(n.kind_name(), "arrow_function" | "function_expression" | "function")
+                }) =>
             {
                 return;
             }
@@ -1015,7 +1015,8 @@ impl<'t> Reader<'t, '_> {
             match (property, object) {
                 (Some("call"), Some(object)) => return (object, args.into_iter().skip(1).collect()),
                 (Some("apply"), Some(object)) => {
-                    let spread = args.get(1).filter(|a| a.kind_name() == "array").map(|a| named(*a)).unwrap_or_default();
+                    let spread =
+                        args.get(1).filter(|a| a.kind_name() == "array").map(|a| named(*a)).unwrap_or_default();
                     return (object, spread);
                 }
                 _ => {}

@@ -52,7 +52,10 @@ fn joins_compute_the_path() {
     assert_eq!(writes("open('DOCS/SUPERPOWERS/PLANS/X.MD'.lower(), 'w')"), [PLAN]);
     assert_eq!(writes("import os\nos.chdir('docs/superpowers')\nopen('plans/x.md', 'w')"), [PLAN]);
     assert_eq!(writes("open('out.txt', 'w')"), ["out.txt"]);
-    assert_eq!(writes("import glob\nopen(glob.glob('docs/superpowers/pl*ns/x.md')[0], 'a')"), ["docs/superpowers/pl*ns/x.md", PLAN]);
+    assert_eq!(
+        writes("import glob\nopen(glob.glob('docs/superpowers/pl*ns/x.md')[0], 'a')"),
+        ["docs/superpowers/pl*ns/x.md", PLAN]
+    );
 }
 
 #[test]

@@ -518,9 +518,7 @@ impl<'s> Program<'s> {
                 // An object's attribute may be called unseen (`K.__eq__ = os.remove`).
                 self.passed(&value);
                 // `os.path.exists = os.remove`: a table's name no longer means what it says.
-                if let Some(V::Name(_)) =
-                    target.field("object").map(|object| self.eval(object, depth + 1))
-                {
+                if let Some(V::Name(_)) = target.field("object").map(|object| self.eval(object, depth + 1)) {
                     self.unsure();
                 }
             }
