@@ -461,7 +461,11 @@ pub fn check(text: &str, place: Place, flavor: Flavor, findings: &mut Findings) 
     };
     let nodes = in_source_order(tree.root_node());
     reader.collect_local_functions(&nodes);
-    reader.trust = reader.trust(&nodes);
+    // Only a program that names a temporary folder's function needs to know what it may have
+    // changed first; for any other, the default trusts nothing, which keeps such values uncomputed.
+    if text.contains("tmpdir") || text.contains("mkdtemp") {
+        reader.trust = reader.trust(&nodes);
+    }
     // Node's `os.tmpdir()`: the variable as it is, but a trailing `/`.
     reader.temporary = place.temporary.filter(|_| reader.trust.environment).map(|folder| match folder {
         "/" => folder.to_string(),
