@@ -153,6 +153,12 @@ pub fn needs_no_shell_quotes(text: &str) -> bool {
     !text.is_empty() && text.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+=:@%,".contains(&b))
 }
 
+/// Stands, in a word a program's analysis hands on (a command line it starts), for a part it
+/// could not compute: any name there (`programs::lex::HOLE`).
+pub const PROGRAM_HOLE: char = '\u{1}';
+/// Stands for a random name of letters, digits and `_` a program picks (`programs::lex::NAME_HOLE`).
+pub const PROGRAM_NAME_HOLE: char = '\u{2}';
+
 /// Whether `text` has wildcard characters (`*`, `?`, `[`), the same in both dialects.
 pub fn has_wildcard(text: &str) -> bool {
     text.bytes().any(|b| matches!(b, b'*' | b'?' | b'['))

@@ -3,11 +3,11 @@
 //! cannot read becomes punctuation, and an unterminated string runs to the end of the program.
 
 /// Stands for a part of a string the analysis cannot know (an interpolation, a variable).
-pub const HOLE: char = '\u{1}';
+pub const HOLE: char = crate::analysis::values::PROGRAM_HOLE;
 /// Stands for a name picked at run time that holds only letters, digits and `_`, never empty
 /// (the random part of `mkdtemp`'s folder): it stays in the folder its known parts fix, so a path
 /// with it is the glob of every name it may be ([`crate::analysis::values::Holes`]).
-pub const NAME_HOLE: char = '\u{2}';
+pub const NAME_HOLE: char = crate::analysis::values::PROGRAM_NAME_HOLE;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Interpolation {

@@ -14,6 +14,7 @@ use crate::analysis::handoff::{
 };
 use crate::analysis::moves;
 use crate::analysis::scope::Scope;
+use crate::analysis::values::{PROGRAM_HOLE, PROGRAM_NAME_HOLE};
 use crate::bash::state::Bash;
 use crate::bash::words::{Positional, Value};
 use crate::bash::{MAX_SCRIPT_NESTING, Unscannable};
@@ -425,6 +426,10 @@ impl Walker<'_> {
             }
         }
         for tree in &invocation.trees {
+            // An operand the shell expands (`python3 -m zipfile -e a.zip docs/superpowers/*lans`).
+            for matched in paths::guarded_glob_matches(&paths::glob_from(&base, tree)) {
+                self.add_reached(PathBuf::from(matched), paths::Reach::Tree, scope);
+            }
             self.add_reached(paths::absolute(tree, &base), paths::Reach::Tree, scope);
         }
         let options_write = !invocation.writes.is_empty() || !invocation.trees.is_empty();
@@ -881,8 +886,11 @@ impl Walker<'_> {
     /// A file written: as typed, each guarded path it could match as a glob expanded where the walk
     /// is, and when the walk could not compute it, every guarded location the script names.
     pub(super) fn write(&mut self, arg: &Arg, walk: &Walk, scope: &Scope<Bash>) {
-        if arg.glob {
-            for spelled in paths::guarded_glob_matches(&paths::glob_from(&scope.base, &arg.text)) {
+        // A part a program that started the command could not compute is any name there.
+        let holes = arg.text.contains([PROGRAM_HOLE, PROGRAM_NAME_HOLE]);
+        if arg.glob || holes {
+            let pattern = arg.text.replace([PROGRAM_HOLE, PROGRAM_NAME_HOLE], "*");
+            for spelled in paths::guarded_glob_matches(&paths::glob_from(&scope.base, &pattern)) {
                 self.add(&spelled, &scope.base, scope.links());
             }
         }

@@ -597,3 +597,29 @@ fn a_program_the_line_writes_and_runs_by_name_through_its_path_is_read_as_the_sc
         assert_eq!(check(&repo, "bash", &bash(&line)), None, "{line}");
     }
 }
+
+#[test]
+fn a_pattern_or_computed_part_a_program_hands_to_a_command_is_every_guarded_name_it_may_be() {
+    let repo = Repo::new();
+    repo.change("c");
+    std::fs::create_dir_all(repo.path("docs/superpowers/plans")).unwrap();
+    let written = [
+        "perl -e 'system(\"cp\", \"/tmp/x\", (glob(\"docs/superpowers/*lans/p.md\"))[0])'",
+        "node -e 'require(\"child_process\").execFileSync(\"cp\", [\"/tmp/x\", \"docs/superpowers/\" + require(\"fs\").readdirSync(\"docs/superpowers\").find((n) => /lans$/.test(n)) + \"/p.md\"])'",
+        "python3 -c 'import glob, subprocess; subprocess.run([\"cp\", \"/tmp/x\", glob.glob(\"docs/superpowers/*lans/p.md\")[0]])'",
+        "python3 -m zipfile -e /tmp/evil.zip docs/superpowers/*lans",
+    ];
+    for line in written {
+        assert!(check(&repo, "bash", &bash(line)).is_some(), "{line}");
+    }
+    let elsewhere = [
+        "perl -e 'system(\"cp\", \"/tmp/x\", (glob(\"/tmp/*lans/p.md\"))[0])'",
+        "node -e 'require(\"child_process\").execFileSync(\"cp\", [\"/tmp/x\", \"/tmp/out/\" + require(\"fs\").readdirSync(\"src\")[0] + \".bak\"])'",
+        "perl -e 'system(\"cat\", (glob(\"docs/superpowers/*lans/p.md\"))[0])'",
+        "python3 -c 'import subprocess; subprocess.run([\"grep\", \"-c\", \"[x]\", \"docs/superpowers/plans/p.md\"])'",
+        "python3 -m zipfile -e /tmp/evil.zip /tmp/*lans",
+    ];
+    for line in elsewhere {
+        assert_eq!(check(&repo, "bash", &bash(line)), None, "{line}");
+    }
+}

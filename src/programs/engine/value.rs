@@ -134,7 +134,8 @@ pub fn wildcarded(text: &str) -> String {
     text.replace([HOLE, NAME_HOLE], COMPUTED_PART)
 }
 
-/// A word quoted for bash, with holes left outside the quotes.
+/// A word quoted for bash, with holes and wildcards left outside the quotes: a wildcard may be a
+/// pattern the program expanded (`glob('docs/*/plans/p.md')[0]`), so the walk reads it as one.
 pub fn shell_word(text: &str) -> String {
     if needs_no_shell_quotes(text) {
         return text.to_string();
@@ -143,7 +144,7 @@ pub fn shell_word(text: &str) -> String {
     for c in text.chars() {
         match c {
             '\'' => out.push_str(r"'\''"),
-            HOLE | NAME_HOLE => {
+            HOLE | NAME_HOLE | '*' | '?' | '[' => {
                 out.push('\'');
                 out.push(c);
                 out.push('\'');

@@ -1223,9 +1223,25 @@ impl<'t> Reader<'t, '_> {
         Some(spawn)
     }
 
-    fn argv(&self, words: Vec<Node>) -> Option<String> {
-        let words: Option<Vec<String>> = words.into_iter().map(|w| self.eval(w, 0).map(|w| shell_word(&w))).collect();
-        words.filter(|w| !w.is_empty()).map(|w| w.join(" "))
+    /// The command line of an argument list; a join whose parts are partly unknown keeps them as
+    /// holes (the walk reads each as any name there), and leaves the program unsure.
+    fn argv(&mut self, words: Vec<Node>) -> Option<String> {
+        let mut holed = false;
+        let mut line = Vec::new();
+        for word in words {
+            let value = match self.eval(word, 0) {
+                Some(value) => value,
+                None => {
+                    holed = true;
+                    self.holed(word, 0)?
+                }
+            };
+            line.push(shell_word(&value));
+        }
+        if holed {
+            self.unsure();
+        }
+        Some(line.join(" ")).filter(|line| !line.is_empty())
     }
 
     fn command(&mut self, dir: &str, line: String) {
