@@ -628,15 +628,29 @@ fn the_temporary_folder_and_the_folders_made_there_are_where_they_are() {
 fn a_name_a_loop_binds_holds_any_value_the_loop_gives_it() {
     let plan = "docs/superpowers/plans/p.md";
     for program in [
-        format!("const fs = require('fs'); let p = '/tmp/x'; for (let i = 0; i < 2; i++) {{ fs.writeFileSync(p, 'x'); p = '{plan}' }}"),
-        format!("const fs = require('fs'); let p = '/tmp/x'; let i = 0; while (i++ < 2) {{ fs.writeFileSync(p, 'x'); p = '{plan}' }}"),
-        format!("const fs = require('fs'); let p = '/tmp/x'; do {{ fs.rmSync(p, {{force: true}}); p = '{plan}' }} while (Math.random() < 2)"),
-        format!("const fs = require('fs'); let p = '/tmp/x'; for (const f of [1, 2]) {{ fs.writeFileSync(p, 'x'); p = '{plan}' }}"),
-        format!("const fs = require('fs'); let p = '{plan}'; for (const f of []) {{ p = '/tmp/x' }} fs.writeFileSync(p, 'x')"),
+        format!(
+            "const fs = require('fs'); let p = '/tmp/x'; for (let i = 0; i < 2; i++) {{ fs.writeFileSync(p, 'x'); p = '{plan}' }}"
+        ),
+        format!(
+            "const fs = require('fs'); let p = '/tmp/x'; let i = 0; while (i++ < 2) {{ fs.writeFileSync(p, 'x'); p = '{plan}' }}"
+        ),
+        format!(
+            "const fs = require('fs'); let p = '/tmp/x'; do {{ fs.rmSync(p, {{force: true}}); p = '{plan}' }} while (Math.random() < 2)"
+        ),
+        format!(
+            "const fs = require('fs'); let p = '/tmp/x'; for (const f of [1, 2]) {{ fs.writeFileSync(p, 'x'); p = '{plan}' }}"
+        ),
+        format!(
+            "const fs = require('fs'); let p = '{plan}'; for (const f of []) {{ p = '/tmp/x' }} fs.writeFileSync(p, 'x')"
+        ),
         format!("const fs = require('fs'); let p = '/tmp/x'; for (p of ['{plan}']) fs.writeFileSync(p, 'x')"),
         format!("const fs = require('fs'); const p = '/tmp/x'; for (const p of ['{plan}']) fs.writeFileSync(p, 'x')"),
-        format!("const fs = require('fs'); let p = '/tmp/x'; for (;;) {{ fs.writeFileSync(p, 'x'); [p] = ['{plan}']; if (p) break }}"),
-        format!("const fs = require('fs'); let w = fs.readFileSync; for (let i = 0; i < 2; i++) {{ w('{plan}', 'x'); w = fs.writeFileSync }}"),
+        format!(
+            "const fs = require('fs'); let p = '/tmp/x'; for (;;) {{ fs.writeFileSync(p, 'x'); [p] = ['{plan}']; if (p) break }}"
+        ),
+        format!(
+            "const fs = require('fs'); let w = fs.readFileSync; for (let i = 0; i < 2; i++) {{ w('{plan}', 'x'); w = fs.writeFileSync }}"
+        ),
     ] {
         let found = writes(&program);
         assert!(found.iter().any(|w| w.contains("superpowers/plans")), "{program}: {found:?}");
