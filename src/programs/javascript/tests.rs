@@ -651,6 +651,12 @@ fn a_name_a_loop_binds_holds_any_value_the_loop_gives_it() {
         format!(
             "const fs = require('fs'); let w = fs.readFileSync; for (let i = 0; i < 2; i++) {{ w('{plan}', 'x'); w = fs.writeFileSync }}"
         ),
+        format!(
+            "const fs = require('fs'); let w = console.log; for (let i = 0; i < 2; i++) {{ ['{plan}'].forEach(w); w = fs.unlinkSync }}"
+        ),
+        format!(
+            "const fs = require('fs'); let w = console.log; for (let i = 0; i < 2; i++) {{ ['{plan}'].forEach(w); w = fs.rmSync.bind(fs) }}"
+        ),
     ] {
         let found = writes(&program);
         assert!(found.iter().any(|w| w.contains("superpowers/plans")), "{program}: {found:?}");

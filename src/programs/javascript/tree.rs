@@ -461,6 +461,7 @@ pub fn check(text: &str, place: Place, flavor: Flavor, findings: &mut Findings) 
         callee: None,
         regexes: Vec::new(),
         loop_bound: HashMap::new(),
+        loop_functions: Default::default(),
     };
     let nodes = in_source_order(tree.root_node());
     reader.collect_local_functions(&nodes);
@@ -554,6 +555,9 @@ struct Reader<'t, 'f> {
     /// Names a loop binds, with where the first such loop starts: from there on a name holds
     /// any value a pass gives it, so the walk's one value is not its value.
     loop_bound: HashMap<String, usize>,
+    /// Names a loop binds to something that may be a function (`w = fs.unlinkSync`): where such
+    /// a name goes, it may be a writer.
+    loop_functions: std::collections::HashSet<String>,
 }
 
 impl<'t> Reader<'t, '_> {
@@ -614,7 +618,27 @@ impl<'t> Reader<'t, '_> {
             let Some(start) = outermost_loop_start(*node) else { continue };
             let mut names = Vec::new();
             self.bound_names(target, &mut names, 0);
+            let value = node.field("right").or_else(|| node.field("value"));
+            let function = value.is_some_and(|value| match value.kind_name() {
+                "call_expression" => self.function_name(value).is_some(),
+                "binary_expression" => {
+                    value.field("operator").is_some_and(|o| matches!(self.source(o), "||" | "&&" | "??"))
+                }
+                kind => matches!(
+                    kind,
+                    "identifier"
+                        | "member_expression"
+                        | "subscript_expression"
+                        | "ternary_expression"
+                        | "parenthesized_expression"
+                        | "sequence_expression"
+                        | "await_expression"
+                ),
+            });
             for name in names {
+                if function && node.kind_name() != "augmented_assignment_expression" {
+                    self.loop_functions.insert(name.clone());
+                }
                 let first = self.loop_bound.entry(name).or_insert(start);
                 *first = (*first).min(start);
             }
@@ -699,6 +723,7 @@ impl<'t> Reader<'t, '_> {
             "identifier" | "shorthand_property_identifier" => {
                 matches!(name, "eval" | "Function" | "require")
                     || self.aliases.get(name).is_some_and(|function| is_known(function))
+                    || (self.loop_functions.contains(name) && !self.settled(node, name))
             }
             "member_expression" => {
                 node.field("property").is_some_and(|property| self.writer_member(node, self.source(property)))
