@@ -623,3 +623,53 @@ fn the_temporary_folder_and_the_folders_made_there_are_where_they_are() {
     let reads = format!("{modules} console.log(process.env.HOME, process.argv[2], process.cwd()); {copied}");
     assert!(analysis_in(&reads, Some("/tmp")).sure);
 }
+
+#[test]
+fn a_name_a_loop_binds_holds_any_value_the_loop_gives_it() {
+    let plan = "docs/superpowers/plans/p.md";
+    for program in [
+        format!(
+            "const fs = require('fs'); let p = '/tmp/x'; for (let i = 0; i < 2; i++) {{ fs.writeFileSync(p, 'x'); p = '{plan}' }}"
+        ),
+        format!(
+            "const fs = require('fs'); let p = '/tmp/x'; let i = 0; while (i++ < 2) {{ fs.writeFileSync(p, 'x'); p = '{plan}' }}"
+        ),
+        format!(
+            "const fs = require('fs'); let p = '/tmp/x'; do {{ fs.rmSync(p, {{force: true}}); p = '{plan}' }} while (Math.random() < 2)"
+        ),
+        format!(
+            "const fs = require('fs'); let p = '/tmp/x'; for (const f of [1, 2]) {{ fs.writeFileSync(p, 'x'); p = '{plan}' }}"
+        ),
+        format!(
+            "const fs = require('fs'); let p = '{plan}'; for (const f of []) {{ p = '/tmp/x' }} fs.writeFileSync(p, 'x')"
+        ),
+        format!("const fs = require('fs'); let p = '/tmp/x'; for (p of ['{plan}']) fs.writeFileSync(p, 'x')"),
+        format!("const fs = require('fs'); const p = '/tmp/x'; for (const p of ['{plan}']) fs.writeFileSync(p, 'x')"),
+        format!(
+            "const fs = require('fs'); let p = '/tmp/x'; for (;;) {{ fs.writeFileSync(p, 'x'); [p] = ['{plan}']; if (p) break }}"
+        ),
+        format!(
+            "const fs = require('fs'); let w = fs.readFileSync; for (let i = 0; i < 2; i++) {{ w('{plan}', 'x'); w = fs.writeFileSync }}"
+        ),
+        format!(
+            "const fs = require('fs'); let w = console.log; for (let i = 0; i < 2; i++) {{ ['{plan}'].forEach(w); w = fs.unlinkSync }}"
+        ),
+        format!(
+            "const fs = require('fs'); let w = console.log; for (let i = 0; i < 2; i++) {{ ['{plan}'].forEach(w); w = fs.rmSync.bind(fs) }}"
+        ),
+    ] {
+        let found = writes(&program);
+        assert!(found.iter().any(|w| w.contains("superpowers/plans")), "{program}: {found:?}");
+    }
+    // Without a loop, an unpacking still leaves the name uncomputed.
+    let unpacked = format!("const fs = require('fs'); let p = '/tmp/x'; [p] = ['{plan}']; fs.writeFileSync(p, 'x')");
+    assert!(writes(&unpacked).iter().any(|w| w.contains("superpowers/plans")), "{unpacked}");
+    for program in [
+        "const fs = require('fs'); const files = ['a', 'b']; for (const f of files) fs.writeFileSync('/tmp/out/' + f, 'x')".to_string(),
+        format!("const fs = require('fs'); let text = ''; for (const f of ['{plan}']) {{ text += fs.readFileSync(f, 'utf8') }} console.log(text)"),
+        format!("const fs = require('fs'); for (let i = 0; i < 2; i++) {{ fs.writeFileSync('/tmp/o', fs.readFileSync('{plan}') + i) }}"),
+        format!("const fs = require('fs'); const p = '/tmp/x'; for (let i = 0; i < 2; i++) {{ fs.writeFileSync(p, fs.readFileSync('{plan}')) }}"),
+    ] {
+        writes_nothing_guarded(&program);
+    }
+}

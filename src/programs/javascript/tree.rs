@@ -42,6 +42,8 @@ thread_local! {
 const MAX_PARSE_CHECKS: usize = 20_000;
 /// How deep one expression is evaluated; deeper is an unknown value.
 const MAX_EVAL_DEPTH: usize = 48;
+/// The most parents looked through for the loop around a binding.
+const MAX_LOOP_NESTING: usize = 256;
 /// The longest string value kept; longer is an unknown value.
 const MAX_VALUE_BYTES: usize = 4096;
 
@@ -458,9 +460,12 @@ pub fn check(text: &str, place: Place, flavor: Flavor, findings: &mut Findings) 
         bun_files: Vec::new(),
         callee: None,
         regexes: Vec::new(),
+        loop_bound: HashMap::new(),
+        loop_functions: Default::default(),
     };
     let nodes = in_source_order(tree.root_node());
     reader.collect_local_functions(&nodes);
+    reader.collect_loop_bindings(&nodes);
     // Only a program that names a temporary folder's function needs to know what it may have
     // changed first; for any other, the default trusts nothing, which keeps such values uncomputed.
     if text.contains("tmpdir") || text.contains("mkdtemp") {
@@ -547,6 +552,12 @@ struct Reader<'t, 'f> {
     callee: Option<usize>,
     /// Names bound to a regular expression (whose `exec` is no process's).
     regexes: Vec<String>,
+    /// Names a loop binds, with where the first such loop starts: from there on a name holds
+    /// any value a pass gives it, so the walk's one value is not its value.
+    loop_bound: HashMap<String, usize>,
+    /// Names a loop binds to something that may be a function (`w = fs.unlinkSync`): where such
+    /// a name goes, it may be a writer.
+    loop_functions: std::collections::HashSet<String>,
 }
 
 impl<'t> Reader<'t, '_> {
@@ -586,6 +597,77 @@ impl<'t> Reader<'t, '_> {
                 self.local.push(self.source(name).to_string());
             }
         }
+    }
+
+    /// Records each name a loop binds (`p = …`, `p += …`, `var p`, `for (p of …)`), against the
+    /// outermost loop around the binding.
+    fn collect_loop_bindings(&mut self, nodes: &[Node]) {
+        for node in nodes {
+            let target = match node.kind_name() {
+                "assignment_expression" | "augmented_assignment_expression" => node.field("left"),
+                "update_expression" => node.field("argument"),
+                "variable_declarator"
+                    if node.parent().is_some_and(|declaration| declaration.kind_name() == "variable_declaration") =>
+                {
+                    node.field("name")
+                }
+                "for_in_statement" => node.field("left"),
+                _ => None,
+            };
+            let Some(target) = target else { continue };
+            let Some(start) = outermost_loop_start(*node) else { continue };
+            let mut names = Vec::new();
+            self.bound_names(target, &mut names, 0);
+            let value = node.field("right").or_else(|| node.field("value"));
+            let function = value.is_some_and(|value| match value.kind_name() {
+                "call_expression" => self.function_name(value).is_some(),
+                "binary_expression" => {
+                    value.field("operator").is_some_and(|o| matches!(self.source(o), "||" | "&&" | "??"))
+                }
+                kind => matches!(
+                    kind,
+                    "identifier"
+                        | "member_expression"
+                        | "subscript_expression"
+                        | "ternary_expression"
+                        | "parenthesized_expression"
+                        | "sequence_expression"
+                        | "await_expression"
+                ),
+            });
+            for name in names {
+                if function && node.kind_name() != "augmented_assignment_expression" {
+                    self.loop_functions.insert(name.clone());
+                }
+                let first = self.loop_bound.entry(name).or_insert(start);
+                *first = (*first).min(start);
+            }
+        }
+    }
+
+    /// The names a binding's target binds: a name, a member, or every name in a pattern.
+    fn bound_names(&self, target: Node, names: &mut Vec<String>, depth: usize) {
+        if depth > MAX_EVAL_DEPTH {
+            return;
+        }
+        match target.kind_name() {
+            "identifier" | "member_expression" | "shorthand_property_identifier_pattern" => {
+                names.push(self.source(target).to_string());
+            }
+            _ => {
+                let mut cursor = target.walk();
+                for child in target.named_children(&mut cursor) {
+                    self.bound_names(child, names, depth + 1);
+                }
+            }
+        }
+    }
+
+    /// Whether the name read at `node` has the one value the walk holds: not when a loop that
+    /// starts before it binds it (the loop's next pass, or the pass after the loop, sees any
+    /// value the loop gave it).
+    fn settled(&self, node: Node, name: &str) -> bool {
+        self.loop_bound.get(name).is_none_or(|start| node.start_byte() < *start)
     }
 
     fn visit(&mut self, node: Node) {
@@ -641,6 +723,7 @@ impl<'t> Reader<'t, '_> {
             "identifier" | "shorthand_property_identifier" => {
                 matches!(name, "eval" | "Function" | "require")
                     || self.aliases.get(name).is_some_and(|function| is_known(function))
+                    || (self.loop_functions.contains(name) && !self.settled(node, name))
             }
             "member_expression" => {
                 node.field("property").is_some_and(|property| self.writer_member(node, self.source(property)))
@@ -756,7 +839,15 @@ impl<'t> Reader<'t, '_> {
                 self.vars.insert(key, string);
             }
             "object_pattern" => self.destructure(name, value),
-            _ => {}
+            // `[p] = […]`: what each name is given goes uncomputed.
+            _ => {
+                let mut names = Vec::new();
+                self.bound_names(name, &mut names, 0);
+                for bound in names {
+                    self.aliases.remove(&bound);
+                    self.vars.insert(bound, None);
+                }
+            }
         }
     }
 
@@ -874,6 +965,9 @@ impl<'t> Reader<'t, '_> {
         match node.kind_name() {
             "identifier" => {
                 let name = self.source(node);
+                if !self.settled(node, name) {
+                    return None;
+                }
                 Some(self.aliases.get(name).cloned().unwrap_or_else(|| name.to_string()))
             }
             "member_expression" => Some(self.source(node.field("property")?).to_string()),
@@ -1273,7 +1367,10 @@ impl<'t> Reader<'t, '_> {
                 Some(left + &right)
             }
             "parenthesized_expression" | "await_expression" => self.eval(last_named(node)?, depth + 1),
-            "identifier" | "member_expression" => self.vars.get(self.source(node)).cloned().flatten(),
+            "identifier" | "member_expression" => {
+                let name = self.source(node);
+                self.vars.get(name).filter(|_| self.settled(node, name)).cloned().flatten()
+            }
             "call_expression" => self.eval_call(node, depth),
             _ => None,
         };
@@ -1455,6 +1552,21 @@ struct Spawn {
     cwd: String,
     /// `shell: true` (`Some(None)`) or the shell's program (`shell: '/bin/bash'`).
     shell: Option<Option<String>>,
+}
+
+/// Where the outermost loop around `node` starts, its own statement included (a
+/// `for (p of …)`); past [`MAX_LOOP_NESTING`] parents, the program's start.
+fn outermost_loop_start(node: Node) -> Option<usize> {
+    let mut found = None;
+    let mut at = Some(node);
+    for _ in 0..MAX_LOOP_NESTING {
+        let Some(current) = at else { return found };
+        if matches!(current.kind_name(), "for_statement" | "for_in_statement" | "while_statement" | "do_statement") {
+            found = Some(current.start_byte());
+        }
+        at = current.parent();
+    }
+    at.map_or(found, |_| Some(0))
 }
 
 fn is_function(node: Node) -> bool {

@@ -715,6 +715,39 @@ pub const NAMESPACES: &[&str] =
 pub const MUTATORS: &[&str] =
     &["append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update", "setdefault", "add"];
 
+/// Functions that read the list they are given and keep none of it changeable: a list passed to
+/// one stays the list its name holds (its items may go on, `sorted(cmd)`). Any other call may
+/// change a list it is given (`list.extend(cmd, …)`, `operator.iadd(cmd, …)`, the program's own
+/// `def add(l): l.append(…)`).
+pub const LIST_READERS: &[&str] = &[
+    "print",
+    "len",
+    "sorted",
+    "list",
+    "tuple",
+    "set",
+    "frozenset",
+    "str",
+    "repr",
+    "bool",
+    "any",
+    "all",
+    "min",
+    "max",
+    "sum",
+    "enumerate",
+    "zip",
+    "reversed",
+    "iter",
+    "map",
+    "filter",
+    "isinstance",
+    "shlex.join",
+    "shlex.quote",
+    "os.path.join",
+    "json.dumps",
+];
+
 /// Modules of the standard library: importing one runs no code of the program's own.
 pub const STANDARD: &[&str] = &[
     "os",

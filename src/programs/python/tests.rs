@@ -618,3 +618,52 @@ fn a_list_whose_method_goes_as_a_value_is_changed_in_place() {
     assert!(!analysis(program).sure);
     assert_eq!(writes(program), [PLAN]);
 }
+
+#[test]
+fn a_list_that_goes_on_under_another_name_may_change_there() {
+    let run = "subprocess.run(' '.join(cmd), shell=True)";
+    for change in [
+        "c2 = cmd; c2.extend(['&&', 'rm', 'docs/superpowers/plans/p.md'])",
+        "list.extend(cmd, ['&&', 'rm', 'docs/superpowers/plans/p.md'])",
+        "import operator\noperator.iadd(cmd, ['&&', 'rm', 'docs/superpowers/plans/p.md'])",
+        "[cmd][0].extend(['&&', 'rm', 'docs/superpowers/plans/p.md'])",
+        "def add(l):\n    l.extend(['&&', 'rm', 'docs/superpowers/plans/p.md'])\nadd(cmd)",
+        "def add(l):\n    l.extend(['&&', 'rm', 'docs/superpowers/plans/p.md'])\nadd(l=cmd)",
+        "(cmd).__iadd__(['&&', 'rm', 'docs/superpowers/plans/p.md'])",
+        "d = {'c': cmd}\nd['c'].extend(['&&', 'rm', 'docs/superpowers/plans/p.md'])",
+    ] {
+        for program in [
+            format!("import subprocess\ncmd = ['true']\n{change}\n{run}"),
+            // Changed after the run in the text, before it when a function runs later.
+            format!("import subprocess\ncmd = ['true']\ndef go():\n    {run}\n{change}\ngo()"),
+        ] {
+            assert!(!analysis(&program).sure, "{program:?} is unproven");
+            assert!(writes(&program).iter().any(|w| w.contains("superpowers/plans")), "{program:?}");
+        }
+    }
+    // The items of a list of lists go on with them.
+    let nested = "import subprocess\ncmd = [['true']]\nfor part in cmd:\n    part.append('docs/superpowers/plans/p.md')\nsubprocess.run(['rm'] + cmd[0][1:])";
+    assert!(!analysis(nested).sure, "{nested:?}");
+    for program in [
+        "import subprocess\ncmd = ['cat', 'docs/superpowers/plans/p.md']\nprint(' '.join(cmd))\nprint(len(cmd), sorted(cmd))\nsubprocess.run(cmd)",
+        "import subprocess\ncmd = ['cat', 'docs/superpowers/plans/p.md']\nfor word in cmd:\n    print(word)\nif cmd and 'x' not in cmd:\n    subprocess.run(cmd, check=True)",
+        "import subprocess as sp\ncmd = ['cat', 'docs/superpowers/plans/p.md']\nprint(f'{cmd}', cmd[1:], cmd + ['-n'])\nsp.run(args=cmd)",
+        "import subprocess, shlex\ncmd = ['cat', 'docs/superpowers/plans/p.md']\nprint(shlex.join(cmd), list(map(str.upper, cmd)))\nsubprocess.run(cmd)",
+    ] {
+        assert!(analysis(program).sure, "{program:?} is proven");
+        assert!(writes(program).is_empty(), "{program:?}");
+    }
+}
+
+#[test]
+fn a_name_a_loop_binds_again_has_no_one_value() {
+    for program in [
+        "p = '/tmp/x'\nfor _ in range(2):\n    open(p, 'w')\n    p = 'docs/superpowers/plans/p.md'",
+        "p = '/tmp/x'\nwhile True:\n    open(p, 'w')\n    p = 'docs/superpowers/plans/p.md'",
+        "p = '/tmp/x'\nfor p in ['docs/superpowers/plans/p.md']:\n    open(p, 'w')",
+    ] {
+        assert!(writes(program).iter().any(|w| w.contains("superpowers/plans")), "{program:?}");
+    }
+    let reads = "for _ in range(2):\n    print(open('docs/superpowers/plans/p.md').read())\n    open('/tmp/out', 'w')";
+    assert!(writes(reads).iter().all(|w| !w.contains("superpowers")), "{reads:?}");
+}

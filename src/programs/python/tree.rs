@@ -113,8 +113,16 @@ struct Program<'s> {
     namespaces: bool,
     /// The names imports bind, with the module they name.
     imports: std::collections::HashSet<(&'s str, &'s str)>,
-    /// Names a method changes in place (`cmd.append(x)`): a list bound to one has no one value.
+    /// Names whose list may change where the walk does not see it: a method changes it in place
+    /// (`cmd.append(x)`), or the list goes on under another name (`c2 = cmd`, `[cmd]`, a call
+    /// that is not a list reader, `return cmd`). A list bound to one has no one value.
     mutated: std::collections::HashSet<&'s str>,
+    /// Names whose list's items go on (`for x in cmd`, `cmd[0]`, `sorted(cmd)`): a list of lists
+    /// bound to one has no one value.
+    items_shared: std::collections::HashSet<&'s str>,
+    /// Names passed to a call, with the callee's text and whether only their items go on; judged
+    /// once every binding site is counted.
+    passed_to: Vec<(&'s str, &'s str, bool)>,
     /// Functions the program defines: `self.helper()` calls one of them.
     defined: Vec<&'s str>,
     /// Relative paths are taken against this after a literal `os.chdir`.
@@ -140,6 +148,8 @@ impl<'s> Program<'s> {
             defined: Vec::new(),
             imports: Default::default(),
             mutated: Default::default(),
+            items_shared: Default::default(),
+            passed_to: Vec::new(),
             dir: String::new(),
             class_body: false,
             work: 0,
@@ -202,9 +212,20 @@ impl<'s> Program<'s> {
         }
     }
 
-    /// Counts the binding sites of the tree under `root`, in one walk of one cursor (a cursor for
-    /// each node's children cost a third of the count).
+    /// Counts the binding sites of the tree under `root`, and the names whose list may change
+    /// unseen once every site is known.
     fn count_sites(&mut self, root: Node) {
+        self.count_each_site(root);
+        let modules: HashMap<&str, &str> = self.imports.iter().copied().collect();
+        for (name, callee, items) in std::mem::take(&mut self.passed_to) {
+            let only_items = items || self.reads_lists(callee, &modules);
+            let list = if only_items { &mut self.items_shared } else { &mut self.mutated };
+            list.insert(name);
+        }
+    }
+
+    /// One walk of one cursor (a cursor for each node's children cost a third of the count).
+    fn count_each_site(&mut self, root: Node) {
         let mut cursor = root.walk();
         let mut depth = 0;
         loop {
@@ -262,8 +283,13 @@ impl<'s> Program<'s> {
                     self.import_site(alias, name);
                 }
             }
-            "import_statement" | "import_from_statement" => self.import_sites(node),
+            "import_statement" | "import_from_statement" => {
+                let mut cursor = node.walk();
+                self.star |= node.children(&mut cursor).any(|child| child.kind_name() == "wildcard_import");
+                self.import_sites(node);
+            }
             "identifier" if tables::NAMESPACES.contains(&self.text_of(node)) => self.namespaces = true,
+            "identifier" => self.list_use(node),
             "attribute" => {
                 // `cmd.append(x)`, `map(cmd.append, xs)`: the list has more than one value.
                 if let (Some(object), Some(method)) = (field("object"), field("attribute"))
@@ -275,6 +301,108 @@ impl<'s> Program<'s> {
             }
             _ => {}
         }
+    }
+
+    /// Where a name read at `node` sends its list, if it holds one: nowhere (`len(cmd)`, `if cmd`,
+    /// `cmd.index(x)`), its items only (`cmd[1:]`, `for x in cmd`, `cmd + more`), or the list
+    /// itself, which may then change wherever it went (P-18).
+    fn list_use(&mut self, node: Node) {
+        let name = self.text_of(node);
+        let Some(mut parent) = node.parent() else { return };
+        let is = |parent: Node, field: &'static str, value: Node| parent.field(field) == Some(value);
+        if [("assignment", "left"), ("attribute", "attribute"), ("keyword_argument", "name")]
+            .iter()
+            .any(|(kind, field)| parent.kind_name() == *kind && is(parent, field, node))
+        {
+            return;
+        }
+        let (mut value, mut items) = (node, false);
+        for _ in 0..MAX_DEPTH {
+            match parent.kind_name() {
+                // What these give may be the list itself (`cmd or []`).
+                "parenthesized_expression" | "boolean_operator" | "conditional_expression" => {}
+                "subscript" if is(parent, "value", value) => items = true,
+                _ => break,
+            }
+            value = parent;
+            let Some(up) = parent.parent() else { return };
+            parent = up;
+        }
+        let arguments = match parent.kind_name() {
+            "argument_list" => Some(parent),
+            "keyword_argument" if is(parent, "value", value) => parent.parent(),
+            _ => None,
+        };
+        let call = arguments.and_then(|arguments| arguments.parent()).filter(|call| call.kind_name() == "call");
+        let callee = call.and_then(|call| call.field("function"));
+        if let Some(callee) = callee {
+            if self.string_method(callee) {
+                self.items_shared.insert(name);
+            } else {
+                self.passed_to.push((name, self.text_of(callee), items));
+            }
+            return;
+        }
+        let goes_on = match parent.kind_name() {
+            "attribute" => {
+                let method = parent.field("attribute").map(|m| self.text_of(m)).unwrap_or_default();
+                tables::MUTATORS.contains(&method) || method.starts_with("__")
+            }
+            "comparison_operator"
+            | "not_operator"
+            | "expression_statement"
+            | "interpolation"
+            | "if_statement"
+            | "elif_clause"
+            | "while_statement"
+            | "assert_statement" => false,
+            "for_statement" | "for_in_clause" if is(parent, "right", value) => {
+                items = true;
+                false
+            }
+            "binary_operator" => {
+                items = true;
+                false
+            }
+            _ => true,
+        };
+        if goes_on {
+            if items {
+                self.items_shared.insert(name)
+            } else {
+                self.mutated.insert(name)
+            };
+        }
+    }
+
+    /// `' '.join`, `'{} {}'.format`: a string's method, which reads the list it is given.
+    fn string_method(&self, callee: Node) -> bool {
+        let object = callee.field("object").map(|object| object.kind_name());
+        let method = callee.field("attribute").map(|method| self.text_of(method));
+        callee.kind_name() == "attribute"
+            && matches!(object, Some("string" | "concatenated_string"))
+            && matches!(method, Some("join" | "format"))
+    }
+
+    /// Whether a callee, by its text, is a [`tables::LIST_READERS`] function or a writer the
+    /// tables know: a builtin the program does not rebind, or a module's function through a name
+    /// only an import binds.
+    fn reads_lists(&self, callee: &str, modules: &HashMap<&str, &str>) -> bool {
+        let known = |name: &str| {
+            tables::LIST_READERS.contains(&name) || tables::writer(name).is_some_and(|w| !matches!(w, Writer::Opaque))
+        };
+        let word = |part: &str| !part.is_empty() && part.bytes().all(|b| b == b'_' || b.is_ascii_alphanumeric());
+        if !callee.split('.').all(word) {
+            return false;
+        }
+        let mut parts = callee.split('.');
+        let first = parts.next().unwrap_or_default();
+        if first == callee {
+            return !self.star && !self.namespaces && !self.sites.contains_key(first) && known(first);
+        }
+        // Bound once, by an import.
+        let Some(module) = modules.get(first).filter(|_| self.sites.get(first) == Some(&1)) else { return false };
+        known(&parts.fold(module.to_string(), |object, part| tables::attribute(&object, part)))
     }
 
     /// `import os` in two places binds one module: one site.
@@ -625,8 +753,11 @@ impl<'s> Program<'s> {
             return V::Unknown;
         }
         if let Some(value) = self.vars.get(name) {
-            if matches!(value, V::List(_)) && self.mutated.contains(name) {
-                return V::Unknown;
+            if let V::List(items) = value {
+                let nested = items.iter().any(|item| matches!(item, V::List(_)));
+                if self.mutated.contains(name) || (nested && self.items_shared.contains(name)) {
+                    return V::Unknown;
+                }
             }
             return value.clone();
         }
