@@ -673,3 +673,24 @@ fn a_name_a_loop_binds_holds_any_value_the_loop_gives_it() {
         writes_nothing_guarded(&program);
     }
 }
+
+#[test]
+fn a_loop_value_printed_or_made_a_string_is_not_called() {
+    for program in [
+        "const fs = require('fs'); for (const f of fs.readdirSync('docs/superpowers/plans')) console.log(f, fs.readFileSync('docs/superpowers/plans/' + f, 'utf8').length)",
+        "const fs = require('fs'); const files = fs.readdirSync('docs/superpowers/plans'); for (const f of files) console.log(`${f}: ${fs.readFileSync(`docs/superpowers/plans/${f}`).length}`)",
+    ] {
+        assert!(!unproven(program), "{program}");
+        writes_nothing_guarded(program);
+    }
+    // A writer a loop binds still escapes where it goes; a program that replaces console's
+    // methods, or names the global object, may call what it prints.
+    for program in [
+        "const fs = require('fs'); for (const w of [fs.unlinkSync]) ['docs/superpowers/plans/p.md'].forEach(w)",
+        "const fs = require('fs'); console.log = (f) => f('docs/superpowers/plans/p.md'); for (const w of [fs.unlinkSync]) console.log(w)",
+        "const fs = require('fs'); globalThis['con' + 'sole'] = { log: (f) => f('docs/superpowers/plans/p.md') }; for (const w of [fs.unlinkSync]) console.log(w)",
+        "const fs = require('fs'); for (const w of [fs.unlinkSync]) (w || w)('docs/superpowers/plans/p.md')",
+    ] {
+        assert!(unproven(program), "{program}");
+    }
+}

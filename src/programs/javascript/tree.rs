@@ -107,6 +107,18 @@ const WRITERS: &[(&str, &[usize])] = &[
 const SYMLINKS: &[&str] = &["symlink", "symlinkSync", "ensureSymlink", "ensureSymlinkSync"];
 
 /// Where a name is bound rather than read.
+/// Whether every `console` in `text` is the receiver of a method call (`console.log(`), so the
+/// program neither replaces its methods nor hands it on; the global object named at all may.
+fn console_only_called(text: &str) -> bool {
+    let names_global = ["globalThis", "global.", "global[", "window", "self."].iter().any(|name| text.contains(name));
+    !names_global
+        && text.match_indices("console").all(|(at, _)| {
+            let rest = &text[at + "console".len()..];
+            let method = rest.strip_prefix('.').map(|rest| rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric()));
+            method.is_some_and(|after| after.starts_with('(') && after.len() < rest.len() - 1)
+        })
+}
+
 const BINDING_SITES: &[&str] = &[
     "import_specifier",
     "namespace_import",
@@ -766,8 +778,23 @@ impl<'t> Reader<'t, '_> {
             "variable_declarator" => is("value") && !bare("name"),
             "assignment_expression" => is("right") && !bare("left"),
             "expression_statement" => false,
+            // Made a string (`'dir/' + f`, `${f}`), a value is not called; `||`, `&&` and `??`
+            // hand it on as it is.
+            "binary_expression" => parent.field("operator").is_some_and(|o| matches!(self.source(o), "||" | "&&" | "??")),
+            "template_substitution" => false,
+            // The name a `for … of`/`in` binds, and what it iterates, are not called there.
+            "for_in_statement" => false,
+            "arguments" if self.printed(parent) => false,
             kind => !BINDING_SITES.contains(&kind),
         }
+    }
+
+    /// Whether `arguments` are a `console` method's, which prints them and calls none, in a
+    /// program that names `console` only to call its methods (it cannot have replaced them).
+    fn printed(&self, arguments: Node) -> bool {
+        let Some(callee) = arguments.parent().and_then(|call| call.field("function")) else { return false };
+        let object = callee.field("object").filter(|_| callee.kind_name() == "member_expression");
+        object.is_some_and(|object| self.source(object) == "console") && console_only_called(self.text)
     }
 
     /// Whether a `Bun.file(…)`, or a name bound to one, goes where the walk loses it (into a
