@@ -228,12 +228,16 @@ impl<'s> Program<'s> {
     fn count_each_site(&mut self, root: Node) {
         let mut cursor = root.walk();
         let mut depth = 0;
+        // The cursor's ancestors: tree-sitter finds a node's parent by walking down from the root.
+        let mut ancestors = Vec::new();
         loop {
             if self.spent(depth) {
                 return;
             }
-            self.count_site(cursor.node(), depth);
+            let node = cursor.node();
+            self.count_site(node, depth, &ancestors);
             if cursor.goto_first_child() {
+                ancestors.push(node);
                 depth += 1;
                 continue;
             }
@@ -241,12 +245,13 @@ impl<'s> Program<'s> {
                 if depth == 0 || !cursor.goto_parent() {
                     return;
                 }
+                ancestors.pop();
                 depth -= 1;
             }
         }
     }
 
-    fn count_site(&mut self, node: Node, depth: usize) {
+    fn count_site(&mut self, node: Node, depth: usize, ancestors: &[Node]) {
         let field = |name: &'static str| node.field(name);
         match node.kind_name() {
             "assignment" => {
@@ -289,7 +294,7 @@ impl<'s> Program<'s> {
                 self.import_sites(node);
             }
             "identifier" if tables::NAMESPACES.contains(&self.text_of(node)) => self.namespaces = true,
-            "identifier" => self.list_use(node),
+            "identifier" => self.list_use(node, ancestors),
             "attribute" => {
                 // `cmd.append(x)`, `map(cmd.append, xs)`: the list has more than one value.
                 if let (Some(object), Some(method)) = (field("object"), field("attribute"))
@@ -306,9 +311,10 @@ impl<'s> Program<'s> {
     /// Where a name read at `node` sends its list, if it holds one: nowhere (`len(cmd)`, `if cmd`,
     /// `cmd.index(x)`), its items only (`cmd[1:]`, `for x in cmd`, `cmd + more`), or the list
     /// itself, which may then change wherever it went (P-18).
-    fn list_use(&mut self, node: Node) {
+    fn list_use(&mut self, node: Node, ancestors: &[Node]) {
         let name = self.text_of(node);
-        let Some(mut parent) = node.parent() else { return };
+        let mut up = ancestors.iter().rev().copied();
+        let Some(mut parent) = up.next() else { return };
         let is = |parent: Node, field: &'static str, value: Node| parent.field(field) == Some(value);
         if [("assignment", "left"), ("attribute", "attribute"), ("keyword_argument", "name")]
             .iter()
@@ -325,15 +331,15 @@ impl<'s> Program<'s> {
                 _ => break,
             }
             value = parent;
-            let Some(up) = parent.parent() else { return };
-            parent = up;
+            let Some(next) = up.next() else { return };
+            parent = next;
         }
         let arguments = match parent.kind_name() {
             "argument_list" => Some(parent),
-            "keyword_argument" if is(parent, "value", value) => parent.parent(),
+            "keyword_argument" if is(parent, "value", value) => up.next(),
             _ => None,
         };
-        let call = arguments.and_then(|arguments| arguments.parent()).filter(|call| call.kind_name() == "call");
+        let call = arguments.and_then(|_| up.next()).filter(|call| call.kind_name() == "call");
         let callee = call.and_then(|call| call.field("function"));
         if let Some(callee) = callee {
             if self.string_method(callee) {
