@@ -159,6 +159,12 @@ pub const PROGRAM_HOLE: char = '\u{1}';
 /// Stands for a random name of letters, digits and `_` a program picks (`programs::lex::NAME_HOLE`).
 pub const PROGRAM_NAME_HOLE: char = '\u{2}';
 
+/// A program's written path or started command line with its holes as `*`: the glob of every
+/// name it may be (a [`PROGRAM_NAME_HOLE`] too, which globs read within one component).
+pub fn wildcarded(text: &str) -> String {
+    text.replace([PROGRAM_HOLE, PROGRAM_NAME_HOLE], "*")
+}
+
 /// Whether `text` has wildcard characters (`*`, `?`, `[`), the same in both dialects.
 pub fn has_wildcard(text: &str) -> bool {
     text.bytes().any(|b| matches!(b, b'*' | b'?' | b'['))

@@ -14,7 +14,7 @@ use crate::analysis::handoff::{
 };
 use crate::analysis::moves;
 use crate::analysis::scope::Scope;
-use crate::analysis::values::{PROGRAM_HOLE, PROGRAM_NAME_HOLE};
+use crate::analysis::values::{PROGRAM_HOLE, PROGRAM_NAME_HOLE, wildcarded};
 use crate::bash::state::Bash;
 use crate::bash::words::{Positional, Value};
 use crate::bash::{MAX_SCRIPT_NESTING, Unscannable};
@@ -889,7 +889,7 @@ impl Walker<'_> {
         // A part a program that started the command could not compute is any name there.
         let holes = arg.text.contains([PROGRAM_HOLE, PROGRAM_NAME_HOLE]);
         if arg.glob || holes {
-            let pattern = arg.text.replace([PROGRAM_HOLE, PROGRAM_NAME_HOLE], "*");
+            let pattern = wildcarded(&arg.text);
             for spelled in paths::guarded_glob_matches(&paths::glob_from(&scope.base, &pattern)) {
                 self.add(&spelled, &scope.base, scope.links());
             }

@@ -128,11 +128,7 @@ pub fn run_in(dir: &str, line: String) -> String {
 /// `system('cp', x, "docs/superpowers/$d/p.md")` may write a plan).
 pub const COMPUTED_PART: &str = "*";
 
-/// A written path or started command line with its holes as [`COMPUTED_PART`]s: a [`NAME_HOLE`]
-/// is a `*` too, which the shell's globs and the guarded patterns read within one component.
-pub fn wildcarded(text: &str) -> String {
-    text.replace([HOLE, NAME_HOLE], COMPUTED_PART)
-}
+pub use crate::analysis::values::wildcarded;
 
 /// A word quoted for bash, with holes and wildcards left outside the quotes: a wildcard may be a
 /// pattern the program expanded (`glob('docs/*/plans/p.md')[0]`), so the walk reads it as one.

@@ -480,7 +480,7 @@ pub fn check(text: &str, place: Place, flavor: Flavor, findings: &mut Findings) 
     reader.collect_loop_bindings(&nodes);
     // Only a program that names a temporary folder's function needs to know what it may have
     // changed first; for any other, the default trusts nothing, which keeps such values uncomputed.
-    if text.contains("tmpdir") || text.contains("mkdtemp") {
+    if std::iter::once(&"tmpdir").chain(TEMPORARY_FOLDER_MAKERS).any(|name| text.contains(name)) {
         reader.trust = reader.trust(&nodes);
     }
     // Node's `os.tmpdir()`: the variable as it is, but a trailing `/`.
@@ -633,9 +633,7 @@ impl<'t> Reader<'t, '_> {
             let value = node.field("right").or_else(|| node.field("value"));
             let function = value.is_some_and(|value| match value.kind_name() {
                 "call_expression" => self.function_name(value).is_some(),
-                "binary_expression" => {
-                    value.field("operator").is_some_and(|o| matches!(self.source(o), "||" | "&&" | "??"))
-                }
+                "binary_expression" => self.hands_on(value),
                 kind => matches!(
                     kind,
                     "identifier"
@@ -780,13 +778,19 @@ impl<'t> Reader<'t, '_> {
             "expression_statement" => false,
             // Made a string (`'dir/' + f`, `${f}`), a value is not called; `||`, `&&` and `??`
             // hand it on as it is.
-            "binary_expression" => parent.field("operator").is_some_and(|o| matches!(self.source(o), "||" | "&&" | "??")),
+            "binary_expression" => self.hands_on(parent),
             "template_substitution" => false,
             // The name a `for … of`/`in` binds, and what it iterates, are not called there.
             "for_in_statement" => false,
             "arguments" if self.printed(parent) => false,
             kind => !BINDING_SITES.contains(&kind),
         }
+    }
+
+    /// Whether a binary expression gives one of its operands as it is (`||`, `&&`, `??`), not a
+    /// value made of them.
+    fn hands_on(&self, binary: Node) -> bool {
+        binary.field("operator").is_some_and(|o| matches!(self.source(o), "||" | "&&" | "??"))
     }
 
     /// Whether `arguments` are a `console` method's, which prints them and calls none, in a
